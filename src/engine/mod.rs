@@ -1,0 +1,141 @@
+//! The database as the app sees it.
+//!
+//! Every path that runs SQL (the console, the agent's tools, the tests) goes through
+//! [`Database::run`], which only accepts a [`ReadOnlySql`]: a statement the rules in
+//! [`crate::sql::guard`] have already accepted. Implementations add the second wall: the
+//! connection itself is read-only (`PRAGMA query_only=1` in sql.js, a read-only open in rusqlite).
+
+pub mod file_check;
+pub mod schema;
+pub use schema::{Schema, Table, TableKind};
+mod value;
+
+#[cfg(target_arch = "wasm32")]
+pub mod worker;
+
+pub use crate::sql::guard::ReadOnlySql;
+pub use value::Value;
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// How much one query may cost.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct QueryLimits {
+    /// At most this many rows are returned; the rest are only counted (see [`RowCount`]).
+    pub max_rows: usize,
+    /// The query is stopped when this many milliseconds have passed.
+    pub deadline_ms: u32,
+}
+
+impl Default for QueryLimits {
+    fn default() -> Self {
+        QueryLimits {
+            max_rows: 1_000,
+            deadline_ms: 10_000,
+        }
+    }
+}
+
+/// How many rows a query produced in all.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum RowCount {
+    /// Every row was counted.
+    Exact(u64),
+    /// Counting stopped (it would have taken too long); there are more than this many.
+    MoreThan(u64),
+}
+
+impl fmt::Display for RowCount {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RowCount::Exact(n) => write!(f, "{n}"),
+            RowCount::MoreThan(n) => write!(f, "more than {n}"),
+        }
+    }
+}
+
+/// The outcome of one successful query.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct QueryResult {
+    pub columns: Vec<String>,
+    /// At most `QueryLimits::max_rows` rows.
+    pub rows: Vec<Vec<Value>>,
+    /// True when the query produced more rows than `rows` holds.
+    pub truncated: bool,
+    pub total_rows: RowCount,
+    pub elapsed_ms: f64,
+}
+
+/// Why a query or an open did not succeed. Each message says what a person can do about it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum DbError {
+    /// The rules refused the statement before it reached SQLite.
+    Refused(crate::sql::guard::Refusal),
+    /// SQLite's own message.
+    Sqlite(String),
+    /// The deadline passed; the query was stopped.
+    Timeout { after_ms: u32 },
+    /// The engine died (for example out of memory) and was restarted on the same data.
+    Crashed(String),
+    /// The bytes are not a usable SQLite database.
+    NotADatabase(String),
+    /// No database is open.
+    NotOpen,
+}
+
+impl fmt::Display for DbError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DbError::Refused(refusal) => write!(f, "{refusal}"),
+            DbError::Sqlite(message) => write!(f, "SQLite error: {message}"),
+            DbError::Timeout { after_ms } => {
+                write!(f, "stopped after {}", format_seconds(*after_ms))
+            }
+            DbError::Crashed(why) => write!(
+                f,
+                "the database engine stopped ({why}); it was restarted on the same data"
+            ),
+            DbError::NotADatabase(why) => write!(f, "not a SQLite database: {why}"),
+            DbError::NotOpen => write!(f, "no database is open"),
+        }
+    }
+}
+
+impl std::error::Error for DbError {}
+
+impl From<crate::sql::guard::Refusal> for DbError {
+    fn from(refusal: crate::sql::guard::Refusal) -> Self {
+        DbError::Refused(refusal)
+    }
+}
+
+/// "10 s", "2.5 s", "800 ms".
+pub fn format_seconds(ms: u32) -> String {
+    if ms < 1_000 {
+        format!("{ms} ms")
+    } else if ms % 1_000 == 0 {
+        format!("{} s", ms / 1_000)
+    } else {
+        format!("{:.1} s", f64::from(ms) / 1_000.0)
+    }
+}
+
+/// A read-only SQLite database.
+///
+/// Futures are not `Send`: in the browser they wait on a Web Worker.
+#[allow(async_fn_in_trait)]
+pub trait Database {
+    /// Runs one statement that the rules accepted, within `limits`.
+    async fn run(&self, sql: &ReadOnlySql, limits: &QueryLimits) -> Result<QueryResult, DbError>;
+}
+
+/// Checks `sql` against the read-only rules, then runs it. The one way text becomes a query.
+pub async fn query<D: Database + ?Sized>(
+    db: &D,
+    sql: &str,
+    limits: &QueryLimits,
+) -> Result<QueryResult, DbError> {
+    let statement = crate::sql::guard::check(sql)?;
+    db.run(&statement, limits).await
+}

@@ -1,0 +1,17 @@
+//! askdb: ask a SQLite database questions in plain language, in the browser.
+//!
+//! The modules follow the direction data flows (see `ARCHITECTURE.md`):
+//! - [`sql`]: pure rules about SQL text (what may run, tidying, what a query compares).
+//! - [`engine`]: the database as the app sees it, behind the [`engine::Database`] trait.
+//! - [`llm`]: LLM providers and their wire formats; they know messages and tools, not the loop.
+//! - [`agent`]: the question-answering loop and its tools; knows nothing of the browser.
+//! - `ui` (wasm32 only): the Leptos page.
+
+pub mod agent;
+pub mod clock;
+pub mod engine;
+pub mod llm;
+pub mod sql;
+
+#[cfg(target_arch = "wasm32")]
+pub mod ui;

@@ -1,0 +1,1 @@
+//! The three wire formats: request building and response parsing, per the official references.
