@@ -152,7 +152,9 @@ fn error_for_status(status: u16, message: String, retry_after_ms: Option<u32>) -
 }
 
 /// The `Retry-After` header in milliseconds (OpenAI also sends a finer `retry-after-ms`). Only
-/// the seconds form is read: the HTTP-date form would need a clock, and backoff covers it.
+/// the seconds form is read: the HTTP-date form would need a clock, and backoff covers it. In a
+/// browser the header is visible only if the server lists it in `Access-Control-Expose-Headers`;
+/// when it is not, backoff covers that too.
 fn retry_after_header_ms(response: &HttpResponse) -> Option<u32> {
     if let Some(ms) = response
         .header("retry-after-ms")

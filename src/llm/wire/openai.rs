@@ -183,7 +183,10 @@ fn arguments_text(arguments: Option<Value>) -> String {
 /// after a normal stop is not: the agent decides what to make of it.
 fn empty_reply_error(finish_reason: Option<&str>) -> Option<LlmError> {
     let message = match finish_reason? {
-        "length" => "it was cut off at the token limit before any text or tool call; raise the maximum tokens",
+        "length" => {
+            "it was cut off at the token limit before any text or tool call; raise the maximum \
+             tokens"
+        }
         "content_filter" => "the provider's content filter withheld it",
         _ => return None,
     };
