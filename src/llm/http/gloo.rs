@@ -12,15 +12,17 @@ pub struct GlooHttp;
 
 impl HttpClient for GlooHttp {
     async fn post(&self, request: &HttpRequest) -> Result<HttpResponse, TransportError> {
-        // `Headers.append` throws on a value it cannot carry (say, a pasted key with a line
-        // break); gloo-net would turn that into a panic, so the headers are built here.
+        // `Headers.append` throws on a value it cannot carry (say, a pasted key with a stray
+        // character); gloo-net would turn that into a panic, so the headers are built here. The
+        // browser's message is not passed on: some browsers quote the value, that is, the key.
         let headers = web_sys::Headers::new().map_err(js_error)?;
         for (name, value) in &request.headers {
-            headers
-                .append(name, value)
-                .map_err(|error| TransportError {
-                    message: format!("the {name} header cannot be sent: {}", describe(&error)),
-                })?;
+            headers.append(name, value).map_err(|_| TransportError {
+                message: format!(
+                    "the browser cannot send this {name} header; check the API key for stray \
+                     characters"
+                ),
+            })?;
         }
 
         // Dropping the future (the agent was stopped) drops this guard, which aborts the fetch.
