@@ -4,6 +4,8 @@
 //! not understand (they return nothing for it), and they must not invent comparisons that are
 //! not in the text. The agent pairs what they find with the schema and the data.
 
+use super::lexer::{self, Token, TokenKind};
+
 /// A table or view named in a `FROM` or `JOIN` clause.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TableRef {
@@ -52,8 +54,9 @@ pub struct LiteralComparison {
     /// True for `NOT IN`, `NOT LIKE`, `NOT GLOB`, `NOT BETWEEN`.
     pub negated: bool,
     pub literals: Vec<Literal>,
-    /// The tables of the `SELECT` the comparison belongs to (its own `FROM`/`JOIN`s), so that an
-    /// unqualified column can be resolved.
+    /// The tables of the `SELECT` the comparison belongs to (its own `FROM`/`JOIN`s first, then
+    /// those of the `SELECT`s around it, which a correlated subquery can name), so that a column
+    /// can be resolved as SQLite would. CTE names appear here as tables.
     pub scope: Vec<TableRef>,
 }
 
@@ -70,23 +73,56 @@ pub struct NotInSubquery {
 }
 
 /// Every table or view the query reads (all `FROM`/`JOIN`s, subqueries included), without CTE names.
+/// A table named twice with the same alias is listed once.
 pub fn tables_in(sql: &str) -> Vec<TableRef> {
-    todo!()
+    let Some(query) = Query::read(sql) else {
+        return Vec::new();
+    };
+    let mut named: Vec<&(usize, TableRef)> = query.cores.iter().flat_map(|c| &c.tables).collect();
+    named.sort_by_key(|(at, _)| *at);
+    let mut tables: Vec<TableRef> = Vec::new();
+    for (_, table) in named {
+        let is_cte = query
+            .cte_names
+            .iter()
+            .any(|n| n.eq_ignore_ascii_case(&table.name));
+        let seen = tables
+            .iter()
+            .any(|t| t.name.eq_ignore_ascii_case(&table.name) && same_name(&t.alias, &table.alias));
+        if !is_cte && !seen {
+            tables.push(table.clone());
+        }
+    }
+    tables
 }
 
 /// Every comparison of a column with literals, in order of appearance.
 pub fn literal_comparisons(sql: &str) -> Vec<LiteralComparison> {
-    todo!()
+    Query::read(sql)
+        .map(|q| {
+            (0..q.tokens.len())
+                .filter_map(|i| q.comparison_at(i))
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// Every `NOT IN (SELECT …)`.
 pub fn not_in_subqueries(sql: &str) -> Vec<NotInSubquery> {
-    todo!()
+    Query::read(sql)
+        .map(|q| (0..q.tokens.len()).filter_map(|i| q.not_in_at(i)).collect())
+        .unwrap_or_default()
 }
 
 /// Every `= NULL`, `!= NULL`, `<> NULL` (always unknown in SQL: `IS NULL` was meant), as written.
 pub fn null_comparisons(sql: &str) -> Vec<String> {
-    todo!()
+    Query::read(sql)
+        .map(|q| {
+            (0..q.tokens.len())
+                .filter_map(|i| q.null_comparison_at(i))
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// Divisions that SQLite will compute in integers and so truncate (`SUM(qty) / COUNT(*)`), as
@@ -97,12 +133,1280 @@ pub fn integer_divisions(
     sql: &str,
     is_integer_column: &dyn Fn(&ColumnRef, &[TableRef]) -> bool,
 ) -> Vec<String> {
-    todo!()
+    Query::read(sql)
+        .map(|q| {
+            (0..q.tokens.len())
+                .filter_map(|i| q.integer_division_at(i, is_integer_column))
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// The shape of a date or date-time written as text, e.g. `YYYY-MM-DD`, `YYYY/MM/DD`,
 /// `DD.MM.YYYY`, `MM/DD/YYYY`, `YYYY-MM`, `YYYY-MM-DD HH:MM:SS`, `YYYYMMDD`; `None` for text
-/// that is not a date.
+/// that is not a date. Unpadded parts show as `M`/`D` (`YYYY-M-D`), since they sort differently.
+/// `NN/NN/YYYY` reads as `DD/MM/YYYY` when the first number cannot be a month, else `MM/DD/YYYY`.
 pub fn date_shape(text: &str) -> Option<String> {
-    todo!()
+    let (date, time) = match text.find([' ', 'T']) {
+        Some(at) => (&text[..at], Some((&text[at..at + 1], &text[at + 1..]))),
+        None => (text, None),
+    };
+    let date = shape_of_date(date)?;
+    match time {
+        None => Some(date),
+        Some((separator, time)) => Some(format!("{date}{separator}{}", shape_of_time(time)?)),
+    }
+}
+
+fn shape_of_date(date: &str) -> Option<String> {
+    let number = |s: &str| -> Option<u32> {
+        (!s.is_empty() && s.len() <= 4 && s.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| s.parse().ok())
+            .flatten()
+    };
+    let month = |s: &str| number(s).filter(|m| s.len() <= 2 && (1..=12).contains(m));
+    let day = |s: &str| number(s).filter(|d| s.len() <= 2 && (1..=31).contains(d));
+    let year = |s: &str| number(s).filter(|_| s.len() == 4);
+    let width = |s: &str, letter: &str| letter.repeat(s.len());
+    if date.len() == 8 && date.bytes().all(|b| b.is_ascii_digit()) {
+        let plausible = number(&date[..4]).is_some_and(|y| (1800..=2199).contains(&y));
+        return (plausible && month(&date[4..6]).is_some() && day(&date[6..]).is_some())
+            .then(|| "YYYYMMDD".to_string());
+    }
+    let separator = date.chars().find(|c| !c.is_ascii_digit())?;
+    if !matches!(separator, '-' | '/' | '.') {
+        return None;
+    }
+    let parts: Vec<&str> = date.split(separator).collect();
+    let shape: Vec<String> = match parts[..] {
+        [y, m, d] if year(y).is_some() => {
+            month(m)?;
+            day(d)?;
+            vec!["YYYY".into(), width(m, "M"), width(d, "D")]
+        }
+        [a, b, y] if year(y).is_some() => {
+            let day_first = separator == '.' || number(a)? > 12;
+            let (d, m) = if day_first { (a, b) } else { (b, a) };
+            day(d)?;
+            month(m)?;
+            let (d, m) = (width(d, "D"), width(m, "M"));
+            if day_first {
+                vec![d, m, "YYYY".into()]
+            } else {
+                vec![m, d, "YYYY".into()]
+            }
+        }
+        [y, m] if year(y).is_some() => vec!["YYYY".into(), width(month(m).map(|_| m)?, "M")],
+        [m, y] if year(y).is_some() => vec![width(month(m).map(|_| m)?, "M"), "YYYY".into()],
+        _ => return None,
+    };
+    Some(shape.join(&separator.to_string()))
+}
+
+/// `HH:MM`, `HH:MM:SS`, `HH:MM:SS.SSS`, with an optional `Z` or `±HH:MM` zone.
+fn shape_of_time(time: &str) -> Option<String> {
+    let (clock, zone) = if let Some(clock) = time.strip_suffix('Z') {
+        (clock, "Z")
+    } else if time.len() > 6
+        && time.is_char_boundary(time.len() - 6)
+        && matches!(time.as_bytes()[time.len() - 6], b'+' | b'-')
+    {
+        let (clock, zone) = time.split_at(time.len() - 6);
+        shape_of_clock(&zone[1..], false)?;
+        (clock, "±HH:MM")
+    } else {
+        (time, "")
+    };
+    Some(format!("{}{zone}", shape_of_clock(clock, true)?))
+}
+
+fn shape_of_clock(clock: &str, seconds_allowed: bool) -> Option<String> {
+    let (clock, fraction) = match clock.split_once('.') {
+        Some((clock, fraction)) if seconds_allowed => (clock, Some(fraction)),
+        Some(_) => return None,
+        None => (clock, None),
+    };
+    let parts: Vec<&str> = clock.split(':').collect();
+    let limits = [24, 60, 61];
+    if parts.len() < 2 || parts.len() > if seconds_allowed { 3 } else { 2 } {
+        return None;
+    }
+    let mut shape = Vec::new();
+    for ((part, limit), letters) in parts.iter().zip(limits).zip(["H", "M", "S"]) {
+        let valid = (1..=2).contains(&part.len())
+            && part.bytes().all(|b| b.is_ascii_digit())
+            && part.parse::<u32>().is_ok_and(|n| n < limit);
+        if !valid || (letters != "H" && part.len() != 2) {
+            return None;
+        }
+        shape.push(letters.repeat(part.len()));
+    }
+    let mut shape = shape.join(":");
+    if let Some(fraction) = fraction {
+        if parts.len() != 3 || fraction.is_empty() || !fraction.bytes().all(|b| b.is_ascii_digit())
+        {
+            return None;
+        }
+        shape = format!("{shape}.{}", "S".repeat(fraction.len()));
+    }
+    Some(shape)
+}
+
+fn same_name(a: &Option<String>, b: &Option<String>) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => a.eq_ignore_ascii_case(b),
+        (None, None) => true,
+        _ => false,
+    }
+}
+
+/// Keywords that are ordinary names when SQLite reads them as columns or tables.
+const KEYWORDS_USED_AS_NAMES: &[&str] = &[
+    "ACTION", "CURRENT", "DATABASE", "FIRST", "KEY", "LAST", "NO", "PLAN", "QUERY", "RANGE", "ROW",
+    "ROWS", "TEMP", "VIEW",
+];
+
+/// Keywords SQLite also knows as function names: `replace(…)`, `like(…)`, `CAST(…)`.
+const FUNCTION_KEYWORDS: &[&str] = &["CAST", "GLOB", "LIKE", "REPLACE"];
+
+/// Words after which a new operand starts (a comparison cannot reach across them).
+const OPERAND_STARTERS: &[&str] = &[
+    "AND", "OR", "NOT", "WHERE", "ON", "HAVING", "WHEN", "THEN", "ELSE", "SELECT", "DISTINCT",
+    "ALL", "CASE", "BY",
+];
+
+/// Words that continue an expression after an operand, so a literal before them is not the
+/// whole right-hand side.
+const EXPRESSION_CONTINUERS: &[&str] = &[
+    "IS", "IN", "LIKE", "GLOB", "BETWEEN", "MATCH", "REGEXP", "ISNULL", "NOTNULL", "NOT",
+    "COLLATE", "ESCAPE",
+];
+
+/// Words that end a `FROM` clause.
+const FROM_CLAUSE_ENDS: &[&str] = &[
+    "WHERE",
+    "GROUP",
+    "HAVING",
+    "WINDOW",
+    "ORDER",
+    "LIMIT",
+    "UNION",
+    "INTERSECT",
+    "EXCEPT",
+    "RETURNING",
+];
+
+/// Words that start the next table of a `FROM` clause after an `ON` condition.
+const JOIN_STARTS: &[&str] = &["JOIN", "NATURAL", "LEFT", "RIGHT", "FULL", "INNER", "CROSS"];
+
+fn one_of(token: &Token, words: &[&str]) -> bool {
+    token.kind == TokenKind::Word && words.iter().any(|w| token.text.eq_ignore_ascii_case(w))
+}
+
+/// One `SELECT …` (or `VALUES …`) of a query; a compound (`UNION`) has one per part.
+struct Core {
+    /// Index of its `SELECT` or `VALUES` token.
+    start: usize,
+    /// The core whose expression contains this one's subquery, if any.
+    parent: Option<usize>,
+    /// Its `FROM` tables, each with the index of its name token.
+    tables: Vec<(usize, TableRef)>,
+}
+
+/// The whole text, or the inside of one parenthesized subquery.
+struct Level {
+    parent_core: Option<usize>,
+    cores: Vec<usize>,
+}
+
+/// The query as the heuristics see it: significant tokens, matching parentheses, and the
+/// `SELECT` each token belongs to.
+struct Query<'a> {
+    sql: &'a str,
+    tokens: Vec<Token<'a>>,
+    /// For each `(` its `)` and for each `)` its `(`.
+    partner: Vec<Option<usize>>,
+    /// For each `(` that opens a subquery, the subquery's level.
+    subquery_at: Vec<Option<usize>>,
+    level_of: Vec<usize>,
+    core_of: Vec<Option<usize>>,
+    levels: Vec<Level>,
+    cores: Vec<Core>,
+    cte_names: Vec<String>,
+}
+
+impl<'a> Query<'a> {
+    /// `None` when the text does not tokenize (it cannot run either).
+    fn read(sql: &'a str) -> Option<Query<'a>> {
+        let tokens = lexer::significant_tokens(sql).ok()?;
+        let n = tokens.len();
+        let mut partner = vec![None; n];
+        let mut open = Vec::new();
+        for (i, token) in tokens.iter().enumerate() {
+            match token.kind {
+                TokenKind::LeftParen => open.push(i),
+                TokenKind::RightParen => {
+                    if let Some(o) = open.pop() {
+                        partner[o] = Some(i);
+                        partner[i] = Some(o);
+                    }
+                }
+                _ => {}
+            }
+        }
+        let mut query = Query {
+            sql,
+            tokens,
+            partner,
+            subquery_at: vec![None; n],
+            level_of: vec![0; n],
+            core_of: vec![None; n],
+            levels: vec![Level {
+                parent_core: None,
+                cores: Vec::new(),
+            }],
+            cores: Vec::new(),
+            cte_names: Vec::new(),
+        };
+        query.find_levels_and_cores();
+        query.read_from_clauses();
+        query.cte_names = (0..n)
+            .filter(|&i| query.tokens[i].is_keyword("WITH"))
+            .filter_map(|i| lexer::with_clause(&query.tokens, i))
+            .flat_map(|(names, _)| names)
+            .filter_map(|i| query.tokens[i].name())
+            .collect();
+        Some(query)
+    }
+
+    fn find_levels_and_cores(&mut self) {
+        // (level, its current core, index of the `)` that closes it)
+        let mut stack: Vec<(usize, Option<usize>, usize)> = vec![(0, None, usize::MAX)];
+        for i in 0..self.tokens.len() {
+            if stack.len() > 1 && stack.last().is_some_and(|top| top.2 == i) {
+                stack.pop();
+            }
+            let Some(top) = stack.last_mut() else { return };
+            let level = top.0;
+            if one_of(&self.tokens[i], &["SELECT", "VALUES"]) {
+                let id = self.cores.len();
+                self.cores.push(Core {
+                    start: i,
+                    parent: self.levels[level].parent_core,
+                    tables: Vec::new(),
+                });
+                self.levels[level].cores.push(id);
+                top.1 = Some(id);
+            }
+            let core = top.1;
+            self.level_of[i] = level;
+            self.core_of[i] = core;
+            let opens_subquery = self.is(i, TokenKind::LeftParen)
+                && self
+                    .tokens
+                    .get(i + 1)
+                    .is_some_and(|t| one_of(t, &["SELECT", "VALUES", "WITH"]));
+            if let (true, Some(close)) = (opens_subquery, self.partner[i]) {
+                self.subquery_at[i] = Some(self.levels.len());
+                stack.push((self.levels.len(), None, close));
+                self.levels.push(Level {
+                    parent_core: core,
+                    cores: Vec::new(),
+                });
+            }
+        }
+    }
+
+    fn read_from_clauses(&mut self) {
+        for i in 0..self.tokens.len() {
+            let after_distinct = i > 0 && self.tokens[i - 1].is_keyword("DISTINCT");
+            if let (true, false, Some(core)) = (
+                self.tokens[i].is_keyword("FROM"),
+                after_distinct,
+                self.core_of[i],
+            ) {
+                let tables = self.tables_after_from(i, core);
+                self.cores[core].tables.extend(tables);
+            }
+        }
+    }
+
+    /// The tables named from the `FROM` at `from` to the end of its clause.
+    fn tables_after_from(&self, from: usize, core: usize) -> Vec<(usize, TableRef)> {
+        let level = self.level_of[from];
+        let mut tables = Vec::new();
+        let mut expect_table = true;
+        let mut i = from + 1;
+        while let Some(token) = self.tokens.get(i) {
+            if self.level_of[i] != level
+                || self.core_of[i] != Some(core)
+                || token.kind == TokenKind::Semicolon
+                || one_of(token, FROM_CLAUSE_ENDS)
+            {
+                break;
+            }
+            match token.kind {
+                TokenKind::LeftParen => match (self.subquery_at[i], self.partner[i]) {
+                    // A subquery as a table: its own tables are its own core's.
+                    (Some(_), Some(close)) => {
+                        i = self.after_alias(close + 1).0;
+                        expect_table = false;
+                    }
+                    _ => {
+                        i += 1;
+                        expect_table = true;
+                    }
+                },
+                TokenKind::Comma => {
+                    i += 1;
+                    expect_table = true;
+                }
+                _ if token.is_keyword("JOIN") => {
+                    i += 1;
+                    expect_table = true;
+                }
+                _ if token.is_keyword("ON") => i = self.end_of_join_condition(i + 1),
+                _ if token.is_keyword("USING") && self.is(i + 1, TokenKind::LeftParen) => {
+                    i = self.partner[i + 1].map_or(i + 1, |close| close + 1);
+                }
+                _ if expect_table && self.is_name(i) => {
+                    let mut name_at = i;
+                    if self.is(i + 1, TokenKind::Dot) && self.is_name(i + 2) {
+                        name_at = i + 2; // schema.table
+                    }
+                    if self.is(name_at + 1, TokenKind::LeftParen) {
+                        // A table-valued function such as pragma_table_info('x'): not a table.
+                        let close = self.partner[name_at + 1].unwrap_or(self.tokens.len());
+                        i = self.after_alias(close + 1).0;
+                    } else {
+                        let (next, alias) = self.after_alias(name_at + 1);
+                        if let Some(name) = self.tokens[name_at].name() {
+                            tables.push((name_at, TableRef { name, alias }));
+                        }
+                        i = next;
+                    }
+                    expect_table = false;
+                }
+                _ => i += 1,
+            }
+        }
+        tables
+    }
+
+    /// Reads an optional `[AS] alias` at `at`: where reading goes on, and the alias.
+    fn after_alias(&self, at: usize) -> (usize, Option<String>) {
+        if self.tokens.get(at).is_some_and(|t| t.is_keyword("AS")) {
+            if let Some(alias) = self.tokens.get(at + 1).and_then(|t| match t.kind {
+                TokenKind::String => t.string_value(),
+                _ => t.name(),
+            }) {
+                return (at + 2, Some(alias));
+            }
+            return (at + 1, None);
+        }
+        if self.is_name(at) {
+            return (at + 1, self.tokens[at].name());
+        }
+        (at, None)
+    }
+
+    /// Skips an `ON` condition: to the next `,`, join keyword, clause end or closing `)`.
+    fn end_of_join_condition(&self, mut i: usize) -> usize {
+        while let Some(token) = self.tokens.get(i) {
+            match token.kind {
+                TokenKind::Comma | TokenKind::RightParen | TokenKind::Semicolon => return i,
+                TokenKind::LeftParen => i = self.partner[i].map_or(i + 1, |close| close + 1),
+                _ if one_of(token, JOIN_STARTS) || one_of(token, FROM_CLAUSE_ENDS) => return i,
+                _ => i += 1,
+            }
+        }
+        i
+    }
+
+    /// The tables a comparison in `core` can name: its own, then those of enclosing `SELECT`s.
+    fn scope(&self, core: Option<usize>) -> Vec<TableRef> {
+        let mut scope = Vec::new();
+        let mut at = core;
+        while let Some(c) = at {
+            scope.extend(self.cores[c].tables.iter().map(|(_, t)| t.clone()));
+            at = self.cores[c].parent;
+        }
+        scope
+    }
+
+    fn is(&self, i: usize, kind: TokenKind) -> bool {
+        self.tokens.get(i).is_some_and(|t| t.kind == kind)
+    }
+
+    fn is_operator(&self, i: usize, operators: &[&str]) -> bool {
+        self.tokens
+            .get(i)
+            .is_some_and(|t| t.kind == TokenKind::Operator && operators.contains(&t.text))
+    }
+
+    fn is_keyword(&self, i: usize, keyword: &str) -> bool {
+        self.tokens.get(i).is_some_and(|t| t.is_keyword(keyword))
+    }
+
+    /// A token that can name a column or table: a quoted name or a word that is not a keyword.
+    fn is_name(&self, i: usize) -> bool {
+        self.tokens.get(i).is_some_and(|t| match t.kind {
+            TokenKind::QuotedName => true,
+            TokenKind::Word => !lexer::is_keyword(t.text) || one_of(t, KEYWORDS_USED_AS_NAMES),
+            _ => false,
+        })
+    }
+
+    /// `name`, `t.name` or `schema.t.name` ending at `end`: where it starts, and the column.
+    fn column_ending_at(&self, end: usize) -> Option<(usize, ColumnRef)> {
+        if !self.is_name(end) {
+            return None;
+        }
+        let name = self.tokens[end].name()?;
+        if end >= 2 && self.is(end - 1, TokenKind::Dot) && self.is_name(end - 2) {
+            let qualifier = self.tokens[end - 2].name();
+            let schema = end >= 4 && self.is(end - 3, TokenKind::Dot) && self.is_name(end - 4);
+            let start = if schema { end - 4 } else { end - 2 };
+            return Some((start, ColumnRef { qualifier, name }));
+        }
+        Some((
+            end,
+            ColumnRef {
+                qualifier: None,
+                name,
+            },
+        ))
+    }
+
+    /// `name`, `t.name` or `schema.t.name` starting at `start` (not a function call): where it
+    /// ends, and the column.
+    fn column_starting_at(&self, start: usize) -> Option<(usize, ColumnRef)> {
+        if !self.is_name(start) {
+            return None;
+        }
+        let mut parts = vec![start];
+        while let Some(&last) = parts.last() {
+            if parts.len() < 3 && self.is(last + 1, TokenKind::Dot) && self.is_name(last + 2) {
+                parts.push(last + 2);
+            } else {
+                break;
+            }
+        }
+        let end = *parts.last()?;
+        if self.is(end + 1, TokenKind::LeftParen) || self.is(end + 1, TokenKind::Dot) {
+            return None;
+        }
+        let qualifier = (parts.len() >= 2)
+            .then(|| self.tokens[parts[parts.len() - 2]].name())
+            .flatten();
+        let name = self.tokens[end].name()?;
+        Some((end, ColumnRef { qualifier, name }))
+    }
+
+    /// A literal (a string or a number, with an optional sign) starting at `start`.
+    fn literal_starting_at(&self, start: usize) -> Option<(usize, Literal)> {
+        let signed = self.is_operator(start, &["-", "+"]);
+        let at = if signed { start + 1 } else { start };
+        let token = self.tokens.get(at)?;
+        let literal = match token.kind {
+            TokenKind::String if !signed => Literal::Text(token.string_value()?),
+            TokenKind::Number => number(token.text, self.is_operator(start, &["-"]))?,
+            _ => return None,
+        };
+        Some((at, literal))
+    }
+
+    /// A literal ending at `end`: where it starts, and the literal.
+    fn literal_ending_at(&self, end: usize) -> Option<(usize, Literal)> {
+        let token = self.tokens.get(end)?;
+        match token.kind {
+            TokenKind::String => Some((end, Literal::Text(token.string_value()?))),
+            TokenKind::Number => {
+                let signed = end >= 1
+                    && self.is_operator(end - 1, &["-", "+"])
+                    && self.starts_operand(end - 1);
+                let start = if signed { end - 1 } else { end };
+                Some((
+                    start,
+                    number(token.text, signed && self.tokens[start].text == "-")?,
+                ))
+            }
+            _ => None,
+        }
+    }
+
+    /// True when an operand starting at `start` is whole on its left: nothing before it binds
+    /// tighter than a comparison.
+    fn starts_operand(&self, start: usize) -> bool {
+        let Some(before) = start.checked_sub(1) else {
+            return true;
+        };
+        let token = &self.tokens[before];
+        match token.kind {
+            TokenKind::LeftParen | TokenKind::Comma | TokenKind::Semicolon => true,
+            TokenKind::Word => {
+                one_of(token, OPERAND_STARTERS)
+                    && !(token.is_keyword("AND") && self.is_and_of_between(before))
+            }
+            _ => false,
+        }
+    }
+
+    /// True when the `AND` at `and` is the one of `x BETWEEN a AND b`.
+    fn is_and_of_between(&self, and: usize) -> bool {
+        let mut i = and;
+        while let Some(before) = i.checked_sub(1) {
+            let token = &self.tokens[before];
+            if token.is_keyword("BETWEEN") {
+                return true;
+            }
+            if matches!(token.kind, TokenKind::LeftParen | TokenKind::Comma)
+                || one_of(token, OPERAND_STARTERS)
+            {
+                return false;
+            }
+            i = match token.kind {
+                TokenKind::RightParen => self.partner[before].unwrap_or(before),
+                _ => before,
+            };
+        }
+        false
+    }
+
+    /// True when an operand that ends just before `after` is whole on its right.
+    fn ends_operand(&self, after: usize) -> bool {
+        let Some(token) = self.tokens.get(after) else {
+            return true;
+        };
+        match token.kind {
+            TokenKind::RightParen | TokenKind::Comma | TokenKind::Semicolon => true,
+            TokenKind::QuotedName => true, // an alias
+            TokenKind::Word => !one_of(token, EXPRESSION_CONTINUERS),
+            _ => false,
+        }
+    }
+
+    /// Past `COLLATE name` at `at`, if there is one.
+    fn skip_collate(&self, at: usize) -> usize {
+        let named = self
+            .tokens
+            .get(at + 1)
+            .is_some_and(|t| matches!(t.kind, TokenKind::Word | TokenKind::QuotedName));
+        if self.is_keyword(at, "COLLATE") && named {
+            at + 2
+        } else {
+            at
+        }
+    }
+
+    /// Before `COLLATE name` ending at `end`, if there is one.
+    fn before_collate(&self, end: usize) -> usize {
+        if end >= 2 && self.is_keyword(end - 1, "COLLATE") {
+            end - 2
+        } else {
+            end
+        }
+    }
+
+    /// The column ending at `end`, when it is a whole operand.
+    fn whole_column_ending_at(&self, end: usize) -> Option<ColumnRef> {
+        let (start, column) = self.column_ending_at(self.before_collate(end))?;
+        self.starts_operand(start).then_some(column)
+    }
+
+    fn comparison_at(&self, at: usize) -> Option<LiteralComparison> {
+        let token = &self.tokens[at];
+        let found = |column, op, negated, literals| LiteralComparison {
+            column,
+            op,
+            negated,
+            literals,
+            scope: self.scope(self.core_of[at]),
+        };
+        let negated = at >= 1 && self.is_keyword(at - 1, "NOT");
+        let left_end = if negated {
+            at.checked_sub(2)
+        } else {
+            at.checked_sub(1)
+        };
+        let binary = match token.text {
+            "=" | "==" => Some((ComparisonOp::Equals, at + 1)),
+            "!=" | "<>" => Some((ComparisonOp::NotEquals, at + 1)),
+            "<" | "<=" | ">" | ">=" => Some((ComparisonOp::Ordering, at + 1)),
+            _ if token.is_keyword("IS") => {
+                let mut right = at + 1;
+                let mut not = false;
+                if self.is_keyword(right, "NOT") {
+                    not = true;
+                    right += 1;
+                }
+                if self.is_keyword(right, "DISTINCT") && self.is_keyword(right + 1, "FROM") {
+                    not = !not;
+                    right += 2;
+                }
+                let op = if not {
+                    ComparisonOp::NotEquals
+                } else {
+                    ComparisonOp::Equals
+                };
+                Some((op, right))
+            }
+            _ => None,
+        };
+        if let Some((op, right)) = binary {
+            let left_end = at.checked_sub(1)?;
+            // column <op> literal
+            if let Some(column) = self.whole_column_ending_at(left_end) {
+                let (end, literal) = self.literal_starting_at(right)?;
+                return self
+                    .ends_operand(self.skip_collate(end + 1))
+                    .then(|| found(column, op, false, vec![literal]));
+            }
+            // literal <op> column
+            let (start, literal) = self.literal_ending_at(left_end)?;
+            let (end, column) = self.column_starting_at(right)?;
+            return (self.starts_operand(start) && self.ends_operand(self.skip_collate(end + 1)))
+                .then(|| found(column, op, false, vec![literal]));
+        }
+        let column = || self.whole_column_ending_at(left_end?);
+        if token.is_keyword("LIKE") || token.is_keyword("GLOB") {
+            let op = if token.is_keyword("LIKE") {
+                ComparisonOp::Like
+            } else {
+                ComparisonOp::Glob
+            };
+            let column = column()?;
+            let (end, pattern) = self.literal_starting_at(at + 1)?;
+            let mut after = end + 1;
+            if self.is_keyword(after, "ESCAPE") {
+                after = self.literal_starting_at(after + 1)?.0 + 1;
+            }
+            return self
+                .ends_operand(self.skip_collate(after))
+                .then(|| found(column, op, negated, vec![pattern]));
+        }
+        if token.is_keyword("BETWEEN") {
+            let column = column()?;
+            let (low_end, low) = self.literal_starting_at(at + 1)?;
+            if !self.is_keyword(low_end + 1, "AND") {
+                return None;
+            }
+            let (high_end, high) = self.literal_starting_at(low_end + 2)?;
+            return self
+                .ends_operand(high_end + 1)
+                .then(|| found(column, ComparisonOp::Between, negated, vec![low, high]));
+        }
+        if token.is_keyword("IN") && self.subquery_at.get(at + 1) == Some(&None) {
+            let column = column()?;
+            let close = self.partner.get(at + 1).copied().flatten()?;
+            let mut literals = Vec::new();
+            let mut i = at + 2;
+            while i < close {
+                let (end, literal) = self.literal_starting_at(i)?;
+                literals.push(literal);
+                if end + 1 != close && !self.is(end + 1, TokenKind::Comma) {
+                    return None;
+                }
+                i = end + 2;
+            }
+            return (!literals.is_empty() && self.ends_operand(close + 1))
+                .then(|| found(column, ComparisonOp::In, negated, literals));
+        }
+        None
+    }
+
+    fn not_in_at(&self, at: usize) -> Option<NotInSubquery> {
+        if !(self.is_keyword(at, "NOT") && self.is_keyword(at + 1, "IN")) {
+            return None;
+        }
+        let level = self.subquery_at.get(at + 2).copied().flatten()?;
+        let column = self.whole_column_ending_at(at.checked_sub(1)?)?;
+        let cores = &self.levels[level].cores;
+        Some(NotInSubquery {
+            column,
+            subquery_column: cores.first().and_then(|&c| self.selected_column(c)),
+            subquery_tables: cores
+                .iter()
+                .flat_map(|&c| self.cores[c].tables.iter().map(|(_, t)| t.clone()))
+                .collect(),
+        })
+    }
+
+    /// The column a `SELECT` selects, when it selects exactly one plain column.
+    fn selected_column(&self, core: usize) -> Option<ColumnRef> {
+        let mut at = self.cores[core].start + 1;
+        if self.is_keyword(at, "DISTINCT") || self.is_keyword(at, "ALL") {
+            at += 1;
+        }
+        let (end, column) = self.column_starting_at(at)?;
+        let after = self.after_alias(end + 1).0;
+        (self.is_keyword(after, "FROM") || self.is(after, TokenKind::RightParen)).then_some(column)
+    }
+
+    fn null_comparison_at(&self, at: usize) -> Option<String> {
+        if !self.is_operator(at, &["=", "==", "!=", "<>"]) {
+            return None;
+        }
+        let (from, to) = if self.is_keyword(at + 1, "NULL") {
+            let left = at
+                .checked_sub(1)
+                .and_then(|end| self.primary_ending_at(end))
+                .filter(|&start| self.starts_operand(start));
+            (left.unwrap_or(at), at + 1)
+        } else if at >= 1 && self.is_keyword(at - 1, "NULL") {
+            let right = self
+                .primary_starting_at(at + 1)
+                .filter(|&end| self.ends_operand(end + 1));
+            (at - 1, right.unwrap_or(at))
+        } else {
+            return None;
+        };
+        Some(self.text(from, to).to_string())
+    }
+
+    fn integer_division_at(
+        &self,
+        at: usize,
+        is_integer_column: &dyn Fn(&ColumnRef, &[TableRef]) -> bool,
+    ) -> Option<String> {
+        if !self.is_operator(at, &["/"]) {
+            return None;
+        }
+        let left = self.term_start(at)?;
+        let mut right = at + 1;
+        while self.is_operator(right, &["-", "+"]) {
+            right += 1;
+        }
+        let right_end = self.primary_starting_at(right)?;
+        let scope = self.scope(self.core_of[at]);
+        let integer = |from, to| self.is_integer_expression(from, to, &scope, is_integer_column);
+        (integer(left, at) && integer(at + 1, right_end + 1))
+            .then(|| self.text(left, right_end).to_string())
+    }
+
+    /// Where the left operand of the `/` at `slash` starts: back over `*`, `/`, `%` and signs.
+    fn term_start(&self, slash: usize) -> Option<usize> {
+        let mut end = slash.checked_sub(1)?;
+        loop {
+            let mut start = self.primary_ending_at(end)?;
+            if start >= 1
+                && self.is_operator(start - 1, &["-", "+"])
+                && (start == 1 || !self.is_operand_end(start - 2))
+            {
+                start -= 1;
+            }
+            if start >= 2 && self.is_operator(start - 1, &["*", "/", "%"]) {
+                end = start - 2;
+            } else {
+                return Some(start);
+            }
+        }
+    }
+
+    /// True when the token at `i` can end an operand (so a `-` after it subtracts).
+    fn is_operand_end(&self, i: usize) -> bool {
+        self.tokens.get(i).is_some_and(|t| match t.kind {
+            TokenKind::Word => self.is_name(i) || one_of(t, &["NULL", "END"]),
+            TokenKind::RightParen
+            | TokenKind::String
+            | TokenKind::Number
+            | TokenKind::Blob
+            | TokenKind::Parameter
+            | TokenKind::QuotedName => true,
+            _ => false,
+        })
+    }
+
+    /// A column, literal, function call or parenthesized expression ending at `end`: its start.
+    fn primary_ending_at(&self, end: usize) -> Option<usize> {
+        let token = self.tokens.get(end)?;
+        match token.kind {
+            TokenKind::RightParen => {
+                let open = self.partner[end]?;
+                let called = open >= 1 && self.is_function_name(open - 1);
+                Some(if called { open - 1 } else { open })
+            }
+            TokenKind::String | TokenKind::Number | TokenKind::Blob | TokenKind::Parameter => {
+                Some(end)
+            }
+            _ if token.is_keyword("NULL") => Some(end),
+            _ => self.column_ending_at(end).map(|(start, _)| start),
+        }
+    }
+
+    /// A column, literal, function call or parenthesized expression starting at `start`: its end.
+    fn primary_starting_at(&self, start: usize) -> Option<usize> {
+        let token = self.tokens.get(start)?;
+        match token.kind {
+            TokenKind::LeftParen => self.partner[start],
+            TokenKind::String | TokenKind::Number | TokenKind::Blob | TokenKind::Parameter => {
+                Some(start)
+            }
+            _ if token.is_keyword("NULL") => Some(start),
+            _ if self.is_function_name(start) && self.is(start + 1, TokenKind::LeftParen) => {
+                self.partner[start + 1]
+            }
+            _ => self.column_starting_at(start).map(|(end, _)| end),
+        }
+    }
+
+    fn is_function_name(&self, i: usize) -> bool {
+        self.is_name(i)
+            || self
+                .tokens
+                .get(i)
+                .is_some_and(|t| one_of(t, FUNCTION_KEYWORDS))
+    }
+
+    /// True when the tokens `from..to` are integer operands joined by `+ - * / %`, each known to
+    /// hold an integer.
+    fn is_integer_expression(
+        &self,
+        from: usize,
+        to: usize,
+        scope: &[TableRef],
+        is_integer_column: &dyn Fn(&ColumnRef, &[TableRef]) -> bool,
+    ) -> bool {
+        let mut at = from;
+        loop {
+            while at < to && self.is_operator(at, &["-", "+"]) {
+                at += 1;
+            }
+            let Some(end) = self.primary_starting_at(at).filter(|&end| end < to) else {
+                return false;
+            };
+            if !self.is_integer_primary(at, end, scope, is_integer_column) {
+                return false;
+            }
+            if end + 1 == to {
+                return true;
+            }
+            if !self.is_operator(end + 1, &["+", "-", "*", "/", "%"]) {
+                return false;
+            }
+            at = end + 2;
+        }
+    }
+
+    fn is_integer_primary(
+        &self,
+        start: usize,
+        end: usize,
+        scope: &[TableRef],
+        is_integer_column: &dyn Fn(&ColumnRef, &[TableRef]) -> bool,
+    ) -> bool {
+        let token = &self.tokens[start];
+        let expression = |from, to| self.is_integer_expression(from, to, scope, is_integer_column);
+        match token.kind {
+            TokenKind::Number => matches!(number(token.text, false), Some(Literal::Integer(_))),
+            TokenKind::LeftParen => self.subquery_at[start].is_none() && expression(start + 1, end),
+            _ if self.is(start + 1, TokenKind::LeftParen) => {
+                let mut arguments = start + 2;
+                if self.is_keyword(arguments, "DISTINCT") {
+                    arguments += 1;
+                }
+                match token.text.to_ascii_uppercase().as_str() {
+                    "COUNT" | "LENGTH" => true,
+                    "SUM" | "MIN" | "MAX" | "ABS" => expression(arguments, end),
+                    "CAST" => self.tokens[arguments..end]
+                        .iter()
+                        .position(|t| t.is_keyword("AS"))
+                        .is_some_and(|as_at| {
+                            self.tokens[arguments + as_at + 1..end]
+                                .iter()
+                                .any(|t| t.text.to_ascii_uppercase().contains("INT"))
+                        }),
+                    // TOTAL and AVG give reals; anything else is not known to give integers.
+                    _ => false,
+                }
+            }
+            _ => self
+                .column_starting_at(start)
+                .is_some_and(|(column_end, column)| {
+                    column_end == end && is_integer_column(&column, scope)
+                }),
+        }
+    }
+
+    /// The SQL text from token `from` to token `to`, both included.
+    fn text(&self, from: usize, to: usize) -> &'a str {
+        &self.sql[self.tokens[from].start..self.tokens[to].end()]
+    }
+}
+
+/// A number token's value; `None` when it does not fit a number.
+fn number(text: &str, negative: bool) -> Option<Literal> {
+    let digits = text.replace('_', "");
+    let value = if let Some(hex) = digits.strip_prefix("0x").or(digits.strip_prefix("0X")) {
+        // SQLite reads hex as the bits of a 64-bit integer.
+        Literal::Integer(u64::from_str_radix(hex, 16).ok()? as i64)
+    } else if digits.contains(['.', 'e', 'E']) {
+        Literal::Real(digits.parse().ok()?)
+    } else {
+        match digits.parse::<i64>() {
+            Ok(i) => Literal::Integer(i),
+            Err(_) => Literal::Real(digits.parse().ok()?),
+        }
+    };
+    Some(match (value, negative) {
+        (Literal::Integer(i), true) => Literal::Integer(i.wrapping_neg()),
+        (Literal::Real(r), true) => Literal::Real(-r),
+        (value, _) => value,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table(name: &str, alias: Option<&str>) -> TableRef {
+        TableRef {
+            name: name.into(),
+            alias: alias.map(Into::into),
+        }
+    }
+
+    fn column(qualifier: Option<&str>, name: &str) -> ColumnRef {
+        ColumnRef {
+            qualifier: qualifier.map(Into::into),
+            name: name.into(),
+        }
+    }
+
+    fn text(s: &str) -> Literal {
+        Literal::Text(s.into())
+    }
+
+    /// Each comparison as `qualifier.column op literals`, for compact assertions.
+    fn compared(sql: &str) -> Vec<(String, ComparisonOp, bool, Vec<Literal>)> {
+        literal_comparisons(sql)
+            .into_iter()
+            .map(|c| {
+                let name = match c.column.qualifier {
+                    Some(q) => format!("{q}.{}", c.column.name),
+                    None => c.column.name,
+                };
+                (name, c.op, c.negated, c.literals)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_qualified_comparison_and_its_scope() {
+        let found =
+            literal_comparisons("SELECT name FROM customers c WHERE c.prefecture = '東京都'");
+        assert_eq!(
+            found,
+            vec![LiteralComparison {
+                column: column(Some("c"), "prefecture"),
+                op: ComparisonOp::Equals,
+                negated: false,
+                literals: vec![text("東京都")],
+                scope: vec![table("customers", Some("c"))],
+            }]
+        );
+    }
+
+    #[test]
+    fn every_kind_of_comparison() {
+        use ComparisonOp::*;
+        let sql = "SELECT * FROM products p JOIN \"Order Details\" AS od ON od.product_id = p.id \
+                   WHERE category IN ('家電', 'furniture') AND p.price >= 1000 AND 5 < stock \
+                   AND name NOT LIKE '%son' AND \"unit price\" BETWEEN 1.5 AND 2 \
+                   AND sku GLOB 'A*' AND [kind] != 'x' AND code <> -3 AND flag IS NOT 'y' \
+                   AND brand IS 'z' AND grade NOT IN (1, 2) AND id NOT BETWEEN 3 AND 4 \
+                   AND note == 'n' COLLATE NOCASE AND label LIKE 'a!%' ESCAPE '!' \
+                   AND od.qty IS NOT NULL AND od.qty = od.min_qty";
+        assert_eq!(
+            compared(sql),
+            vec![
+                (
+                    "category".into(),
+                    In,
+                    false,
+                    vec![text("家電"), text("furniture")]
+                ),
+                (
+                    "p.price".into(),
+                    Ordering,
+                    false,
+                    vec![Literal::Integer(1000)]
+                ),
+                ("stock".into(), Ordering, false, vec![Literal::Integer(5)]),
+                ("name".into(), Like, true, vec![text("%son")]),
+                (
+                    "unit price".into(),
+                    Between,
+                    false,
+                    vec![Literal::Real(1.5), Literal::Integer(2)]
+                ),
+                ("sku".into(), Glob, false, vec![text("A*")]),
+                ("kind".into(), NotEquals, false, vec![text("x")]),
+                ("code".into(), NotEquals, false, vec![Literal::Integer(-3)]),
+                ("flag".into(), NotEquals, false, vec![text("y")]),
+                ("brand".into(), Equals, false, vec![text("z")]),
+                (
+                    "grade".into(),
+                    In,
+                    true,
+                    vec![Literal::Integer(1), Literal::Integer(2)]
+                ),
+                (
+                    "id".into(),
+                    Between,
+                    true,
+                    vec![Literal::Integer(3), Literal::Integer(4)]
+                ),
+                ("note".into(), Equals, false, vec![text("n")]),
+                ("label".into(), Like, false, vec![text("a!%")]),
+            ]
+        );
+        let scope = &literal_comparisons(sql)[0].scope;
+        assert_eq!(
+            scope,
+            &vec![
+                table("products", Some("p")),
+                table("Order Details", Some("od"))
+            ]
+        );
+    }
+
+    #[test]
+    fn expressions_are_not_mistaken_for_columns() {
+        for sql in [
+            "SELECT * FROM t WHERE a + b = 5",
+            "SELECT * FROM t WHERE a = 5 + b",
+            "SELECT * FROM t WHERE lower(name) = 'x'",
+            "SELECT * FROM t WHERE a = 'x' || b",
+            "SELECT * FROM t WHERE a = b",
+            "SELECT * FROM t WHERE a IN (1, b)",
+            "SELECT * FROM t WHERE a IN (SELECT b FROM u)",
+            "SELECT * FROM t WHERE CASE WHEN x THEN 1 END = 1",
+            "SELECT * FROM t WHERE x BETWEEN 1 AND y = 5",
+            "SELECT * FROM t WHERE x IS NULL AND y IS NOT NULL",
+            "SELECT * FROM t WHERE 'a' = 'a'",
+            "SELECT * FROM t WHERE a.b.c.d = 1",
+        ] {
+            assert_eq!(compared(sql), vec![], "{sql}");
+        }
+    }
+
+    #[test]
+    fn subqueries_and_ctes_have_their_own_scope() {
+        let sql = "WITH recent AS (SELECT * FROM orders o WHERE o.ordered_at >= '2024-01-01') \
+                   SELECT c.name FROM customers c JOIN recent r ON r.customer_id = c.id \
+                   WHERE c.region = 'north' AND EXISTS (SELECT 1 FROM returns x \
+                   WHERE x.order_id = r.id AND x.reason = 'broken') \
+                   UNION SELECT name FROM suppliers WHERE city = 'Kyoto'";
+        let found = literal_comparisons(sql);
+        let scopes: Vec<(String, Vec<TableRef>)> = found
+            .iter()
+            .map(|c| (c.column.name.clone(), c.scope.clone()))
+            .collect();
+        let outer = vec![table("customers", Some("c")), table("recent", Some("r"))];
+        let mut inner = vec![table("returns", Some("x"))];
+        inner.extend(outer.clone());
+        assert_eq!(
+            scopes,
+            vec![
+                ("ordered_at".into(), vec![table("orders", Some("o"))]),
+                ("region".into(), outer),
+                ("reason".into(), inner),
+                ("city".into(), vec![table("suppliers", None)]),
+            ]
+        );
+        assert_eq!(
+            tables_in(sql),
+            vec![
+                table("orders", Some("o")),
+                table("customers", Some("c")),
+                table("returns", Some("x")),
+                table("suppliers", None),
+            ]
+        );
+    }
+
+    #[test]
+    fn tables_in_reads_every_from_and_join() {
+        let sql = "SELECT * FROM main.orders AS o, customers \
+                   LEFT OUTER JOIN (SELECT id FROM products p) AS sub ON sub.id = o.product_id \
+                   NATURAL JOIN \"Order Details\" CROSS JOIN pragma_table_info('orders') AS info \
+                   JOIN (shops s JOIN staff USING (shop_id)) ON s.id = o.shop_id \
+                   WHERE o.id NOT IN (SELECT order_id FROM [returns]) \
+                   AND 1 IS NOT DISTINCT FROM 1";
+        assert_eq!(
+            tables_in(sql),
+            vec![
+                table("orders", Some("o")),
+                table("customers", None),
+                table("products", Some("p")),
+                table("Order Details", None),
+                table("shops", Some("s")),
+                table("staff", None),
+                table("returns", None),
+            ]
+        );
+        assert_eq!(tables_in("SELECT 1"), vec![]);
+        assert_eq!(
+            tables_in("SELECT * FROM sänger JOIN 顧客 k"),
+            vec![table("sänger", None), table("顧客", Some("k"))]
+        );
+    }
+
+    #[test]
+    fn not_in_over_a_subquery() {
+        let found = not_in_subqueries(
+            "SELECT name FROM customers WHERE id NOT IN (SELECT customer_id FROM orders)",
+        );
+        assert_eq!(
+            found,
+            vec![NotInSubquery {
+                column: column(None, "id"),
+                subquery_column: Some(column(None, "customer_id")),
+                subquery_tables: vec![table("orders", None)],
+            }]
+        );
+        let found = not_in_subqueries(
+            "SELECT * FROM t WHERE t.a NOT IN (SELECT DISTINCT o.b AS x FROM o JOIN p ON 1) \
+             AND c NOT IN (SELECT max(d) FROM e) AND f NOT IN (1, 2) AND g IN (SELECT h FROM i)",
+        );
+        assert_eq!(found.len(), 2);
+        assert_eq!(found[0].column, column(Some("t"), "a"));
+        assert_eq!(found[0].subquery_column, Some(column(Some("o"), "b")));
+        assert_eq!(
+            found[0].subquery_tables,
+            vec![table("o", None), table("p", None)]
+        );
+        assert_eq!(found[1].subquery_column, None);
+    }
+
+    #[test]
+    fn comparisons_with_null_as_written() {
+        assert_eq!(
+            null_comparisons(
+                "SELECT * FROM t WHERE c.email = NULL OR phone<>NULL OR NULL != fax \
+                 OR a + b = NULL OR x IS NULL OR y IS NOT NULL"
+            ),
+            vec!["c.email = NULL", "phone<>NULL", "NULL != fax", "= NULL"]
+        );
+    }
+
+    #[test]
+    fn integer_divisions_are_found_when_both_sides_are_integers() {
+        let integer_columns = |c: &ColumnRef, scope: &[TableRef]| {
+            assert!(!scope.is_empty() || c.name == "n");
+            ["quantity", "n", "qty"].contains(&c.name.as_str())
+        };
+        let divisions = |sql: &str| integer_divisions(sql, &integer_columns);
+        assert_eq!(
+            divisions("SELECT SUM(quantity)/COUNT(*) FROM orders"),
+            vec!["SUM(quantity)/COUNT(*)"]
+        );
+        assert_eq!(divisions("SELECT 1 / 2"), vec!["1 / 2"]);
+        assert_eq!(
+            divisions("SELECT o.qty * 100 / (SELECT 1) , -quantity / 3 FROM orders o"),
+            vec!["-quantity / 3"]
+        );
+        assert_eq!(
+            divisions("SELECT SUM(DISTINCT quantity) / count(id) * 1.0 FROM orders"),
+            vec!["SUM(DISTINCT quantity) / count(id)"]
+        );
+        for sql in [
+            "SELECT SUM(quantity) * 1.0 / COUNT(*) FROM orders",
+            "SELECT 1.0 * SUM(quantity) / COUNT(*) FROM orders",
+            "SELECT CAST(SUM(quantity) AS REAL) / COUNT(*) FROM orders",
+            "SELECT AVG(quantity) / 2 FROM orders",
+            "SELECT TOTAL(quantity) / COUNT(*) FROM orders",
+            "SELECT SUM(price) / COUNT(*) FROM orders",
+            "SELECT quantity / 2.0 FROM orders",
+            "SELECT a - quantity / price FROM orders",
+        ] {
+            assert_eq!(divisions(sql), Vec::<String>::new(), "{sql}");
+        }
+        assert_eq!(
+            divisions("SELECT CAST(price AS INTEGER) / (quantity + 1) FROM orders"),
+            vec!["CAST(price AS INTEGER) / (quantity + 1)"]
+        );
+    }
+
+    #[test]
+    fn date_shapes() {
+        for (text, shape) in [
+            ("2024-03-01", Some("YYYY-MM-DD")),
+            ("2024/03/01", Some("YYYY/MM/DD")),
+            ("2024-3-1", Some("YYYY-M-D")),
+            ("01.03.2024", Some("DD.MM.YYYY")),
+            ("03/01/2024", Some("MM/DD/YYYY")),
+            ("13/01/2024", Some("DD/MM/YYYY")),
+            ("2024-03", Some("YYYY-MM")),
+            ("03/2024", Some("MM/YYYY")),
+            ("20240301", Some("YYYYMMDD")),
+            ("2024-03-01 12:30:00", Some("YYYY-MM-DD HH:MM:SS")),
+            ("2024-03-01T12:30", Some("YYYY-MM-DDTHH:MM")),
+            ("2024-03-01T12:30:00.123Z", Some("YYYY-MM-DDTHH:MM:SS.SSSZ")),
+            (
+                "2024-03-01 12:30:00+09:00",
+                Some("YYYY-MM-DD HH:MM:SS±HH:MM"),
+            ),
+            ("2024-13-01", None),
+            ("2024-02-32", None),
+            ("12345678", None),
+            ("2024", None),
+            ("1.5", None),
+            ("東京都", None),
+            ("", None),
+            ("2024-03-01 25:00", None),
+            ("Tuesday", None),
+            ("555-1234", None),
+        ] {
+            assert_eq!(date_shape(text).as_deref(), shape, "{text}");
+        }
+    }
+
+    #[test]
+    fn never_panics_on_prefixes_or_garbage() {
+        let queries = [
+            "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r WHERE x < 5) \
+             SELECT c.name, SUM(o.qty) / COUNT(*) FROM customers c JOIN orders o ON o.cid = c.id \
+             WHERE c.region IN ('a', 'b') AND o.id NOT IN (SELECT oid FROM returns) \
+             AND o.at BETWEEN '2024-01-01' AND '2024-12-31' AND c.email = NULL \
+             GROUP BY 1 HAVING COUNT(*) > 2 ORDER BY 2 DESC LIMIT 5",
+            "SELECT (((a))) = -1, x NOT LIKE 'y' ESCAPE 'z', \"q\".\"r\" IS NOT 'x' FROM [t] t \
+             WHERE EXISTS (SELECT * FROM (VALUES (1), (2)) v WHERE v.column1 / 2 = 1)",
+            "SELECT 'ü', 顧客.名前 FROM 顧客 WHERE 名前 LIKE '%田%' /* c */ -- end",
+        ];
+        let any_column = |_: &ColumnRef, _: &[TableRef]| true;
+        let run_all = |sql: &str| {
+            tables_in(sql);
+            literal_comparisons(sql);
+            not_in_subqueries(sql);
+            null_comparisons(sql);
+            integer_divisions(sql, &any_column);
+            date_shape(sql);
+        };
+        for query in queries {
+            for (end, _) in query.char_indices() {
+                run_all(&query[..end]);
+                run_all(&query[end..]);
+            }
+        }
+        // Random token soup, from a fixed seed so that a failure can be replayed.
+        let pieces = [
+            "(", ")", ",", ";", ".", "=", "/", "-", "*", "NOT", "IN", "IS", "BETWEEN", "AND",
+            "LIKE", "ESCAPE", "COLLATE", "SELECT", "FROM", "JOIN", "ON", "WITH", "AS", "x", "t",
+            "'s'", "1", "2.5", "NULL", "VALUES", "COUNT", "SUM", "CAST", "DISTINCT", "\"q\"",
+        ];
+        let mut seed: u64 = 0x2545_F491_4F6C_DD1D;
+        for _ in 0..3_000 {
+            let mut sql = String::new();
+            for _ in 0..(seed % 24) {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                sql.push_str(pieces[(seed % pieces.len() as u64) as usize]);
+                sql.push(' ');
+            }
+            run_all(&sql);
+        }
+    }
 }
