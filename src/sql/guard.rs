@@ -138,9 +138,9 @@ fn read_only(statement: &[Token]) -> Result<(), String> {
     };
     match keyword.as_str() {
         "SELECT" | "VALUES" => Ok(()),
-        "WITH" => match main_statement_after_ctes(statement) {
-            Some(main) => read_only(&statement[main..]),
-            None => Err("WITH clause that is not followed by a SELECT".to_string()),
+        "WITH" => match lexer::with_clause(statement, 0) {
+            Some((_, main)) if main < statement.len() => read_only(&statement[main..]),
+            _ => Err("WITH clause that is not followed by a SELECT".to_string()),
         },
         "EXPLAIN" => {
             let skip = if statement.get(1).is_some_and(|t| t.is_keyword("QUERY"))
@@ -182,63 +182,6 @@ fn read_only(statement: &[Token]) -> Result<(), String> {
         _ if lexer::is_keyword(&keyword) => Err(keyword),
         _ => Err(format!("statement starting with `{}`", first.text)),
     }
-}
-
-/// Where the main statement starts after `WITH [RECURSIVE] name [(cols)] AS [NOT]
-/// [MATERIALIZED] (…), …`; `None` when the CTE list does not have that shape.
-fn main_statement_after_ctes(statement: &[Token]) -> Option<usize> {
-    let is = |i: usize, kind: TokenKind| statement.get(i).is_some_and(|t| t.kind == kind);
-    let keyword = |i: usize, k: &str| statement.get(i).is_some_and(|t| t.is_keyword(k));
-    let mut i = 1;
-    if keyword(i, "RECURSIVE") {
-        i += 1;
-    }
-    loop {
-        if !(is(i, TokenKind::Word) || is(i, TokenKind::QuotedName)) {
-            return None;
-        }
-        i += 1;
-        if is(i, TokenKind::LeftParen) {
-            i = closing_paren(statement, i)? + 1;
-        }
-        if !keyword(i, "AS") {
-            return None;
-        }
-        i += 1;
-        if keyword(i, "NOT") {
-            i += 1;
-        }
-        if keyword(i, "MATERIALIZED") {
-            i += 1;
-        }
-        if !is(i, TokenKind::LeftParen) {
-            return None;
-        }
-        i = closing_paren(statement, i)? + 1;
-        if is(i, TokenKind::Comma) {
-            i += 1;
-        } else {
-            return (i < statement.len()).then_some(i);
-        }
-    }
-}
-
-/// The index of the `)` that closes the `(` at `open`.
-fn closing_paren(tokens: &[Token], open: usize) -> Option<usize> {
-    let mut depth = 0usize;
-    for (i, token) in tokens.iter().enumerate().skip(open) {
-        match token.kind {
-            TokenKind::LeftParen => depth += 1,
-            TokenKind::RightParen => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(i);
-                }
-            }
-            _ => {}
-        }
-    }
-    None
 }
 
 /// The first forbidden function called (`name(`, bare or quoted), in lower case.

@@ -150,6 +150,65 @@ pub fn is_keyword(word: &str) -> bool {
     KEYWORDS.iter().any(|k| k.eq_ignore_ascii_case(word))
 }
 
+/// The index of the `)` that closes the `(` at `tokens[open]` (significant tokens).
+pub fn closing_paren(tokens: &[Token], open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for (i, token) in tokens.iter().enumerate().skip(open) {
+        match token.kind {
+            TokenKind::LeftParen => depth += 1,
+            TokenKind::RightParen => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Reads `WITH [RECURSIVE] name [(columns)] AS [NOT] [MATERIALIZED] (…), …` starting at the
+/// `WITH` at `tokens[with]` (significant tokens): the index of each CTE's name, and the index
+/// just past the list, where the main statement starts. `None` when it does not have that shape.
+pub fn with_clause(tokens: &[Token], with: usize) -> Option<(Vec<usize>, usize)> {
+    let is = |i: usize, kind: TokenKind| tokens.get(i).is_some_and(|t| t.kind == kind);
+    let keyword = |i: usize, k: &str| tokens.get(i).is_some_and(|t| t.is_keyword(k));
+    let mut names = Vec::new();
+    let mut i = with + 1;
+    if keyword(i, "RECURSIVE") {
+        i += 1;
+    }
+    loop {
+        if !(is(i, TokenKind::Word) || is(i, TokenKind::QuotedName)) {
+            return None;
+        }
+        names.push(i);
+        i += 1;
+        if is(i, TokenKind::LeftParen) {
+            i = closing_paren(tokens, i)? + 1;
+        }
+        if !keyword(i, "AS") {
+            return None;
+        }
+        i += 1;
+        if keyword(i, "NOT") {
+            i += 1;
+        }
+        if keyword(i, "MATERIALIZED") {
+            i += 1;
+        }
+        if !is(i, TokenKind::LeftParen) {
+            return None;
+        }
+        i = closing_paren(tokens, i)? + 1;
+        if !is(i, TokenKind::Comma) {
+            return Some((names, i));
+        }
+        i += 1;
+    }
+}
+
 /// SQLite's keywords (<https://sqlite.org/lang_keywords.html>).
 const KEYWORDS: &[&str] = &[
     "ABORT",
@@ -567,6 +626,30 @@ mod tests {
                 (Word, "c")
             ]
         );
+    }
+
+    #[test]
+    fn with_clause_shape() {
+        let tokens = significant_tokens(
+            "WITH RECURSIVE a(x) AS (SELECT 1), \"b\" AS NOT MATERIALIZED (SELECT (2)) SELECT 3",
+        )
+        .unwrap();
+        let (names, main) = with_clause(&tokens, 0).unwrap();
+        let names: Vec<_> = names.iter().map(|&i| tokens[i].text).collect();
+        assert_eq!(names, vec!["a", "\"b\""]);
+        assert!(tokens[main].is_keyword("SELECT"));
+        assert_eq!(closing_paren(&tokens, 3), Some(5));
+        for broken in [
+            "WITH a (SELECT 1) SELECT 2",
+            "WITH a AS SELECT 1",
+            "WITH a AS (SELECT 1",
+        ] {
+            assert_eq!(
+                with_clause(&significant_tokens(broken).unwrap(), 0),
+                None,
+                "{broken}"
+            );
+        }
     }
 
     #[test]
