@@ -6,4 +6,5 @@
 //!   web or mail links.
 //! - [`chart`]: whether a query result can be drawn as a bar or line chart, and the SVG geometry.
 
+pub mod chart;
 pub mod markdown;
