@@ -98,14 +98,14 @@ fn column_kind<'a>(values: impl Iterator<Item = &'a Value>) -> ColumnKind {
     kind
 }
 
-/// The one text column; failing that, a column of integer years named like a year.
+/// The one column that names the rows: a text column, or integer years in a column named like
+/// a year. Two such columns (say a year and a category) are two dimensions: not one chart.
 fn label_column(columns: &[String], rows: &[Vec<Value>], kinds: &[ColumnKind]) -> Option<usize> {
-    let text: Vec<usize> = (0..columns.len())
-        .filter(|&c| kinds[c] == ColumnKind::Text)
-        .collect();
-    match text[..] {
-        [one] => Some(one),
-        [] => (0..columns.len()).find(|&c| is_year_name(&columns[c]) && holds_years(rows, c)),
+    let mut labels = (0..columns.len()).filter(|&c| {
+        kinds[c] == ColumnKind::Text || (is_year_name(&columns[c]) && holds_years(rows, c))
+    });
+    match (labels.next(), labels.next()) {
+        (Some(one), None) => Some(one),
         _ => None,
     }
 }

@@ -181,6 +181,15 @@ fn days_and_integer_years_make_lines_too() {
 }
 
 #[test]
+fn a_year_and_a_category_are_two_dimensions_not_one_chart() {
+    let rows = vec![
+        vec![int(2023), text("furniture"), int(5)],
+        vec![int(2024), text("furniture"), int(7)],
+    ];
+    assert_eq!(plan(&columns(&["year", "category", "total"]), &rows), None);
+}
+
+#[test]
 fn integers_not_named_like_years_are_no_labels() {
     let rows = vec![vec![int(2023), int(5)], vec![int(2022), int(7)]];
     assert_eq!(plan(&columns(&["quantity", "orders"]), &rows), None);
