@@ -9,11 +9,12 @@
 //   { text: "..." }                               the model answers in words
 //   { toolCalls: [{ name, args }], text? }        the model calls tools (args: an object)
 //   { status, body, headers? }                    a raw HTTP answer, e.g. 429 or 500
-// and may carry `delayMs` to answer late. Each model request takes the next turn; when the
-// script is used up the server answers 500 with a message saying so.
+// and may carry `delayMs` to answer late and `usage: { input, output }` to report other token
+// counts than the default. Each model request takes the next turn; when the script is used up
+// the server answers 500 with a message saying so.
 //
 // Every request is recorded (method, path, headers, body parsed as JSON when it is JSON),
-// CORS preflights included. Any GET answers a 1x1 PNG and is also recorded in `hits`, so a
+// CORS preflights included; `aborted` turns true when the client hangs up before the answer. Any GET answers a 1x1 PNG and is also recorded in `hits`, so a
 // test can tell whether the page loaded an image that a model's answer pointed at.
 
 import { createServer } from 'node:http';
@@ -76,6 +77,9 @@ export async function startLlmServer(turns = []) {
       provider: request.method === 'POST' ? providerOf(url.pathname) : null,
     };
     requests.push(record);
+    response.on('close', () => {
+      if (!response.writableFinished) record.aborted = true;
+    });
 
     if (request.method === 'OPTIONS') {
       response.writeHead(204, CORS);
@@ -130,9 +134,15 @@ export async function startLlmServer(turns = []) {
 const USAGE_IN = 100;
 const USAGE_OUT = 20;
 
+/** The token counts a turn reports. */
+function usageOf(turn) {
+  return { input: turn.usage?.input ?? USAGE_IN, output: turn.usage?.output ?? USAGE_OUT };
+}
+
 /** Builds each provider's successful response body from a neutral turn. */
 const FORMATS = {
   openai(turn, model, n) {
+    const { input, output } = usageOf(turn);
     const calls = (turn.toolCalls ?? []).map((call, i) => ({
       id: `call_${n}_${i}`,
       type: 'function',
@@ -146,10 +156,11 @@ const FORMATS = {
       created: Math.floor(Date.now() / 1000),
       model,
       choices: [{ index: 0, message, finish_reason: calls.length ? 'tool_calls' : 'stop' }],
-      usage: { prompt_tokens: USAGE_IN, completion_tokens: USAGE_OUT, total_tokens: USAGE_IN + USAGE_OUT },
+      usage: { prompt_tokens: input, completion_tokens: output, total_tokens: input + output },
     };
   },
   anthropic(turn, model, n) {
+    const { input, output } = usageOf(turn);
     const content = [];
     if (turn.text) content.push({ type: 'text', text: turn.text });
     (turn.toolCalls ?? []).forEach((call, i) =>
@@ -163,19 +174,20 @@ const FORMATS = {
       content,
       stop_reason: turn.toolCalls?.length ? 'tool_use' : 'end_turn',
       stop_sequence: null,
-      usage: { input_tokens: USAGE_IN, output_tokens: USAGE_OUT },
+      usage: { input_tokens: input, output_tokens: output },
     };
   },
   gemini(turn, model) {
+    const { input, output } = usageOf(turn);
     const parts = [];
     if (turn.text) parts.push({ text: turn.text });
     for (const call of turn.toolCalls ?? []) parts.push({ functionCall: { name: call.name, args: call.args ?? {} } });
     return {
       candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }],
       usageMetadata: {
-        promptTokenCount: USAGE_IN,
-        candidatesTokenCount: USAGE_OUT,
-        totalTokenCount: USAGE_IN + USAGE_OUT,
+        promptTokenCount: input,
+        candidatesTokenCount: output,
+        totalTokenCount: input + output,
       },
       modelVersion: model,
     };

@@ -143,3 +143,35 @@ test('unknown POST routes answer 404 and take no turn', async () => {
   await post('/v1/messages', { model: 'm', messages: [] });
   assert.equal(llm.remaining(), 0);
 });
+
+test('a turn may report its own token counts, in each format', async () => {
+  llm.script([1, 2, 3].map(() => ({ text: 'counted', usage: { input: 7, output: 3 } })));
+  const openai = await post('/v1/chat/completions', { model: 'm', messages: [] });
+  assert.deepEqual(openai.body.usage, { prompt_tokens: 7, completion_tokens: 3, total_tokens: 10 });
+  const anthropic = await post('/v1/messages', { model: 'm', messages: [] });
+  assert.deepEqual(anthropic.body.usage, { input_tokens: 7, output_tokens: 3 });
+  const gemini = await post('/v1beta/models/g:generateContent', { contents: [] });
+  assert.equal(gemini.body.usageMetadata.promptTokenCount, 7);
+  assert.equal(gemini.body.usageMetadata.candidatesTokenCount, 3);
+});
+
+test('a client that hangs up before the answer is recorded as aborted', async () => {
+  llm.script([{ text: 'never read', delayMs: 2_000 }, { text: 'read' }]);
+  const controller = new AbortController();
+  const hungUp = fetch(`${llm.url}/v1/messages`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+    signal: controller.signal,
+  });
+  while (!llm.requests.at(-1)?.path.endsWith('/messages') || llm.remaining() !== 1) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  const record = llm.requests.at(-1);
+  controller.abort();
+  await assert.rejects(hungUp);
+  while (!record.aborted) await new Promise((resolve) => setTimeout(resolve, 10));
+  const answered = await post('/v1/messages', { model: 'm', messages: [] });
+  assert.equal(answered.body.content[0].text, 'read');
+  assert.equal(llm.requests.at(-1).aborted, undefined);
+});
