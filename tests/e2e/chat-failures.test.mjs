@@ -1,0 +1,116 @@
+// When the model call does not go well: Stop in the middle of a call, a refused key, rate
+// limits and server errors that pass (retried) or do not, and a server that is not there.
+
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { openDemo, startSession, visibleText, waitUntil } from './harness.mjs';
+import {
+  API_KEY,
+  MODELS,
+  TOKYO_ROWS,
+  TOKYO_SQL,
+  ask,
+  closedPort,
+  configure,
+  configureFor,
+  expectAnswerRows,
+  finalAnswer,
+  isIdle,
+  modelRequestsReach,
+  openWatched,
+  scriptedLlm,
+  waitForAgentError,
+  waitForAnswer,
+} from './chat-support.mjs';
+
+let session;
+before(async () => {
+  session = await startSession();
+});
+after(() => session?.close());
+
+const QUESTION = 'Which customers live in Tokyo?';
+const ANSWER = finalAnswer('Alice and Evan', TOKYO_SQL);
+
+/** The demo database and the chat set up for `provider` on a scripted LLM with `turns`. */
+async function ready(t, turns, provider = 'openai') {
+  const llm = await scriptedLlm(t, turns);
+  const page = await openWatched(t, session);
+  await openDemo(page);
+  await configureFor(page, llm, provider);
+  return { llm, page };
+}
+
+const status = (code, message, headers) => ({ status: code, body: { error: { message } }, headers });
+
+test('Stop in the middle of a model call ends the question, cancels the request, and the next question works', async (t) => {
+  const { llm, page } = await ready(t, [{ ...finalAnswer('TOO LATE', TOKYO_SQL), delayMs: 15_000 }]);
+  await ask(page, QUESTION);
+  const [pending] = await modelRequestsReach(llm, 1);
+  await page.getByTestId('stop').click();
+  await waitUntil('the page to be idle again after Stop', () => isIdle(page), Boolean);
+  await waitUntil('the page to abort its request', () => Boolean(pending.aborted), Boolean);
+  assert.equal(await visibleText(page, 'answer'), null, 'no answer after Stop');
+
+  llm.script([finalAnswer('Fresh: Alice and Evan', TOKYO_SQL)]);
+  await ask(page, QUESTION);
+  assert.match(await waitForAnswer(page), /Fresh: Alice and Evan/);
+  assert.doesNotMatch(await page.textContent('body'), /TOO LATE/);
+  assert.equal(llm.modelRequests().length, 2);
+});
+
+test('401: a clear message about the key, the question stays, no retry', async (t) => {
+  const { llm, page } = await ready(t, [status(401, 'Incorrect API key provided: sk-ask****4e06.')], 'anthropic');
+  await ask(page, QUESTION);
+  const error = await waitForAgentError(page);
+  assert.match(error, /key/i);
+  assert.match(error, /401/);
+  assert.ok(!error.includes(API_KEY), 'the message does not repeat the key');
+  assert.equal(await page.getByTestId('question').inputValue(), QUESTION, 'the question stays in the box');
+  assert.equal(llm.modelRequests().length, 1, 'a refused key is not retried');
+  assert.ok(await isIdle(page), 'Ask is offered again');
+});
+
+test('429 then success: the call is retried after the wait the server asks for', async (t) => {
+  const { llm, page } = await ready(t, [status(429, 'Rate limit reached', { 'retry-after': '1' }), ANSWER], 'gemini');
+  await ask(page, QUESTION);
+  assert.match(await waitForAnswer(page), /Alice and Evan/);
+  await expectAnswerRows(page, TOKYO_ROWS);
+  const requests = llm.modelRequests();
+  assert.equal(requests.length, 2, 'one retry');
+  assert.deepEqual(requests[1].body, requests[0].body, 'the same request, sent again');
+});
+
+test('500 twice then success: retried until it passes', async (t) => {
+  const { llm, page } = await ready(t, [status(500, 'internal error'), status(500, 'internal error'), ANSWER]);
+  await ask(page, QUESTION);
+  assert.match(await waitForAnswer(page), /Alice and Evan/);
+  assert.equal(llm.modelRequests().length, 3, 'two retries');
+  assert.equal(await visibleText(page, 'agent-error'), null);
+});
+
+test('500 every time: after the retries, a clear message that the provider is failing', async (t) => {
+  const failures = Array.from({ length: 4 }, () => status(503, 'upstream overloaded'));
+  const { llm, page } = await ready(t, failures);
+  await ask(page, QUESTION);
+  const error = await waitForAgentError(page);
+  assert.match(error, /503/);
+  assert.match(error, /upstream overloaded/, 'the server message is shown');
+  assert.equal(llm.modelRequests().length, 4, 'the first call and three retries');
+  assert.equal(await page.getByTestId('question').inputValue(), QUESTION);
+});
+
+test('an unreachable server: a clear message naming the address', async (t) => {
+  const port = await closedPort();
+  const page = await openWatched(t, session);
+  await openDemo(page);
+  const address = `http://127.0.0.1:${port}/v1`;
+  await configure(page, { provider: 'openai', baseUrl: address, model: MODELS.openai });
+  await ask(page, QUESTION);
+  const error = await waitForAgentError(page);
+  assert.match(error, /could not reach/i);
+  assert.ok(error.includes(`127.0.0.1:${port}`), `the message names the address: ${error}`);
+  assert.ok(!error.includes(API_KEY));
+  assert.equal(await page.getByTestId('question').inputValue(), QUESTION);
+  assert.ok(await isIdle(page));
+});
