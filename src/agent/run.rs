@@ -2,7 +2,7 @@
 //! `final_answer` or a limit is reached.
 
 use super::events::{AgentEvent, EventKind};
-use super::race::{Race, Stop};
+use super::race::Race;
 use super::text::{cap_bytes, round_ms};
 use super::tools::{self, ToolOutput, Toolbox};
 use super::{prompt, Agent, AgentError, Answer, Failure, Session};
@@ -59,6 +59,7 @@ impl Run<'_> {
         retry: &RetryPolicy,
         request: &ChatRequest,
     ) -> Result<ModelReply, AgentError> {
+        // Retries made so far; the policy counts the first retry as 1.
         let mut attempt = 0;
         loop {
             let started = self.clock.now_ms();
@@ -73,7 +74,7 @@ impl Run<'_> {
                     });
                     return Ok(reply);
                 }
-                Err(error) => match retry.delay_before_retry(attempt, &error) {
+                Err(error) => match retry.delay_before_retry(attempt + 1, &error) {
                     Some(wait_ms) => {
                         attempt += 1;
                         self.emit(EventKind::LlmRetry {
@@ -98,16 +99,6 @@ impl Run<'_> {
             answer: answer.clone(),
         });
         answer
-    }
-}
-
-impl From<Stop> for AgentError {
-    fn from(stop: Stop) -> Self {
-        match stop {
-            Stop::Cancelled => AgentError::Cancelled,
-            // Filled in by `ask`, which knows the configured deadline.
-            Stop::Deadline => AgentError::Deadline { after_ms: 0 },
-        }
     }
 }
 
@@ -136,9 +127,6 @@ where
             session.conversation.record(question, &answer);
             Ok(answer)
         }
-        Err(AgentError::Deadline { .. }) => Err(run.fail(AgentError::Deadline {
-            after_ms: config.deadline_ms,
-        })),
         Err(error) => Err(run.fail(error)),
     }
 }

@@ -57,6 +57,22 @@ pub(crate) fn serialize_row_count<S: Serializer>(
     }
 }
 
+/// A name as it must be written in SQL: plain when it can be, quoted otherwise (odd characters,
+/// keywords such as `order`).
+pub(crate) fn sql_name(name: &str) -> String {
+    let plain = name
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !crate::sql::lexer::is_keyword(name);
+    if plain {
+        name.to_string()
+    } else {
+        crate::sql::quote_ident(name)
+    }
+}
+
 /// Milliseconds to one decimal, enough for a transcript.
 pub(crate) fn round_ms(ms: f64) -> f64 {
     (ms * 10.0).round() / 10.0

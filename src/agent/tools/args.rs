@@ -4,6 +4,7 @@
 use super::super::text::cut_chars;
 use serde_json::{Map, Value};
 
+#[derive(Debug)]
 pub(crate) struct Args(Map<String, Value>);
 
 impl Args {
@@ -84,7 +85,7 @@ mod tests {
         let args = Args::parse(r#"{"table_name": "orders", "sql": 3}"#).unwrap();
         assert_eq!(
             args.text("table").unwrap_err(),
-            "the argument `table` is missing (got: table_name, sql)"
+            "the argument `table` is missing (got: sql, table_name)"
         );
         assert_eq!(
             args.text("sql").unwrap_err(),

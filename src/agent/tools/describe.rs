@@ -151,7 +151,12 @@ async fn build<D: Database + ?Sized>(toolbox: &Toolbox<'_, D>, table: &Table) ->
         table: table.name.clone(),
         kind: table.kind,
         rows: table.row_count,
-        statistics_from: sampled.then(|| format!("the first {SAMPLE_ROWS} rows")),
+        statistics_from: sampled.then(|| match table.row_count {
+            Some(_) => format!("the first {SAMPLE_ROWS} rows"),
+            None => {
+                format!("at most the first {SAMPLE_ROWS} rows (rows of a view are not counted)")
+            }
+        }),
         columns: table.columns.iter().map(profile_of).collect(),
         foreign_keys: table
             .foreign_keys
@@ -285,6 +290,11 @@ async fn add_statistics<D: Database + ?Sized>(
         if has_range(column, &stats[2]) {
             profile.min = Some(value_json(&stats[2], VALUE_CHARS));
             profile.max = Some(value_json(&stats[3], VALUE_CHARS));
+        }
+        // The values of a numeric key say nothing its range does not.
+        let numeric_key = column.primary_key > 0 && profile.min.is_some();
+        if numeric_key {
+            continue;
         }
         if distinct <= FEW_VALUES {
             profile.values =

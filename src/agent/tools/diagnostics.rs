@@ -3,6 +3,7 @@
 
 use super::near::nearest;
 use super::{literals, Toolbox};
+use crate::agent::text::sql_name;
 use crate::engine::schema::Column;
 use crate::engine::{Database, DbError, QueryResult, Schema, Table, Value};
 use crate::sql::analysis::{self, ColumnRef, TableRef};
@@ -123,7 +124,7 @@ async fn not_in_with_nulls<D: Database + ?Sized>(
             continue;
         }
         let outer = outer_column(schema, sql, &not_in.column, table);
-        let (t, c) = (quote_ident(&table.name), quote_ident(&column.name));
+        let (t, c) = (sql_name(&table.name), sql_name(&column.name));
         found.push(Diagnostic::new(
             DiagnosticKind::NotInWithNulls,
             format!(
@@ -147,7 +148,7 @@ fn never_null(column: &Column) -> bool {
 /// subquery's table inside `NOT EXISTS`.
 fn outer_column(schema: &Schema, sql: &str, column: &ColumnRef, inner_table: &Table) -> String {
     if let Some(qualifier) = &column.qualifier {
-        return format!("{}.{}", quote_ident(qualifier), quote_ident(&column.name));
+        return format!("{}.{}", sql_name(qualifier), sql_name(&column.name));
     }
     let owner = analysis::tables_in(sql).into_iter().find(|t| {
         !t.name.eq_ignore_ascii_case(&inner_table.name)
@@ -158,10 +159,10 @@ fn outer_column(schema: &Schema, sql: &str, column: &ColumnRef, inner_table: &Ta
     match owner {
         Some(t) => format!(
             "{}.{}",
-            quote_ident(t.alias.as_deref().unwrap_or(&t.name)),
-            quote_ident(&column.name)
+            sql_name(t.alias.as_deref().unwrap_or(&t.name)),
+            sql_name(&column.name)
         ),
-        None => quote_ident(&column.name),
+        None => sql_name(&column.name),
     }
 }
 

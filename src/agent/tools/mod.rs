@@ -288,7 +288,7 @@ impl<'a, D: Database + ?Sized> Toolbox<'a, D> {
     /// what is left of the question's time, when that is less).
     pub(crate) async fn query(&self, sql: &str, max_rows: usize) -> Result<QueryResult, DbError> {
         let limits = QueryLimits {
-            max_rows,
+            max_rows: max_rows.max(1),
             deadline_ms: self.config.query_deadline_ms.min(self.time_left_ms.max(1)),
         };
         query(self.db, sql, &limits).await
