@@ -16,12 +16,16 @@
 let sqlReady = null; // Promise of the sql.js module, started by "init" (or the first message)
 let db = null; // the open SQL.Database
 
+// A failure (sql-wasm.js or sql-wasm.wasm missing) is kept in the promise, so every later
+// request reports it instead of retrying from a wrong place.
 function loadSqlJs(base) {
-  // Resolve next to this script by default, so any base path works; a worker built from a
-  // blob: URL (tests) passes an absolute base instead.
-  const root = base || self.location.href;
-  importScripts(new URL("sql-wasm.js", root).href);
-  return initSqlJs({ locateFile: (file) => new URL(file, root).href });
+  return Promise.resolve().then(() => {
+    // Resolve next to this script by default, so any base path works; a worker built from a
+    // blob: URL (tests) passes an absolute base instead.
+    const root = base || self.location.href;
+    importScripts(new URL("sql-wasm.js", root).href);
+    return initSqlJs({ locateFile: (file) => new URL(file, root).href });
+  });
 }
 
 function openDatabase(SQL, bytes) {
@@ -69,7 +73,8 @@ function run(sql, maxRows, countBudgetMs) {
 function exportDatabase() {
   if (!db) throw new Error("no database is open");
   const bytes = db.export();
-  // Older sql.js versions close and reopen the connection inside export(): stay read-only.
+  // sql.js 1.17 exports through SQLite's backup API, but older versions closed and reopened
+  // the connection inside export(): stay read-only whatever the version does.
   db.exec("PRAGMA query_only=1");
   return bytes;
 }
