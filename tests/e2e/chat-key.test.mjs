@@ -92,3 +92,25 @@ test('a key in a link is ignored: keys are typed, never read from the address', 
   assert.equal(await page.getByTestId('api-key').inputValue(), '', 'keys are typed, never read from links');
   assert.ok(!(await stored(page)).includes(API_KEY));
 });
+
+test('"remember" keeps the key on this device; "forget" removes it', async (t) => {
+  const llm = await scriptedLlm(t, [finalAnswer('Alice and Evan', TOKYO_SQL)]);
+  const page = await openWatched(t, session);
+  await configureFor(page, llm, 'anthropic');
+  assert.ok(!(await stored(page)).includes(API_KEY), 'not kept before "remember" is ticked');
+  await page.getByTestId('remember-key').check();
+  await waitUntil('the key to be kept', () => stored(page), (text) => text.includes(API_KEY));
+
+  await page.reload();
+  await page.getByTestId('db-file').waitFor({ state: 'attached' });
+  await openSettings(page);
+  assert.equal(await page.getByTestId('api-key').inputValue(), API_KEY, 'the key is back after a reload');
+  await openDemo(page);
+  await ask(page, 'Which customers live in Tokyo?');
+  await waitForAnswer(page);
+  assert.equal(llm.modelRequests()[0].headers['x-api-key'], API_KEY);
+
+  await page.getByTestId('forget-keys').click();
+  await waitUntil('the kept key to go', () => stored(page), (text) => !text.includes(API_KEY));
+  assert.ok(!page.url().includes(API_KEY));
+});
