@@ -19,8 +19,8 @@ test('the demo opens, shows its tables and counts the orders by button and by Ct
   const status = await openDemo(page);
   assert.match(status, /\b3 tables\b/, 'the status gives the table count');
   const names = await schemaNames(page);
-  for (const table of ['customers', 'orders', 'products']) {
-    assert.ok(names.includes(table), `the schema lists ${table} (it lists ${names})`);
+  for (const wanted of ['customers', 'orders', 'products']) {
+    assert.ok(names.includes(wanted), `the schema lists ${wanted} (it lists ${names})`);
   }
 
   const table = await expectRows(page, 'SELECT count(*) FROM orders', [['12']]);
