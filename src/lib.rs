@@ -5,12 +5,14 @@
 //! - [`engine`]: the database as the app sees it, behind the [`engine::Database`] trait.
 //! - [`llm`]: LLM providers and their wire formats; they know messages and tools, not the loop.
 //! - [`agent`]: the question-answering loop and its tools; knows nothing of the browser.
+//! - [`present`]: answers and results made safe and drawable (Markdown tree, chart geometry).
 //! - `ui` (wasm32 only): the Leptos page.
 
 pub mod agent;
 pub mod clock;
 pub mod engine;
 pub mod llm;
+pub mod present;
 pub mod sql;
 
 #[cfg(target_arch = "wasm32")]

@@ -1,3 +1,225 @@
 //! The agent: given a question, an LLM and a read-only database, an answer with the SQL that
 //! proves it. Knows nothing of the browser: the database is a [`crate::engine::Database`], the
 //! model an [`crate::llm::LlmProvider`], time a [`crate::clock::Clock`].
+//!
+//! A [`Session`] belongs to one open database (its schema, cached table descriptions and the
+//! conversation so far); an [`Agent`] joins it with a model and a clock to answer one question:
+//!
+//! ```ignore
+//! let mut session = Session::load(&db).await?;
+//! let agent = Agent::new(&db, &llm, &clock, AgentConfig::default());
+//! let answer = agent.ask(&mut session, "How many orders in March 2024?", &mut show, cancel).await;
+//! ```
+
+mod events;
+mod memory;
+mod prompt;
+mod race;
+mod run;
+mod text;
+pub mod tools;
+
+pub use events::{AgentEvent, EventKind};
+pub use memory::{Conversation, Turn};
+pub use prompt::system_prompt;
+
+use crate::clock::Clock;
+use crate::engine::{schema, Database, DbError, QueryLimits, Schema};
+use crate::llm::retry::RetryPolicy;
+use crate::llm::{LlmError, LlmProvider, Usage};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::fmt;
+use std::future::Future;
+use tools::describe::TableDescription;
+
+/// What a person may tune. Missing fields take their defaults, so saved settings stay readable.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct AgentConfig {
+    /// The provider's model name; the page fills it from the provider settings.
+    pub model: String,
+    pub temperature: f32,
+    /// The most tokens one reply of the model may use.
+    pub max_tokens: u32,
+    /// Model turns per question.
+    pub max_steps: u32,
+    /// Time for the whole question, model calls and queries included.
+    pub deadline_ms: u32,
+    /// Time for one query.
+    pub query_deadline_ms: u32,
+    /// Rows of a `run_sql` result shown to the model.
+    pub rows_to_model: usize,
+}
+
+impl Default for AgentConfig {
+    fn default() -> Self {
+        AgentConfig {
+            model: String::new(),
+            temperature: 0.2,
+            max_tokens: 4_096,
+            max_steps: 10,
+            deadline_ms: 120_000,
+            query_deadline_ms: 10_000,
+            rows_to_model: 50,
+        }
+    }
+}
+
+/// What a question ended with.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Answer {
+    /// For the person, in the language of the question.
+    pub text: String,
+    /// The query that proves the answer; the page re-runs it.
+    pub sql: Option<String>,
+    /// Interpretations and caveats.
+    pub notes: Option<String>,
+    /// True when the answer came through `final_answer` with SQL that ran; false when the
+    /// model answered in plain text or without evidence.
+    pub verified: bool,
+    /// Tokens used by every model call for this question.
+    pub usage: Usage,
+    pub steps: u32,
+    pub elapsed_ms: f64,
+}
+
+/// Why a question got no answer.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AgentError {
+    /// The model used every allowed turn without calling `final_answer`.
+    StepLimit { steps: u32 },
+    /// The time for the whole question ran out.
+    Deadline { after_ms: u32 },
+    /// The person stopped it.
+    Cancelled,
+    /// The model could not be called (after retries where retrying made sense).
+    Llm(LlmError),
+    /// The model replied with neither text nor a tool call, even when asked again.
+    EmptyReply,
+}
+
+impl fmt::Display for AgentError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AgentError::StepLimit { steps } => write!(
+                f,
+                "no answer after {steps} steps: ask a narrower question, or allow more steps in the settings"
+            ),
+            AgentError::Deadline { after_ms } => write!(
+                f,
+                "no answer within {}: ask a simpler question, or allow more time in the settings",
+                crate::engine::format_seconds(*after_ms)
+            ),
+            AgentError::Cancelled => write!(f, "stopped: the question was cancelled"),
+            AgentError::Llm(error) => write!(f, "the model could not answer: {error}"),
+            AgentError::EmptyReply => write!(
+                f,
+                "the model sent empty replies: ask again, or choose another model"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for AgentError {}
+
+/// A question that ended without an answer, with what it cost all the same.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Failure {
+    pub error: AgentError,
+    pub usage: Usage,
+    pub steps: u32,
+    pub elapsed_ms: f64,
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.error.fmt(f)
+    }
+}
+
+impl std::error::Error for Failure {}
+
+/// Everything the agent keeps about one open database. A new database gets a new session.
+#[derive(Clone, Debug, Default)]
+pub struct Session {
+    schema: Schema,
+    conversation: Conversation,
+    /// `describe_table` results by lower-cased table name: the data does not change.
+    descriptions: HashMap<String, TableDescription>,
+}
+
+impl Session {
+    pub fn new(schema: Schema) -> Session {
+        Session {
+            schema,
+            ..Session::default()
+        }
+    }
+
+    /// Reads the schema of `db` (row counts get a few seconds each).
+    pub async fn load<D: Database + ?Sized>(db: &D) -> Result<Session, DbError> {
+        let count_limits = QueryLimits {
+            max_rows: 1,
+            deadline_ms: 3_000,
+        };
+        Ok(Session::new(schema::load(db, &count_limits).await?))
+    }
+
+    pub fn schema(&self) -> &Schema {
+        &self.schema
+    }
+
+    pub fn conversation(&self) -> &Conversation {
+        &self.conversation
+    }
+
+    /// Starts a new thread of questions on the same database (cached descriptions stay).
+    pub fn forget_conversation(&mut self) {
+        self.conversation = Conversation::default();
+    }
+}
+
+/// A model, a database and a clock, ready to answer questions.
+pub struct Agent<'a, D: ?Sized, L: ?Sized> {
+    db: &'a D,
+    llm: &'a L,
+    clock: &'a dyn Clock,
+    config: AgentConfig,
+    retry: RetryPolicy,
+}
+
+impl<'a, D: Database + ?Sized, L: LlmProvider + ?Sized> Agent<'a, D, L> {
+    pub fn new(db: &'a D, llm: &'a L, clock: &'a dyn Clock, config: AgentConfig) -> Self {
+        Agent {
+            db,
+            llm,
+            clock,
+            config,
+            retry: RetryPolicy::default(),
+        }
+    }
+
+    /// Replaces the default policy for retrying failed model calls.
+    pub fn with_retry(mut self, retry: RetryPolicy) -> Self {
+        self.retry = retry;
+        self
+    }
+
+    pub fn config(&self) -> &AgentConfig {
+        &self.config
+    }
+
+    /// Answers `question`, reporting each step to `events` as it happens. Stops early when
+    /// `cancel` completes (pass `std::future::pending()` for never).
+    pub async fn ask(
+        &self,
+        session: &mut Session,
+        question: &str,
+        events: &mut dyn FnMut(AgentEvent),
+        cancel: impl Future<Output = ()>,
+    ) -> Result<Answer, Failure> {
+        let cancel = std::pin::pin!(cancel);
+        run::ask(self, session, question, events, cancel).await
+    }
+}

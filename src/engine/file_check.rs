@@ -41,7 +41,7 @@ pub fn check_header(head: &[u8], file_len: u64) -> Result<(), String> {
                 "the file is truncated: its header describes {expected} bytes but it has {file_len}"
             ));
         }
-    } else if file_len % page_size != 0 {
+    } else if !file_len.is_multiple_of(page_size) {
         return Err(format!(
             "the file is truncated: {file_len} bytes is not a whole number of {page_size}-byte pages"
         ));

@@ -114,7 +114,7 @@ impl From<crate::sql::guard::Refusal> for DbError {
 pub fn format_seconds(ms: u32) -> String {
     if ms < 1_000 {
         format!("{ms} ms")
-    } else if ms % 1_000 == 0 {
+    } else if ms.is_multiple_of(1_000) {
         format!("{} s", ms / 1_000)
     } else {
         format!("{:.1} s", f64::from(ms) / 1_000.0)

@@ -1,1 +1,71 @@
 //! The one HTTP call a provider makes, behind a trait so that tests need no network.
+
+#[cfg(target_arch = "wasm32")]
+mod gloo;
+#[cfg(target_arch = "wasm32")]
+pub use gloo::GlooHttp;
+
+use std::fmt;
+
+/// A JSON POST, ready to send.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HttpRequest {
+    pub url: String,
+    pub headers: Vec<(String, String)>,
+    pub body: String,
+}
+
+/// What the server answered, whatever the status.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HttpResponse {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub body: String,
+}
+
+impl HttpRequest {
+    /// The value of a header, whatever the case of its name.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        find_header(&self.headers, name)
+    }
+}
+
+impl HttpResponse {
+    /// The value of a header, whatever the case of its name (HTTP names are case-insensitive).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        find_header(&self.headers, name)
+    }
+
+    pub fn is_success(&self) -> bool {
+        (200..300).contains(&self.status)
+    }
+}
+
+fn find_header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    headers
+        .iter()
+        .find(|(key, _)| key.eq_ignore_ascii_case(name))
+        .map(|(_, value)| value.as_str())
+}
+
+/// The request never got an HTTP answer: offline, refused, wrong host, or blocked by CORS (a
+/// browser reports all of these the same way, on purpose).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TransportError {
+    pub message: String,
+}
+
+impl fmt::Display for TransportError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for TransportError {}
+
+/// Sends one POST. Not `Send`: in the browser, fetch futures live on the page's single thread.
+/// Dropping the returned future abandons the request.
+#[allow(async_fn_in_trait)]
+pub trait HttpClient {
+    async fn post(&self, request: &HttpRequest) -> Result<HttpResponse, TransportError>;
+}

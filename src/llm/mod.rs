@@ -6,8 +6,12 @@
 //! (gloo-net in the page, a scripted fake in tests).
 
 pub mod http;
+mod provider;
 pub mod retry;
 pub mod wire;
+
+pub use provider::HttpProvider;
+pub use wire::EndpointConfig;
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -146,7 +150,112 @@ impl LlmError {
 
 impl fmt::Display for LlmError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        todo!("messages a person can act on; Network names OLLAMA_ORIGINS for loopback :11434")
+        match self {
+            LlmError::Unauthorized { status, message } => {
+                write!(
+                    f,
+                    "the API key was refused (HTTP {status}): check the key in Settings, and that \
+                     it may use this model"
+                )?;
+                server_said(f, message)
+            }
+            LlmError::NotFound { message } => {
+                f.write_str(
+                    "model or URL not found (HTTP 404): check the model name and base URL",
+                )?;
+                server_said(f, message)
+            }
+            LlmError::RateLimited {
+                retry_after_ms,
+                message,
+            } => {
+                f.write_str("the provider is rate limiting requests (HTTP 429)")?;
+                if let Some(ms) = retry_after_ms {
+                    write!(f, " and asks to wait {} s", ms.div_ceil(1000))?;
+                }
+                f.write_str(
+                    ": askdb retries a few times by itself; if this goes on, wait a minute or \
+                     check your plan's limits",
+                )?;
+                server_said(f, message)
+            }
+            LlmError::Server { status, message } => {
+                write!(
+                    f,
+                    "the provider is overloaded or failing (HTTP {status}): askdb retries a few \
+                     times by itself; if this goes on, try again later"
+                )?;
+                server_said(f, message)
+            }
+            LlmError::BadRequest { status, message } => {
+                write!(f, "the provider refused the request (HTTP {status})")?;
+                server_said(f, message)
+            }
+            LlmError::Network { message, base_url } => {
+                write!(
+                    f,
+                    "could not reach {base_url} ({message}): you may be offline, the URL may be \
+                     wrong, the server may not be running, or it refused this page (CORS)"
+                )?;
+                match local_server_port(base_url) {
+                    Some(OLLAMA_PORT) => f.write_str(
+                        ". Ollama answers web pages only when started with OLLAMA_ORIGINS set, \
+                         e.g. `OLLAMA_ORIGINS=* ollama serve` (or this page's origin instead of *)",
+                    ),
+                    Some(_) => f.write_str(
+                        ". For LM Studio, enable CORS in its server settings; for Ollama, set \
+                         OLLAMA_ORIGINS",
+                    ),
+                    None => Ok(()),
+                }
+            }
+            LlmError::Malformed { message } => {
+                write!(
+                    f,
+                    "the server's answer was not in the expected format: {message}"
+                )
+            }
+        }
+    }
+}
+
+/// Appends the provider's own words, when it gave any.
+fn server_said(f: &mut fmt::Formatter<'_>, message: &str) -> fmt::Result {
+    let message = message.trim();
+    if message.is_empty() {
+        Ok(())
+    } else {
+        write!(f, ". The server said: {message}")
+    }
+}
+
+const OLLAMA_PORT: u16 = 11434;
+
+/// The port of a base URL on this machine (`localhost`, `127.x.x.x`, `[::1]`), where a local
+/// model server runs; `None` for any other host.
+fn local_server_port(base_url: &str) -> Option<u16> {
+    let (scheme, rest) = base_url.trim().split_once("://")?;
+    let authority = rest.split(['/', '?', '#']).next()?;
+    let authority = authority.rsplit('@').next()?; // drop user:password@
+    let (host, port) = match authority.strip_prefix('[') {
+        Some(bracketed) => {
+            let (host, after) = bracketed.split_once(']')?;
+            (host, after.strip_prefix(':'))
+        }
+        None => match authority.split_once(':') {
+            Some((host, port)) => (host, Some(port)),
+            None => (authority, None),
+        },
+    };
+    let host = host.to_ascii_lowercase();
+    let loopback = host == "localhost" || host == "::1" || host.starts_with("127.");
+    if !loopback {
+        return None;
+    }
+    match port {
+        Some(port) => port.parse().ok(),
+        None if scheme.eq_ignore_ascii_case("https") => Some(443),
+        None => Some(80),
     }
 }
 

@@ -4,6 +4,7 @@
 //! else is refused here, before it reaches SQLite, with a message that names what it is. The
 //! engine's read-only connection is the second wall, not the first.
 
+use super::lexer::{self, Token, TokenKind};
 use std::fmt;
 
 /// A statement the rules accepted. Only [`check`] makes one, so a [`crate::engine::Database`]
@@ -35,11 +36,365 @@ pub enum Refusal {
 
 impl fmt::Display for Refusal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        todo!("message per refusal, e.g. \"only a single read-only statement can run; this is a DELETE\"")
+        const ONLY: &str = "only a single read-only statement can run";
+        const INSTEAD: &str = "write one SELECT (or WITH … SELECT, VALUES, EXPLAIN) instead";
+        match self {
+            Refusal::Empty => write!(
+                f,
+                "there is no SQL statement to run, only whitespace or comments"
+            ),
+            Refusal::MultipleStatements { count } => write!(
+                f,
+                "{ONLY}; this text has {count} statements: run them one at a time"
+            ),
+            Refusal::NotReadOnly { kind } => {
+                let article = if kind.starts_with(['A', 'E', 'I', 'O', 'U']) {
+                    "an"
+                } else {
+                    "a"
+                };
+                write!(f, "{ONLY}; this is {article} {kind}: {INSTEAD}")
+            }
+            Refusal::ForbiddenFunction { name } => write!(
+                f,
+                "the function {name}() is not allowed: it could change or read things outside \
+                 this database"
+            ),
+            Refusal::Malformed { reason } => write!(f, "the SQL cannot be read: {reason}"),
+        }
     }
 }
 
+impl std::error::Error for Refusal {}
+
+/// Functions refused wherever they appear (as `name(`), even inside a `SELECT`: each can act
+/// outside the query's result. sql.js ships only `load_extension` and `fts3_tokenizer` of
+/// these; the rest come with the sqlite3 shell or common extensions and are listed so that no
+/// engine that has them can be reached through here.
+const FORBIDDEN_FUNCTIONS: &[&str] = &[
+    "load_extension", // loads native code into the engine
+    "fts3_tokenizer", // registers a tokenizer by raw pointer: arbitrary code
+    "readfile",       // shell: reads any file on the machine
+    "writefile",      // shell: writes any file on the machine
+    "edit",           // shell: opens an editor on the machine
+    "fsdir",          // shell: lists the machine's directories
+    "zipfile",        // shell: reads and writes zip archives on disk
+    "eval",           // extension: runs any SQL text, writes included
+    "fileio_read",    // sqlean: reads any file
+    "fileio_write",   // sqlean: writes any file
+    "fileio_ls",      // sqlean: lists directories
+];
+
 /// Decides whether `sql` may run. Accepts surrounding whitespace, comments and one trailing `;`.
 pub fn check(sql: &str) -> Result<ReadOnlySql, Refusal> {
-    todo!()
+    let tokens = lexer::significant_tokens(sql).map_err(|e| Refusal::Malformed {
+        reason: e.to_string(),
+    })?;
+    if let Some(odd) = tokens.iter().find(|t| t.kind == TokenKind::Unknown) {
+        return Err(Refusal::Malformed {
+            reason: format!(
+                "`{}` at character {} is not SQL",
+                odd.text,
+                sql[..odd.start].chars().count() + 1
+            ),
+        });
+    }
+    // Empty statements (`;;`) do nothing in SQLite; what counts is the rest.
+    let statements: Vec<&[Token]> = tokens
+        .split(|t| t.kind == TokenKind::Semicolon)
+        .filter(|s| !s.is_empty())
+        .collect();
+    let Some(statement) = statements.first() else {
+        return Err(Refusal::Empty);
+    };
+    // The first statement's kind is the most useful thing to say (a CREATE TRIGGER body has
+    // `;`s of its own), so it comes before the count.
+    if let Err(kind) = read_only(statement) {
+        return Err(Refusal::NotReadOnly { kind });
+    }
+    if statements.len() > 1 {
+        return Err(Refusal::MultipleStatements {
+            count: statements.len(),
+        });
+    }
+    if let Some(name) = forbidden_call(statement) {
+        return Err(Refusal::ForbiddenFunction { name });
+    }
+    let text = &sql[statement[0].start..statement[statement.len() - 1].end()];
+    Ok(ReadOnlySql(text.to_string()))
+}
+
+/// `Ok` for a read; otherwise what the statement is, e.g. "DELETE" or "CREATE TEMP TABLE".
+fn read_only(statement: &[Token]) -> Result<(), String> {
+    let first = statement[0];
+    let word = |i: usize| {
+        statement
+            .get(i)
+            .filter(|t| t.kind == TokenKind::Word)
+            .map(|t| t.text.to_ascii_uppercase())
+    };
+    let Some(keyword) = word(0) else {
+        return Err(format!("statement starting with `{}`", first.text));
+    };
+    match keyword.as_str() {
+        "SELECT" | "VALUES" => Ok(()),
+        "WITH" => match lexer::with_clause(statement, 0) {
+            Some((_, main)) if main < statement.len() => read_only(&statement[main..]),
+            _ => Err("WITH clause that is not followed by a SELECT".to_string()),
+        },
+        "EXPLAIN" => {
+            let skip = if statement.get(1).is_some_and(|t| t.is_keyword("QUERY"))
+                && statement.get(2).is_some_and(|t| t.is_keyword("PLAN"))
+            {
+                3
+            } else {
+                1
+            };
+            match statement.get(skip..) {
+                Some(rest) if !rest.is_empty() => {
+                    read_only(rest).map_err(|kind| format!("EXPLAIN of {kind}"))
+                }
+                _ => Err("EXPLAIN of nothing".to_string()),
+            }
+        }
+        "CREATE" => {
+            let mut parts = vec!["CREATE".to_string()];
+            let mut i = 1;
+            while let Some(w) = word(i) {
+                let w = if w == "TEMPORARY" {
+                    "TEMP".to_string()
+                } else {
+                    w
+                };
+                let is_modifier = matches!(w.as_str(), "TEMP" | "UNIQUE" | "VIRTUAL");
+                parts.push(w);
+                i += 1;
+                if !is_modifier {
+                    break;
+                }
+            }
+            Err(parts.join(" "))
+        }
+        "DROP" | "ALTER" => Err(match word(1) {
+            Some(object) => format!("{keyword} {object}"),
+            None => keyword,
+        }),
+        _ if lexer::is_keyword(&keyword) => Err(keyword),
+        _ => Err(format!("statement starting with `{}`", first.text)),
+    }
+}
+
+/// The first forbidden function called (`name(`, bare or quoted), in lower case.
+fn forbidden_call(statement: &[Token]) -> Option<String> {
+    statement.windows(2).find_map(|pair| {
+        let name = pair[0].name()?.to_ascii_lowercase();
+        (pair[1].kind == TokenKind::LeftParen && FORBIDDEN_FUNCTIONS.contains(&name.as_str()))
+            .then_some(name)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn refusal(sql: &str) -> Refusal {
+        check(sql).expect_err(sql)
+    }
+
+    fn kind(sql: &str) -> String {
+        match refusal(sql) {
+            Refusal::NotReadOnly { kind } => kind,
+            other => panic!("{sql}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn writes_are_refused_by_name() {
+        for (sql, expected) in [
+            ("INSERT INTO orders VALUES (1)", "INSERT"),
+            ("insert or replace into orders values (1)", "INSERT"),
+            ("INSERT INTO orders(id) VALUES (1) RETURNING id", "INSERT"),
+            ("UPDATE orders SET quantity = 0", "UPDATE"),
+            ("DELETE FROM orders", "DELETE"),
+            ("REPLACE INTO orders VALUES (1)", "REPLACE"),
+            ("CREATE TABLE t(x)", "CREATE TABLE"),
+            ("CREATE TEMP TABLE t(x)", "CREATE TEMP TABLE"),
+            ("create temporary table t as select 1", "CREATE TEMP TABLE"),
+            ("CREATE VIEW v AS SELECT 1", "CREATE VIEW"),
+            ("CREATE UNIQUE INDEX i ON orders(id)", "CREATE UNIQUE INDEX"),
+            ("CREATE INDEX i ON orders(id)", "CREATE INDEX"),
+            (
+                "CREATE VIRTUAL TABLE f USING fts5(x)",
+                "CREATE VIRTUAL TABLE",
+            ),
+            (
+                "CREATE TRIGGER t AFTER INSERT ON orders BEGIN DELETE FROM orders; END",
+                "CREATE TRIGGER",
+            ),
+            ("DROP TABLE orders", "DROP TABLE"),
+            ("DROP VIEW IF EXISTS v", "DROP VIEW"),
+            ("ALTER TABLE orders ADD COLUMN x", "ALTER TABLE"),
+            ("ALTER TABLE orders RENAME TO o", "ALTER TABLE"),
+            ("WITH x AS (SELECT 1) DELETE FROM orders", "DELETE"),
+            (
+                "WITH RECURSIVE x(n) AS (SELECT 1) INSERT INTO t SELECT n FROM x",
+                "INSERT",
+            ),
+            ("/* SELECT */ DELETE FROM orders", "DELETE"),
+            ("-- SELECT\nDELETE FROM orders", "DELETE"),
+            ("PRAGMA query_only=0", "PRAGMA"),
+            ("PRAGMA writable_schema=1", "PRAGMA"),
+            ("pragma table_info(orders)", "PRAGMA"),
+            ("ATTACH ':memory:' AS m", "ATTACH"),
+            ("ATTACH DATABASE 'x.db' AS m", "ATTACH"),
+            ("DETACH m", "DETACH"),
+            ("VACUUM", "VACUUM"),
+            ("VACUUM INTO 'x.db'", "VACUUM"),
+            ("REINDEX", "REINDEX"),
+            ("ANALYZE", "ANALYZE"),
+            ("BEGIN", "BEGIN"),
+            ("BEGIN IMMEDIATE TRANSACTION", "BEGIN"),
+            ("COMMIT", "COMMIT"),
+            ("END", "END"),
+            ("ROLLBACK", "ROLLBACK"),
+            ("SAVEPOINT s", "SAVEPOINT"),
+            ("RELEASE s", "RELEASE"),
+            ("EXPLAIN DELETE FROM orders", "EXPLAIN of DELETE"),
+            (
+                "EXPLAIN QUERY PLAN UPDATE orders SET x = 1",
+                "EXPLAIN of UPDATE",
+            ),
+            ("(SELECT 1)", "statement starting with `(`"),
+            ("SELEKT 1", "statement starting with `SELEKT`"),
+        ] {
+            assert_eq!(kind(sql), expected, "{sql}");
+        }
+    }
+
+    #[test]
+    fn more_than_one_statement_is_refused() {
+        assert_eq!(
+            refusal("SELECT 1; DROP TABLE orders"),
+            Refusal::MultipleStatements { count: 2 }
+        );
+        assert_eq!(
+            refusal("SELECT 1; SELECT 2; SELECT 3;"),
+            Refusal::MultipleStatements { count: 3 }
+        );
+        // A write first is named as what it is.
+        assert_eq!(kind("DELETE FROM orders; SELECT 1"), "DELETE");
+    }
+
+    #[test]
+    fn forbidden_functions_are_refused_anywhere() {
+        for (sql, name) in [
+            ("SELECT load_extension('x')", "load_extension"),
+            ("SELECT LOAD_EXTENSION ('x', 'y')", "load_extension"),
+            ("SELECT \"load_extension\"('x')", "load_extension"),
+            (
+                "SELECT 1 WHERE (SELECT load_extension('x')) IS NULL",
+                "load_extension",
+            ),
+            ("SELECT writefile('x', 'y')", "writefile"),
+            ("SELECT readfile('/etc/passwd')", "readfile"),
+            ("SELECT * FROM fsdir('.')", "fsdir"),
+            ("SELECT edit('x')", "edit"),
+            ("SELECT fts3_tokenizer('x', X'00')", "fts3_tokenizer"),
+        ] {
+            assert_eq!(
+                refusal(sql),
+                Refusal::ForbiddenFunction { name: name.into() },
+                "{sql}"
+            );
+        }
+        // The same words as plain names are fine.
+        check("SELECT edit, readfile FROM logs").unwrap();
+        check("SELECT 'load_extension(x)'").unwrap();
+    }
+
+    #[test]
+    fn reads_are_accepted_and_trimmed() {
+        for (sql, kept) in [
+            ("SELECT 1", "SELECT 1"),
+            ("  SELECT 1 ;  ", "SELECT 1"),
+            ("SELECT 1;", "SELECT 1"),
+            ("SELECT 1;;", "SELECT 1"),
+            ("/* why */ SELECT 1 -- done\n; -- end", "SELECT 1"),
+            ("SELECT 1 /* inner */ + 2", "SELECT 1 /* inner */ + 2"),
+            ("SELECT 'a;b', 'DELETE FROM orders; --'", "SELECT 'a;b', 'DELETE FROM orders; --'"),
+            ("SELECT \"delete\", [drop] FROM \"update\"", "SELECT \"delete\", [drop] FROM \"update\""),
+            (
+                "WITH x AS (SELECT 1 AS n), y(m) AS NOT MATERIALIZED (SELECT n FROM x) SELECT m FROM y",
+                "WITH x AS (SELECT 1 AS n), y(m) AS NOT MATERIALIZED (SELECT n FROM x) SELECT m FROM y",
+            ),
+            ("WITH RECURSIVE r(x) AS (VALUES(1)) VALUES (2)", "WITH RECURSIVE r(x) AS (VALUES(1)) VALUES (2)"),
+            ("WITH \"replace\" AS (SELECT 1) SELECT * FROM \"replace\"", "WITH \"replace\" AS (SELECT 1) SELECT * FROM \"replace\""),
+            ("VALUES (1, 'a'), (2, 'b')", "VALUES (1, 'a'), (2, 'b')"),
+            ("EXPLAIN QUERY PLAN SELECT * FROM orders", "EXPLAIN QUERY PLAN SELECT * FROM orders"),
+            ("explain select 1", "explain select 1"),
+            ("SELECT * FROM pragma_table_info('orders')", "SELECT * FROM pragma_table_info('orders')"),
+            ("select name from sänger where 国 = '日本'", "select name from sänger where 国 = '日本'"),
+        ] {
+            assert_eq!(check(sql).map(|s| s.0), Ok(kept.to_string()), "{sql}");
+        }
+    }
+
+    #[test]
+    fn empty_and_malformed_text_is_refused() {
+        assert_eq!(refusal(""), Refusal::Empty);
+        assert_eq!(refusal(" -- nothing\n /* here */ ;"), Refusal::Empty);
+        for sql in [
+            "SELECT 'abc",
+            "SELECT \"abc",
+            "SELECT 1 /* x",
+            "SELECT [x",
+            "SELECT 1 ! 2",
+        ] {
+            assert!(matches!(refusal(sql), Refusal::Malformed { .. }), "{sql}");
+        }
+        // An unclosed string cannot hide a second statement from the count, or the reverse.
+        assert!(matches!(
+            refusal("SELECT 'a; DROP TABLE orders"),
+            Refusal::Malformed { .. }
+        ));
+    }
+
+    #[test]
+    fn messages_say_what_to_do() {
+        assert_eq!(
+            refusal("DELETE FROM orders").to_string(),
+            "only a single read-only statement can run; this is a DELETE: write one SELECT \
+             (or WITH … SELECT, VALUES, EXPLAIN) instead"
+        );
+        assert!(refusal("INSERT INTO t VALUES (1)")
+            .to_string()
+            .contains("this is an INSERT"));
+        assert_eq!(
+            refusal("SELECT 1; SELECT 2").to_string(),
+            "only a single read-only statement can run; this text has 2 statements: run them \
+             one at a time"
+        );
+        assert!(refusal("PRAGMA x").to_string().contains("this is a PRAGMA"));
+        assert!(refusal("SELECT 'x")
+            .to_string()
+            .contains("string starting at character 8"));
+        assert!(refusal("SELECT load_extension('x')")
+            .to_string()
+            .contains("load_extension()"));
+    }
+
+    /// The shared list the browser end-to-end tests also run: every line must be refused.
+    #[test]
+    fn every_write_attempt_in_the_shared_list_is_refused() {
+        let list = include_str!("../../tests/fixtures/write_attempts.txt");
+        let attempts: Vec<String> = list
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| l.replace("\\n", "\n"))
+            .collect();
+        assert!(attempts.len() >= 30);
+        for sql in &attempts {
+            assert!(check(sql).is_err(), "accepted: {sql}");
+        }
+    }
 }

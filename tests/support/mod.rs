@@ -2,6 +2,8 @@
 //! `Database` trait the page's sql.js worker implements, and paths to the shared datasets.
 #![allow(dead_code)] // each test binary uses its own part of this module
 
+pub mod scripted_llm;
+
 use askdb::engine::{Database, DbError, QueryLimits, QueryResult, ReadOnlySql, RowCount, Value};
 use rusqlite::{types::ValueRef, Connection, OpenFlags};
 use std::path::{Path, PathBuf};

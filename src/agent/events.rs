@@ -1,0 +1,65 @@
+//! What the agent reports while it works, so the page can show a live transcript.
+
+use super::tools::ToolOutput;
+use super::Answer;
+use crate::llm::Usage;
+use serde::Serialize;
+
+/// One thing that happened, and when.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct AgentEvent {
+    /// Milliseconds since the question was asked.
+    pub at_ms: f64,
+    #[serde(flatten)]
+    pub kind: EventKind,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum EventKind {
+    /// A model turn begins (`step` counts from 1).
+    StepStarted { step: u32, max_steps: u32 },
+    /// A model call failed in a way that may pass; the agent waits, then tries again.
+    LlmRetry {
+        step: u32,
+        /// 1 for the first retry.
+        attempt: u32,
+        wait_ms: u32,
+        reason: String,
+    },
+    /// The model replied; what the call cost and the running total for the question.
+    ModelReplied {
+        step: u32,
+        elapsed_ms: f64,
+        usage: Usage,
+        total_usage: Usage,
+    },
+    /// Text the model wrote besides (or instead of) tool calls.
+    ModelText { step: u32, text: String },
+    /// The model answered in plain text or not at all; it was asked to use `final_answer`.
+    Nudged { step: u32, reason: String },
+    /// The model called a tool; `arguments` as it sent them (cut when huge).
+    ToolCall {
+        step: u32,
+        call_id: String,
+        name: String,
+        arguments: String,
+    },
+    /// What the tool gave back, as data the page can render.
+    ToolResult {
+        step: u32,
+        call_id: String,
+        name: String,
+        is_error: bool,
+        elapsed_ms: f64,
+        output: Box<ToolOutput>,
+    },
+    /// The question is answered.
+    Answer { answer: Answer },
+    /// The question ended without an answer.
+    Error {
+        message: String,
+        usage: Usage,
+        steps: u32,
+    },
+}

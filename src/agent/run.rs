@@ -1,0 +1,281 @@
+//! The loop: ask the model, run every tool it calls, send the results back, until it calls
+//! `final_answer` or a limit is reached.
+
+use super::events::{AgentEvent, EventKind};
+use super::race::Race;
+use super::text::{cap_bytes, round_ms};
+use super::tools::answer::AcceptedAnswer;
+use super::tools::{self, ToolOutput, Toolbox};
+use super::{prompt, Agent, AgentError, Answer, Failure, Session};
+use crate::clock::Clock;
+use crate::engine::Database;
+use crate::llm::retry::RetryPolicy;
+use crate::llm::{ChatRequest, LlmProvider, Message, ModelReply, ToolCall, ToolResult, Usage};
+use std::future::Future;
+use std::pin::Pin;
+
+/// Tool calls beyond this many in one reply are refused, not run.
+const MAX_CALLS_PER_REPLY: usize = 10;
+/// Tool arguments in events are cut to this size; the page shows them, the model sent them.
+const EVENT_ARGUMENT_BYTES: usize = 8 * 1024;
+
+/// The state of one question.
+struct Run<'r> {
+    clock: &'r dyn Clock,
+    started_ms: f64,
+    usage: Usage,
+    steps: u32,
+    events: &'r mut dyn FnMut(AgentEvent),
+    race: Race<'r>,
+}
+
+impl Run<'_> {
+    fn elapsed_ms(&self) -> f64 {
+        round_ms(self.clock.now_ms() - self.started_ms)
+    }
+
+    fn emit(&mut self, kind: EventKind) {
+        let at_ms = self.elapsed_ms();
+        (self.events)(AgentEvent { at_ms, kind });
+    }
+
+    fn fail(&mut self, error: AgentError) -> Failure {
+        self.emit(EventKind::Error {
+            message: error.to_string(),
+            usage: self.usage,
+            steps: self.steps,
+        });
+        Failure {
+            error,
+            usage: self.usage,
+            steps: self.steps,
+            elapsed_ms: self.elapsed_ms(),
+        }
+    }
+
+    /// One model call, tried again after a wait while the policy says a retry may help.
+    async fn call_model<L: LlmProvider + ?Sized>(
+        &mut self,
+        llm: &L,
+        retry: &RetryPolicy,
+        request: &ChatRequest,
+    ) -> Result<ModelReply, AgentError> {
+        // Retries made so far; the policy counts the first retry as 1.
+        let mut attempt = 0;
+        loop {
+            let started = self.clock.now_ms();
+            match self.race.run(llm.complete(request)).await? {
+                Ok(reply) => {
+                    self.usage += reply.usage;
+                    self.emit(EventKind::ModelReplied {
+                        step: self.steps,
+                        elapsed_ms: round_ms(self.clock.now_ms() - started),
+                        usage: reply.usage,
+                        total_usage: self.usage,
+                    });
+                    return Ok(reply);
+                }
+                Err(error) => match retry.delay_before_retry(attempt + 1, &error) {
+                    Some(wait_ms) => {
+                        attempt += 1;
+                        self.emit(EventKind::LlmRetry {
+                            step: self.steps,
+                            attempt,
+                            wait_ms,
+                            reason: error.to_string(),
+                        });
+                        self.race.run(self.clock.sleep(wait_ms)).await?;
+                    }
+                    None => return Err(AgentError::Llm(error)),
+                },
+            }
+        }
+    }
+
+    /// Ends the question with an answer (and what it cost).
+    fn finish(&mut self, accepted: AcceptedAnswer) -> Answer {
+        let answer = Answer {
+            text: accepted.answer,
+            sql: accepted.sql,
+            notes: accepted.notes,
+            verified: accepted.verified,
+            usage: self.usage,
+            steps: self.steps,
+            elapsed_ms: self.elapsed_ms(),
+        };
+        self.emit(EventKind::Answer {
+            answer: answer.clone(),
+        });
+        answer
+    }
+}
+
+pub(super) async fn ask<D, L>(
+    agent: &Agent<'_, D, L>,
+    session: &mut Session,
+    question: &str,
+    events: &mut dyn FnMut(AgentEvent),
+    cancel: Pin<&mut dyn Future<Output = ()>>,
+) -> Result<Answer, Failure>
+where
+    D: Database + ?Sized,
+    L: LlmProvider + ?Sized,
+{
+    let config = &agent.config;
+    let mut run = Run {
+        clock: agent.clock,
+        started_ms: agent.clock.now_ms(),
+        usage: Usage::default(),
+        steps: 0,
+        events,
+        race: Race::new(agent.clock, config.deadline_ms, cancel),
+    };
+    match answer(agent, session, question, &mut run).await {
+        Ok(answer) => {
+            session.conversation.record(question, &answer);
+            Ok(answer)
+        }
+        Err(error) => Err(run.fail(error)),
+    }
+}
+
+async fn answer<D, L>(
+    agent: &Agent<'_, D, L>,
+    session: &mut Session,
+    question: &str,
+    run: &mut Run<'_>,
+) -> Result<Answer, AgentError>
+where
+    D: Database + ?Sized,
+    L: LlmProvider + ?Sized,
+{
+    let config = &agent.config;
+    let system = prompt::system_prompt(&session.schema, config);
+    let mut messages = session.conversation.as_messages();
+    messages.push(Message::User {
+        text: question.to_string(),
+    });
+    let mut toolbox = Toolbox::new(agent.db, &session.schema, &mut session.descriptions, config);
+    let mut nudged = false;
+
+    while run.steps < config.max_steps {
+        run.steps += 1;
+        let step = run.steps;
+        run.emit(EventKind::StepStarted {
+            step,
+            max_steps: config.max_steps,
+        });
+        let request = ChatRequest {
+            model: config.model.clone(),
+            system: system.clone(),
+            messages: messages.clone(),
+            tools: tools::specs(),
+            temperature: config.temperature,
+            max_tokens: config.max_tokens,
+        };
+        let reply = run.call_model(agent.llm, &agent.retry, &request).await?;
+        messages.push(reply.to_message());
+        let text = reply
+            .text
+            .as_deref()
+            .map(str::trim)
+            .filter(|text| !text.is_empty());
+        if let Some(text) = text {
+            run.emit(EventKind::ModelText {
+                step,
+                text: text.to_string(),
+            });
+        }
+
+        if reply.tool_calls.is_empty() {
+            // Plain text is an answer without evidence: ask once for final_answer, then take it.
+            match (text, nudged) {
+                (_, false) => {
+                    nudged = true;
+                    let (reason, nudge) = match text {
+                        Some(_) => ("answered without final_answer", prompt::NUDGE_TEXT),
+                        None => ("empty reply", prompt::NUDGE_EMPTY),
+                    };
+                    run.emit(EventKind::Nudged {
+                        step,
+                        reason: reason.to_string(),
+                    });
+                    messages.push(Message::User {
+                        text: nudge.to_string(),
+                    });
+                    continue;
+                }
+                (Some(text), true) => {
+                    return Ok(run.finish(AcceptedAnswer {
+                        answer: text.to_string(),
+                        sql: None,
+                        notes: None,
+                        verified: false,
+                    }));
+                }
+                (None, true) => return Err(AgentError::EmptyReply),
+            }
+        }
+
+        match run_calls(run, &mut toolbox, step, &reply.tool_calls).await? {
+            Calls::Answered(accepted) => return Ok(run.finish(accepted)),
+            Calls::Results(results) => messages.push(Message::ToolResults { results }),
+        }
+    }
+    Err(AgentError::StepLimit {
+        steps: config.max_steps,
+    })
+}
+
+/// How the tool calls of one reply ended.
+enum Calls {
+    /// `final_answer` accepted an answer; later calls were not run.
+    Answered(AcceptedAnswer),
+    /// Every call's result, to send back to the model.
+    Results(Vec<ToolResult>),
+}
+
+/// Runs the tool calls of one reply, in order.
+async fn run_calls<D: Database + ?Sized>(
+    run: &mut Run<'_>,
+    toolbox: &mut Toolbox<'_, D>,
+    step: u32,
+    calls: &[ToolCall],
+) -> Result<Calls, AgentError> {
+    let mut results = Vec::new();
+    for (index, call) in calls.iter().enumerate() {
+        run.emit(EventKind::ToolCall {
+            step,
+            call_id: call.id.clone(),
+            name: call.name.clone(),
+            arguments: cap_bytes(&call.arguments, EVENT_ARGUMENT_BYTES),
+        });
+        let started = run.clock.now_ms();
+        let output = if index < MAX_CALLS_PER_REPLY {
+            toolbox.set_time_left(run.race.remaining_ms());
+            run.race.run(toolbox.call(call)).await?
+        } else {
+            ToolOutput::error(format!(
+                "not run: at most {MAX_CALLS_PER_REPLY} tool calls are run per reply"
+            ))
+        };
+        run.emit(EventKind::ToolResult {
+            step,
+            call_id: call.id.clone(),
+            name: call.name.clone(),
+            is_error: output.is_error(),
+            elapsed_ms: round_ms(run.clock.now_ms() - started),
+            output: Box::new(output.clone()),
+        });
+        if let ToolOutput::Answer(accepted) = output {
+            return Ok(Calls::Answered(accepted));
+        }
+        results.push(ToolResult {
+            call_id: call.id.clone(),
+            name: call.name.clone(),
+            content: output.model_text(),
+            is_error: output.is_error(),
+        });
+    }
+    Ok(Calls::Results(results))
+}

@@ -1,0 +1,352 @@
+//! `describe_table(table)`: a table's columns and keys, and what its data looks like: NULL and
+//! distinct counts, the values themselves when few, ranges of numbers and dates, sample rows.
+//! Statistics over a big table come from its first rows, and say so.
+
+use super::super::text::value_json;
+use super::near::nearest;
+use super::{halve, sampled_source, ToolOutput, Toolbox, SAMPLE_ROWS};
+use crate::engine::schema::Column;
+use crate::engine::{Database, RowCount, Table, TableKind, Value};
+use crate::sql::analysis::date_shape;
+use crate::sql::{quote_ident, quote_literal};
+use serde::Serialize;
+
+/// All values are listed for a column with at most this many distinct values.
+const FEW_VALUES: u64 = 25;
+const MOST_FREQUENT: usize = 10;
+const SAMPLE_ROW_COUNT: usize = 3;
+/// Values are cut to this many characters.
+const VALUE_CHARS: usize = 60;
+/// Wider tables have statistics for their first this-many columns only.
+const PROFILED_COLUMNS: usize = 100;
+
+type Counted = (serde_json::Value, u64);
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TableDescription {
+    pub table: String,
+    #[serde(skip_serializing_if = "is_table")]
+    pub kind: TableKind,
+    #[serde(
+        serialize_with = "super::serialize_optional_count",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub rows: Option<RowCount>,
+    /// Set when the statistics come from part of the data.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub statistics_from: Option<String>,
+    pub columns: Vec<ColumnProfile>,
+    /// Keys of this table that point at others.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub foreign_keys: Vec<KeyLink>,
+    /// Keys of other tables that point at this one.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub referenced_by: Vec<KeyLink>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub indexes: Vec<IndexInfo>,
+    pub sample_rows: Vec<Vec<serde_json::Value>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ColumnProfile {
+    pub name: String,
+    #[serde(rename = "type")]
+    pub decl_type: String,
+    #[serde(skip_serializing_if = "is_false")]
+    pub not_null: bool,
+    #[serde(skip_serializing_if = "is_false")]
+    pub primary_key: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub default: Option<String>,
+    pub nulls: Option<u64>,
+    pub distinct: Option<u64>,
+    /// Every value with its count, NULL included, when there are few.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub values: Vec<Counted>,
+    /// Otherwise the most frequent values with their counts.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub most_frequent: Vec<Counted>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub min: Option<serde_json::Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max: Option<serde_json::Value>,
+}
+
+/// `columns` of one table refer to `other_columns` of `other_table`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct KeyLink {
+    pub columns: Vec<String>,
+    pub other_table: String,
+    pub other_columns: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct IndexInfo {
+    pub name: String,
+    pub columns: Vec<String>,
+    #[serde(skip_serializing_if = "is_false")]
+    pub unique: bool,
+}
+
+fn is_false(flag: &bool) -> bool {
+    !flag
+}
+
+fn is_table(kind: &TableKind) -> bool {
+    *kind == TableKind::Table
+}
+
+impl TableDescription {
+    pub(crate) fn shrink(&mut self) -> bool {
+        let mut shrunk = false;
+        for column in &mut self.columns {
+            shrunk |= halve(&mut column.values, &mut self.note);
+            shrunk |= halve(&mut column.most_frequent, &mut self.note);
+        }
+        shrunk || halve(&mut self.sample_rows, &mut self.note)
+    }
+}
+
+pub async fn describe<D: Database + ?Sized>(
+    toolbox: &mut Toolbox<'_, D>,
+    name: &str,
+) -> ToolOutput {
+    let Some(table) = toolbox.schema().table(name) else {
+        return ToolOutput::error(unknown_table(toolbox, name));
+    };
+    let key = table.name.to_lowercase();
+    if let Some(cached) = toolbox.descriptions.get(&key) {
+        return ToolOutput::Table(cached.clone());
+    }
+    let description = build(toolbox, table).await;
+    toolbox.descriptions.insert(key, description.clone());
+    ToolOutput::Table(description)
+}
+
+fn unknown_table<D: Database + ?Sized>(toolbox: &Toolbox<'_, D>, name: &str) -> String {
+    let names = toolbox.schema().tables.iter().map(|t| t.name.as_str());
+    let shown = super::super::text::cut_chars(name, 60);
+    let close = nearest(name, names.clone(), 5);
+    if close.is_empty() {
+        let all: Vec<&str> = names.take(40).collect();
+        format!(
+            "there is no table or view named {}; the tables are: {}",
+            quote_literal(&shown),
+            all.join(", ")
+        )
+    } else {
+        format!(
+            "there is no table or view named {}; did you mean: {}?",
+            quote_literal(&shown),
+            close.join(", ")
+        )
+    }
+}
+
+async fn build<D: Database + ?Sized>(toolbox: &Toolbox<'_, D>, table: &Table) -> TableDescription {
+    let (source, sampled) = sampled_source(table);
+    let mut description = TableDescription {
+        table: table.name.clone(),
+        kind: table.kind,
+        rows: table.row_count,
+        statistics_from: sampled.then(|| match table.row_count {
+            Some(_) => format!("the first {SAMPLE_ROWS} rows"),
+            None => {
+                format!("at most the first {SAMPLE_ROWS} rows (rows of a view are not counted)")
+            }
+        }),
+        columns: table.columns.iter().map(profile_of).collect(),
+        foreign_keys: table
+            .foreign_keys
+            .iter()
+            .map(|key| KeyLink {
+                columns: key.from_columns.clone(),
+                other_table: key.to_table.clone(),
+                other_columns: key.to_columns.clone(),
+            })
+            .collect(),
+        referenced_by: referenced_by(toolbox, table),
+        indexes: indexes(toolbox, table).await,
+        sample_rows: Vec::new(),
+        note: None,
+    };
+    let name = quote_ident(&table.name);
+    if let Ok(sample) = toolbox
+        .query(
+            &format!("SELECT * FROM {name} LIMIT {SAMPLE_ROW_COUNT}"),
+            SAMPLE_ROW_COUNT,
+        )
+        .await
+    {
+        description.sample_rows = sample
+            .rows
+            .iter()
+            .map(|row| row.iter().map(|v| value_json(v, VALUE_CHARS)).collect())
+            .collect();
+    }
+    if let Err(error) = add_statistics(toolbox, &source, table, &mut description.columns).await {
+        description.note = Some(format!("statistics could not be computed: {error}"));
+    }
+    if table.columns.len() > PROFILED_COLUMNS {
+        description.note = Some(format!(
+            "statistics are given for the first {PROFILED_COLUMNS} columns only"
+        ));
+    }
+    description
+}
+
+fn profile_of(column: &Column) -> ColumnProfile {
+    ColumnProfile {
+        name: column.name.clone(),
+        decl_type: column.decl_type.clone(),
+        not_null: column.not_null,
+        primary_key: column.primary_key > 0,
+        default: column.default.clone(),
+        nulls: None,
+        distinct: None,
+        values: Vec::new(),
+        most_frequent: Vec::new(),
+        min: None,
+        max: None,
+    }
+}
+
+fn referenced_by<D: Database + ?Sized>(toolbox: &Toolbox<'_, D>, table: &Table) -> Vec<KeyLink> {
+    let mut links = Vec::new();
+    for other in &toolbox.schema().tables {
+        for key in &other.foreign_keys {
+            if key.to_table.eq_ignore_ascii_case(&table.name) {
+                links.push(KeyLink {
+                    columns: key.to_columns.clone(),
+                    other_table: other.name.clone(),
+                    other_columns: key.from_columns.clone(),
+                });
+            }
+        }
+    }
+    links
+}
+
+async fn indexes<D: Database + ?Sized>(toolbox: &Toolbox<'_, D>, table: &Table) -> Vec<IndexInfo> {
+    if table.kind == TableKind::View {
+        return Vec::new();
+    }
+    let sql = format!(
+        "SELECT il.name, il.\"unique\", ii.name FROM pragma_index_list({t}) AS il \
+         JOIN pragma_index_info(il.name) AS ii ORDER BY il.name, ii.seqno",
+        t = quote_literal(&table.name)
+    );
+    let Ok(result) = toolbox.query(&sql, 1_000).await else {
+        return Vec::new();
+    };
+    let mut found: Vec<IndexInfo> = Vec::new();
+    for row in &result.rows {
+        let name = row[0].to_string();
+        match found.last_mut() {
+            Some(index) if index.name == name => index.columns.push(row[2].to_string()),
+            _ => found.push(IndexInfo {
+                name,
+                columns: vec![row[2].to_string()],
+                unique: matches!(row[1], Value::Integer(1)),
+            }),
+        }
+    }
+    found
+}
+
+/// NULL and distinct counts and min/max in one pass, then the values of each column.
+async fn add_statistics<D: Database + ?Sized>(
+    toolbox: &Toolbox<'_, D>,
+    source: &str,
+    table: &Table,
+    profiles: &mut [ColumnProfile],
+) -> Result<(), crate::engine::DbError> {
+    let profiled = &table.columns[..table.columns.len().min(PROFILED_COLUMNS)];
+    if profiled.is_empty() {
+        return Ok(());
+    }
+    let mut parts = vec!["count(*)".to_string()];
+    for column in profiled {
+        let c = quote_ident(&column.name);
+        parts.push(format!(
+            "count({c}), count(DISTINCT {c}), min({c}), max({c})"
+        ));
+    }
+    let sql = format!("SELECT {} FROM {source}", parts.join(", "));
+    let result = toolbox.query(&sql, 1).await?;
+    let Some(row) = result.rows.first() else {
+        return Ok(());
+    };
+    let number = |value: &Value| value.as_f64().unwrap_or(0.0) as u64;
+    let total = number(&row[0]);
+    for (i, column) in profiled.iter().enumerate() {
+        let stats = &row[1 + 4 * i..5 + 4 * i];
+        let (non_null, distinct) = (number(&stats[0]), number(&stats[1]));
+        let profile = &mut profiles[i];
+        profile.nulls = Some(total - non_null.min(total));
+        profile.distinct = Some(distinct);
+        if has_range(column, &stats[2]) {
+            profile.min = Some(value_json(&stats[2], VALUE_CHARS));
+            profile.max = Some(value_json(&stats[3], VALUE_CHARS));
+        }
+        // The values of a numeric key say nothing its range does not.
+        let numeric_key = column.primary_key > 0 && profile.min.is_some();
+        if numeric_key {
+            continue;
+        }
+        if distinct <= FEW_VALUES {
+            profile.values =
+                value_counts(toolbox, source, column, FEW_VALUES as usize + 1, false).await;
+        } else if distinct < non_null {
+            profile.most_frequent =
+                value_counts(toolbox, source, column, MOST_FREQUENT, true).await;
+        }
+    }
+    Ok(())
+}
+
+/// Numbers and dates have a meaningful range; names and codes do not.
+fn has_range(column: &Column, min: &Value) -> bool {
+    let declared = column.decl_type.to_ascii_uppercase();
+    let numeric_type = ["INT", "REAL", "FLOA", "DOUB", "NUM", "DEC"]
+        .iter()
+        .any(|t| declared.contains(t));
+    let date_type = declared.contains("DATE") || declared.contains("TIME");
+    match min {
+        Value::Null | Value::Blob(_) => false,
+        Value::Integer(_) | Value::Real(_) => true,
+        Value::Text(text) => numeric_type || date_type || date_shape(text).is_some(),
+    }
+}
+
+async fn value_counts<D: Database + ?Sized>(
+    toolbox: &Toolbox<'_, D>,
+    source: &str,
+    column: &Column,
+    limit: usize,
+    skip_null: bool,
+) -> Vec<Counted> {
+    let c = quote_ident(&column.name);
+    let filter = if skip_null {
+        format!("WHERE {c} IS NOT NULL ")
+    } else {
+        String::new()
+    };
+    let sql = format!(
+        "SELECT {c}, count(*) FROM {source} {filter}GROUP BY {c} \
+         ORDER BY count(*) DESC, {c} IS NULL, {c} LIMIT {limit}"
+    );
+    match toolbox.query(&sql, limit).await {
+        Ok(result) => result
+            .rows
+            .iter()
+            .map(|row| {
+                let count = row[1].as_f64().unwrap_or(0.0) as u64;
+                (value_json(&row[0], VALUE_CHARS), count)
+            })
+            .collect(),
+        Err(_) => Vec::new(),
+    }
+}

@@ -1,0 +1,364 @@
+//! Literals compared with columns: does the value occur, and if not, which values do; and dates
+//! written in another shape than the column's.
+
+use super::super::text::value_phrase;
+use super::diagnostics::{resolve, Diagnostic, DiagnosticKind};
+use super::near::nearest;
+use super::{sampled_source, Toolbox};
+use crate::engine::schema::Column;
+use crate::engine::{Database, Table, Value};
+use crate::sql::analysis::{date_shape, ComparisonOp, Literal, LiteralComparison};
+use crate::sql::{quote_ident, quote_literal};
+
+/// Bounds on the work done for one query.
+const MAX_COMPARISONS: usize = 6;
+const MAX_LITERALS: usize = 10;
+/// A column with at most this many distinct values has all of them listed.
+const FEW_VALUES: usize = 25;
+const MOST_FREQUENT: usize = 10;
+const NEAREST: usize = 8;
+/// Values in messages are cut to this many characters.
+const VALUE_CHARS: usize = 60;
+
+fn literal_sql(literal: &Literal) -> String {
+    match literal {
+        Literal::Text(text) => quote_literal(text),
+        Literal::Integer(i) => i.to_string(),
+        Literal::Real(r) => format!("{r:?}"),
+    }
+}
+
+fn literal_value(literal: &Literal) -> Value {
+    match literal {
+        Literal::Text(text) => Value::Text(text.clone()),
+        Literal::Integer(i) => Value::Integer(*i),
+        Literal::Real(r) => Value::Real(*r),
+    }
+}
+
+/// For each comparison of a column with literals (of a query that returned no rows): whether
+/// each literal occurs, and when it does not, the values that do.
+pub(crate) async fn check_literals<D: Database + ?Sized>(
+    toolbox: &Toolbox<'_, D>,
+    comparisons: &[LiteralComparison],
+) -> Vec<Diagnostic> {
+    let checked = comparisons.iter().filter(|c| {
+        !c.negated
+            && matches!(
+                c.op,
+                ComparisonOp::Equals
+                    | ComparisonOp::In
+                    | ComparisonOp::Like
+                    | ComparisonOp::Glob
+                    | ComparisonOp::Between
+            )
+    });
+    let mut found = Vec::new();
+    for comparison in checked.take(MAX_COMPARISONS) {
+        let schema = toolbox.schema();
+        let Some((table, column)) = resolve(schema, &comparison.column, &comparison.scope) else {
+            continue;
+        };
+        found.extend(check_comparison(toolbox, table, column, comparison).await);
+    }
+    found
+}
+
+async fn check_comparison<D: Database + ?Sized>(
+    toolbox: &Toolbox<'_, D>,
+    table: &Table,
+    column: &Column,
+    comparison: &LiteralComparison,
+) -> Vec<Diagnostic> {
+    let target = format!("{}.{}", table.name, column.name);
+    let count_where = |condition: String| {
+        format!(
+            "SELECT count(*) FROM {} WHERE {} {condition}",
+            quote_ident(&table.name),
+            quote_ident(&column.name)
+        )
+    };
+    // Each test: (how the condition reads, its SQL, the text to look for near values).
+    let mut tests: Vec<(String, String, Option<String>)> = Vec::new();
+    let literals = &comparison.literals;
+    match comparison.op {
+        ComparisonOp::Equals | ComparisonOp::In => {
+            for literal in literals.iter().take(MAX_LITERALS) {
+                let probe = match literal {
+                    Literal::Text(text) => Some(text.clone()),
+                    _ => None,
+                };
+                let phrase = value_phrase(&literal_value(literal), VALUE_CHARS);
+                tests.push((phrase, format!("= {}", literal_sql(literal)), probe));
+            }
+        }
+        ComparisonOp::Like | ComparisonOp::Glob => {
+            let keyword = if comparison.op == ComparisonOp::Like {
+                "LIKE"
+            } else {
+                "GLOB"
+            };
+            if let Some(literal @ Literal::Text(pattern)) = literals.first() {
+                let bare: String = pattern
+                    .chars()
+                    .filter(|c| !matches!(c, '%' | '_' | '*' | '?' | '[' | ']'))
+                    .collect();
+                let phrase = format!("{keyword} {}", literal_sql(literal));
+                let condition = format!("{keyword} {}", literal_sql(literal));
+                tests.push((phrase, condition, Some(bare)));
+            }
+        }
+        ComparisonOp::Between => {
+            if let [low, high] = literals.as_slice() {
+                let (low, high) = (literal_sql(low), literal_sql(high));
+                tests.push((
+                    format!("between {low} and {high}"),
+                    format!("BETWEEN {low} AND {high}"),
+                    None,
+                ));
+            }
+        }
+        ComparisonOp::NotEquals | ComparisonOp::Ordering => {}
+    }
+
+    let mut missing = Vec::new();
+    let mut present = Vec::new();
+    let mut probe = None;
+    for (phrase, condition, near) in tests {
+        match toolbox.count(&count_where(condition)).await {
+            Ok(0) => {
+                probe = probe.or(near);
+                missing.push(phrase);
+            }
+            Ok(n) => present.push(format!("{phrase} ({n} rows)")),
+            Err(_) => {}
+        }
+    }
+    let mut found = Vec::new();
+    if !missing.is_empty() {
+        let range = comparison.op == ComparisonOp::Between;
+        let values = values_summary(toolbox, table, column, probe.as_deref(), range).await;
+        found.push(Diagnostic::new(
+            DiagnosticKind::LiteralNotFound,
+            format!("{target} has no value {}; {values}", missing.join(" or ")),
+        ));
+    }
+    if !present.is_empty() {
+        found.push(Diagnostic::new(
+            DiagnosticKind::LiteralFound,
+            format!(
+                "{target} does have {}: the empty result comes from the other conditions or \
+                 the joins",
+                present.join(", ")
+            ),
+        ));
+    }
+    found
+}
+
+/// The values a column does hold: all with counts when few, else those near `probe` and the
+/// most frequent (or the range, for numbers and when `range` is asked for).
+async fn values_summary<D: Database + ?Sized>(
+    toolbox: &Toolbox<'_, D>,
+    table: &Table,
+    column: &Column,
+    probe: Option<&str>,
+    range: bool,
+) -> String {
+    let (source, sampled) = sampled_source(table);
+    let sample_note = if sampled {
+        format!(" (in the first {} rows)", super::SAMPLE_ROWS)
+    } else {
+        String::new()
+    };
+    let c = quote_ident(&column.name);
+    let groups_sql = format!(
+        "SELECT {c}, count(*) FROM {source} GROUP BY {c} \
+         ORDER BY count(*) DESC, {c} IS NULL, {c} LIMIT {}",
+        FEW_VALUES + 1
+    );
+    let Ok(groups) = toolbox.query(&groups_sql, FEW_VALUES + 1).await else {
+        return "its values could not be read".to_string();
+    };
+    if groups.rows.len() <= FEW_VALUES {
+        return format!("its values are {}{sample_note}", counted(&groups.rows));
+    }
+
+    let mut parts = Vec::new();
+    if let Some(probe) = probe.filter(|p| !p.trim().is_empty()) {
+        let near = near_values(toolbox, table, column, probe).await;
+        if near.is_empty() {
+            parts.push("no value is close to it".to_string());
+        } else {
+            parts.push(format!("the nearest values are {}", counted(&near)));
+        }
+    }
+    let numeric = groups
+        .rows
+        .iter()
+        .all(|row| row[0].is_number() || row[0].is_null());
+    if numeric || range {
+        let range_sql = format!("SELECT min({c}), max({c}) FROM {source}");
+        if let Ok(range) = toolbox.query(&range_sql, 1).await {
+            if let Some(row) = range.rows.first() {
+                parts.push(format!(
+                    "its values run from {} to {}{sample_note}",
+                    value_phrase(&row[0], VALUE_CHARS),
+                    value_phrase(&row[1], VALUE_CHARS)
+                ));
+            }
+        }
+    } else {
+        let top: Vec<Vec<Value>> = groups
+            .rows
+            .iter()
+            .filter(|row| !row[0].is_null())
+            .take(MOST_FREQUENT)
+            .cloned()
+            .collect();
+        parts.push(format!(
+            "its most frequent values are {}{sample_note}",
+            counted(&top)
+        ));
+    }
+    parts.join("; ")
+}
+
+/// Values of the column near `probe`: the same but for case and spaces, or one inside the other
+/// (searched in the whole table), or a few typing mistakes away (among the most frequent).
+async fn near_values<D: Database + ?Sized>(
+    toolbox: &Toolbox<'_, D>,
+    table: &Table,
+    column: &Column,
+    probe: &str,
+) -> Vec<Vec<Value>> {
+    let c = quote_ident(&column.name);
+    let p = quote_literal(probe.trim());
+    let similar_sql = format!(
+        "SELECT {c}, count(*) FROM {t} WHERE {c} IS NOT NULL AND ( \
+         lower(trim({c})) = lower({p}) OR instr(lower({c}), lower({p})) > 0 \
+         OR (length(trim({c})) >= 2 AND instr(lower({p}), lower(trim({c}))) > 0)) \
+         GROUP BY {c} ORDER BY count(*) DESC LIMIT {NEAREST}",
+        t = quote_ident(&table.name)
+    );
+    let mut near: Vec<Vec<Value>> = match toolbox.query(&similar_sql, NEAREST).await {
+        Ok(result) => result.rows,
+        Err(_) => Vec::new(),
+    };
+    let (source, _) = sampled_source(table);
+    let frequent_sql = format!(
+        "SELECT {c}, count(*) FROM {source} WHERE {c} IS NOT NULL \
+         GROUP BY {c} ORDER BY count(*) DESC LIMIT 200"
+    );
+    if let Ok(frequent) = toolbox.query(&frequent_sql, 200).await {
+        let texts: Vec<String> = frequent.rows.iter().map(|r| r[0].to_string()).collect();
+        for close in nearest(probe, texts.iter().map(String::as_str), NEAREST) {
+            let row = frequent.rows.iter().find(|r| r[0].to_string() == close);
+            if let Some(row) = row {
+                if !near.contains(row) {
+                    near.push(row.clone());
+                }
+            }
+        }
+    }
+    near.truncate(NEAREST);
+    near
+}
+
+/// `'Tokyo' (2), 'Osaka' (1), NULL (1)` from rows of (value, count).
+fn counted(rows: &[Vec<Value>]) -> String {
+    rows.iter()
+        .map(|row| {
+            let count = row.get(1).map(|v| v.to_string()).unwrap_or_default();
+            format!("{} ({count})", value_phrase(&row[0], VALUE_CHARS))
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Date literals written in another shape than the column's dates: text comparison then
+/// silently matches nothing, or the wrong rows.
+pub(crate) async fn check_date_shapes<D: Database + ?Sized>(
+    toolbox: &Toolbox<'_, D>,
+    comparisons: &[LiteralComparison],
+) -> Vec<Diagnostic> {
+    let mut found = Vec::new();
+    let mut seen: Vec<(String, String)> = Vec::new();
+    let dated = comparisons
+        .iter()
+        .filter(|c| !matches!(c.op, ComparisonOp::Like | ComparisonOp::Glob));
+    for comparison in dated.take(MAX_COMPARISONS) {
+        let schema = toolbox.schema();
+        let Some((table, column)) = resolve(schema, &comparison.column, &comparison.scope) else {
+            continue;
+        };
+        let target = format!("{}.{}", table.name, column.name);
+        for literal in &comparison.literals {
+            let Literal::Text(text) = literal else {
+                continue;
+            };
+            let Some(literal_shape) = date_shape(text) else {
+                continue;
+            };
+            let key = (target.clone(), text.clone());
+            if seen.contains(&key) {
+                continue;
+            }
+            seen.push(key);
+            let Some((column_shape, example)) = column_date_shape(toolbox, table, column).await
+            else {
+                continue;
+            };
+            let range = matches!(
+                comparison.op,
+                ComparisonOp::Ordering | ComparisonOp::Between
+            );
+            // '2024-03' <= '2024-03-02': a shorter prefix of the same shape orders correctly.
+            if column_shape == literal_shape || (range && column_shape.starts_with(&literal_shape))
+            {
+                continue;
+            }
+            found.push(Diagnostic::new(
+                DiagnosticKind::DateShape,
+                format!(
+                    "{target} holds dates shaped {column_shape} (e.g. {}), but {} is \
+                     {literal_shape}; text is compared character by character, so write the \
+                     literal as {column_shape}",
+                    quote_literal(&example),
+                    quote_literal(text)
+                ),
+            ));
+        }
+    }
+    found
+}
+
+/// The shape most of a column's first values have, with one example; `None` when they are not
+/// dates written as text.
+async fn column_date_shape<D: Database + ?Sized>(
+    toolbox: &Toolbox<'_, D>,
+    table: &Table,
+    column: &Column,
+) -> Option<(String, String)> {
+    let sql = format!(
+        "SELECT {c} FROM {t} WHERE {c} IS NOT NULL LIMIT 20",
+        c = quote_ident(&column.name),
+        t = quote_ident(&table.name)
+    );
+    let sample = toolbox.query(&sql, 20).await.ok()?;
+    let texts: Vec<&str> = sample
+        .rows
+        .iter()
+        .filter_map(|row| match &row[0] {
+            Value::Text(text) => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    let shapes: Vec<(String, &str)> = texts
+        .iter()
+        .filter_map(|text| date_shape(text).map(|shape| (shape, *text)))
+        .collect();
+    let (shape, example) = shapes.first()?.clone();
+    let agreeing = shapes.iter().filter(|(s, _)| *s == shape).count();
+    (agreeing * 2 > sample.rows.len()).then(|| (shape, example.to_string()))
+}

@@ -1,0 +1,68 @@
+//! `run_sql(sql)`: one read-only query, its first rows, and what the model cannot see for itself.
+
+use super::super::text::{round_ms, serialize_row_count, value_json};
+use super::diagnostics::{self, Diagnostic};
+use super::{halve, ToolOutput, Toolbox};
+use crate::engine::{Database, QueryResult, RowCount};
+use serde::Serialize;
+
+/// Text values in result rows are cut to this many characters.
+const VALUE_CHARS: usize = 200;
+
+/// A query that ran, as the model and the page see it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SqlRun {
+    /// The statement as it ran (tidied).
+    pub sql: String,
+    pub columns: Vec<String>,
+    /// The first rows.
+    pub rows: Vec<Vec<serde_json::Value>>,
+    #[serde(serialize_with = "serialize_row_count")]
+    pub total_rows: RowCount,
+    /// True when the query produced more rows than `rows` holds.
+    pub more_rows: bool,
+    pub elapsed_ms: f64,
+    /// Traps the query may have fallen into, and checks of its literals.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<Diagnostic>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+impl SqlRun {
+    pub(crate) fn new(sql: String, result: &QueryResult, warnings: Vec<Diagnostic>) -> SqlRun {
+        SqlRun {
+            sql,
+            columns: result.columns.clone(),
+            rows: result
+                .rows
+                .iter()
+                .map(|row| row.iter().map(|v| value_json(v, VALUE_CHARS)).collect())
+                .collect(),
+            total_rows: result.total_rows,
+            more_rows: result.truncated,
+            elapsed_ms: round_ms(result.elapsed_ms),
+            warnings,
+            note: None,
+        }
+    }
+
+    pub(crate) fn shrink(&mut self) -> bool {
+        let shrunk = halve(&mut self.rows, &mut self.note);
+        if shrunk {
+            self.more_rows = true;
+        }
+        shrunk
+    }
+}
+
+pub async fn run_sql<D: Database + ?Sized>(toolbox: &Toolbox<'_, D>, sql: &str) -> ToolOutput {
+    let sql = crate::sql::tidy::tidy(sql);
+    match toolbox.query(&sql, toolbox.config().rows_to_model).await {
+        Ok(result) => {
+            let warnings = diagnostics::inspect(toolbox, &sql, &result).await;
+            ToolOutput::Rows(SqlRun::new(sql, &result, warnings))
+        }
+        Err(error) => ToolOutput::error(diagnostics::explain_error(toolbox.schema(), &error)),
+    }
+}

@@ -1,0 +1,10 @@
+//! Turning what the agent produces into something the page can show safely.
+//!
+//! Pure logic, compiled for every target so native tests cover it: the page (`ui`) only maps
+//! these trees and geometries to DOM nodes, and never sees raw Markdown or raw rows here.
+//! - [`markdown`]: an LLM's Markdown answer as a small tree with no HTML, no images and only
+//!   web or mail links.
+//! - [`chart`]: whether a query result can be drawn as a bar or line chart, and the SVG geometry.
+
+pub mod chart;
+pub mod markdown;

@@ -1,0 +1,573 @@
+//! The agent's loop with a scripted model on the shop database: how a question ends, every way
+//! it can end, and what the model is sent back.
+
+mod support;
+
+use askdb::agent::tools::RESULT_BYTES;
+use askdb::agent::{AgentConfig, AgentError, EventKind, Session};
+use askdb::llm::{LlmError, Message, ModelReply, Usage};
+use serde_json::json;
+use support::scripted_llm::{
+    ask, ask_with, call, calls, final_answer, run_sql, session, text, FakeClock, ScriptedLlm, Turn,
+    USAGE,
+};
+use support::RusqliteDb;
+
+const MARCH: &str =
+    "SELECT count(*) FROM orders WHERE ordered_at >= '2024-03-01' AND ordered_at < '2024-04-01'";
+
+fn kinds(events: &[askdb::agent::AgentEvent]) -> Vec<&'static str> {
+    events
+        .iter()
+        .map(|event| match event.kind {
+            EventKind::StepStarted { .. } => "step",
+            EventKind::LlmRetry { .. } => "retry",
+            EventKind::ModelReplied { .. } => "replied",
+            EventKind::ModelText { .. } => "text",
+            EventKind::Nudged { .. } => "nudged",
+            EventKind::ToolCall { .. } => "call",
+            EventKind::ToolResult { .. } => "result",
+            EventKind::Answer { .. } => "answer",
+            EventKind::Error { .. } => "error",
+        })
+        .collect()
+}
+
+#[test]
+fn answers_through_final_answer_with_evidence() {
+    let db = RusqliteDb::shop();
+    let mut session = session(&db);
+    let episode = ask(
+        &db,
+        &mut session,
+        "How many orders were placed in March 2024?",
+        vec![
+            calls(vec![run_sql("c1", MARCH)]),
+            calls(vec![final_answer("c2", "7 orders.", MARCH)]),
+        ],
+    );
+    let answer = episode.answer();
+    assert_eq!(answer.text, "7 orders.");
+    assert_eq!(answer.sql.as_deref(), Some(MARCH));
+    assert!(answer.verified);
+    assert_eq!(answer.steps, 2);
+    assert_eq!(
+        answer.usage,
+        Usage {
+            input_tokens: 200,
+            output_tokens: 40
+        }
+    );
+    let result = episode.result_in(1);
+    assert!(!result.is_error);
+    assert_eq!(result.call_id, "c1");
+    let content: serde_json::Value = serde_json::from_str(&result.content).unwrap();
+    assert_eq!(content["rows"], json!([[7]]));
+    assert_eq!(content["total_rows"], json!(1));
+    assert_eq!(
+        kinds(&episode.events),
+        vec!["step", "replied", "call", "result", "step", "replied", "call", "result", "answer"]
+    );
+    // Every request carries the same system prompt, the tools and the settings.
+    let first = &episode.requests[0];
+    assert_eq!(first.temperature, 0.2);
+    let tools: Vec<_> = first.tools.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(
+        tools,
+        vec![
+            "list_tables",
+            "describe_table",
+            "run_sql",
+            "cross_check",
+            "final_answer"
+        ]
+    );
+    assert_eq!(episode.requests[1].system, first.system);
+}
+
+#[test]
+fn events_serialize_with_structured_results() {
+    let db = RusqliteDb::shop();
+    let mut session = session(&db);
+    let episode = ask(
+        &db,
+        &mut session,
+        "orders in March 2024?",
+        vec![
+            calls(vec![run_sql("c1", MARCH)]),
+            calls(vec![final_answer("c2", "7", MARCH)]),
+        ],
+    );
+    let result = episode
+        .events
+        .iter()
+        .find(|e| matches!(e.kind, EventKind::ToolResult { .. }))
+        .unwrap();
+    let value = serde_json::to_value(result).unwrap();
+    assert_eq!(value["event"], "tool_result");
+    assert_eq!(value["name"], "run_sql");
+    assert_eq!(value["output"]["kind"], "rows");
+    assert_eq!(value["output"]["columns"], json!(["count(*)"]));
+    assert!(value["at_ms"].is_number());
+    for event in &episode.events {
+        serde_json::to_string(event).unwrap();
+    }
+}
+
+#[test]
+fn plain_text_is_nudged_once_then_taken_without_evidence() {
+    let db = RusqliteDb::shop();
+    let mut session = session(&db);
+    let episode = ask(
+        &db,
+        &mut session,
+        "How many customers?",
+        vec![text("There are 6 customers."), text("6 customers.")],
+    );
+    let answer = episode.answer();
+    assert_eq!(answer.text, "6 customers.");
+    assert!(!answer.verified);
+    assert_eq!(answer.sql, None);
+    match episode.requests[1].messages.last() {
+        Some(Message::User { text }) => assert!(text.contains("final_answer"), "{text}"),
+        other => panic!("expected the nudge, got {other:?}"),
+    }
+}
+
+#[test]
+fn after_the_nudge_final_answer_is_verified() {
+    let db = RusqliteDb::shop();
+    let mut session = session(&db);
+    let sql = "SELECT count(*) FROM customers";
+    let episode = ask(
+        &db,
+        &mut session,
+        "How many customers?",
+        vec![
+            text("6"),
+            calls(vec![final_answer("a", "6 customers.", sql)]),
+        ],
+    );
+    assert!(episode.answer().verified);
+    assert!(kinds(&episode.events).contains(&"nudged"));
+}
+
+#[test]
+fn empty_replies_end_with_a_clear_error() {
+    let db = RusqliteDb::shop();
+    let mut session = session(&db);
+    let empty = || {
+        Turn::Reply(ModelReply {
+            text: Some("  ".into()),
+            tool_calls: Vec::new(),
+            usage: USAGE,
+            raw: None,
+        })
+    };
+    let episode = ask(&db, &mut session, "?", vec![empty(), empty()]);
+    let failure = episode.failure();
+    assert_eq!(failure.error, AgentError::EmptyReply);
+    assert!(failure.to_string().contains("empty"));
+    assert_eq!(failure.usage.input_tokens, 200);
+    assert_eq!(kinds(&episode.events).last(), Some(&"error"));
+}
+
+#[test]
+fn mistakes_in_tool_calls_go_back_to_the_model() {
+    let db = RusqliteDb::shop();
+    let mut session = session(&db);
+    let bad_json = askdb::llm::ToolCall {
+        id: "1".into(),
+        name: "run_sql".into(),
+        arguments: "{sql: SELECT 1".into(),
+    };
+    let episode = ask(
+        &db,
+        &mut session,
+        "?",
+        vec![
+            calls(vec![
+                bad_json,
+                call("2", "run_sql", json!({ "sql": 5 })),
+                call("3", "describe_table", json!({ "name": "orders" })),
+                call("4", "drop_database", json!({})),
+                run_sql("5", "DELETE FROM orders"),
+                run_sql("6", "SELECT * FROM ordrs"),
+                call("7", "run_sql", json!(["SELECT 1"])),
+            ]),
+            calls(vec![final_answer("8", "done", "SELECT 1")]),
+        ],
+    );
+    assert!(episode.answer().verified);
+    let results = episode.results_in(1);
+    let expected = [
+        "not valid JSON",
+        "`sql` must be text, not a number",
+        "`table` is missing (got: name)",
+        "no tool `drop_database`",
+        "DELETE",
+        "orders",
+        "JSON object",
+    ];
+    assert_eq!(results.len(), expected.len());
+    for (result, needle) in results.iter().zip(expected) {
+        assert!(result.is_error, "{result:?}");
+        assert!(
+            result.content.contains(needle),
+            "{needle}: {}",
+            result.content
+        );
+    }
+    assert!(
+        results[5].content.contains("Did you mean"),
+        "{}",
+        results[5].content
+    );
+}
+
+#[test]
+fn too_many_calls_in_one_reply_are_refused() {
+    let db = RusqliteDb::shop();
+    let mut session = session(&db);
+    let many: Vec<_> = (0..300)
+        .map(|i| call(&format!("c{i}"), "list_tables", json!({})))
+        .collect();
+    let episode = ask(
+        &db,
+        &mut session,
+        "?",
+        vec![
+            calls(many),
+            calls(vec![final_answer("f", "ok", "SELECT 1")]),
+        ],
+    );
+    let results = episode.results_in(1);
+    assert_eq!(results.len(), 300);
+    assert!(results[..10].iter().all(|r| !r.is_error));
+    assert!(results[10..]
+        .iter()
+        .all(|r| r.is_error && r.content.contains("at most 10")));
+}
+
+#[test]
+fn huge_results_are_cut_for_the_model_and_say_so() {
+    let db = RusqliteDb::shop();
+    let mut session = session(&db);
+    let sql = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 500) \
+               SELECT i, replace(printf('%0300d', 0), '0', 'é') AS wide FROM n";
+    let huge_text = "x".repeat(1_000_000);
+    let episode = ask(
+        &db,
+        &mut session,
+        "?",
+        vec![
+            calls(vec![run_sql("1", sql)]),
+            text(&huge_text),
+            calls(vec![final_answer("f", "ok", "SELECT 1")]),
+        ],
+    );
+    assert!(episode.answer().verified);
+    let result = episode.result_in(1);
+    assert!(
+        result.content.len() <= RESULT_BYTES,
+        "{}",
+        result.content.len()
+    );
+    let content: serde_json::Value = serde_json::from_str(&result.content).unwrap();
+    assert!(content["note"].as_str().unwrap().contains("cut to fit"));
+    assert_eq!(content["total_rows"], json!(500));
+    assert_eq!(content["more_rows"], json!(true));
+}
+
+#[test]
+fn the_step_limit_ends_the_question() {
+    let db = RusqliteDb::shop();
+    let mut session = session(&db);
+    let config = AgentConfig {
+        max_steps: 3,
+        ..AgentConfig::default()
+    };
+    let list = || calls(vec![call("l", "list_tables", json!({}))]);
+    let episode = ask_with(
+        &db,
+        &mut session,
+        "?",
+        vec![list(), list(), list(), list()],
+        config,
+        std::future::pending(),
+    );
+    let failure = episode.failure();
+    assert_eq!(failure.error, AgentError::StepLimit { steps: 3 });
+    assert_eq!(failure.steps, 3);
+    assert_eq!(failure.usage.input_tokens, 300);
+    assert!(failure.to_string().contains("3 steps"));
+    assert_eq!(episode.requests.len(), 3);
+}
+
+#[test]
+fn a_hung_model_meets_the_deadline() {
+    let db = RusqliteDb::shop();
+    let mut session = session(&db);
+    let episode = ask(&db, &mut session, "?", vec![Turn::Hang]);
+    let failure = episode.failure();
+    assert_eq!(failure.error, AgentError::Deadline { after_ms: 120_000 });
+    assert_eq!(failure.elapsed_ms, 120_000.0);
+    assert!(failure.to_string().contains("120 s"), "{failure}");
+    assert_eq!(kinds(&episode.events), vec!["step", "error"]);
+}
+
+#[test]
+fn a_slow_model_uses_up_the_time_for_later_steps() {
+    let db = RusqliteDb::shop();
+    let mut session = session(&db);
+    let slow = Turn::Slow {
+        ms: 130_000.0,
+        reply: ModelReply {
+            text: None,
+            tool_calls: vec![call("l", "list_tables", json!({}))],
+            usage: USAGE,
+            raw: None,
+        },
+    };
+    let episode = ask(&db, &mut session, "?", vec![slow]);
+    let failure = episode.failure();
+    assert!(matches!(failure.error, AgentError::Deadline { .. }));
+    // The reply that came in counts, though its tools never ran.
+    assert_eq!(failure.usage, USAGE);
+    assert!(!kinds(&episode.events).contains(&"result"));
+}
+
+#[test]
+fn cancel_in_the_middle_of_a_step() {
+    let db = RusqliteDb::shop();
+    let mut session = session(&db);
+    let clock = FakeClock::default();
+    let llm = ScriptedLlm::new(
+        vec![calls(vec![
+            run_sql("1", "SELECT 1"),
+            run_sql("2", "SELECT 2"),
+        ])],
+        &clock,
+    );
+    let agent = askdb::agent::Agent::new(&db, &llm, &clock, AgentConfig::default());
+    let (sender, receiver) = futures::channel::oneshot::channel::<()>();
+    let mut sender = Some(sender);
+    let mut events = Vec::new();
+    let outcome = futures::executor::block_on(agent.ask(
+        &mut session,
+        "?",
+        &mut |event| {
+            // The person presses Stop as the first result arrives.
+            if matches!(event.kind, EventKind::ToolResult { .. }) {
+                if let Some(sender) = sender.take() {
+                    sender.send(()).unwrap();
+                }
+            }
+            events.push(event);
+        },
+        async {
+            let _ = receiver.await;
+        },
+    ));
+    let failure = outcome.unwrap_err();
+    assert_eq!(failure.error, AgentError::Cancelled);
+    assert_eq!(failure.usage, USAGE);
+    assert_eq!(
+        kinds(&events),
+        vec!["step", "replied", "call", "result", "call", "error"]
+    );
+    assert!(session.conversation().turns().is_empty());
+}
+
+#[test]
+fn cancel_before_the_first_call() {
+    let db = RusqliteDb::shop();
+    let mut session = session(&db);
+    let episode = ask_with(
+        &db,
+        &mut session,
+        "?",
+        vec![calls(vec![final_answer("f", "x", "SELECT 1")])],
+        AgentConfig::default(),
+        std::future::ready(()),
+    );
+    assert_eq!(episode.failure().error, AgentError::Cancelled);
+    assert!(episode.requests.is_empty());
+}
+
+#[test]
+fn rate_limit_is_retried_after_a_wait() {
+    let db = RusqliteDb::shop();
+    let mut session = session(&db);
+    let limited = LlmError::RateLimited {
+        retry_after_ms: Some(2_000),
+        message: "slow down".into(),
+    };
+    let episode = ask(
+        &db,
+        &mut session,
+        "?",
+        vec![
+            Turn::Fail(limited),
+            calls(vec![final_answer(
+                "f",
+                "6",
+                "SELECT count(*) FROM customers",
+            )]),
+        ],
+    );
+    assert!(episode.answer().verified);
+    assert_eq!(episode.requests.len(), 2);
+    let waits: Vec<u32> = episode
+        .events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::LlmRetry {
+                attempt, wait_ms, ..
+            } => {
+                assert_eq!(*attempt, 1);
+                Some(*wait_ms)
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(waits.len(), 1);
+    assert_eq!(*episode.clock.sleeps.borrow(), waits);
+}
+
+#[test]
+fn server_errors_are_retried_a_bounded_number_of_times() {
+    let db = RusqliteDb::shop();
+    let mut session = session(&db);
+    let down = || {
+        Turn::Fail(LlmError::Server {
+            status: 503,
+            message: "overloaded".into(),
+        })
+    };
+    let episode = ask(&db, &mut session, "?", (0..20).map(|_| down()).collect());
+    let failure = episode.failure();
+    assert!(matches!(
+        failure.error,
+        AgentError::Llm(LlmError::Server { status: 503, .. })
+    ));
+    let tries = episode.requests.len();
+    assert!((2..20).contains(&tries), "{tries} tries");
+}
+
+#[test]
+fn unauthorized_is_not_retried() {
+    let db = RusqliteDb::shop();
+    let mut session = session(&db);
+    let denied = LlmError::Unauthorized {
+        status: 401,
+        message: "invalid api key".into(),
+    };
+    let episode = ask(&db, &mut session, "?", vec![Turn::Fail(denied.clone())]);
+    let failure = episode.failure();
+    assert_eq!(failure.error, AgentError::Llm(denied.clone()));
+    assert_eq!(episode.requests.len(), 1);
+    assert!(!kinds(&episode.events).contains(&"retry"));
+    assert!(failure.to_string().contains(&denied.to_string()));
+}
+
+#[test]
+fn evidence_that_does_not_run_is_refused_then_fixed() {
+    let db = RusqliteDb::shop();
+    let mut session = session(&db);
+    let episode = ask(
+        &db,
+        &mut session,
+        "?",
+        vec![
+            calls(vec![final_answer(
+                "1",
+                "6",
+                "SELECT count(*) FROM customer",
+            )]),
+            calls(vec![final_answer(
+                "2",
+                "6",
+                "```sql\nSELECT count(*) FROM customers;\n```",
+            )]),
+        ],
+    );
+    let refused = episode.result_in(1);
+    assert!(refused.is_error);
+    assert!(refused.content.contains("customers"), "{}", refused.content);
+    let answer = episode.answer();
+    assert!(answer.verified);
+    assert_eq!(
+        answer.sql.as_deref(),
+        Some("SELECT count(*) FROM customers")
+    );
+}
+
+#[test]
+fn evidence_refused_again_and_again_is_dropped_not_looped_on() {
+    let db = RusqliteDb::shop();
+    let mut session = session(&db);
+    let bad = |id: &str| calls(vec![final_answer(id, "6", "DROP TABLE customers")]);
+    let episode = ask(&db, &mut session, "?", vec![bad("1"), bad("2"), bad("3")]);
+    let answer = episode.answer();
+    assert_eq!(answer.text, "6");
+    assert!(!answer.verified);
+    assert_eq!(answer.sql, None);
+    assert!(answer.notes.as_deref().unwrap().contains("did not run"));
+    assert_eq!(episode.requests.len(), 3);
+}
+
+#[test]
+fn a_follow_up_sees_the_earlier_question_answer_and_sql() {
+    let db = RusqliteDb::shop();
+    let mut session = session(&db);
+    ask(
+        &db,
+        &mut session,
+        "How many orders in March 2024?",
+        vec![
+            calls(vec![run_sql("1", MARCH)]),
+            calls(vec![final_answer("2", "7 orders.", MARCH)]),
+        ],
+    )
+    .answer();
+    let april = MARCH.replace("03-01", "04-01").replace("04-01'", "05-01'");
+    let episode = ask(
+        &db,
+        &mut session,
+        "And in April?",
+        vec![calls(vec![final_answer("3", "2 orders.", &april)])],
+    );
+    assert_eq!(episode.answer().text, "2 orders.");
+    let messages = &episode.requests[0].messages;
+    assert_eq!(messages.len(), 3, "{messages:?}");
+    assert_eq!(
+        messages[0],
+        Message::User {
+            text: "How many orders in March 2024?".into()
+        }
+    );
+    match &messages[1] {
+        Message::Assistant {
+            text: Some(text),
+            tool_calls,
+            ..
+        } => {
+            assert!(text.contains("7 orders.") && text.contains(MARCH), "{text}");
+            assert!(tool_calls.is_empty());
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(session.conversation().turns().len(), 2);
+
+    // A new database starts afresh.
+    let mut fresh = Session::new(session.schema().clone());
+    let episode = ask(
+        &db,
+        &mut fresh,
+        "And in April?",
+        vec![calls(vec![final_answer("4", "?", "")])],
+    );
+    assert_eq!(episode.requests[0].messages.len(), 1);
+    assert!(!episode.answer().verified);
+}
