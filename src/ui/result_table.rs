@@ -1,0 +1,180 @@
+//! A query's outcome: its rows as a table (with row count, time and a CSV download), or the
+//! error that stopped it.
+//!
+//! Cells keep values apart that look alike: NULL is a marked badge, the text 'NULL' is plain
+//! text, the empty text is an empty cell. Numbers are right-aligned; long text is clipped with
+//! a button that shows it whole.
+
+use super::state::plural;
+use crate::engine::csv::to_csv;
+use crate::engine::{QueryResult, RowCount, Value};
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// Longer text is clipped to this many characters until asked for.
+const CLIP_CHARS: usize = 120;
+
+#[component]
+pub fn ResultView(
+    outcome: RwSignal<Option<Result<QueryResult, String>>>,
+    running: RwSignal<bool>,
+) -> impl IntoView {
+    move || {
+        let body = match outcome.get()? {
+            Err(message) => view! {
+                <p class="sql-error" data-testid="sql-error" role="alert">{message}</p>
+            }
+            .into_any(),
+            Ok(result) => view! { <ResultTable result=result/> }.into_any(),
+        };
+        Some(view! {
+            <section
+                class="panel results"
+                class:stale=move || running.get()
+                aria-label="Query result"
+                aria-busy=move || running.get().to_string()
+            >
+                {body}
+            </section>
+        })
+    }
+}
+
+#[component]
+fn ResultTable(result: QueryResult) -> impl IntoView {
+    let csv = StoredValue::new(to_csv(&result.columns, &result.rows));
+    let header = result
+        .columns
+        .iter()
+        .map(|name| view! { <th scope="col">{name.clone()}</th> })
+        .collect_view();
+    let rows = result
+        .rows
+        .iter()
+        .map(|row| view! { <tr>{row.iter().map(cell).collect_view()}</tr> })
+        .collect_view();
+    view! {
+        <div class="result-meta">
+            <span data-testid="result-rowcount">{row_count_text(&result)}</span>
+            <span class="muted" data-testid="result-elapsed">{elapsed_text(result.elapsed_ms)}</span>
+            <button
+                class="button small"
+                data-testid="csv-download"
+                title="The rows shown, as a CSV file (UTF-8)"
+                on:click=move |_| csv.with_value(|text| download_csv(text))
+            >
+                "Download CSV"
+            </button>
+        </div>
+        <div class="table-scroll" data-testid="result" tabindex="0" aria-label="Rows">
+            <table>
+                <thead>
+                    <tr>{header}</tr>
+                </thead>
+                <tbody>{rows}</tbody>
+            </table>
+        </div>
+    }
+}
+
+fn cell(value: &Value) -> AnyView {
+    match value {
+        Value::Null => view! {
+            <td class="null"><span class="null-mark" title="NULL (no value)">"NULL"</span></td>
+        }
+        .into_any(),
+        Value::Integer(_) | Value::Real(_) => {
+            view! { <td class="num">{number_text(value)}</td> }.into_any()
+        }
+        Value::Text(text) if text.is_empty() => {
+            view! { <td class="empty-text" title="empty text"></td> }.into_any()
+        }
+        Value::Text(text) if text.chars().count() > CLIP_CHARS => {
+            view! { <td><LongText text=text.clone()/></td> }.into_any()
+        }
+        Value::Text(text) => view! { <td>{text.clone()}</td> }.into_any(),
+        Value::Blob(bytes) => {
+            let size = plural(bytes.len(), "byte", "bytes");
+            view! { <td class="blob">"blob, "{size}</td> }.into_any()
+        }
+    }
+}
+
+/// Long text, clipped until the button shows it whole.
+#[component]
+fn LongText(text: String) -> impl IntoView {
+    let whole = RwSignal::new(false);
+    let clipped: String = text.chars().take(CLIP_CHARS).collect();
+    let length = text.chars().count();
+    view! {
+        <span class="cell-text">
+            {move || if whole.get() { text.clone() } else { format!("{clipped}…") }}
+        </span>
+        " "
+        <button
+            class="link-button"
+            aria-expanded=move || whole.get().to_string()
+            on:click=move |_| whole.update(|w| *w = !*w)
+        >
+            {move || if whole.get() { "show less".to_string() } else { format!("show all {length} characters") }}
+        </button>
+    }
+}
+
+/// Reals keep a decimal point (2.0, not 2) so they read apart from integers; very large or
+/// very small ones use an exponent.
+fn number_text(value: &Value) -> String {
+    match value {
+        Value::Real(r) if r.is_finite() && *r != 0.0 && (r.abs() >= 1e16 || r.abs() < 1e-5) => {
+            format!("{r:e}")
+        }
+        Value::Real(r) if r.is_finite() && r.fract() == 0.0 => format!("{r:.1}"),
+        other => other.to_string(),
+    }
+}
+
+fn row_count_text(result: &QueryResult) -> String {
+    let shown = result.rows.len();
+    if !result.truncated {
+        return plural(shown, "row", "rows");
+    }
+    match result.total_rows {
+        RowCount::Exact(total) => format!("first {shown} of {total} rows"),
+        RowCount::MoreThan(total) => format!("first {shown} of more than {total} rows"),
+    }
+}
+
+/// "0.4 ms", "35 ms", "2.31 s".
+fn elapsed_text(ms: f64) -> String {
+    if ms < 10.0 {
+        format!("{ms:.1} ms")
+    } else if ms < 1_000.0 {
+        format!("{ms:.0} ms")
+    } else {
+        format!("{:.2} s", ms / 1_000.0)
+    }
+}
+
+/// Saves `text` as `result.csv` through a temporary link to a blob (no server involved).
+fn download_csv(text: &str) {
+    let saved = (|| {
+        let options = web_sys::BlobPropertyBag::new();
+        options.set_type("text/csv;charset=utf-8");
+        let parts = js_sys::Array::of1(&text.into());
+        let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options)?;
+        let url = web_sys::Url::create_object_url_with_blob(&blob)?;
+        let link: web_sys::HtmlAnchorElement = document().create_element("a")?.unchecked_into();
+        link.set_href(&url);
+        link.set_download("result.csv");
+        link.click();
+        // The download has started from the blob; its address is no longer needed.
+        leptos::task::spawn_local(async move {
+            gloo_timers::future::TimeoutFuture::new(1_000).await;
+            let _ = web_sys::Url::revoke_object_url(&url);
+        });
+        Ok::<(), wasm_bindgen::JsValue>(())
+    })();
+    if let Err(e) = saved {
+        web_sys::console::error_2(&"askdb: the CSV download failed".into(), &e);
+    }
+}
