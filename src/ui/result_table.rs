@@ -153,7 +153,7 @@ fn LongText(text: String) -> impl IntoView {
     let clipped: String = text.chars().take(CLIP_CHARS).collect();
     let length = text.chars().count();
     view! {
-        <span class="cell-text">
+        <span class="cell-text" class:clipped=move || !whole.get()>
             {move || if whole.get() { text.clone() } else { format!("{clipped}…") }}
         </span>
         " "
