@@ -97,9 +97,9 @@ fn Settings() -> impl IntoView {
     let on_deadline = move |event: ev::Event| {
         let input: web_sys::HtmlInputElement = event_target(&event);
         match input.value().trim().parse::<f64>() {
-            Ok(s) if (0.1..=MAX_DEADLINE_S).contains(&s) => {
-                state.limits.update(|l| l.deadline_ms = (s * 1_000.0).round() as u32)
-            }
+            Ok(s) if (0.1..=MAX_DEADLINE_S).contains(&s) => state
+                .limits
+                .update(|l| l.deadline_ms = (s * 1_000.0).round() as u32),
             _ => input.set_value(&seconds(state.limits.get_untracked().deadline_ms)),
         }
     };
