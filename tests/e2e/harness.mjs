@@ -106,10 +106,34 @@ export async function dbStatus(page) {
   return (await visibleText(page, 'db-status')) ?? '';
 }
 
+/** The status once nothing is loading (data-ready="true"), or null while something is. */
+export async function settledStatus(page) {
+  const ready = await page.getByTestId('db-status').getAttribute('data-ready');
+  return ready === 'true' ? dbStatus(page) : null;
+}
+
+/** Waits until the database `name` is open (its status gives a table count); returns the status. */
+export async function waitForOpen(page, name, timeout = STEP_TIMEOUT_MS) {
+  return waitUntil(
+    `${name} to open`,
+    () => settledStatus(page),
+    (text) => text !== null && text.includes(name) && /\d+ tables?/.test(text),
+    timeout,
+  );
+}
+
 /** Opens the demo database and waits until the status names it. */
 export async function openDemo(page) {
   await page.getByTestId('db-demo').click();
-  await waitUntil('the demo database to open', () => dbStatus(page), (text) => /shop/i.test(text));
+  return waitForOpen(page, 'shop.db');
+}
+
+/** Sets the query deadline in the page's settings. */
+export async function setDeadlineSeconds(page, seconds) {
+  const input = page.getByTestId('setting-deadline');
+  await input.fill(String(seconds));
+  await input.dispatchEvent('change');
+  await waitUntil(`the deadline to be ${seconds} s`, () => input.inputValue(), (v) => Number(v) === seconds);
 }
 
 /** Chooses a file in the file input: a path, or { name, mimeType, buffer }. */
@@ -147,15 +171,22 @@ export async function resultTable(page) {
   });
 }
 
-/** Runs `sql` and waits until the result's rows equal `rows` (cell texts) and no error shows. */
-export async function expectRows(page, sql, rows, options = {}) {
+/** Runs `sql` and waits until the shown result table passes `accept` and no error shows. */
+export async function expectTable(page, sql, accept, what, options = {}) {
   await runSql(page, sql, options);
-  return waitUntil(
-    `the result of ${sql} to be ${JSON.stringify(rows)}`,
+  const { table } = await waitUntil(
+    `the result of ${sql} to be ${what}`,
     async () => ({ table: await resultTable(page), error: await visibleText(page, 'sql-error') }),
-    ({ table, error }) => !error && table !== null && JSON.stringify(table.rows) === JSON.stringify(rows),
+    ({ table, error }) => !error && table !== null && accept(table),
     options.timeout,
   );
+  return table;
+}
+
+/** Runs `sql` and waits until the result's rows equal `rows` (cell texts) and no error shows. */
+export async function expectRows(page, sql, rows, options = {}) {
+  const expected = JSON.stringify(rows);
+  return expectTable(page, sql, (table) => JSON.stringify(table.rows) === expected, expected, options);
 }
 
 /** Runs `sql` and waits for the console's error; returns its text. */
@@ -168,6 +199,23 @@ export async function expectSqlError(page, sql, options = {}) {
     options.timeout,
   );
   return state;
+}
+
+/**
+ * Whether `exported` (from askdbExport) holds the same database as the file `original`.
+ * sql.js writes a database out through SQLite, which rewrites a few header fields (write and
+ * read versions, change counter, schema cookie, version-valid-for and SQLite version number:
+ * bytes 18-19, 24-27, 40-43, 92-99); every other byte must be equal. Returns the offsets
+ * that differ (empty when the same).
+ */
+export function databaseDifferences(exported, original) {
+  if (exported.length !== original.length) return [`length ${exported.length} != ${original.length}`];
+  const rewritten = (i) => (i >= 18 && i <= 19) || (i >= 24 && i <= 27) || (i >= 40 && i <= 43) || (i >= 92 && i <= 99);
+  const differences = [];
+  for (let i = 0; i < exported.length && differences.length < 20; i++) {
+    if (exported[i] !== original[i] && !rewritten(i)) differences.push(i);
+  }
+  return differences;
 }
 
 /** The engine's current database bytes, through the page's test hook. */
