@@ -227,7 +227,7 @@ impl ChatState {
                     .update(|t| t.add(failure.usage, failure.elapsed_ms));
                 match failure.error {
                     AgentError::Cancelled => exchange.transcript.stopped(),
-                    _ => self.error.set(Some(failure.to_string())),
+                    _ => self.error.set(Some(sentence(&failure.to_string()))),
                 }
             }
         }
@@ -321,6 +321,15 @@ fn earlier_view(exchange: Exchange) -> impl IntoView {
             <summary>{exchange.question.get_value()}</summary>
             {body}
         </details>
+    }
+}
+
+/// A message that starts a sentence on its own: "The model could not answer: …".
+fn sentence(message: &str) -> String {
+    let mut chars = message.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
     }
 }
 
