@@ -465,3 +465,35 @@ impl askdb::engine::Database for CountingDb<'_> {
         self.inner.run(sql, limits).await
     }
 }
+
+#[test]
+fn an_english_literal_over_japanese_data_lists_the_japanese_values() {
+    let db = RusqliteDb::open(&support::dataset("shop_ja/shop_ja.db"));
+    let sql = "SELECT count(*) FROM customers WHERE prefecture = 'Tokyo'";
+    let episode = episode_with(&db, "How many customers in Tokyo?", vec![run_sql("1", sql)]);
+    let (result, _) = first_result(&episode);
+    let warnings = warnings(&result);
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.contains("has no value 'Tokyo'") && w.contains("'東京都' (2)")),
+        "{warnings:?}"
+    );
+}
+
+#[test]
+fn among_many_values_the_nearest_are_named() {
+    let db = RusqliteDb::open(&support::dataset("chinook/Chinook_Sqlite.sqlite"));
+    let sql = "SELECT ArtistId FROM Artist WHERE Name = 'ac/dc'";
+    let episode = episode_with(&db, "?", vec![run_sql("1", sql)]);
+    let (result, _) = first_result(&episode);
+    let warnings = warnings(&result);
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(
+        warnings[0]
+            .starts_with("Artist.Name has no value 'ac/dc'; the nearest values are 'AC/DC' (1)"),
+        "{}",
+        warnings[0]
+    );
+    assert!(warnings[0].contains("most frequent"), "{}", warnings[0]);
+}

@@ -4,12 +4,13 @@
 use super::events::{AgentEvent, EventKind};
 use super::race::Race;
 use super::text::{cap_bytes, round_ms};
+use super::tools::answer::AcceptedAnswer;
 use super::tools::{self, ToolOutput, Toolbox};
 use super::{prompt, Agent, AgentError, Answer, Failure, Session};
 use crate::clock::Clock;
 use crate::engine::Database;
 use crate::llm::retry::RetryPolicy;
-use crate::llm::{ChatRequest, LlmProvider, Message, ModelReply, ToolResult, Usage};
+use crate::llm::{ChatRequest, LlmProvider, Message, ModelReply, ToolCall, ToolResult, Usage};
 use std::future::Future;
 use std::pin::Pin;
 
@@ -91,10 +92,17 @@ impl Run<'_> {
         }
     }
 
-    fn finish(&mut self, mut answer: Answer) -> Answer {
-        answer.usage = self.usage;
-        answer.steps = self.steps;
-        answer.elapsed_ms = self.elapsed_ms();
+    /// Ends the question with an answer (and what it cost).
+    fn finish(&mut self, accepted: AcceptedAnswer) -> Answer {
+        let answer = Answer {
+            text: accepted.answer,
+            sql: accepted.sql,
+            notes: accepted.notes,
+            verified: accepted.verified,
+            usage: self.usage,
+            steps: self.steps,
+            elapsed_ms: self.elapsed_ms(),
+        };
         self.emit(EventKind::Answer {
             answer: answer.clone(),
         });
@@ -198,66 +206,76 @@ where
                     continue;
                 }
                 (Some(text), true) => {
-                    return Ok(run.finish(Answer {
-                        text: text.to_string(),
+                    return Ok(run.finish(AcceptedAnswer {
+                        answer: text.to_string(),
                         sql: None,
                         notes: None,
                         verified: false,
-                        usage: Usage::default(),
-                        steps: 0,
-                        elapsed_ms: 0.0,
                     }));
                 }
                 (None, true) => return Err(AgentError::EmptyReply),
             }
         }
 
-        let mut results = Vec::new();
-        for (index, call) in reply.tool_calls.iter().enumerate() {
-            run.emit(EventKind::ToolCall {
-                step,
-                call_id: call.id.clone(),
-                name: call.name.clone(),
-                arguments: cap_bytes(&call.arguments, EVENT_ARGUMENT_BYTES),
-            });
-            let started = run.clock.now_ms();
-            let output = if index < MAX_CALLS_PER_REPLY {
-                toolbox.set_time_left(run.race.remaining_ms());
-                run.race.run(toolbox.call(call)).await?
-            } else {
-                ToolOutput::error(format!(
-                    "not run: at most {MAX_CALLS_PER_REPLY} tool calls are run per reply"
-                ))
-            };
-            run.emit(EventKind::ToolResult {
-                step,
-                call_id: call.id.clone(),
-                name: call.name.clone(),
-                is_error: output.is_error(),
-                elapsed_ms: round_ms(run.clock.now_ms() - started),
-                output: Box::new(output.clone()),
-            });
-            if let ToolOutput::Answer(accepted) = output {
-                return Ok(run.finish(Answer {
-                    text: accepted.answer,
-                    sql: accepted.sql,
-                    notes: accepted.notes,
-                    verified: accepted.verified,
-                    usage: Usage::default(),
-                    steps: 0,
-                    elapsed_ms: 0.0,
-                }));
-            }
-            results.push(ToolResult {
-                call_id: call.id.clone(),
-                name: call.name.clone(),
-                content: output.model_text(),
-                is_error: output.is_error(),
-            });
+        match run_calls(run, &mut toolbox, step, &reply.tool_calls).await? {
+            Calls::Answered(accepted) => return Ok(run.finish(accepted)),
+            Calls::Results(results) => messages.push(Message::ToolResults { results }),
         }
-        messages.push(Message::ToolResults { results });
     }
     Err(AgentError::StepLimit {
         steps: config.max_steps,
     })
+}
+
+/// How the tool calls of one reply ended.
+enum Calls {
+    /// `final_answer` accepted an answer; later calls were not run.
+    Answered(AcceptedAnswer),
+    /// Every call's result, to send back to the model.
+    Results(Vec<ToolResult>),
+}
+
+/// Runs the tool calls of one reply, in order.
+async fn run_calls<D: Database + ?Sized>(
+    run: &mut Run<'_>,
+    toolbox: &mut Toolbox<'_, D>,
+    step: u32,
+    calls: &[ToolCall],
+) -> Result<Calls, AgentError> {
+    let mut results = Vec::new();
+    for (index, call) in calls.iter().enumerate() {
+        run.emit(EventKind::ToolCall {
+            step,
+            call_id: call.id.clone(),
+            name: call.name.clone(),
+            arguments: cap_bytes(&call.arguments, EVENT_ARGUMENT_BYTES),
+        });
+        let started = run.clock.now_ms();
+        let output = if index < MAX_CALLS_PER_REPLY {
+            toolbox.set_time_left(run.race.remaining_ms());
+            run.race.run(toolbox.call(call)).await?
+        } else {
+            ToolOutput::error(format!(
+                "not run: at most {MAX_CALLS_PER_REPLY} tool calls are run per reply"
+            ))
+        };
+        run.emit(EventKind::ToolResult {
+            step,
+            call_id: call.id.clone(),
+            name: call.name.clone(),
+            is_error: output.is_error(),
+            elapsed_ms: round_ms(run.clock.now_ms() - started),
+            output: Box::new(output.clone()),
+        });
+        if let ToolOutput::Answer(accepted) = output {
+            return Ok(Calls::Answered(accepted));
+        }
+        results.push(ToolResult {
+            call_id: call.id.clone(),
+            name: call.name.clone(),
+            content: output.model_text(),
+            is_error: output.is_error(),
+        });
+    }
+    Ok(Calls::Results(results))
 }
