@@ -79,9 +79,11 @@ function exportDatabase() {
   return bytes;
 }
 
-// An abort inside the wasm module (out of memory, a trap) leaves sql.js unusable.
+// An abort inside the wasm module (out of memory, a trap) leaves sql.js unusable; so does a
+// sql.js that never loaded.
 function isFatal(e) {
   return (
+    (e && e.fatal === true) ||
     (typeof WebAssembly !== "undefined" && e instanceof WebAssembly.RuntimeError) ||
     (e && typeof e.message === "string" && e.message.startsWith("Aborted("))
   );
@@ -94,7 +96,13 @@ async function handle(message) {
     return null;
   }
   if (!sqlReady) sqlReady = loadSqlJs(null);
-  const SQL = await sqlReady;
+  let SQL;
+  try {
+    SQL = await sqlReady;
+  } catch (e) {
+    // Without sql.js this worker can do nothing: report it as fatal, not as a bad file.
+    throw Object.assign(new Error("SQLite (sql.js) did not load: " + (e && e.message ? e.message : e)), { fatal: true });
+  }
   switch (message.type) {
     case "open":
       return openDatabase(SQL, message.bytes);
