@@ -11,6 +11,7 @@ import {
   ask,
   call,
   configureFor,
+  cspViolations,
   expectAnswerRows,
   finalAnswer,
   openWatched,
@@ -127,6 +128,8 @@ test('hostile values in a database and in the model\'s answer run nothing, load 
   assert.ok(toolResult.content.includes('db-script'), 'the rows went to the model');
 
   assert.deepEqual(await damage(page, llm), NOTHING, 'after the answer');
+  // Under the page's CSP, an attempt to load or run any of it would also be a violation.
+  assert.deepEqual(await cspViolations(page), []);
   assert.equal(await visibleText(page, 'agent-error'), null);
   assert.deepEqual(page.problems, []);
 });

@@ -69,7 +69,14 @@ for (const provider of ['openai', 'anthropic', 'gemini']) {
       assert.ok(!request.body.includes(API_KEY), 'the key is in a header, not the body');
     }
 
-    // A CSV export of a query result holds the data, not the key.
+    // A CSV export of a query result, the answer's or the console's, holds the data, not the key.
+    const [evidence] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId('answer').locator('[data-testid$="csv-download"]').click(),
+    ]);
+    const evidenceCsv = await readFile(await evidence.path(), 'utf8');
+    assert.match(evidenceCsv, /Evan/);
+    assert.ok(!evidenceCsv.includes(API_KEY), "the answer's CSV has no key");
     await runSql(page, 'SELECT name, prefecture FROM customers ORDER BY id');
     await waitUntil('the console result', () => resultTable(page), (table) => table?.rows.length === 6);
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('csv-download').click()]);
