@@ -71,7 +71,7 @@ test('401: a clear message about the key, the question stays, no retry', async (
   assert.ok(await isIdle(page), 'Ask is offered again');
 });
 
-test('429 then success: the call is retried after the wait the server asks for', async (t) => {
+test('429 then success: retried once, and the transcript says why', async (t) => {
   const { llm, page } = await ready(t, [status(429, 'Rate limit reached', { 'retry-after': '1' }), ANSWER], 'gemini');
   await ask(page, QUESTION);
   assert.match(await waitForAnswer(page), /Alice and Evan/);
@@ -79,6 +79,7 @@ test('429 then success: the call is retried after the wait the server asks for',
   const requests = llm.modelRequests();
   assert.equal(requests.length, 2, 'one retry');
   assert.deepEqual(requests[1].body, requests[0].body, 'the same request, sent again');
+  assert.match(await page.textContent('body'), /retry[^]*429/i, 'the transcript tells of the retry and why');
 });
 
 test('500 twice then success: retried until it passes', async (t) => {
@@ -86,6 +87,7 @@ test('500 twice then success: retried until it passes', async (t) => {
   await ask(page, QUESTION);
   assert.match(await waitForAnswer(page), /Alice and Evan/);
   assert.equal(llm.modelRequests().length, 3, 'two retries');
+  assert.match(await page.textContent('body'), /retry 2[^]*500/i, 'the transcript tells of both retries');
   assert.equal(await visibleText(page, 'agent-error'), null);
 });
 
