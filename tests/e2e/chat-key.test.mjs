@@ -121,3 +121,21 @@ test('"remember" keeps the key on this device; "forget" removes it', async (t) =
   await waitUntil('the kept key to go', () => stored(page), (text) => !text.includes(API_KEY));
   assert.ok(!page.url().includes(API_KEY));
 });
+
+test('a key typed for one endpoint is not sent to another one', async (t) => {
+  const first = await scriptedLlm(t, [finalAnswer('Alice and Evan', TOKYO_SQL)]);
+  const second = await scriptedLlm(t, [finalAnswer('Alice and Evan', TOKYO_SQL)]);
+  const page = await openWatched(t, session);
+  await openDemo(page);
+  await configureFor(page, first, 'openai');
+  await page.getByTestId('base-url').fill(baseUrl(second, 'openai'));
+  await ask(page, 'Which customers live in Tokyo?');
+  await waitUntil(
+    'an answer or an error',
+    async () => (await page.getByTestId('answer').isVisible()) || (await page.getByTestId('agent-error').isVisible()),
+    Boolean,
+  );
+  assert.equal(first.requests.length, 0, 'nothing went to the first endpoint');
+  assert.ok(!JSON.stringify(second.requests).includes(API_KEY), 'the other endpoint never saw the key');
+  assert.ok(!(await stored(page)).includes(API_KEY));
+});
