@@ -1,0 +1,127 @@
+// askdb's SQLite engine: sql.js in a Web Worker, so the page thread never runs SQL.
+//
+// A thin shim. Every rule about what may run lives in Rust (src/sql/guard.rs); this file only
+// keeps the connection read-only (PRAGMA query_only=1), steps rows and reports them.
+// The page stops a runaway query by terminating this worker (sql.js has no interrupt).
+//
+// Messages in:  {id, type: "init", base?}   base: absolute URL of the folder holding sql-wasm.js
+//               {id, type: "open", bytes}   bytes: Uint8Array of a whole database file
+//               {id, type: "run", sql, maxRows, countBudgetMs}
+//               {id, type: "export"}
+//               {id, type: "close"}
+// Messages out: {id, ok: result} | {id, error: message} | {id, crashed: message}
+//               ("crashed": the wasm module aborted and this worker must be replaced)
+"use strict";
+
+let sqlReady = null; // Promise of the sql.js module, started by "init" (or the first message)
+let db = null; // the open SQL.Database
+
+// A failure (sql-wasm.js or sql-wasm.wasm missing) is kept in the promise, so every later
+// request reports it instead of retrying from a wrong place.
+function loadSqlJs(base) {
+  return Promise.resolve().then(() => {
+    // Resolve next to this script by default, so any base path works; a worker built from a
+    // blob: URL (tests) passes an absolute base instead.
+    const root = base || self.location.href;
+    importScripts(new URL("sql-wasm.js", root).href);
+    return initSqlJs({ locateFile: (file) => new URL(file, root).href });
+  });
+}
+
+function openDatabase(SQL, bytes) {
+  const next = new SQL.Database(bytes);
+  try {
+    next.exec("PRAGMA query_only=1");
+    // sql.js opens lazily: read the schema once so that "file is not a database" shows now.
+    next.exec("SELECT count(*) FROM sqlite_schema");
+  } catch (e) {
+    next.close();
+    throw e;
+  }
+  // Only a database that opened replaces the one that was open.
+  if (db) db.close();
+  db = next;
+  return null;
+}
+
+// Integers come back as BigInt (exact, and told apart from reals); the page turns them into i64.
+function run(sql, maxRows, countBudgetMs) {
+  if (!db) throw new Error("no database is open");
+  const started = Date.now();
+  const statement = db.prepare(sql);
+  try {
+    const columns = statement.getColumnNames();
+    const rows = [];
+    let total = 0;
+    let totalExact = true;
+    while (true) {
+      // Past the kept rows, count on only while the budget lasts; then report "more than".
+      if (rows.length >= maxRows && Date.now() - started > countBudgetMs) {
+        totalExact = false;
+        break;
+      }
+      if (!statement.step()) break;
+      total += 1;
+      if (rows.length < maxRows) rows.push(statement.get(null, { useBigInt: true }));
+    }
+    return { columns, rows, truncated: total > rows.length, total, totalExact };
+  } finally {
+    statement.free();
+  }
+}
+
+function exportDatabase() {
+  if (!db) throw new Error("no database is open");
+  const bytes = db.export();
+  // sql.js 1.17 exports through SQLite's backup API, but older versions closed and reopened
+  // the connection inside export(): stay read-only whatever the version does.
+  db.exec("PRAGMA query_only=1");
+  return bytes;
+}
+
+// An abort inside the wasm module (out of memory, a trap) leaves sql.js unusable.
+function isFatal(e) {
+  return (
+    (typeof WebAssembly !== "undefined" && e instanceof WebAssembly.RuntimeError) ||
+    (e && typeof e.message === "string" && e.message.startsWith("Aborted("))
+  );
+}
+
+async function handle(message) {
+  if (message.type === "init") {
+    sqlReady = loadSqlJs(message.base);
+    await sqlReady;
+    return null;
+  }
+  if (!sqlReady) sqlReady = loadSqlJs(null);
+  const SQL = await sqlReady;
+  switch (message.type) {
+    case "open":
+      return openDatabase(SQL, message.bytes);
+    case "run":
+      return run(message.sql, message.maxRows, message.countBudgetMs);
+    case "export":
+      return exportDatabase();
+    case "close":
+      if (db) db.close();
+      db = null;
+      return null;
+    default:
+      throw new Error("unknown request: " + message.type);
+  }
+}
+
+self.onmessage = async (event) => {
+  const message = event.data;
+  try {
+    const ok = await handle(message);
+    self.postMessage({ id: message.id, ok });
+  } catch (e) {
+    const text = e && e.message ? e.message : String(e);
+    if (isFatal(e)) {
+      self.postMessage({ id: message.id, crashed: text });
+    } else {
+      self.postMessage({ id: message.id, error: text });
+    }
+  }
+};

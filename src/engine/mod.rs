@@ -5,6 +5,7 @@
 //! [`crate::sql::guard`] have already accepted. Implementations add the second wall: the
 //! connection itself is read-only (`PRAGMA query_only=1` in sql.js, a read-only open in rusqlite).
 
+pub mod csv;
 pub mod file_check;
 pub mod schema;
 pub use schema::{Schema, Table, TableKind};

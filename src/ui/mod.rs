@@ -1,5 +1,66 @@
 //! The page (Leptos, client-side rendering).
+//!
+//! Layout: a side panel (the database and its schema) and a main column (the console and its
+//! results). Text from the database is only ever rendered as text nodes, never as HTML.
+
+mod console;
+mod database_panel;
+mod opening;
+mod result_table;
+mod schema_view;
+mod state;
+mod test_hooks;
+
+use crate::engine::worker::WorkerDatabase;
+use leptos::prelude::*;
+use opening::Source;
+use state::AppState;
 
 pub fn mount() {
     console_error_panic_hook::set_once();
+    leptos::mount::mount_to_body(App);
+}
+
+#[component]
+fn App() -> impl IntoView {
+    let db = WorkerDatabase::new("worker.js").expect("worker.js resolves against the page address");
+    let state = AppState::new(db);
+    provide_context(state);
+    test_hooks::install(state);
+
+    // `?db=<url>` opens that database at start.
+    if let Some(url) = start_address() {
+        opening::start_open(state, Source::address(&url));
+    }
+
+    view! {
+        <div class="app">
+            <header class="app-header">
+                <h1 class="brand">"askdb"</h1>
+                <p class="tagline">"Ask your SQLite database. Your file stays in this browser."</p>
+            </header>
+            <div class="layout">
+                <aside class="side" aria-label="Database">
+                    <database_panel::DatabasePanel/>
+                    <schema_view::SchemaView/>
+                </aside>
+                <main class="main">
+                    <console::Console/>
+                </main>
+            </div>
+            <database_panel::DropOverlay/>
+        </div>
+    }
+}
+
+/// The `db` parameter of the page's address, if any.
+fn start_address() -> Option<String> {
+    let search = web_sys::window()?.location().search().ok()?;
+    let params = web_sys::UrlSearchParams::new_with_str(&search).ok()?;
+    params.get("db").filter(|url| !url.trim().is_empty())
+}
+
+/// The shared state, provided by [`App`].
+fn app_state() -> AppState {
+    expect_context::<AppState>()
 }

@@ -1,0 +1,419 @@
+//! The page's database: sql.js running in a Web Worker (`www/worker.js`).
+//!
+//! The page thread never runs SQL. Each request is posted to the worker and raced against a
+//! deadline; sql.js cannot interrupt a statement, so a query that outlives its deadline is
+//! stopped by terminating the worker, starting a fresh one and reopening the database from the
+//! pristine bytes kept here, in JavaScript memory (never copied into wasm memory).
+
+use super::file_check::{check_header, HEADER_LEN};
+use super::{Database, DbError, QueryLimits, QueryResult, ReadOnlySql, RowCount, Value};
+use futures::channel::oneshot;
+use futures::future::{select, Either};
+use futures::lock::Mutex;
+use gloo_timers::future::TimeoutFuture;
+use js_sys::{Array, Object, Reflect, Uint8Array};
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{Blob, BlobPropertyBag, ErrorEvent, MessageEvent, Url, Worker};
+
+/// Opening copies the whole file into the worker and reads its schema once; even a very large
+/// file takes seconds, not minutes.
+const OPEN_DEADLINE_MS: u32 = 120_000;
+/// Starting sql.js (fetching and compiling its wasm) and exporting have no query deadline.
+const SERVICE_DEADLINE_MS: u32 = 120_000;
+
+/// What the worker answered.
+enum Reply {
+    Ok(JsValue),
+    /// The request failed; the worker is fine (SQLite's message, "file is not a database", …).
+    Failed(String),
+    /// The worker died or its wasm aborted; it must be replaced.
+    Crashed(String),
+    TimedOut,
+}
+
+/// The request waiting for its reply: at most one at a time.
+type Waiting = Rc<RefCell<Option<(u32, oneshot::Sender<Reply>)>>>;
+
+/// One running worker. Dropping it terminates the worker.
+struct Engine {
+    worker: Worker,
+    _on_message: Closure<dyn FnMut(MessageEvent)>,
+    _on_error: Closure<dyn FnMut(ErrorEvent)>,
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.worker.terminate();
+    }
+}
+
+/// A read-only SQLite database in a Web Worker.
+pub struct WorkerDatabase {
+    /// Absolute URL of `worker.js`; `sql-wasm.js` and `sql-wasm.wasm` sit beside it.
+    script_url: String,
+    engine: RefCell<Option<Engine>>,
+    waiting: Waiting,
+    next_id: Cell<u32>,
+    /// The bytes of the open database, as the user gave them.
+    pristine: RefCell<Option<Uint8Array>>,
+    /// One request at a time: the others wait their turn here.
+    turn: Mutex<()>,
+}
+
+impl WorkerDatabase {
+    /// A database engine whose worker script is at `script_url` (absolute, or relative to the
+    /// page). The worker starts with the first request.
+    pub fn new(script_url: &str) -> Result<WorkerDatabase, DbError> {
+        let page = web_sys::window()
+            .and_then(|w| w.location().href().ok())
+            .unwrap_or_default();
+        let script_url = Url::new_with_base(script_url, &page)
+            .map_err(|e| DbError::Crashed(format!("bad worker address: {}", describe(&e))))?
+            .href();
+        Ok(WorkerDatabase {
+            script_url,
+            engine: RefCell::new(None),
+            waiting: Rc::new(RefCell::new(None)),
+            next_id: Cell::new(1),
+            pristine: RefCell::new(None),
+            turn: Mutex::new(()),
+        })
+    }
+
+    /// True when a database is open.
+    pub fn is_open(&self) -> bool {
+        self.pristine.borrow().is_some()
+    }
+
+    /// Opens `bytes` as the database. When they are not a usable database the error names the
+    /// problem and the database that was open stays open.
+    pub async fn open(&self, bytes: Uint8Array) -> Result<(), DbError> {
+        // Read only the header here: the bytes stay in JavaScript memory.
+        let head_len = bytes.length().min(HEADER_LEN as u32);
+        let head = bytes.subarray(0, head_len).to_vec();
+        check_header(&head, u64::from(bytes.length())).map_err(DbError::NotADatabase)?;
+
+        let _turn = self.turn.lock().await;
+        match self.request(open_message(&bytes), OPEN_DEADLINE_MS).await {
+            Reply::Ok(_) => {
+                *self.pristine.borrow_mut() = Some(bytes);
+                Ok(())
+            }
+            Reply::Failed(message) => Err(DbError::NotADatabase(message)),
+            Reply::Crashed(why) => {
+                self.restart().await;
+                Err(DbError::NotADatabase(format!(
+                    "the engine stopped while opening it ({why})"
+                )))
+            }
+            Reply::TimedOut => {
+                self.restart().await;
+                Err(DbError::NotADatabase(format!(
+                    "opening it took longer than {}",
+                    super::format_seconds(OPEN_DEADLINE_MS)
+                )))
+            }
+        }
+    }
+
+    /// The open database as SQLite writes it out (its backup API: the same pages; SQLite
+    /// rewrites a few header fields: bytes 18–19, 24–27, 40–43 and 92–99).
+    pub async fn export(&self) -> Result<Uint8Array, DbError> {
+        let _turn = self.turn.lock().await;
+        if !self.is_open() {
+            return Err(DbError::NotOpen);
+        }
+        match self
+            .request(simple_message("export"), SERVICE_DEADLINE_MS)
+            .await
+        {
+            Reply::Ok(bytes) => bytes
+                .dyn_into::<Uint8Array>()
+                .map_err(|_| DbError::Crashed("the export was not bytes".into())),
+            Reply::Failed(message) => Err(DbError::Sqlite(message)),
+            Reply::Crashed(why) => {
+                self.restart().await;
+                Err(DbError::Crashed(why))
+            }
+            Reply::TimedOut => {
+                self.restart().await;
+                Err(DbError::Timeout {
+                    after_ms: SERVICE_DEADLINE_MS,
+                })
+            }
+        }
+    }
+
+    /// The pristine bytes of the open database.
+    pub fn pristine_bytes(&self) -> Option<Uint8Array> {
+        self.pristine.borrow().clone()
+    }
+
+    /// Posts one request and waits for its reply, its worker's death or the deadline. The
+    /// caller holds the turn.
+    async fn request(&self, message: Object, deadline_ms: u32) -> Reply {
+        if self.engine.borrow().is_none() {
+            match self.start_engine() {
+                Ok(engine) => *self.engine.borrow_mut() = Some(engine),
+                Err(why) => return Reply::Crashed(why),
+            }
+        }
+        let id = self.next_id.get();
+        self.next_id.set(id.wrapping_add(1));
+        set(&message, "id", &JsValue::from(id));
+        let (sender, receiver) = oneshot::channel();
+        *self.waiting.borrow_mut() = Some((id, sender));
+
+        let posted = match self.engine.borrow().as_ref() {
+            Some(engine) => engine.worker.post_message(&message),
+            None => Err(JsValue::from_str("no worker")),
+        };
+        if let Err(e) = posted {
+            self.waiting.borrow_mut().take();
+            return Reply::Failed(format!("the request could not be sent: {}", describe(&e)));
+        }
+
+        let reply = match select(receiver, TimeoutFuture::new(deadline_ms)).await {
+            Either::Left((Ok(reply), _)) => reply,
+            Either::Left((Err(_cancelled), _)) => Reply::Crashed("the worker went away".into()),
+            Either::Right(((), _)) => Reply::TimedOut,
+        };
+        self.waiting.borrow_mut().take();
+        if matches!(reply, Reply::Crashed(_) | Reply::TimedOut) {
+            // Terminate now: a runaway statement would otherwise keep a core busy.
+            self.engine.borrow_mut().take();
+        }
+        reply
+    }
+
+    /// Starts a fresh worker and reopens the kept bytes in it. The caller holds the turn.
+    async fn restart(&self) {
+        self.engine.borrow_mut().take();
+        let Some(bytes) = self.pristine_bytes() else {
+            return;
+        };
+        match self.request(open_message(&bytes), OPEN_DEADLINE_MS).await {
+            Reply::Ok(_) => {}
+            // The same bytes opened before; if they no longer do, nothing is open.
+            Reply::Failed(why) | Reply::Crashed(why) => {
+                web_sys::console::error_1(&format!("askdb: reopening failed: {why}").into());
+                self.pristine.borrow_mut().take();
+            }
+            Reply::TimedOut => {
+                web_sys::console::error_1(&"askdb: reopening timed out".into());
+                self.pristine.borrow_mut().take();
+            }
+        }
+    }
+
+    fn start_engine(&self) -> Result<Engine, String> {
+        let worker = new_worker(&self.script_url)?;
+
+        let waiting = self.waiting.clone();
+        let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
+            let data = event.data();
+            let id = get(&data, "id").as_f64().map(|n| n as u32);
+            let mut slot = waiting.borrow_mut();
+            // A reply to an abandoned request (its deadline passed) is dropped.
+            let awaited =
+                matches!((slot.as_ref(), id), (Some((expected, _)), Some(id)) if *expected == id);
+            if !awaited {
+                return;
+            }
+            let (_, sender) = slot.take().expect("checked above");
+            let _ = sender.send(decode_reply(&data));
+        });
+        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+
+        let waiting = self.waiting.clone();
+        let on_error = Closure::<dyn FnMut(ErrorEvent)>::new(move |event: ErrorEvent| {
+            event.prevent_default();
+            let message = event.message();
+            let why = if message.is_empty() {
+                "the worker failed".to_string()
+            } else {
+                message
+            };
+            if let Some((_, sender)) = waiting.borrow_mut().take() {
+                let _ = sender.send(Reply::Crashed(why));
+            }
+        });
+        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+
+        // Tell the worker where sql.js is: next to worker.js, even when the worker runs from
+        // a blob: URL.
+        let init = simple_message("init");
+        set(&init, "base", &JsValue::from_str(&self.script_url));
+        set(&init, "id", &JsValue::from(0));
+        worker
+            .post_message(&init)
+            .map_err(|e| format!("the worker did not start: {}", describe(&e)))?;
+
+        Ok(Engine {
+            worker,
+            _on_message: on_message,
+            _on_error: on_error,
+        })
+    }
+}
+
+impl Database for WorkerDatabase {
+    async fn run(&self, sql: &ReadOnlySql, limits: &QueryLimits) -> Result<QueryResult, DbError> {
+        let _turn = self.turn.lock().await;
+        if !self.is_open() {
+            return Err(DbError::NotOpen);
+        }
+        let message = simple_message("run");
+        set(&message, "sql", &JsValue::from_str(sql.as_str()));
+        set(&message, "maxRows", &JsValue::from(limits.max_rows as f64));
+        // Counting rows past the cap stops early enough to report before the deadline.
+        set(
+            &message,
+            "countBudgetMs",
+            &JsValue::from(f64::from(limits.deadline_ms) * 0.75),
+        );
+        let started = now_ms();
+        let reply = self.request(message, limits.deadline_ms).await;
+        let elapsed_ms = now_ms() - started;
+        match reply {
+            Reply::Ok(result) => decode_result(&result, elapsed_ms),
+            Reply::Failed(message) => Err(DbError::Sqlite(message)),
+            Reply::Crashed(why) => {
+                self.restart().await;
+                Err(DbError::Crashed(why))
+            }
+            Reply::TimedOut => {
+                self.restart().await;
+                Err(DbError::Timeout {
+                    after_ms: limits.deadline_ms,
+                })
+            }
+        }
+    }
+}
+
+/// Starts `worker.js`. A script on another origin (the test harness serves it from a second
+/// server) cannot be a worker directly, so a same-origin blob that imports it stands in.
+fn new_worker(script_url: &str) -> Result<Worker, String> {
+    let failed = |e: JsValue| format!("the database worker did not start: {}", describe(&e));
+    let page_origin = web_sys::window()
+        .and_then(|w| w.location().origin().ok())
+        .unwrap_or_default();
+    let script_origin = Url::new(script_url).map(|u| u.origin()).unwrap_or_default();
+    if script_origin == page_origin {
+        return Worker::new(script_url).map_err(failed);
+    }
+    let source = format!(
+        "importScripts({});",
+        serde_json::to_string(script_url).map_err(|e| e.to_string())?
+    );
+    let options = BlobPropertyBag::new();
+    options.set_type("text/javascript");
+    let parts = Array::of1(&JsValue::from_str(&source));
+    let blob = Blob::new_with_str_sequence_and_options(&parts, &options).map_err(failed)?;
+    let blob_url = Url::create_object_url_with_blob(&blob).map_err(failed)?;
+    let worker = Worker::new(&blob_url).map_err(failed);
+    let _ = Url::revoke_object_url(&blob_url);
+    worker
+}
+
+fn simple_message(kind: &str) -> Object {
+    let message = Object::new();
+    set(&message, "type", &JsValue::from_str(kind));
+    message
+}
+
+/// The bytes are structured-cloned into the worker: the page keeps its own pristine copy.
+fn open_message(bytes: &Uint8Array) -> Object {
+    let message = simple_message("open");
+    set(&message, "bytes", bytes);
+    message
+}
+
+fn decode_reply(data: &JsValue) -> Reply {
+    if let Some(why) = get(data, "crashed").as_string() {
+        return Reply::Crashed(why);
+    }
+    if let Some(message) = get(data, "error").as_string() {
+        return Reply::Failed(message);
+    }
+    Reply::Ok(get(data, "ok"))
+}
+
+fn decode_result(result: &JsValue, elapsed_ms: f64) -> Result<QueryResult, DbError> {
+    let columns: Vec<String> = Array::from(&get(result, "columns"))
+        .iter()
+        .map(|c| c.as_string().unwrap_or_default())
+        .collect();
+    let rows: Vec<Vec<Value>> = Array::from(&get(result, "rows"))
+        .iter()
+        .map(|row| Array::from(&row).iter().map(decode_value).collect())
+        .collect();
+    let total = get(result, "total").as_f64().unwrap_or(0.0) as u64;
+    let total_rows = if get(result, "totalExact").as_bool().unwrap_or(false) {
+        RowCount::Exact(total)
+    } else {
+        RowCount::MoreThan(total)
+    };
+    Ok(QueryResult {
+        columns,
+        rows,
+        truncated: get(result, "truncated").as_bool().unwrap_or(false),
+        total_rows,
+        elapsed_ms,
+    })
+}
+
+/// The worker sends integers as BigInt (exact; told apart from reals), reals as numbers.
+fn decode_value(value: JsValue) -> Value {
+    if value.is_null() || value.is_undefined() {
+        Value::Null
+    } else if value.is_bigint() {
+        match i64::try_from(value.clone()) {
+            Ok(i) => Value::Integer(i),
+            Err(_) => Value::Text(describe(&value)),
+        }
+    } else if let Some(n) = value.as_f64() {
+        Value::Real(n)
+    } else if let Some(text) = value.as_string() {
+        Value::Text(text)
+    } else if let Some(bytes) = value.dyn_ref::<Uint8Array>() {
+        Value::Blob(bytes.to_vec())
+    } else {
+        Value::Text(describe(&value))
+    }
+}
+
+fn get(target: &JsValue, key: &str) -> JsValue {
+    Reflect::get(target, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+}
+
+fn set(target: &Object, key: &str, value: &JsValue) {
+    // Setting a plain property on a fresh plain object cannot fail.
+    let _ = Reflect::set(target, &JsValue::from_str(key), value);
+}
+
+/// A JavaScript error or value as text.
+fn describe(value: &JsValue) -> String {
+    if let Some(error) = value.dyn_ref::<js_sys::Error>() {
+        return String::from(error.message());
+    }
+    if let Some(text) = value.as_string() {
+        return text;
+    }
+    if value.is_null() || value.is_undefined() {
+        return format!("{value:?}");
+    }
+    // `toString()` of whatever it is (a BigInt too large for i64, an object).
+    String::from(value.unchecked_ref::<Object>().to_string())
+}
+
+fn now_ms() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map(|p| p.now())
+        .unwrap_or_else(js_sys::Date::now)
+}

@@ -1,0 +1,143 @@
+//! The SQL console: type a query, run it (button or Ctrl+Enter), see its result.
+//! Every query goes through `engine::query`, so the read-only rules apply here too.
+
+use super::app_state;
+use super::result_table::ResultView;
+use crate::engine::{query, DbError, QueryResult};
+use leptos::ev;
+use leptos::prelude::*;
+
+/// The largest row cap the page accepts: every kept row is rendered.
+const MAX_ROW_CAP: usize = 100_000;
+/// The longest deadline the page accepts, in seconds.
+const MAX_DEADLINE_S: f64 = 600.0;
+
+#[component]
+pub fn Console() -> impl IntoView {
+    let state = app_state();
+    let outcome = RwSignal::new(None::<Result<QueryResult, String>>);
+    let running = RwSignal::new(false);
+
+    let run = move || {
+        if running.get_untracked() {
+            return;
+        }
+        running.set(true);
+        let sql = state.sql.get_untracked();
+        let limits = state.limits.get_untracked();
+        let db = state.database();
+        leptos::task::spawn_local(async move {
+            let result = query(&*db, &sql, &limits).await;
+            outcome.set(Some(result.map_err(explain)));
+            running.set(false);
+        });
+    };
+    let on_keydown = move |event: ev::KeyboardEvent| {
+        if event.key() == "Enter" && (event.ctrl_key() || event.meta_key()) {
+            event.prevent_default();
+            run();
+        }
+    };
+
+    view! {
+        <section class="panel console" aria-labelledby="console-heading">
+            <h2 id="console-heading">"SQL console"</h2>
+            <textarea
+                class="sql-input"
+                data-testid="sql-input"
+                aria-label="SQL query"
+                spellcheck="false"
+                autocomplete="off"
+                rows="6"
+                placeholder="SELECT * FROM orders LIMIT 10;"
+                prop:value=move || state.sql.get()
+                on:input=move |event| state.sql.set(event_target_value(&event))
+                on:keydown=on_keydown
+            ></textarea>
+            <div class="console-bar">
+                <button
+                    class="button primary"
+                    data-testid="sql-run"
+                    disabled=move || running.get()
+                    on:click=move |_| run()
+                >
+                    {move || if running.get() { "Running…" } else { "Run" }}
+                </button>
+                <span class="hint keys">"Ctrl+Enter runs the query. Only reads are allowed."</span>
+                <Settings/>
+            </div>
+        </section>
+        <ResultView outcome=outcome running=running/>
+    }
+}
+
+/// The error as the console shows it: what happened, then what the person can do.
+fn explain(error: DbError) -> String {
+    match error {
+        DbError::Timeout { .. } => format!(
+            "{error}: the query ran past its deadline. The database was reopened and is ready; \
+             raise the deadline to give a query longer."
+        ),
+        other => other.to_string(),
+    }
+}
+
+/// The row cap and the deadline, for the console and for counting rows in the schema.
+#[component]
+fn Settings() -> impl IntoView {
+    let state = app_state();
+    let on_row_cap = move |event: ev::Event| {
+        let input: web_sys::HtmlInputElement = event_target(&event);
+        match input.value().trim().parse::<usize>() {
+            Ok(n) if (1..=MAX_ROW_CAP).contains(&n) => state.limits.update(|l| l.max_rows = n),
+            // Not a usable number: show the setting that stands.
+            _ => input.set_value(&state.limits.get_untracked().max_rows.to_string()),
+        }
+    };
+    let on_deadline = move |event: ev::Event| {
+        let input: web_sys::HtmlInputElement = event_target(&event);
+        match input.value().trim().parse::<f64>() {
+            Ok(s) if (0.1..=MAX_DEADLINE_S).contains(&s) => state
+                .limits
+                .update(|l| l.deadline_ms = (s * 1_000.0).round() as u32),
+            _ => input.set_value(&seconds(state.limits.get_untracked().deadline_ms)),
+        }
+    };
+
+    view! {
+        <div class="settings">
+            <label>
+                "Row cap "
+                <input
+                    type="number"
+                    class="number-input"
+                    data-testid="setting-row-cap"
+                    min="1"
+                    max=MAX_ROW_CAP.to_string()
+                    step="1"
+                    prop:value=move || state.limits.get().max_rows.to_string()
+                    on:change=on_row_cap
+                />
+            </label>
+            <label>
+                "Deadline "
+                <input
+                    type="number"
+                    class="number-input"
+                    data-testid="setting-deadline"
+                    min="0.1"
+                    max=MAX_DEADLINE_S.to_string()
+                    step="any"
+                    prop:value=move || seconds(state.limits.get().deadline_ms)
+                    on:change=on_deadline
+                />
+                " s"
+            </label>
+        </div>
+    }
+}
+
+/// 10000 → "10", 2500 → "2.5".
+fn seconds(ms: u32) -> String {
+    format!("{}", f64::from(ms) / 1_000.0)
+}

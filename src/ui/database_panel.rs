@@ -1,0 +1,130 @@
+//! Opening a database: the demo, a file picker, drag and drop; and the status line.
+
+use super::app_state;
+use super::opening::{start_open, Source};
+use leptos::ev;
+use leptos::prelude::*;
+use web_sys::{DragEvent, HtmlInputElement};
+
+#[component]
+pub fn DatabasePanel() -> impl IntoView {
+    let state = app_state();
+    let busy = move || state.loading.with(Option::is_some);
+
+    let on_file = move |event: ev::Event| {
+        let input: HtmlInputElement = event_target(&event);
+        if let Some(file) = input.files().and_then(|files| files.get(0)) {
+            start_open(state, Source::File(file));
+        }
+        // Lets the same file be picked again (after fixing it, say).
+        input.set_value("");
+    };
+
+    view! {
+        <section class="panel database" aria-labelledby="database-heading">
+            <h2 id="database-heading">"Database"</h2>
+            <div class="open-actions">
+                <button
+                    class="button primary"
+                    data-testid="db-demo"
+                    disabled=busy
+                    on:click=move |_| start_open(state, Source::demo())
+                >
+                    "Open the demo"
+                </button>
+                <label class="button file-button" class:disabled=busy>
+                    "Open a file…"
+                    <input
+                        type="file"
+                        class="visually-hidden"
+                        data-testid="db-file"
+                        disabled=busy
+                        on:change=on_file
+                    />
+                </label>
+            </div>
+            <p class="hint">
+                "Or drop a SQLite file anywhere on this page. It is read here, in your browser, and never uploaded."
+            </p>
+            <Status/>
+        </section>
+    }
+}
+
+/// The open database's name and size, what is loading, or why the last open failed.
+/// `data-ready="true"` when nothing is loading (for tests).
+#[component]
+fn Status() -> impl IntoView {
+    let state = app_state();
+    let ready = move || state.loading.with(Option::is_none).to_string();
+    let body = move || {
+        if let Some(loading) = state.loading.get() {
+            return view! {
+                <p class="status-line">{loading.label}"…"</p>
+                <progress max="1" value=loading.fraction aria-label="Progress"></progress>
+            }
+            .into_any();
+        }
+        if let Some(error) = state.open_error.get() {
+            return view! { <p class="status-line error" role="alert">{error}</p> }.into_any();
+        }
+        match state.open.get() {
+            Some(open) => view! {
+                <p class="status-line">
+                    <strong class="db-name">{open.name.clone()}</strong>
+                    <span class="db-summary">{open.summary()}</span>
+                </p>
+            }
+            .into_any(),
+            None => view! { <p class="status-line muted">"No database is open."</p> }.into_any(),
+        }
+    };
+    view! {
+        <div class="status" data-testid="db-status" data-ready=ready aria-live="polite">
+            {body}
+        </div>
+    }
+}
+
+/// Files dragged anywhere onto the page open on drop; while one is over the page, an overlay
+/// says so. The browser must never navigate to a dropped file.
+#[component]
+pub fn DropOverlay() -> impl IntoView {
+    let state = app_state();
+    let dragging = RwSignal::new(false);
+    let carries_files = |event: &DragEvent| {
+        event
+            .data_transfer()
+            .is_some_and(|data| data.types().includes(&"Files".into(), 0))
+    };
+    // The page lives as long as the window: these listeners are never removed.
+    let _ = window_event_listener(ev::dragenter, move |event| {
+        if carries_files(&event) {
+            event.prevent_default();
+            dragging.set(true);
+        }
+    });
+    let _ = window_event_listener(ev::dragover, move |event| event.prevent_default());
+    let _ = window_event_listener(ev::drop, move |event| {
+        event.prevent_default();
+        dragging.set(false);
+        let file = event
+            .data_transfer()
+            .and_then(|data| data.files())
+            .and_then(|files| files.get(0));
+        if let Some(file) = file {
+            start_open(state, Source::File(file));
+        }
+    });
+    view! {
+        // Covers the page while dragging, so leaving it means leaving the window.
+        <div
+            class="drop-overlay"
+            class:visible=dragging
+            aria-hidden="true"
+            on:dragleave=move |_| dragging.set(false)
+        >
+            <p>"Drop the database file to open it"</p>
+        </div>
+    }
+}

@@ -1,0 +1,226 @@
+//! A query's outcome: its rows as a table (with row count, time and a CSV download), or the
+//! error that stopped it.
+//!
+//! Cells keep values apart that look alike: NULL is a marked badge, the text 'NULL' is plain
+//! text, the empty text is an empty cell. Numbers are right-aligned; long text is clipped with
+//! a button that shows it whole.
+
+use super::state::plural;
+use crate::engine::csv::to_csv;
+use crate::engine::{QueryResult, RowCount, Value};
+use leptos::prelude::*;
+use std::sync::Arc;
+use wasm_bindgen::JsCast;
+
+/// Longer text is clipped to this many characters until asked for.
+const CLIP_CHARS: usize = 120;
+/// How many cells are added to the page in one go (see `ResultTable`).
+const CELLS_PER_SLICE: usize = 2_000;
+
+#[component]
+pub fn ResultView(
+    outcome: RwSignal<Option<Result<QueryResult, String>>>,
+    running: RwSignal<bool>,
+) -> impl IntoView {
+    move || {
+        let body = match outcome.get()? {
+            Err(message) => view! {
+                <p class="sql-error" data-testid="sql-error" role="alert">{message}</p>
+            }
+            .into_any(),
+            Ok(result) => view! { <ResultTable result=result/> }.into_any(),
+        };
+        Some(view! {
+            <section
+                class="panel results"
+                class:stale=move || running.get()
+                aria-label="Query result"
+                aria-busy=move || running.get().to_string()
+            >
+                {body}
+            </section>
+        })
+    }
+}
+
+#[component]
+fn ResultTable(result: QueryResult) -> impl IntoView {
+    let header = result
+        .columns
+        .iter()
+        .map(|name| view! { <th scope="col">{name.clone()}</th> })
+        .collect_view();
+    let meta = view! {
+        <span data-testid="result-rowcount">{row_count_text(&result)}</span>
+        <span class="muted" data-testid="result-elapsed">{elapsed_text(result.elapsed_ms)}</span>
+    };
+
+    // Rows appear a slice at a time, one slice per task, so that a thousand wide rows never
+    // hold the page up; the first slice shows at once.
+    let rows_per_slice = (CELLS_PER_SLICE / result.columns.len().max(1)).max(1);
+    let slice_count = result.rows.len().div_ceil(rows_per_slice);
+    let result = Arc::new(result);
+    let revealed = RwSignal::new(1usize);
+    leptos::task::spawn_local(async move {
+        for shown in 2..=slice_count {
+            gloo_timers::future::TimeoutFuture::new(0).await;
+            // `try_set` hands the value back once the table is gone: stop then.
+            if revealed.try_set(shown).is_some() {
+                break;
+            }
+        }
+    });
+    let slices = (0..slice_count)
+        .map(|index| {
+            let result = result.clone();
+            view! {
+                <Show when=move || { revealed.get() > index }>
+                    {
+                        let start = index * rows_per_slice;
+                        let end = (start + rows_per_slice).min(result.rows.len());
+                        result.rows[start..end]
+                            .iter()
+                            .map(|row| view! { <tr>{row.iter().map(cell).collect_view()}</tr> })
+                            .collect_view()
+                    }
+                </Show>
+            }
+        })
+        .collect_view();
+
+    view! {
+        <div class="result-meta">
+            {meta}
+            <button
+                class="button small"
+                data-testid="csv-download"
+                title="The rows shown, as a CSV file (UTF-8)"
+                on:click=move |_| download_csv(&to_csv(&result.columns, &result.rows))
+            >
+                "Download CSV"
+            </button>
+        </div>
+        <div class="table-scroll" data-testid="result" tabindex="0" aria-label="Rows">
+            <table>
+                <thead>
+                    <tr>{header}</tr>
+                </thead>
+                <tbody>{slices}</tbody>
+            </table>
+        </div>
+    }
+}
+
+/// One cell. Every cell has the same shape (no type-erased views): a table of a thousand wide
+/// rows must render quickly.
+fn cell(value: &Value) -> impl IntoView {
+    let mut null_mark = false;
+    let mut long_text = None;
+    let mut title = None;
+    let (class, text) = match value {
+        Value::Null => {
+            null_mark = true;
+            ("null", None)
+        }
+        Value::Integer(_) | Value::Real(_) => ("num", Some(number_text(value))),
+        Value::Text(text) if text.is_empty() => {
+            title = Some("empty text");
+            ("empty-text", None)
+        }
+        Value::Text(text) if text.chars().count() > CLIP_CHARS => {
+            long_text = Some(text.clone());
+            ("", None)
+        }
+        Value::Text(text) => ("", Some(text.clone())),
+        Value::Blob(bytes) => (
+            "blob",
+            Some(format!("blob, {}", plural(bytes.len(), "byte", "bytes"))),
+        ),
+    };
+    view! {
+        <td class=class title=title>
+            {null_mark.then(|| view! { <span class="null-mark" title="NULL (no value)">"NULL"</span> })}
+            {text}
+            {long_text.map(|text| view! { <LongText text=text/> })}
+        </td>
+    }
+}
+
+/// Long text, clipped until the button shows it whole.
+#[component]
+fn LongText(text: String) -> impl IntoView {
+    let whole = RwSignal::new(false);
+    let clipped: String = text.chars().take(CLIP_CHARS).collect();
+    let length = text.chars().count();
+    view! {
+        <span class="cell-text" class:clipped=move || !whole.get()>
+            {move || if whole.get() { text.clone() } else { format!("{clipped}…") }}
+        </span>
+        " "
+        <button
+            class="link-button"
+            aria-expanded=move || whole.get().to_string()
+            on:click=move |_| whole.update(|w| *w = !*w)
+        >
+            {move || if whole.get() { "show less".to_string() } else { format!("show all {length} characters") }}
+        </button>
+    }
+}
+
+/// Reals keep a decimal point (2.0, not 2) so they read apart from integers; very large or
+/// very small ones use an exponent.
+fn number_text(value: &Value) -> String {
+    match value {
+        Value::Real(r) if r.is_finite() && *r != 0.0 && (r.abs() >= 1e16 || r.abs() < 1e-5) => {
+            format!("{r:e}")
+        }
+        Value::Real(r) if r.is_finite() && r.fract() == 0.0 => format!("{r:.1}"),
+        other => other.to_string(),
+    }
+}
+
+fn row_count_text(result: &QueryResult) -> String {
+    let shown = result.rows.len();
+    if !result.truncated {
+        return plural(shown, "row", "rows");
+    }
+    match result.total_rows {
+        RowCount::Exact(total) => format!("first {shown} of {total} rows"),
+        RowCount::MoreThan(total) => format!("first {shown} of more than {total} rows"),
+    }
+}
+
+/// "0.4 ms", "35 ms", "2.31 s".
+fn elapsed_text(ms: f64) -> String {
+    if ms < 10.0 {
+        format!("{ms:.1} ms")
+    } else if ms < 1_000.0 {
+        format!("{ms:.0} ms")
+    } else {
+        format!("{:.2} s", ms / 1_000.0)
+    }
+}
+
+/// Saves `text` as `result.csv` through a temporary link to a blob (no server involved).
+fn download_csv(text: &str) {
+    let saved = (|| {
+        let options = web_sys::BlobPropertyBag::new();
+        options.set_type("text/csv;charset=utf-8");
+        let parts = js_sys::Array::of1(&text.into());
+        let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options)?;
+        let url = web_sys::Url::create_object_url_with_blob(&blob)?;
+        let link: web_sys::HtmlAnchorElement = document().create_element("a")?.unchecked_into();
+        link.set_href(&url);
+        link.set_download("result.csv");
+        link.click();
+        // The download has started from the blob; its address is no longer needed.
+        leptos::task::spawn_local(async move {
+            gloo_timers::future::TimeoutFuture::new(1_000).await;
+            let _ = web_sys::Url::revoke_object_url(&url);
+        });
+        Ok::<(), wasm_bindgen::JsValue>(())
+    })();
+    if let Err(e) = saved {
+        web_sys::console::error_2(&"askdb: the CSV download failed".into(), &e);
+    }
+}

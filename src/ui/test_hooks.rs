@@ -1,0 +1,43 @@
+//! Test hooks on `window`, for the end-to-end tests (not part of the visible page).
+//!
+//! - `askdbExport()`: a `Promise<Uint8Array>` of the open database as the engine writes it out
+//!   (sql.js `db.export()`, which uses SQLite's backup API). The pages are the database's own;
+//!   SQLite rewrites header bytes 18–19, 24–27, 40–43 and 92–99, so compare those apart (or
+//!   compare with an export of the original file).
+//! - `askdbPristineBytes()`: a `Uint8Array` of the bytes the database was opened from, as kept
+//!   by the page (`null` when nothing is open).
+//!
+//! Together they let a test prove that nothing typed into the page changed the database.
+
+use super::state::AppState;
+use js_sys::Reflect;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::future_to_promise;
+
+pub fn install(state: AppState) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let export = Closure::<dyn Fn() -> js_sys::Promise>::new(move || {
+        let db = state.database();
+        future_to_promise(async move {
+            db.export()
+                .await
+                .map(JsValue::from)
+                .map_err(|e| js_sys::Error::new(&e.to_string()).into())
+        })
+    });
+    let pristine = Closure::<dyn Fn() -> JsValue>::new(move || {
+        state
+            .database()
+            .pristine_bytes()
+            // A copy: a test cannot change what the page keeps.
+            .map(|bytes| JsValue::from(bytes.slice(0, bytes.length())))
+            .unwrap_or(JsValue::NULL)
+    });
+    let _ = Reflect::set(&window, &"askdbExport".into(), export.as_ref());
+    let _ = Reflect::set(&window, &"askdbPristineBytes".into(), pristine.as_ref());
+    // The hooks live as long as the page.
+    export.forget();
+    pristine.forget();
+}
