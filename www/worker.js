@@ -44,6 +44,21 @@ function openDatabase(SQL, bytes) {
   return null;
 }
 
+// The page copies every kept value into its own memory: a result larger than this is refused
+// here, in the worker, so that one huge value (SELECT zeroblob(999999999)) cannot take the page
+// down with it.
+const MAX_RESULT_BYTES = 64 * 1024 * 1024;
+
+function approximateSize(row) {
+  let size = 0;
+  for (const value of row) {
+    if (typeof value === "string") size += value.length * 2;
+    else if (value instanceof Uint8Array) size += value.byteLength;
+    else size += 8;
+  }
+  return size;
+}
+
 // Integers come back as BigInt (exact, and told apart from reals); the page turns them into i64.
 function run(sql, maxRows, countBudgetMs) {
   if (!db) throw new Error("no database is open");
@@ -54,6 +69,7 @@ function run(sql, maxRows, countBudgetMs) {
     const rows = [];
     let total = 0;
     let totalExact = true;
+    let size = 0;
     while (true) {
       // Past the kept rows, count on only while the budget lasts; then report "more than".
       if (rows.length >= maxRows && Date.now() - started > countBudgetMs) {
@@ -62,7 +78,17 @@ function run(sql, maxRows, countBudgetMs) {
       }
       if (!statement.step()) break;
       total += 1;
-      if (rows.length < maxRows) rows.push(statement.get(null, { useBigInt: true }));
+      if (rows.length < maxRows) {
+        const row = statement.get(null, { useBigInt: true });
+        size += approximateSize(row);
+        if (size > MAX_RESULT_BYTES) {
+          throw new Error(
+            `the result is too large to show (its values pass 64 MB at row ${rows.length + 1}); ` +
+              "select fewer or shorter values, e.g. substr(x, 1, 1000) or length(x)"
+          );
+        }
+        rows.push(row);
+      }
     }
     return { columns, rows, truncated: total > rows.length, total, totalExact };
   } finally {
@@ -79,9 +105,11 @@ function exportDatabase() {
   return bytes;
 }
 
-// An abort inside the wasm module (out of memory, a trap) leaves sql.js unusable.
+// An abort inside the wasm module (out of memory, a trap) leaves sql.js unusable; so does a
+// sql.js that never loaded.
 function isFatal(e) {
   return (
+    (e && e.fatal === true) ||
     (typeof WebAssembly !== "undefined" && e instanceof WebAssembly.RuntimeError) ||
     (e && typeof e.message === "string" && e.message.startsWith("Aborted("))
   );
@@ -94,7 +122,13 @@ async function handle(message) {
     return null;
   }
   if (!sqlReady) sqlReady = loadSqlJs(null);
-  const SQL = await sqlReady;
+  let SQL;
+  try {
+    SQL = await sqlReady;
+  } catch (e) {
+    // Without sql.js this worker can do nothing: report it as fatal, not as a bad file.
+    throw Object.assign(new Error("SQLite (sql.js) did not load: " + (e && e.message ? e.message : e)), { fatal: true });
+  }
   switch (message.type) {
     case "open":
       return openDatabase(SQL, message.bytes);

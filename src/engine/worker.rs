@@ -102,19 +102,17 @@ impl WorkerDatabase {
                 *self.pristine.borrow_mut() = Some(bytes);
                 Ok(())
             }
+            // SQLite's verdict on the bytes ("file is not a database").
             Reply::Failed(message) => Err(DbError::NotADatabase(message)),
             Reply::Crashed(why) => {
                 self.restart().await;
-                Err(DbError::NotADatabase(format!(
-                    "the engine stopped while opening it ({why})"
-                )))
+                Err(DbError::Crashed(why))
             }
             Reply::TimedOut => {
                 self.restart().await;
-                Err(DbError::NotADatabase(format!(
-                    "opening it took longer than {}",
-                    super::format_seconds(OPEN_DEADLINE_MS)
-                )))
+                Err(DbError::Timeout {
+                    after_ms: OPEN_DEADLINE_MS,
+                })
             }
         }
     }

@@ -17,6 +17,11 @@ pub fn Console() -> impl IntoView {
     let state = app_state();
     let outcome = RwSignal::new(None::<Result<QueryResult, String>>);
     let running = RwSignal::new(false);
+    // A result belongs to the database it came from: another database clears it.
+    Effect::new(move |_| {
+        state.open.track();
+        outcome.set(None);
+    });
 
     let run = move || {
         if running.get_untracked() {
