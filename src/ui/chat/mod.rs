@@ -173,7 +173,8 @@ impl ChatState {
         }
         if let Some(missing) = self.model.settings.with_untracked(ModelSettings::missing) {
             self.model.panel_open.set(true);
-            focus_element("model");
+            // Once the panel is shown.
+            request_animation_frame(|| focus_element("model"));
             return Err(missing.into());
         }
         Ok(())
