@@ -3,7 +3,7 @@
 
 use super::app_state;
 use super::result_table::ResultView;
-use crate::engine::{query, QueryLimits, QueryResult};
+use crate::engine::{query, DbError, QueryResult};
 use leptos::ev;
 use leptos::prelude::*;
 
@@ -28,7 +28,7 @@ pub fn Console() -> impl IntoView {
         let db = state.database();
         leptos::task::spawn_local(async move {
             let result = query(&*db, &sql, &limits).await;
-            outcome.set(Some(result.map_err(|e| e.to_string())));
+            outcome.set(Some(result.map_err(explain)));
             running.set(false);
         });
     };
@@ -71,16 +71,25 @@ pub fn Console() -> impl IntoView {
     }
 }
 
+/// The error as the console shows it: what happened, then what the person can do.
+fn explain(error: DbError) -> String {
+    match error {
+        DbError::Timeout { .. } => format!(
+            "{error}: the query ran past its deadline. The database was reopened and is ready; \
+             raise the deadline to give a query longer."
+        ),
+        other => other.to_string(),
+    }
+}
+
 /// The row cap and the deadline, for the console and for counting rows in the schema.
 #[component]
 fn Settings() -> impl IntoView {
     let state = app_state();
-    let set_limits = move |change: &dyn Fn(&mut QueryLimits)| state.limits.update(|l| change(l));
-
     let on_row_cap = move |event: ev::Event| {
         let input: web_sys::HtmlInputElement = event_target(&event);
         match input.value().trim().parse::<usize>() {
-            Ok(n) if (1..=MAX_ROW_CAP).contains(&n) => set_limits(&|l| l.max_rows = n),
+            Ok(n) if (1..=MAX_ROW_CAP).contains(&n) => state.limits.update(|l| l.max_rows = n),
             // Not a usable number: show the setting that stands.
             _ => input.set_value(&state.limits.get_untracked().max_rows.to_string()),
         }
@@ -88,9 +97,9 @@ fn Settings() -> impl IntoView {
     let on_deadline = move |event: ev::Event| {
         let input: web_sys::HtmlInputElement = event_target(&event);
         match input.value().trim().parse::<f64>() {
-            Ok(s) if (0.1..=MAX_DEADLINE_S).contains(&s) => {
-                set_limits(&|l| l.deadline_ms = (s * 1_000.0).round() as u32)
-            }
+            Ok(s) if (0.1..=MAX_DEADLINE_S).contains(&s) => state
+                .limits
+                .update(|l| l.deadline_ms = (s * 1_000.0).round() as u32),
             _ => input.set_value(&seconds(state.limits.get_untracked().deadline_ms)),
         }
     };

@@ -10,10 +10,13 @@ use super::state::plural;
 use crate::engine::csv::to_csv;
 use crate::engine::{QueryResult, RowCount, Value};
 use leptos::prelude::*;
+use std::sync::Arc;
 use wasm_bindgen::JsCast;
 
 /// Longer text is clipped to this many characters until asked for.
 const CLIP_CHARS: usize = 120;
+/// How many cells are added to the page in one go (see `ResultTable`).
+const CELLS_PER_SLICE: usize = 2_000;
 
 /// `testid_scope` sets a view apart from the console's when a page shows two: its test ids
 /// become `<scope>-result`, `<scope>-sql-error`, and so on.
@@ -60,28 +63,60 @@ impl TestIds {
 
 #[component]
 fn ResultTable(result: QueryResult, ids: TestIds) -> impl IntoView {
-    let csv = StoredValue::new(to_csv(&result.columns, &result.rows));
-    let row_count = row_count_text(&result);
-    let elapsed = elapsed_text(result.elapsed_ms);
     let header = result
         .columns
         .iter()
         .map(|name| view! { <th scope="col">{name.clone()}</th> })
         .collect_view();
-    let rows = result
-        .rows
-        .iter()
-        .map(|row| view! { <tr>{row.iter().map(cell).collect_view()}</tr> })
+    let meta = view! {
+        <span data-testid=ids.id("result-rowcount")>{row_count_text(&result)}</span>
+        <span class="muted" data-testid=ids.id("result-elapsed")>{elapsed_text(result.elapsed_ms)}</span>
+    };
+
+    // Rows appear a slice at a time, one slice per task, so that a thousand wide rows never
+    // hold the page up; the first slice shows at once.
+    let rows_per_slice = (CELLS_PER_SLICE / result.columns.len().max(1)).max(1);
+    let slice_count = result.rows.len().div_ceil(rows_per_slice);
+    let result = Arc::new(result);
+    let revealed = RwSignal::new(1usize);
+    leptos::task::spawn_local(async move {
+        for shown in 2..=slice_count {
+            gloo_timers::future::TimeoutFuture::new(0).await;
+            // `try_set` hands the value back once the table is gone: stop then.
+            if revealed.try_set(shown).is_some() {
+                break;
+            }
+        }
+    });
+    let slices = (0..slice_count)
+        .map(|index| {
+            let result = result.clone();
+            view! {
+                <Show when=move || { revealed.get() > index }>
+                    {
+                        let start = index * rows_per_slice;
+                        let end = (start + rows_per_slice).min(result.rows.len());
+                        result.rows[start..end]
+                            .iter()
+                            .map(|row| view! { <tr>{row.iter().map(cell).collect_view()}</tr> })
+                            .collect_view()
+                    }
+                </Show>
+            }
+        })
         .collect_view();
+
     view! {
         <div class="result-meta">
-            <span data-testid=ids.id("result-rowcount")>{row_count}</span>
-            <span class="muted" data-testid=ids.id("result-elapsed")>{elapsed}</span>
+            {meta}
             <button
                 class="button small"
                 data-testid=ids.id("csv-download")
                 title="The rows shown, as a CSV file (UTF-8)"
-                on:click=move |_| csv.with_value(|text| download_csv(text))
+                on:click={
+                    let result = result.clone();
+                    move |_| download_csv(&to_csv(&result.columns, &result.rows))
+                }
             >
                 "Download CSV"
             </button>
@@ -92,33 +127,45 @@ fn ResultTable(result: QueryResult, ids: TestIds) -> impl IntoView {
                     <thead>
                         <tr>{header}</tr>
                     </thead>
-                    <tbody>{rows}</tbody>
+                    <tbody>{slices}</tbody>
                 </table>
             </div>
         </TableOrChart>
     }
 }
 
-fn cell(value: &Value) -> AnyView {
-    match value {
-        Value::Null => view! {
-            <td class="null"><span class="null-mark" title="NULL (no value)">"NULL"</span></td>
+/// One cell. Every cell has the same shape (no type-erased views): a table of a thousand wide
+/// rows must render quickly.
+fn cell(value: &Value) -> impl IntoView {
+    let mut null_mark = false;
+    let mut long_text = None;
+    let mut title = None;
+    let (class, text) = match value {
+        Value::Null => {
+            null_mark = true;
+            ("null", None)
         }
-        .into_any(),
-        Value::Integer(_) | Value::Real(_) => {
-            view! { <td class="num">{number_text(value)}</td> }.into_any()
-        }
+        Value::Integer(_) | Value::Real(_) => ("num", Some(number_text(value))),
         Value::Text(text) if text.is_empty() => {
-            view! { <td class="empty-text" title="empty text"></td> }.into_any()
+            title = Some("empty text");
+            ("empty-text", None)
         }
         Value::Text(text) if text.chars().count() > CLIP_CHARS => {
-            view! { <td><LongText text=text.clone()/></td> }.into_any()
+            long_text = Some(text.clone());
+            ("", None)
         }
-        Value::Text(text) => view! { <td>{text.clone()}</td> }.into_any(),
-        Value::Blob(bytes) => {
-            let size = plural(bytes.len(), "byte", "bytes");
-            view! { <td class="blob">"blob, "{size}</td> }.into_any()
-        }
+        Value::Text(text) => ("", Some(text.clone())),
+        Value::Blob(bytes) => (
+            "blob",
+            Some(format!("blob, {}", plural(bytes.len(), "byte", "bytes"))),
+        ),
+    };
+    view! {
+        <td class=class title=title>
+            {null_mark.then(|| view! { <span class="null-mark" title="NULL (no value)">"NULL"</span> })}
+            {text}
+            {long_text.map(|text| view! { <LongText text=text/> })}
+        </td>
     }
 }
 
@@ -129,7 +176,7 @@ fn LongText(text: String) -> impl IntoView {
     let clipped: String = text.chars().take(CLIP_CHARS).collect();
     let length = text.chars().count();
     view! {
-        <span class="cell-text">
+        <span class="cell-text" class:clipped=move || !whole.get()>
             {move || if whole.get() { text.clone() } else { format!("{clipped}…") }}
         </span>
         " "

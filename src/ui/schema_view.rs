@@ -7,7 +7,7 @@ use crate::engine::{RowCount, TableKind};
 use leptos::prelude::*;
 
 /// Small schemas start unfolded; larger ones start as a list of names.
-const UNFOLD_UP_TO: usize = 6;
+const UNFOLD_UP_TO: usize = 4;
 
 #[component]
 pub fn SchemaView() -> impl IntoView {
@@ -62,9 +62,10 @@ fn TableEntry(table: Table, unfold: bool) -> impl IntoView {
                 <ul class="columns">{columns}</ul>
                 <button
                     class="link-button"
+                    title=select_all.clone()
                     on:click=move |_| state.sql.set(select_all.clone())
                 >
-                    "Put a SELECT in the console"
+                    "Query this table"
                 </button>
             </details>
         </li>

@@ -1,0 +1,178 @@
+//! The page's engine (`WorkerDatabase`: sql.js in a Web Worker) in a real browser.
+//!
+//! Needs the built page (`trunk build`) served on 127.0.0.1 with two headers, because the test
+//! harness runs on its own origin (with cross-origin isolation): CORS for the worker's fetch of
+//! `sql-wasm.wasm`, and a cross-origin resource policy for its `importScripts`:
+//!
+//! ```text
+//! python3 -c 'import http.server as h, functools as f
+//! class C(h.SimpleHTTPRequestHandler):
+//!     def end_headers(s):
+//!         s.send_header("Access-Control-Allow-Origin", "*")
+//!         s.send_header("Cross-Origin-Resource-Policy", "cross-origin")
+//!         super().end_headers()
+//! h.ThreadingHTTPServer(("127.0.0.1", 8765), f.partial(C, directory="dist")).serve_forever()' &
+//! CHROMEDRIVER=/usr/bin/chromedriver \
+//! CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+//!   cargo test --target wasm32-unknown-unknown --test web_worker
+//! ```
+//!
+//! `ASKDB_DIST_URL` (at build time) names another address than `http://127.0.0.1:8765/`.
+#![cfg(target_arch = "wasm32")]
+
+use askdb::engine::worker::WorkerDatabase;
+use askdb::engine::{query, DbError, QueryLimits, RowCount, Value};
+use js_sys::Uint8Array;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn dist_url() -> &'static str {
+    option_env!("ASKDB_DIST_URL").unwrap_or("http://127.0.0.1:8765/")
+}
+
+async fn demo_bytes() -> Uint8Array {
+    let url = format!("{}demo/shop.db", dist_url());
+    let response = gloo_net::http::Request::get(&url)
+        .send()
+        .await
+        .unwrap_or_else(|e| panic!("{url} is not served (see this file's header): {e}"));
+    assert!(response.ok(), "{url} answered {}", response.status());
+    Uint8Array::from(&response.binary().await.expect("demo bytes")[..])
+}
+
+async fn open_demo() -> WorkerDatabase {
+    let db = WorkerDatabase::new(&format!("{}worker.js", dist_url())).expect("worker address");
+    db.open(demo_bytes().await).await.expect("the demo opens");
+    db
+}
+
+async fn count_orders(db: &WorkerDatabase) -> Vec<Vec<Value>> {
+    let result = query(db, "SELECT count(*) FROM orders", &QueryLimits::default())
+        .await
+        .expect("count runs");
+    result.rows
+}
+
+#[wasm_bindgen_test]
+async fn counts_orders_and_caps_rows() {
+    let db = open_demo().await;
+    assert_eq!(count_orders(&db).await, vec![vec![Value::Integer(12)]]);
+
+    let limits = QueryLimits {
+        max_rows: 5,
+        deadline_ms: 10_000,
+    };
+    let result = query(&db, "SELECT * FROM orders", &limits).await.unwrap();
+    assert_eq!(result.rows.len(), 5);
+    assert!(result.truncated);
+    assert_eq!(result.total_rows, RowCount::Exact(12));
+}
+
+#[wasm_bindgen_test]
+async fn values_keep_their_types() {
+    let db = open_demo().await;
+    let sql = "SELECT NULL, 'NULL', '', 9007199254740993, 2.0, x'00ff'";
+    let result = query(&db, sql, &QueryLimits::default()).await.unwrap();
+    assert_eq!(
+        result.rows,
+        vec![vec![
+            Value::Null,
+            Value::Text("NULL".into()),
+            Value::Text(String::new()),
+            Value::Integer(9_007_199_254_740_993),
+            Value::Real(2.0),
+            Value::Blob(vec![0x00, 0xff]),
+        ]]
+    );
+    // A query without rows still names its columns.
+    let sql = "SELECT id, name FROM customers WHERE 0";
+    let result = query(&db, sql, &QueryLimits::default()).await.unwrap();
+    assert_eq!(result.columns, vec!["id", "name"]);
+}
+
+#[wasm_bindgen_test]
+async fn writes_are_refused_and_sqlite_errors_come_through() {
+    let db = open_demo().await;
+    let refused = query(&db, "DELETE FROM orders", &QueryLimits::default()).await;
+    assert!(matches!(refused, Err(DbError::Refused(_))), "{refused:?}");
+    let missing = query(&db, "SELECT * FROM nosuch", &QueryLimits::default()).await;
+    assert_eq!(
+        missing,
+        Err(DbError::Sqlite("no such table: nosuch".into()))
+    );
+    assert_eq!(count_orders(&db).await, vec![vec![Value::Integer(12)]]);
+}
+
+#[wasm_bindgen_test]
+async fn a_runaway_query_is_stopped_and_the_next_one_works() {
+    let db = open_demo().await;
+    let limits = QueryLimits {
+        max_rows: 10,
+        deadline_ms: 500,
+    };
+    let endless =
+        "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM r) SELECT count(*) FROM r";
+    let outcome = query(&db, endless, &limits).await;
+    assert_eq!(outcome, Err(DbError::Timeout { after_ms: 500 }));
+    // A fresh worker reopened the same bytes.
+    assert_eq!(count_orders(&db).await, vec![vec![Value::Integer(12)]]);
+
+    // Endless rows without an aggregate: the kept rows stand, the total is "more than".
+    let endless_rows =
+        "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM r) SELECT x FROM r";
+    let result = query(&db, endless_rows, &limits).await.unwrap();
+    assert_eq!(result.rows.len(), 10);
+    assert!(matches!(result.total_rows, RowCount::MoreThan(n) if n >= 10));
+}
+
+#[wasm_bindgen_test]
+async fn memory_bombs_end_with_an_error() {
+    let db = open_demo().await;
+    for bomb in [
+        "SELECT zeroblob(1500000000)",
+        "SELECT printf('%.*c', 2000000000, 'x')",
+    ] {
+        let outcome = query(&db, bomb, &QueryLimits::default()).await;
+        assert!(outcome.is_err(), "{bomb} returned {outcome:?}");
+        assert_eq!(count_orders(&db).await, vec![vec![Value::Integer(12)]]);
+    }
+}
+
+#[wasm_bindgen_test]
+async fn a_file_that_is_not_a_database_leaves_the_open_one_open() {
+    let db = open_demo().await;
+    let csv = "id,name\n1,Alice\n".repeat(20);
+    let outcome = db.open(Uint8Array::from(csv.as_bytes())).await;
+    match outcome {
+        Err(DbError::NotADatabase(why)) => assert!(why.contains("text file"), "{why}"),
+        other => panic!("expected NotADatabase, got {other:?}"),
+    }
+    // Right header, nonsense after it: SQLite itself says so.
+    let mut fake = vec![0u8; 4096];
+    fake[..16].copy_from_slice(b"SQLite format 3\0");
+    fake[16..18].copy_from_slice(&4096u16.to_be_bytes());
+    fake[100..120].copy_from_slice(&[0xee; 20]);
+    let outcome = db.open(Uint8Array::from(&fake[..])).await;
+    assert!(
+        matches!(outcome, Err(DbError::NotADatabase(_))),
+        "{outcome:?}"
+    );
+    assert_eq!(count_orders(&db).await, vec![vec![Value::Integer(12)]]);
+}
+
+#[wasm_bindgen_test]
+async fn export_has_the_pages_it_was_opened_with() {
+    let db = open_demo().await;
+    let _ = query(&db, "DELETE FROM orders", &QueryLimits::default()).await;
+    let exported = db.export().await.expect("export").to_vec();
+    let pristine = demo_bytes().await.to_vec();
+    assert_eq!(exported.len(), pristine.len());
+    // SQLite's backup rewrites these header fields (format bytes, change counter, schema
+    // cookie, version-valid-for and the library version); everything else is the same.
+    let rewritten = |i: usize| matches!(i, 18..=19 | 24..=27 | 40..=43 | 92..=99);
+    let differing: Vec<usize> = (0..pristine.len())
+        .filter(|&i| exported[i] != pristine[i] && !rewritten(i))
+        .collect();
+    assert!(differing.is_empty(), "bytes differ at {differing:?}");
+}
