@@ -6,6 +6,7 @@
 //! - [`llm`]: LLM providers and their wire formats; they know messages and tools, not the loop.
 //! - [`agent`]: the question-answering loop and its tools; knows nothing of the browser.
 //! - [`present`]: answers and results made safe and drawable (Markdown tree, chart geometry).
+//! - [`settings`]: the model a person chose (from the address, saved), keys bound to endpoints.
 //! - `ui` (wasm32 only): the Leptos page.
 
 pub mod agent;
@@ -13,6 +14,7 @@ pub mod clock;
 pub mod engine;
 pub mod llm;
 pub mod present;
+pub mod settings;
 pub mod sql;
 
 #[cfg(target_arch = "wasm32")]

@@ -1,13 +1,18 @@
 //! The page (Leptos, client-side rendering).
 //!
-//! Layout: a side panel (the database and its schema) and a main column (the console and its
-//! results). Text from the database is only ever rendered as text nodes, never as HTML.
+//! Layout: a side panel (the database and its schema) and a main column (the question to the
+//! agent with its transcript and answer, then the console and its results). Text from the database is only ever rendered as text nodes, never as HTML.
 
+mod browser_clock;
+mod chart_view;
+mod chat;
 mod console;
 mod database_panel;
+mod markdown_view;
 mod opening;
 mod result_table;
 mod schema_view;
+mod settings;
 mod state;
 mod test_hooks;
 
@@ -45,6 +50,7 @@ fn App() -> impl IntoView {
                     <schema_view::SchemaView/>
                 </aside>
                 <main class="main">
+                    <chat::Chat/>
                     <console::Console/>
                 </main>
             </div>

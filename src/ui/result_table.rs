@@ -5,6 +5,7 @@
 //! text, the empty text is an empty cell. Numbers are right-aligned; long text is clipped with
 //! a button that shows it whole.
 
+use super::chart_view::TableOrChart;
 use super::state::plural;
 use crate::engine::csv::to_csv;
 use crate::engine::{QueryResult, RowCount, Value};
@@ -17,18 +18,22 @@ const CLIP_CHARS: usize = 120;
 /// How many cells are added to the page in one go (see `ResultTable`).
 const CELLS_PER_SLICE: usize = 2_000;
 
+/// `testid_scope` sets a view apart from the console's when a page shows two: its test ids
+/// become `<scope>-result`, `<scope>-sql-error`, and so on.
 #[component]
 pub fn ResultView(
     outcome: RwSignal<Option<Result<QueryResult, String>>>,
     running: RwSignal<bool>,
+    #[prop(optional)] testid_scope: Option<&'static str>,
 ) -> impl IntoView {
+    let ids = TestIds(testid_scope);
     move || {
         let body = match outcome.get()? {
             Err(message) => view! {
-                <p class="sql-error" data-testid="sql-error" role="alert">{message}</p>
+                <p class="sql-error" data-testid=ids.id("sql-error") role="alert">{message}</p>
             }
             .into_any(),
-            Ok(result) => view! { <ResultTable result=result/> }.into_any(),
+            Ok(result) => view! { <ResultTable result=result ids=ids/> }.into_any(),
         };
         Some(view! {
             <section
@@ -43,16 +48,29 @@ pub fn ResultView(
     }
 }
 
+/// The `data-testid` names of one result view.
+#[derive(Clone, Copy)]
+struct TestIds(Option<&'static str>);
+
+impl TestIds {
+    fn id(self, name: &str) -> String {
+        match self.0 {
+            Some(scope) => format!("{scope}-{name}"),
+            None => name.to_string(),
+        }
+    }
+}
+
 #[component]
-fn ResultTable(result: QueryResult) -> impl IntoView {
+fn ResultTable(result: QueryResult, ids: TestIds) -> impl IntoView {
     let header = result
         .columns
         .iter()
         .map(|name| view! { <th scope="col">{name.clone()}</th> })
         .collect_view();
     let meta = view! {
-        <span data-testid="result-rowcount">{row_count_text(&result)}</span>
-        <span class="muted" data-testid="result-elapsed">{elapsed_text(result.elapsed_ms)}</span>
+        <span data-testid=ids.id("result-rowcount")>{row_count_text(&result)}</span>
+        <span class="muted" data-testid=ids.id("result-elapsed")>{elapsed_text(result.elapsed_ms)}</span>
     };
 
     // Rows appear a slice at a time, one slice per task, so that a thousand wide rows never
@@ -93,21 +111,26 @@ fn ResultTable(result: QueryResult) -> impl IntoView {
             {meta}
             <button
                 class="button small"
-                data-testid="csv-download"
+                data-testid=ids.id("csv-download")
                 title="The rows shown, as a CSV file (UTF-8)"
-                on:click=move |_| download_csv(&to_csv(&result.columns, &result.rows))
+                on:click={
+                    let result = result.clone();
+                    move |_| download_csv(&to_csv(&result.columns, &result.rows))
+                }
             >
                 "Download CSV"
             </button>
         </div>
-        <div class="table-scroll" data-testid="result" tabindex="0" aria-label="Rows">
-            <table>
-                <thead>
-                    <tr>{header}</tr>
-                </thead>
-                <tbody>{slices}</tbody>
-            </table>
-        </div>
+        <TableOrChart result=result>
+            <div class="table-scroll" data-testid=ids.id("result") tabindex="0" aria-label="Rows">
+                <table>
+                    <thead>
+                        <tr>{header}</tr>
+                    </thead>
+                    <tbody>{slices}</tbody>
+                </table>
+            </div>
+        </TableOrChart>
     }
 }
 

@@ -1,0 +1,424 @@
+//! The model a person chose, and how the page keeps that choice. Pure (no browser), so native
+//! tests cover every rule; the page's settings panel only reads and writes these types.
+//!
+//! - [`ModelSettings`]: provider, base URL, model, temperature, step limit. Not secret: they may
+//!   come from the address ([`address`]) and are kept in `localStorage` when the person edits them.
+//! - [`keys::KeyRing`]: API keys, each bound to the one endpoint it was entered for, so a key is
+//!   never sent anywhere else (not even when a link sets another base URL).
+
+pub mod address;
+pub mod keys;
+
+use crate::agent::AgentConfig;
+use crate::llm::{EndpointConfig, ProviderKind};
+use serde::{Deserialize, Serialize};
+use std::ops::RangeInclusive;
+
+/// Where the page keeps [`ModelSettings`] (JSON, no key in it).
+pub const SETTINGS_STORAGE_KEY: &str = "askdb.model-settings";
+/// Where the page keeps the keys a person asked it to remember (see [`keys::KeyRing`]).
+pub const KEYS_STORAGE_KEY: &str = "askdb.api-keys";
+
+pub const DEFAULT_TEMPERATURE: f32 = 0.2;
+pub const DEFAULT_MAX_STEPS: u32 = 10;
+pub const TEMPERATURE_RANGE: RangeInclusive<f32> = 0.0..=2.0;
+pub const STEP_RANGE: RangeInclusive<u32> = 1..=50;
+
+/// Longer text in a setting is refused: nothing legitimate is that long.
+const MAX_URL_CHARS: usize = 2_048;
+const MAX_MODEL_CHARS: usize = 200;
+
+/// What a person chose, apart from the key. Missing or unreadable fields take their defaults,
+/// so settings saved by an older page still load.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ModelSettings {
+    pub provider: ProviderKind,
+    /// Where requests go; empty means the provider's own address.
+    pub base_url: String,
+    pub model: String,
+    pub temperature: f32,
+    pub max_steps: u32,
+}
+
+impl Default for ModelSettings {
+    fn default() -> Self {
+        ModelSettings {
+            provider: ProviderKind::OpenAi,
+            base_url: ProviderKind::OpenAi.default_base_url().to_string(),
+            model: String::new(),
+            temperature: DEFAULT_TEMPERATURE,
+            max_steps: DEFAULT_MAX_STEPS,
+        }
+    }
+}
+
+/// A provider and address offered with one click.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Preset {
+    pub label: &'static str,
+    pub provider: ProviderKind,
+    pub base_url: &'static str,
+    /// An example model name, shown as the model field's placeholder (never filled in: model
+    /// names change faster than this page).
+    pub model_example: &'static str,
+}
+
+/// Servers that speak the OpenAI format at another address.
+pub const OPENAI_COMPATIBLE_PRESETS: [Preset; 3] = [
+    Preset {
+        label: "Ollama",
+        provider: ProviderKind::OpenAi,
+        base_url: "http://127.0.0.1:11434/v1",
+        model_example: "qwen2.5-coder:7b",
+    },
+    Preset {
+        label: "LM Studio",
+        provider: ProviderKind::OpenAi,
+        base_url: "http://127.0.0.1:1234/v1",
+        model_example: "the model id LM Studio shows",
+    },
+    Preset {
+        label: "OpenRouter",
+        provider: ProviderKind::OpenAi,
+        base_url: "https://openrouter.ai/api/v1",
+        model_example: "openai/gpt-4.1-mini",
+    },
+];
+
+/// The three providers, in the order the page lists them, with their `?provider=` names.
+pub const PROVIDERS: [(ProviderKind, &str, &str); 3] = [
+    (ProviderKind::OpenAi, "openai", "OpenAI or compatible"),
+    (ProviderKind::Anthropic, "anthropic", "Anthropic"),
+    (ProviderKind::Gemini, "gemini", "Google Gemini"),
+];
+
+/// `openai`, `anthropic`, `gemini` (any case) as a provider.
+pub fn parse_provider(name: &str) -> Option<ProviderKind> {
+    PROVIDERS
+        .iter()
+        .find(|(_, id, _)| id.eq_ignore_ascii_case(name.trim()))
+        .map(|(kind, _, _)| *kind)
+}
+
+/// The name `?provider=` and the settings panel use for `kind`.
+pub fn provider_id(kind: ProviderKind) -> &'static str {
+    PROVIDERS
+        .iter()
+        .find(|(k, _, _)| *k == kind)
+        .map_or("openai", |(_, id, _)| id)
+}
+
+/// An example model for the current provider and address, for the model field's placeholder.
+pub fn model_example(settings: &ModelSettings) -> &'static str {
+    if let Some(preset) = OPENAI_COMPATIBLE_PRESETS
+        .iter()
+        .find(|p| p.provider == settings.provider && same_url(p.base_url, &settings.base_url))
+    {
+        return preset.model_example;
+    }
+    match settings.provider {
+        ProviderKind::OpenAi => "gpt-4.1-mini",
+        ProviderKind::Anthropic => "claude-sonnet-4-5",
+        ProviderKind::Gemini => "gemini-2.5-flash",
+    }
+}
+
+fn same_url(a: &str, b: &str) -> bool {
+    a.trim().trim_end_matches('/') == b.trim().trim_end_matches('/')
+}
+
+impl ModelSettings {
+    /// Switches to `provider` at its own address (a custom address rarely fits another format).
+    pub fn choose_provider(&mut self, provider: ProviderKind) {
+        if provider != self.provider {
+            self.provider = provider;
+            self.base_url = provider.default_base_url().to_string();
+        }
+    }
+
+    pub fn choose_preset(&mut self, preset: &Preset) {
+        self.provider = preset.provider;
+        self.base_url = preset.base_url.to_string();
+    }
+
+    /// The base URL requests go to (the provider's own when none is set).
+    pub fn endpoint_url(&self) -> String {
+        EndpointConfig::new(self.provider, self.base_url.clone(), "").base_url()
+    }
+
+    /// Where and how to call the model, with `api_key` (empty for servers that need none).
+    pub fn endpoint(&self, api_key: &str) -> EndpointConfig {
+        EndpointConfig::new(self.provider, self.endpoint_url(), api_key)
+    }
+
+    /// The agent's settings; `query_deadline_ms` is the page's one deadline for every query.
+    pub fn agent_config(&self, query_deadline_ms: u32) -> AgentConfig {
+        AgentConfig {
+            model: self.model.trim().to_string(),
+            temperature: self.temperature,
+            max_steps: self.max_steps,
+            query_deadline_ms,
+            ..AgentConfig::default()
+        }
+    }
+
+    /// Why a question cannot be asked with these settings yet, in words for the person.
+    pub fn missing(&self) -> Option<&'static str> {
+        if self.model.trim().is_empty() {
+            Some("Choose a model first: open Settings and enter the model's name.")
+        } else {
+            None
+        }
+    }
+
+    /// These settings as saved in `localStorage`.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// Saved settings; anything unreadable or out of range falls back to its default (storage
+    /// can hold anything: another version of the page, or a person's edits).
+    pub fn from_json(json: &str) -> ModelSettings {
+        let Ok(saved) = serde_json::from_str::<ModelSettings>(json) else {
+            return ModelSettings::default();
+        };
+        let mut settings = ModelSettings {
+            provider: saved.provider,
+            base_url: saved.provider.default_base_url().to_string(),
+            ..ModelSettings::default()
+        };
+        if let Ok(url) = check_base_url(&saved.base_url) {
+            settings.base_url = url;
+        }
+        if let Ok(model) = check_model(&saved.model) {
+            settings.model = model;
+        }
+        if let Ok(temperature) = check_temperature(saved.temperature) {
+            settings.temperature = temperature;
+        }
+        if let Ok(steps) = check_max_steps(saved.max_steps) {
+            settings.max_steps = steps;
+        }
+        settings
+    }
+}
+
+/// A base URL as typed, if it is an absolute `http(s)` address; else why not. Empty stands for
+/// the provider's own address.
+pub fn check_base_url(url: &str) -> Result<String, String> {
+    let url = url.trim();
+    if url.is_empty() {
+        return Ok(String::new());
+    }
+    if url.chars().count() > MAX_URL_CHARS || url.chars().any(|c| c.is_control() || c == ' ') {
+        return Err("the base URL is not a web address".into());
+    }
+    let rest = ["http://", "https://"]
+        .iter()
+        .find_map(|scheme| {
+            url.get(..scheme.len())
+                .filter(|start| start.eq_ignore_ascii_case(scheme))
+                .map(|_| &url[scheme.len()..])
+        })
+        .ok_or("the base URL must start with http:// or https://")?;
+    let host = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    if host.is_empty() {
+        return Err("the base URL has no host".into());
+    }
+    Ok(url.trim_end_matches('/').to_string())
+}
+
+pub fn check_model(model: &str) -> Result<String, String> {
+    let model = model.trim();
+    if model.chars().count() > MAX_MODEL_CHARS || model.chars().any(char::is_control) {
+        return Err("that is not a model name".into());
+    }
+    Ok(model.to_string())
+}
+
+pub fn check_temperature(temperature: f32) -> Result<f32, String> {
+    if TEMPERATURE_RANGE.contains(&temperature) {
+        Ok(temperature)
+    } else {
+        Err(format!(
+            "the temperature goes from {} to {}",
+            TEMPERATURE_RANGE.start(),
+            TEMPERATURE_RANGE.end()
+        ))
+    }
+}
+
+pub fn check_max_steps(steps: u32) -> Result<u32, String> {
+    if STEP_RANGE.contains(&steps) {
+        Ok(steps)
+    } else {
+        Err(format!(
+            "the step limit goes from {} to {}",
+            STEP_RANGE.start(),
+            STEP_RANGE.end()
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_are_openai_at_its_own_address_with_no_model() {
+        let settings = ModelSettings::default();
+        assert_eq!(settings.provider, ProviderKind::OpenAi);
+        assert_eq!(settings.base_url, "https://api.openai.com/v1");
+        assert_eq!(settings.temperature, 0.2);
+        assert_eq!(settings.max_steps, 10);
+        assert!(settings.missing().is_some(), "no model chosen yet");
+    }
+
+    #[test]
+    fn presets_fill_an_openai_compatible_address() {
+        let mut settings = ModelSettings::default();
+        let ollama = OPENAI_COMPATIBLE_PRESETS[0];
+        settings.choose_preset(&ollama);
+        assert_eq!(settings.provider, ProviderKind::OpenAi);
+        assert_eq!(settings.base_url, "http://127.0.0.1:11434/v1");
+        assert_eq!(model_example(&settings), "qwen2.5-coder:7b");
+        let addresses: Vec<_> = OPENAI_COMPATIBLE_PRESETS
+            .iter()
+            .map(|p| p.base_url)
+            .collect();
+        assert_eq!(
+            addresses,
+            [
+                "http://127.0.0.1:11434/v1",
+                "http://127.0.0.1:1234/v1",
+                "https://openrouter.ai/api/v1"
+            ]
+        );
+    }
+
+    #[test]
+    fn another_provider_starts_at_its_own_address() {
+        let mut settings = ModelSettings::default();
+        settings.choose_preset(&OPENAI_COMPATIBLE_PRESETS[2]);
+        settings.choose_provider(ProviderKind::Anthropic);
+        assert_eq!(settings.base_url, "https://api.anthropic.com");
+        // Choosing the provider it already has keeps a custom address.
+        settings.base_url = "https://proxy.example/anthropic".into();
+        settings.choose_provider(ProviderKind::Anthropic);
+        assert_eq!(settings.base_url, "https://proxy.example/anthropic");
+    }
+
+    #[test]
+    fn provider_names_round_trip() {
+        for (kind, id, _) in PROVIDERS {
+            assert_eq!(parse_provider(id), Some(kind));
+            assert_eq!(provider_id(kind), id);
+        }
+        assert_eq!(parse_provider(" Gemini "), Some(ProviderKind::Gemini));
+        assert_eq!(parse_provider("ollama"), None);
+    }
+
+    #[test]
+    fn agent_config_takes_the_pages_query_deadline() {
+        let settings = ModelSettings {
+            model: "  test-model ".into(),
+            temperature: 0.7,
+            max_steps: 4,
+            ..ModelSettings::default()
+        };
+        let config = settings.agent_config(2_500);
+        assert_eq!(config.model, "test-model");
+        assert_eq!(config.temperature, 0.7);
+        assert_eq!(config.max_steps, 4);
+        assert_eq!(config.query_deadline_ms, 2_500);
+        assert_eq!(config.deadline_ms, AgentConfig::default().deadline_ms);
+    }
+
+    #[test]
+    fn an_empty_base_url_means_the_providers_own() {
+        let settings = ModelSettings {
+            provider: ProviderKind::Gemini,
+            base_url: " ".into(),
+            ..ModelSettings::default()
+        };
+        assert_eq!(
+            settings.endpoint("k").base_url(),
+            "https://generativelanguage.googleapis.com/v1beta"
+        );
+    }
+
+    #[test]
+    fn saved_settings_round_trip_without_any_key() {
+        let settings = ModelSettings {
+            provider: ProviderKind::Anthropic,
+            base_url: "https://api.anthropic.com".into(),
+            model: "claude-x".into(),
+            temperature: 0.0,
+            max_steps: 20,
+        };
+        let json = settings.to_json();
+        assert!(!json.to_lowercase().contains("key"), "{json}");
+        assert_eq!(ModelSettings::from_json(&json), settings);
+    }
+
+    #[test]
+    fn unreadable_or_out_of_range_saved_fields_take_their_defaults() {
+        assert_eq!(
+            ModelSettings::from_json("not json"),
+            ModelSettings::default()
+        );
+        let settings = ModelSettings::from_json(
+            r#"{"provider":"gemini","base_url":"javascript:alert(1)","model":"m",
+                "temperature":9,"max_steps":0}"#,
+        );
+        assert_eq!(settings.provider, ProviderKind::Gemini);
+        assert_eq!(
+            settings.base_url,
+            "https://generativelanguage.googleapis.com/v1beta"
+        );
+        assert_eq!(settings.model, "m");
+        assert_eq!(settings.temperature, DEFAULT_TEMPERATURE);
+        assert_eq!(settings.max_steps, DEFAULT_MAX_STEPS);
+        // An unknown provider makes the whole record unreadable: start from the defaults.
+        assert_eq!(
+            ModelSettings::from_json(r#"{"provider":"other","model":"m"}"#),
+            ModelSettings::default()
+        );
+    }
+
+    #[test]
+    fn base_urls_must_be_web_addresses() {
+        assert_eq!(
+            check_base_url(" http://127.0.0.1:11434/v1/ "),
+            Ok("http://127.0.0.1:11434/v1".into())
+        );
+        assert_eq!(
+            check_base_url("HTTPS://Example.com"),
+            Ok("HTTPS://Example.com".into())
+        );
+        assert_eq!(check_base_url(""), Ok(String::new()));
+        for bad in [
+            "javascript:alert(1)",
+            "file:///etc/passwd",
+            "ftp://host",
+            "http://",
+            "https:///path",
+            "http://a b",
+            "127.0.0.1:11434",
+        ] {
+            assert!(check_base_url(bad).is_err(), "{bad} accepted");
+        }
+    }
+
+    #[test]
+    fn numbers_outside_their_range_are_refused() {
+        assert!(check_temperature(2.0).is_ok());
+        assert!(check_temperature(-0.1).is_err());
+        assert!(check_temperature(f32::NAN).is_err());
+        assert!(check_max_steps(50).is_ok());
+        assert!(check_max_steps(51).is_err());
+        assert!(check_model("a\u{0}b").is_err());
+        assert_eq!(check_model(" gpt "), Ok("gpt".into()));
+    }
+}

@@ -1,0 +1,108 @@
+//! The answer with its proof: the text (safe Markdown), the notes, the evidence SQL, and the
+//! result of that SQL as the page ran it itself, not as the model reported it.
+
+use super::Exchange;
+use crate::agent::Answer;
+use crate::ui::app_state;
+use crate::ui::markdown_view::MarkdownView;
+use crate::ui::result_table::ResultView;
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// The answer of `exchange`, once there is one.
+#[component]
+pub fn AnswerView(exchange: Exchange) -> impl IntoView {
+    move || {
+        exchange
+            .answer()
+            .map(|answer| answer_view(exchange, answer))
+    }
+}
+
+fn answer_view(exchange: Exchange, answer: Answer) -> impl IntoView {
+    let unverified = unverified_reason(&answer);
+    let notes = answer
+        .notes
+        .clone()
+        .filter(|notes| !notes.trim().is_empty())
+        .map(|notes| {
+            view! {
+                <aside class="answer-notes" aria-label="Notes">
+                    <h4>"Notes and caveats"</h4>
+                    <p>{notes}</p>
+                </aside>
+            }
+        });
+    let evidence = answer.sql.clone().map(|sql| {
+        view! {
+            <div class="evidence">
+                <div class="evidence-head">
+                    <h4>"The SQL behind it"</h4>
+                    <OpenInConsole sql=sql.clone()/>
+                </div>
+                <pre class="sql" data-testid="answer-sql"><code>{sql}</code></pre>
+                <p class="muted">"Its result, run again by this page:"</p>
+                <div data-testid="answer-result">
+                    <ResultView
+                        outcome=exchange.evidence
+                        running=exchange.evidence_running
+                        testid_scope="evidence"
+                    />
+                </div>
+            </div>
+        }
+    });
+    view! {
+        <section class="answer" data-testid="answer" aria-label="Answer">
+            <div class="answer-head">
+                <h3>"Answer"</h3>
+                {unverified.map(|why| view! { <span class="badge unverified" title=why>"unverified"</span> })}
+            </div>
+            <MarkdownView markdown=answer.text.clone()/>
+            {unverified.map(|why| view! { <p class="unverified-why">{why}</p> })}
+            {notes}
+            {evidence}
+        </section>
+    }
+}
+
+/// Why an answer is not backed by a query, if it is not.
+fn unverified_reason(answer: &Answer) -> Option<&'static str> {
+    match (&answer.sql, answer.verified) {
+        (Some(_), true) => None,
+        (None, _) => Some("No query backs this answer: check it before relying on it."),
+        (Some(_), false) => {
+            Some("Its SQL was not checked by the agent: check it before relying on it.")
+        }
+    }
+}
+
+/// Puts `sql` in the console and takes the person there.
+#[component]
+fn OpenInConsole(sql: String) -> impl IntoView {
+    let state = app_state();
+    view! {
+        <button
+            class="button small"
+            data-testid="answer-to-console"
+            on:click=move |_| {
+                state.sql.set(sql.clone());
+                focus_console();
+            }
+        >
+            "Open in the console"
+        </button>
+    }
+}
+
+fn focus_console() {
+    let console = document()
+        .query_selector("textarea.sql-input")
+        .ok()
+        .flatten()
+        .and_then(|element| element.dyn_into::<web_sys::HtmlElement>().ok());
+    if let Some(console) = console {
+        console.scroll_into_view();
+        let _ = console.focus();
+    }
+}

@@ -1,0 +1,347 @@
+//! "Ask the database": the agent in the page.
+//!
+//! A question goes to [`crate::agent::Agent`] with the open database (the same
+//! [`crate::engine::Database`] the console uses), the model from the settings panel over
+//! `fetch`, and the browser's clock. Its events fill the transcript as they come; its answer's
+//! SQL is run again by the page. One [`Session`] per open database holds the conversation.
+
+mod answer;
+mod question;
+mod transcript;
+
+use super::browser_clock::BrowserClock;
+use super::settings::{focus_element, ModelChoice, SettingsButton, SettingsPanel};
+use super::state::AppState;
+use super::{app_state, markdown_view::MarkdownView};
+use crate::agent::{Agent, AgentError, AgentEvent, Answer, Failure, Session};
+use crate::engine::{query, QueryResult, Schema};
+use crate::llm::http::GlooHttp;
+use crate::llm::{HttpProvider, Usage};
+use crate::settings::ModelSettings;
+use futures::channel::oneshot;
+use leptos::prelude::*;
+use transcript::{Transcript, TranscriptView};
+
+/// One question asked, and what became of it.
+#[derive(Clone, Copy)]
+pub struct Exchange {
+    question: StoredValue<String>,
+    transcript: Transcript,
+    outcome: RwSignal<Option<Result<Answer, Failure>>>,
+    /// The answer's SQL as the page ran it.
+    evidence: RwSignal<Option<Result<QueryResult, String>>>,
+    evidence_running: RwSignal<bool>,
+}
+
+impl Exchange {
+    fn new(question: String) -> Exchange {
+        Exchange {
+            question: StoredValue::new(question),
+            transcript: Transcript::new(),
+            outcome: RwSignal::new(None),
+            evidence: RwSignal::new(None),
+            evidence_running: RwSignal::new(false),
+        }
+    }
+
+    fn answer(&self) -> Option<Answer> {
+        self.outcome
+            .with(|outcome| outcome.as_ref().and_then(|o| o.as_ref().ok().cloned()))
+    }
+}
+
+/// What the questions on this database have cost.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Totals {
+    pub questions: u32,
+    pub usage: Usage,
+    pub elapsed_ms: f64,
+}
+
+impl Totals {
+    fn add(&mut self, usage: Usage, elapsed_ms: f64) {
+        self.questions += 1;
+        self.usage += usage;
+        self.elapsed_ms += elapsed_ms;
+    }
+}
+
+/// The chat's state; cheap to copy into handlers.
+#[derive(Clone, Copy)]
+pub struct ChatState {
+    app: AppState,
+    model: ModelChoice,
+    pub question: RwSignal<String>,
+    /// Oldest first; the last one is the current question.
+    exchanges: RwSignal<Vec<Exchange>>,
+    pub running: RwSignal<bool>,
+    /// Why the last question got no answer, or why it could not be asked.
+    pub error: RwSignal<Option<String>>,
+    pub totals: RwSignal<Totals>,
+    /// Taken out while a question runs (the agent needs it mutably across awaits).
+    session: StoredValue<Option<Session>>,
+    /// Sending (or dropping) it stops the running question.
+    cancel: StoredValue<Option<oneshot::Sender<()>>>,
+    /// Counts databases opened: a question that outlives its database must not bring back
+    /// the old session.
+    generation: StoredValue<u64>,
+    owner: StoredValue<Owner>,
+}
+
+fn chat_state() -> ChatState {
+    expect_context::<ChatState>()
+}
+
+impl ChatState {
+    fn new(app: AppState, model: ModelChoice, question: String) -> ChatState {
+        ChatState {
+            app,
+            model,
+            question: RwSignal::new(question),
+            exchanges: RwSignal::new(Vec::new()),
+            running: RwSignal::new(false),
+            error: RwSignal::new(None),
+            totals: RwSignal::new(Totals::default()),
+            session: StoredValue::new(None),
+            cancel: StoredValue::new(None),
+            generation: StoredValue::new(0),
+            owner: StoredValue::new(Owner::current().unwrap_or_default()),
+        }
+    }
+
+    /// A database was opened (or closed): a new session, nothing of the old one shown.
+    fn start_afresh(&self, schema: Option<Schema>) {
+        self.stop();
+        self.generation.update_value(|g| *g += 1);
+        self.session.set_value(schema.map(Session::new));
+        self.exchanges.set(Vec::new());
+        self.error.set(None);
+        self.totals.set(Totals::default());
+    }
+
+    fn new_conversation(&self) {
+        if self.running.get_untracked() {
+            return;
+        }
+        self.session.update_value(|session| {
+            if let Some(session) = session {
+                session.forget_conversation();
+            }
+        });
+        self.exchanges.set(Vec::new());
+        self.error.set(None);
+    }
+
+    fn stop(&self) {
+        if let Some(cancel) = self.cancel.try_update_value(Option::take).flatten() {
+            let _ = cancel.send(());
+        }
+    }
+
+    /// Asks the question in the box, unless something is missing (then says what).
+    fn ask(&self) {
+        if self.running.get_untracked() {
+            return;
+        }
+        let question = self.question.get_untracked().trim().to_string();
+        if let Err(why) = self.check_ready(&question) {
+            self.error.set(Some(why));
+            return;
+        }
+        let Some(session) = self.session.try_update_value(Option::take).flatten() else {
+            self.error
+                .set(Some("Open a database first (or try the demo).".into()));
+            return;
+        };
+        let (cancel, cancelled) = oneshot::channel();
+        self.cancel.set_value(Some(cancel));
+        let exchange = self
+            .owner
+            .with_value(|owner| owner.with(|| Exchange::new(question.clone())));
+        self.exchanges.update(|list| list.push(exchange));
+        self.error.set(None);
+        self.running.set(true);
+        let generation = self.generation.get_value();
+        leptos::task::spawn_local(self.run(session, generation, question, exchange, cancelled));
+    }
+
+    fn check_ready(&self, question: &str) -> Result<(), String> {
+        if question.is_empty() {
+            return Err("Type a question first.".into());
+        }
+        if self.app.open.with_untracked(Option::is_none) {
+            return Err("Open a database first (or try the demo).".into());
+        }
+        if let Some(missing) = self.model.settings.with_untracked(ModelSettings::missing) {
+            self.model.panel_open.set(true);
+            // Once the panel is shown.
+            request_animation_frame(|| focus_element("model"));
+            return Err(missing.into());
+        }
+        Ok(())
+    }
+
+    async fn run(
+        self,
+        mut session: Session,
+        generation: u64,
+        question: String,
+        exchange: Exchange,
+        cancelled: oneshot::Receiver<()>,
+    ) {
+        let settings = self.model.settings.get_untracked();
+        let limits = self.app.limits.get_untracked();
+        let llm = HttpProvider::new(settings.endpoint(&self.model.key_untracked()), GlooHttp);
+        let db = self.app.database();
+        let clock = BrowserClock;
+        let agent = Agent::new(
+            &*db,
+            &llm,
+            &clock,
+            settings.agent_config(limits.deadline_ms),
+        );
+        let owner = self.owner.get_value();
+        let mut show = |event: AgentEvent| owner.with(|| exchange.transcript.record(event));
+        // A dropped sender also stops the question: nobody is left to see it.
+        let cancel = async move {
+            let _ = cancelled.await;
+        };
+        let result = agent.ask(&mut session, &question, &mut show, cancel).await;
+
+        self.cancel.set_value(None);
+        self.running.set(false);
+        if self.generation.get_value() != generation {
+            // Another database was opened meanwhile: this question belongs to the old one.
+            return;
+        }
+        self.session.set_value(Some(session));
+        match &result {
+            Ok(answer) => {
+                self.totals
+                    .update(|t| t.add(answer.usage, answer.elapsed_ms));
+                // The box is emptied for the next question, unless one is being typed.
+                if self.question.get_untracked().trim() == question {
+                    self.question.set(String::new());
+                }
+            }
+            Err(failure) => {
+                self.totals
+                    .update(|t| t.add(failure.usage, failure.elapsed_ms));
+                match failure.error {
+                    AgentError::Cancelled => exchange.transcript.stopped(),
+                    _ => self.error.set(Some(sentence(&failure.to_string()))),
+                }
+            }
+        }
+        let evidence = result.as_ref().ok().and_then(|answer| answer.sql.clone());
+        exchange.outcome.set(Some(result));
+        if let Some(sql) = evidence {
+            exchange.evidence_running.set(true);
+            let rerun = query(&*db, &sql, &limits).await;
+            exchange
+                .evidence
+                .set(Some(rerun.map_err(|e| e.to_string())));
+            exchange.evidence_running.set(false);
+        }
+    }
+
+    /// The current question's tokens, its time once done, and whether it is done.
+    fn current_cost(&self) -> Option<(Usage, Option<f64>, bool)> {
+        let exchange = self.exchanges.with(|list| list.last().copied())?;
+        Some(exchange.outcome.with(|outcome| match outcome {
+            Some(Ok(answer)) => (answer.usage, Some(answer.elapsed_ms), true),
+            Some(Err(failure)) => (failure.usage, Some(failure.elapsed_ms), true),
+            None => (exchange.transcript.usage.get(), None, false),
+        }))
+    }
+}
+
+/// The chat: settings, the question box, the current question and the earlier ones.
+#[component]
+pub fn Chat() -> impl IntoView {
+    let app = app_state();
+    let (model, question) = ModelChoice::load();
+    provide_context(model);
+    let chat = ChatState::new(app, model, question.unwrap_or_default());
+    provide_context(chat);
+
+    // Another database: a new session, and nothing of the old one on screen.
+    Effect::new(move |_| {
+        let schema = app
+            .open
+            .with(|open| open.as_ref().map(|o| o.schema.clone()));
+        untrack(|| chat.start_afresh(schema));
+    });
+
+    view! {
+        <section class="panel chat" aria-labelledby="chat-heading">
+            <div class="chat-head">
+                <h2 id="chat-heading">"Ask the database"</h2>
+                <SettingsButton/>
+            </div>
+            <SettingsPanel/>
+            <question::QuestionBox/>
+            {move || {
+                let list = chat.exchanges.get();
+                let (current, earlier) = list.split_last()?;
+                let earlier = earlier.iter().rev().map(|e| earlier_view(*e)).collect_view();
+                Some(view! {
+                    {current_view(*current)}
+                    <section class="earlier" aria-label="Earlier in this conversation">{earlier}</section>
+                })
+            }}
+        </section>
+    }
+}
+
+/// The question being asked (or last asked): the whole transcript and the answer.
+fn current_view(exchange: Exchange) -> impl IntoView {
+    view! {
+        <article class="exchange current">
+            <p class="asked">{exchange.question.get_value()}</p>
+            <TranscriptView transcript=exchange.transcript/>
+            <answer::AnswerView exchange=exchange/>
+        </article>
+    }
+}
+
+/// An earlier question, folded: the answer and its SQL, without the steps.
+fn earlier_view(exchange: Exchange) -> impl IntoView {
+    let body = match exchange.outcome.get_untracked() {
+        Some(Ok(answer)) => view! {
+            <MarkdownView markdown=answer.text/>
+            {answer.sql.map(|sql| view! { <pre class="sql"><code>{sql}</code></pre> })}
+        }
+        .into_any(),
+        Some(Err(failure)) => {
+            view! { <p class="muted">"No answer: "{failure.to_string()}</p> }.into_any()
+        }
+        None => ().into_any(),
+    };
+    view! {
+        <details class="exchange earlier-exchange">
+            <summary>{exchange.question.get_value()}</summary>
+            {body}
+        </details>
+    }
+}
+
+/// A message that starts a sentence on its own: "The model could not answer: …".
+fn sentence(message: &str) -> String {
+    let mut chars = message.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+/// "0.4 ms", "35 ms", "2.3 s".
+fn format_ms(ms: f64) -> String {
+    if ms < 10.0 {
+        format!("{ms:.1} ms")
+    } else if ms < 1_000.0 {
+        format!("{ms:.0} ms")
+    } else {
+        format!("{:.1} s", ms / 1_000.0)
+    }
+}

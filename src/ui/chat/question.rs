@@ -1,0 +1,142 @@
+//! The question box: type, ask (Enter or the button), stop, start a new conversation; below
+//! it what went wrong, if anything, and what the questions cost.
+
+use super::{chat_state, Totals};
+use crate::llm::Usage;
+use leptos::ev;
+use leptos::prelude::*;
+
+#[component]
+pub fn QuestionBox() -> impl IntoView {
+    let chat = chat_state();
+    let running = chat.running;
+
+    // Enter asks; Shift+Enter is a new line; Enter that ends an IME composition (Japanese,
+    // Chinese…) only confirms the characters.
+    let on_keydown = move |event: ev::KeyboardEvent| {
+        if event.key() == "Enter" && !event.shift_key() && !event.is_composing() {
+            event.prevent_default();
+            chat.ask();
+        }
+    };
+
+    view! {
+        <form
+            class="ask-form"
+            on:submit=move |event| {
+                event.prevent_default();
+                chat.ask();
+            }
+        >
+            <label class="visually-hidden" for="question">"Your question"</label>
+            <textarea
+                id="question"
+                class="question-input"
+                data-testid="question"
+                rows="3"
+                placeholder="Ask about the data, in any language. For example: which category sold most in 2024?"
+                prop:value=move || chat.question.get()
+                on:input=move |event| chat.question.set(event_target_value(&event))
+                on:keydown=on_keydown
+            ></textarea>
+            <div class="ask-bar">
+                <button
+                    type="submit"
+                    class="button primary"
+                    data-testid="ask"
+                    disabled=move || running.get()
+                >
+                    {move || if running.get() { "Asking…" } else { "Ask" }}
+                </button>
+                <button
+                    type="button"
+                    class="button"
+                    data-testid="stop"
+                    disabled=move || !running.get()
+                    on:click=move |_| chat.stop()
+                >
+                    "Stop"
+                </button>
+                <button
+                    type="button"
+                    class="button"
+                    data-testid="new-conversation"
+                    title="Forget the questions so far: the next one starts afresh"
+                    disabled=move || running.get()
+                    on:click=move |_| chat.new_conversation()
+                >
+                    "New conversation"
+                </button>
+                <span class="hint keys">"Enter asks, Shift+Enter starts a new line."</span>
+            </div>
+        </form>
+        {move || {
+            chat.error
+                .get()
+                .map(|message| {
+                    view! { <p class="agent-error" data-testid="agent-error" role="alert">{message}</p> }
+                })
+        }}
+        <UsageLine/>
+    }
+}
+
+/// Tokens and time: the current (or last) question, and the conversation so far.
+#[component]
+fn UsageLine() -> impl IntoView {
+    let chat = chat_state();
+    move || {
+        let current = chat.current_cost();
+        let totals = chat.totals.get();
+        if current.is_none() && totals.questions == 0 {
+            return None;
+        }
+        let question = current.map(|(usage, elapsed_ms, done)| {
+            let label = if done { "This question" } else { "So far" };
+            let time = elapsed_ms.map(|ms| format!(", {}", super::format_ms(ms)));
+            format!("{label}: {}{}", tokens(usage), time.unwrap_or_default())
+        });
+        let session = (totals.questions > 0).then(|| session_text(&totals));
+        let text = [question, session]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join(" · ");
+        Some(view! { <p class="usage muted" data-testid="usage">{text}</p> })
+    }
+}
+
+fn session_text(totals: &Totals) -> String {
+    let questions = if totals.questions == 1 {
+        "1 question".to_string()
+    } else {
+        format!("{} questions", totals.questions)
+    };
+    format!(
+        "Session: {questions}, {}, {}",
+        tokens(totals.usage),
+        super::format_ms(totals.elapsed_ms)
+    )
+}
+
+/// "1,234 in / 56 out tokens".
+fn tokens(usage: Usage) -> String {
+    format!(
+        "{} in / {} out tokens",
+        grouped(usage.input_tokens),
+        grouped(usage.output_tokens)
+    )
+}
+
+/// 1234567 → "1,234,567".
+fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
+}

@@ -1,0 +1,117 @@
+//! An answer's Markdown, drawn from the safe tree of [`crate::present::markdown`].
+//!
+//! Every piece of text becomes a text node; the tree has no HTML and no images to begin with,
+//! and its links are already limited to `http`, `https` and `mailto`. Links open in a new tab
+//! without giving it a handle on this page or telling it where the click came from.
+
+use crate::present::markdown::{parse, Align, Block, Inline};
+use leptos::prelude::*;
+
+/// `markdown` as blocks of text.
+#[component]
+pub fn MarkdownView(markdown: String) -> impl IntoView {
+    let blocks = parse(&markdown);
+    view! { <div class="markdown">{blocks_view(&blocks)}</div> }
+}
+
+fn blocks_view(blocks: &[Block]) -> AnyView {
+    blocks.iter().map(block_view).collect_view().into_any()
+}
+
+fn block_view(block: &Block) -> AnyView {
+    match block {
+        Block::Paragraph(inlines) => view! { <p>{inlines_view(inlines)}</p> }.into_any(),
+        Block::Heading { level, inlines } => heading(*level, inlines_view(inlines)),
+        Block::List {
+            ordered: true,
+            start,
+            items,
+        } => view! { <ol start=start.to_string()>{items_view(items)}</ol> }.into_any(),
+        Block::List { items, .. } => view! { <ul>{items_view(items)}</ul> }.into_any(),
+        Block::CodeBlock { code, .. } => {
+            view! { <pre class="code"><code>{code.clone()}</code></pre> }.into_any()
+        }
+        Block::Quote(blocks) => view! { <blockquote>{blocks_view(blocks)}</blockquote> }.into_any(),
+        Block::Table {
+            align,
+            header,
+            rows,
+        } => table_view(align, header, rows),
+        Block::Rule => view! { <hr/> }.into_any(),
+    }
+}
+
+/// The answer sits under the page's own headings, so its `#` starts at `<h3>`.
+fn heading(level: u8, content: AnyView) -> AnyView {
+    match level {
+        1 => view! { <h3>{content}</h3> }.into_any(),
+        2 => view! { <h4>{content}</h4> }.into_any(),
+        3 => view! { <h5>{content}</h5> }.into_any(),
+        _ => view! { <h6>{content}</h6> }.into_any(),
+    }
+}
+
+fn items_view(items: &[Vec<Block>]) -> AnyView {
+    items
+        .iter()
+        .map(|item| view! { <li>{blocks_view(item)}</li> })
+        .collect_view()
+        .into_any()
+}
+
+fn table_view(align: &[Align], header: &[Vec<Inline>], rows: &[Vec<Vec<Inline>>]) -> AnyView {
+    let style = |column: usize| match align.get(column) {
+        Some(Align::Left) => "text-align:left",
+        Some(Align::Center) => "text-align:center",
+        Some(Align::Right) => "text-align:right",
+        Some(Align::None) | None => "",
+    };
+    let header = header
+        .iter()
+        .enumerate()
+        .map(|(c, cell)| view! { <th scope="col" style=style(c)>{inlines_view(cell)}</th> })
+        .collect_view();
+    let rows = rows
+        .iter()
+        .map(|row| {
+            let cells = row
+                .iter()
+                .enumerate()
+                .map(|(c, cell)| view! { <td style=style(c)>{inlines_view(cell)}</td> })
+                .collect_view();
+            view! { <tr>{cells}</tr> }
+        })
+        .collect_view();
+    view! {
+        <div class="table-scroll">
+            <table>
+                <thead>
+                    <tr>{header}</tr>
+                </thead>
+                <tbody>{rows}</tbody>
+            </table>
+        </div>
+    }
+    .into_any()
+}
+
+fn inlines_view(inlines: &[Inline]) -> AnyView {
+    inlines.iter().map(inline_view).collect_view().into_any()
+}
+
+fn inline_view(inline: &Inline) -> AnyView {
+    match inline {
+        Inline::Text(text) => text.clone().into_any(),
+        Inline::Code(code) => view! { <code>{code.clone()}</code> }.into_any(),
+        Inline::Emphasis(children) => view! { <em>{inlines_view(children)}</em> }.into_any(),
+        Inline::Strong(children) => view! { <strong>{inlines_view(children)}</strong> }.into_any(),
+        Inline::Strikethrough(children) => view! { <s>{inlines_view(children)}</s> }.into_any(),
+        Inline::Link { href, children } => view! {
+            <a href=href.as_str().to_string() target="_blank" rel="noopener noreferrer">
+                {inlines_view(children)}
+            </a>
+        }
+        .into_any(),
+        Inline::LineBreak => view! { <br/> }.into_any(),
+    }
+}

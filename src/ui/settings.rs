@@ -1,0 +1,420 @@
+//! The model settings panel: provider (and presets for OpenAI-compatible servers), base URL,
+//! model, API key, temperature, step limit. The rules live in [`crate::settings`]; this module
+//! shows them and keeps them in `localStorage`.
+//!
+//! The key is held in memory, per endpoint, and written to `localStorage` only when the person
+//! ticks "remember on this device". It is never put in the address, a log or the transcript.
+
+use super::app_state;
+use crate::settings::keys::KeyRing;
+use crate::settings::{
+    address, check_base_url, check_max_steps, check_model, check_temperature, model_example,
+    ModelSettings, KEYS_STORAGE_KEY, OPENAI_COMPATIBLE_PRESETS, PROVIDERS, SETTINGS_STORAGE_KEY,
+    STEP_RANGE, TEMPERATURE_RANGE,
+};
+use leptos::ev;
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+const PANEL_ID: &str = "model-settings";
+const BUTTON_ID: &str = "settings-button";
+
+/// The chosen model and the keys, shared by the panel and the chat.
+#[derive(Clone, Copy)]
+pub struct ModelChoice {
+    pub settings: RwSignal<ModelSettings>,
+    /// Keys typed in this tab, by endpoint; gone when the tab closes.
+    keys: RwSignal<KeyRing>,
+    /// The keys kept on this device (what `localStorage` holds).
+    saved_keys: RwSignal<KeyRing>,
+    /// Whether keys typed now are kept on this device.
+    remember: RwSignal<bool>,
+    pub panel_open: RwSignal<bool>,
+    /// Address parameters that were not used, and why.
+    ignored: RwSignal<Vec<String>>,
+    /// A base URL, temperature or step limit that was typed but not taken, and why.
+    problem: RwSignal<Option<String>>,
+    storage_error: RwSignal<Option<String>>,
+}
+
+impl ModelChoice {
+    /// The saved settings with the address's on top, and the question `?q=` asks to fill in.
+    pub fn load() -> (ModelChoice, Option<String>) {
+        let mut settings = read_storage(SETTINGS_STORAGE_KEY)
+            .map(|json| ModelSettings::from_json(&json))
+            .unwrap_or_default();
+        let from_address = address::apply(&mut settings, &address_parameters());
+        let saved_keys = read_storage(KEYS_STORAGE_KEY)
+            .map(|json| KeyRing::from_json(&json))
+            .unwrap_or_default();
+        let choice = ModelChoice {
+            settings: RwSignal::new(settings),
+            keys: RwSignal::new(saved_keys.clone()),
+            remember: RwSignal::new(!saved_keys.is_empty()),
+            saved_keys: RwSignal::new(saved_keys),
+            panel_open: RwSignal::new(!from_address.ignored.is_empty()),
+            ignored: RwSignal::new(from_address.ignored),
+            problem: RwSignal::new(None),
+            storage_error: RwSignal::new(None),
+        };
+        (choice, from_address.question)
+    }
+
+    /// The key for the chosen endpoint (empty when there is none), for one question.
+    pub fn key_untracked(&self) -> String {
+        let settings = self.settings.get_untracked();
+        self.keys
+            .with_untracked(|keys| keys.get(&settings).unwrap_or_default().to_string())
+    }
+
+    /// Changes the settings the way the person did, and saves them (never the key).
+    fn edit(&self, change: impl FnOnce(&mut ModelSettings)) {
+        self.settings.update(change);
+        self.problem.set(None);
+        let json = self.settings.with_untracked(ModelSettings::to_json);
+        self.report(write_storage(SETTINGS_STORAGE_KEY, &json));
+    }
+
+    fn key(&self) -> String {
+        let settings = self.settings.get();
+        self.keys
+            .with(|keys| keys.get(&settings).unwrap_or_default().to_string())
+    }
+
+    fn set_key(&self, key: &str) {
+        let settings = self.settings.get_untracked();
+        self.keys.update(|keys| keys.set(&settings, key));
+        if self.remember.get_untracked() {
+            self.saved_keys.update(|saved| saved.set(&settings, key));
+            self.save_keys();
+        }
+    }
+
+    fn set_remember(&self, remember: bool) {
+        self.remember.set(remember);
+        let settings = self.settings.get_untracked();
+        if remember {
+            let key = self.key_untracked();
+            self.saved_keys.update(|saved| saved.set(&settings, &key));
+        } else {
+            self.saved_keys.update(|saved| saved.remove(&settings));
+        }
+        self.save_keys();
+    }
+
+    /// Removes every saved key from this device, and from this tab.
+    fn forget_saved_keys(&self) {
+        self.saved_keys.set(KeyRing::default());
+        self.keys.set(KeyRing::default());
+        self.remember.set(false);
+        self.save_keys();
+    }
+
+    fn save_keys(&self) {
+        let saved = self.saved_keys.get_untracked();
+        let written = if saved.is_empty() {
+            remove_storage(KEYS_STORAGE_KEY)
+        } else {
+            write_storage(KEYS_STORAGE_KEY, &saved.to_json())
+        };
+        self.report(written);
+    }
+
+    fn report(&self, written: Result<(), String>) {
+        self.storage_error.set(written.err());
+    }
+}
+
+/// The button that opens and closes the panel.
+#[component]
+pub fn SettingsButton() -> impl IntoView {
+    let choice = expect_context::<ModelChoice>();
+    view! {
+        <button
+            id=BUTTON_ID
+            class="button"
+            data-testid="settings"
+            aria-controls=PANEL_ID
+            aria-expanded=move || choice.panel_open.get().to_string()
+            on:click=move |_| choice.panel_open.update(|open| *open = !*open)
+        >
+            "Settings"
+        </button>
+    }
+}
+
+#[component]
+pub fn SettingsPanel() -> impl IntoView {
+    let choice = expect_context::<ModelChoice>();
+    let state = app_state();
+    let settings = choice.settings;
+
+    let close_on_escape = move |event: ev::KeyboardEvent| {
+        if event.key() == "Escape" {
+            choice.panel_open.set(false);
+            focus_element(BUTTON_ID);
+        }
+    };
+    let on_base_url = move |event: ev::Event| match check_base_url(&event_target_value(&event)) {
+        Ok(url) => choice.edit(|s| s.base_url = url),
+        Err(why) => choice.problem.set(Some(format!(
+            "{why}; still using {}",
+            settings.get_untracked().endpoint_url()
+        ))),
+    };
+    let on_model = move |event: ev::Event| match check_model(&event_target_value(&event)) {
+        Ok(model) => choice.edit(|s| s.model = model),
+        Err(why) => choice.problem.set(Some(why)),
+    };
+    let on_temperature = move |event: ev::Event| {
+        let input: web_sys::HtmlInputElement = event_target(&event);
+        match input
+            .value()
+            .trim()
+            .parse::<f32>()
+            .map_err(|_| String::new())
+            .and_then(check_temperature)
+        {
+            Ok(t) => choice.edit(|s| s.temperature = t),
+            Err(_) => input.set_value(&settings.get_untracked().temperature.to_string()),
+        }
+    };
+    let on_steps = move |event: ev::Event| {
+        let input: web_sys::HtmlInputElement = event_target(&event);
+        match input
+            .value()
+            .trim()
+            .parse::<u32>()
+            .map_err(|_| String::new())
+            .and_then(check_max_steps)
+        {
+            Ok(n) => choice.edit(|s| s.max_steps = n),
+            Err(_) => input.set_value(&settings.get_untracked().max_steps.to_string()),
+        }
+    };
+
+    let provider_options = PROVIDERS
+        .iter()
+        .map(|&(kind, id, label)| {
+            view! {
+                <option value=id prop:selected=move || settings.with(|s| s.provider == kind)>
+                    {label}
+                </option>
+            }
+        })
+        .collect_view();
+    let presets = OPENAI_COMPATIBLE_PRESETS
+        .iter()
+        .map(|preset| {
+            view! {
+                <button
+                    type="button"
+                    class="button small"
+                    title=format!("OpenAI format at {}", preset.base_url)
+                    on:click=move |_| choice.edit(|s| s.choose_preset(preset))
+                >
+                    {preset.label}
+                </button>
+            }
+        })
+        .collect_view();
+
+    view! {
+        <section
+            id=PANEL_ID
+            class="panel settings-panel"
+            aria-label="Model settings"
+            hidden=move || !choice.panel_open.get()
+            on:keydown=close_on_escape
+        >
+            <h3>"Model"</h3>
+            {move || {
+                let ignored = choice.ignored.get();
+                (!ignored.is_empty()).then(|| {
+                    let items = ignored.into_iter().map(|why| view! { <li>{why}</li> }).collect_view();
+                    view! { <div class="notice"><p>"From the page address, not used:"</p><ul>{items}</ul></div> }
+                })
+            }}
+            <div class="field">
+                <label for="provider">"Provider"</label>
+                <select
+                    id="provider"
+                    data-testid="provider"
+                    on:change=move |event| {
+                        if let Some(kind) = crate::settings::parse_provider(&event_target_value(&event)) {
+                            choice.edit(|s| s.choose_provider(kind));
+                        }
+                    }
+                >
+                    {provider_options}
+                </select>
+            </div>
+            <div class="field presets" role="group" aria-label="Presets for OpenAI-compatible servers">
+                <span class="muted">"OpenAI-compatible: "</span>
+                {presets}
+            </div>
+            <div class="field">
+                <label for="base-url">"Base URL"</label>
+                <input
+                    id="base-url"
+                    type="url"
+                    data-testid="base-url"
+                    spellcheck="false"
+                    autocomplete="off"
+                    prop:value=move || settings.with(|s| s.base_url.clone())
+                    on:change=on_base_url
+                />
+            </div>
+            <div class="field">
+                <label for="model">"Model"</label>
+                <input
+                    id="model"
+                    data-testid="model"
+                    spellcheck="false"
+                    autocomplete="off"
+                    placeholder=move || settings.with(|s| format!("e.g. {}", model_example(s)))
+                    prop:value=move || settings.with(|s| s.model.clone())
+                    on:change=on_model
+                />
+            </div>
+            <div class="field">
+                <label for="api-key">"API key"</label>
+                <input
+                    id="api-key"
+                    type="password"
+                    data-testid="api-key"
+                    spellcheck="false"
+                    autocomplete="off"
+                    placeholder="not needed for Ollama or LM Studio"
+                    prop:value=move || choice.key()
+                    on:input=move |event| choice.set_key(&event_target_value(&event))
+                />
+                <p class="hint">
+                    {move || {
+                        let endpoint = settings.with(|s| s.endpoint_url());
+                        if choice.remember.get() {
+                            format!("Kept in this browser's storage; sent only to {endpoint}.")
+                        } else {
+                            format!("Kept in this tab's memory only; sent only to {endpoint}.")
+                        }
+                    }}
+                    " Each address has its own key."
+                </p>
+                <label class="check">
+                    <input
+                        type="checkbox"
+                        data-testid="remember-key"
+                        prop:checked=move || choice.remember.get()
+                        on:change=move |event| choice.set_remember(event_target_checked(&event))
+                    />
+                    " Remember on this device"
+                </label>
+                {move || {
+                    (!choice.saved_keys.with(KeyRing::is_empty)).then(|| view! {
+                        <button
+                            type="button"
+                            class="button small"
+                            data-testid="forget-keys"
+                            on:click=move |_| choice.forget_saved_keys()
+                        >
+                            "Forget saved keys"
+                        </button>
+                    })
+                }}
+            </div>
+            <div class="field-row">
+                <label>
+                    "Temperature "
+                    <input
+                        type="number"
+                        class="number-input"
+                        data-testid="temperature"
+                        min=TEMPERATURE_RANGE.start().to_string()
+                        max=TEMPERATURE_RANGE.end().to_string()
+                        step="0.1"
+                        prop:value=move || settings.with(|s| s.temperature.to_string())
+                        on:change=on_temperature
+                    />
+                </label>
+                <label>
+                    "Step limit "
+                    <input
+                        type="number"
+                        class="number-input"
+                        data-testid="step-limit"
+                        min=STEP_RANGE.start().to_string()
+                        max=STEP_RANGE.end().to_string()
+                        step="1"
+                        prop:value=move || settings.with(|s| s.max_steps.to_string())
+                        on:change=on_steps
+                    />
+                </label>
+            </div>
+            <p class="hint">
+                {move || format!(
+                    "Each query may run {} (the Deadline beside the SQL console).",
+                    crate::engine::format_seconds(state.limits.get().deadline_ms)
+                )}
+            </p>
+            {move || choice.problem.get().map(|why| view! { <p class="field-error" role="alert">{why}</p> })}
+            {move || choice.storage_error.get().map(|why| view! { <p class="field-error" role="alert">{why}</p> })}
+            <p class="hint">
+                "Settings other than the key are saved in this browser. Questions, schema and \
+                 query results go to the model's address above, and nowhere else."
+            </p>
+        </section>
+    }
+}
+
+/// The decoded query parameters of the page's address, in order.
+fn address_parameters() -> Vec<(String, String)> {
+    let Some(search) = web_sys::window().and_then(|w| w.location().search().ok()) else {
+        return Vec::new();
+    };
+    let Ok(params) = web_sys::UrlSearchParams::new_with_str(&search) else {
+        return Vec::new();
+    };
+    let Ok(Some(entries)) = js_sys::try_iter(params.as_ref()) else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .filter_map(|entry| {
+            let pair: js_sys::Array = entry.dyn_into().ok()?;
+            Some((pair.get(0).as_string()?, pair.get(1).as_string()?))
+        })
+        .collect()
+}
+
+fn storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok()?
+}
+
+fn read_storage(key: &str) -> Option<String> {
+    storage()?.get_item(key).ok()?
+}
+
+const STORAGE_REFUSED: &str =
+    "This browser did not allow saving (private mode or storage turned off): the settings last \
+     until the tab closes.";
+
+fn write_storage(key: &str, value: &str) -> Result<(), String> {
+    storage()
+        .and_then(|s| s.set_item(key, value).ok())
+        .ok_or_else(|| STORAGE_REFUSED.to_string())
+}
+
+fn remove_storage(key: &str) -> Result<(), String> {
+    storage()
+        .and_then(|s| s.remove_item(key).ok())
+        .ok_or_else(|| STORAGE_REFUSED.to_string())
+}
+
+pub fn focus_element(id: &str) {
+    if let Some(element) = document()
+        .get_element_by_id(id)
+        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+    {
+        let _ = element.focus();
+    }
+}
