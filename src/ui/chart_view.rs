@@ -8,6 +8,7 @@ use crate::engine::QueryResult;
 use crate::present::chart::{layout, plan, svg_points, ChartKind, ChartLayout, ChartPlan, SWATCH};
 use leptos::ev;
 use leptos::prelude::*;
+use std::sync::Arc;
 
 /// Used until the chart's box can be measured (and when it cannot).
 const FALLBACK_WIDTH: f64 = 640.0;
@@ -19,7 +20,7 @@ const NARROW_WIDTH: f64 = 480.0;
 /// A result's table (the children), with a switch to a chart when the result has the shape of
 /// one. Shows the table first; the table stays in the page while the chart is shown.
 #[component]
-pub fn TableOrChart(result: QueryResult, children: Children) -> impl IntoView {
+pub fn TableOrChart(result: Arc<QueryResult>, children: Children) -> impl IntoView {
     let Some(chart) = plan(&result.columns, &result.rows) else {
         return children().into_any();
     };

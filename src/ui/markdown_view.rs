@@ -60,16 +60,17 @@ fn items_view(items: &[Vec<Block>]) -> AnyView {
 }
 
 fn table_view(align: &[Align], header: &[Vec<Inline>], rows: &[Vec<Vec<Inline>>]) -> AnyView {
-    let style = |column: usize| match align.get(column) {
-        Some(Align::Left) => "text-align:left",
-        Some(Align::Center) => "text-align:center",
-        Some(Align::Right) => "text-align:right",
+    // Classes, not `style` attributes: the page's CSP allows no inline styles.
+    let class = |column: usize| match align.get(column) {
+        Some(Align::Left) => "align-left",
+        Some(Align::Center) => "align-center",
+        Some(Align::Right) => "align-right",
         Some(Align::None) | None => "",
     };
     let header = header
         .iter()
         .enumerate()
-        .map(|(c, cell)| view! { <th scope="col" style=style(c)>{inlines_view(cell)}</th> })
+        .map(|(c, cell)| view! { <th scope="col" class=class(c)>{inlines_view(cell)}</th> })
         .collect_view();
     let rows = rows
         .iter()
@@ -77,7 +78,7 @@ fn table_view(align: &[Align], header: &[Vec<Inline>], rows: &[Vec<Vec<Inline>>]
             let cells = row
                 .iter()
                 .enumerate()
-                .map(|(c, cell)| view! { <td style=style(c)>{inlines_view(cell)}</td> })
+                .map(|(c, cell)| view! { <td class=class(c)>{inlines_view(cell)}</td> })
                 .collect_view();
             view! { <tr>{cells}</tr> }
         })

@@ -77,8 +77,6 @@ fn ResultTable(result: QueryResult, ids: TestIds) -> impl IntoView {
     // hold the page up; the first slice shows at once.
     let rows_per_slice = (CELLS_PER_SLICE / result.columns.len().max(1)).max(1);
     let slice_count = result.rows.len().div_ceil(rows_per_slice);
-    // The chart switch plans from its own copy; the table's rows are shared by its slices.
-    let chart_source = result.clone();
     let result = Arc::new(result);
     let revealed = RwSignal::new(1usize);
     leptos::task::spawn_local(async move {
@@ -115,12 +113,15 @@ fn ResultTable(result: QueryResult, ids: TestIds) -> impl IntoView {
                 class="button small"
                 data-testid=ids.id("csv-download")
                 title="The rows shown, as a CSV file (UTF-8)"
-                on:click=move |_| download_csv(&to_csv(&result.columns, &result.rows))
+                on:click={
+                    let result = result.clone();
+                    move |_| download_csv(&to_csv(&result.columns, &result.rows))
+                }
             >
                 "Download CSV"
             </button>
         </div>
-        <TableOrChart result=chart_source>
+        <TableOrChart result=result>
             <div class="table-scroll" data-testid=ids.id("result") tabindex="0" aria-label="Rows">
                 <table>
                     <thead>

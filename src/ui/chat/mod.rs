@@ -161,7 +161,8 @@ impl ChatState {
         self.exchanges.update(|list| list.push(exchange));
         self.error.set(None);
         self.running.set(true);
-        leptos::task::spawn_local(self.run(session, question, exchange, cancelled));
+        let generation = self.generation.get_value();
+        leptos::task::spawn_local(self.run(session, generation, question, exchange, cancelled));
     }
 
     fn check_ready(&self, question: &str) -> Result<(), String> {
@@ -173,7 +174,8 @@ impl ChatState {
         }
         if let Some(missing) = self.model.settings.with_untracked(ModelSettings::missing) {
             self.model.panel_open.set(true);
-            focus_element("model");
+            // Once the panel is shown.
+            request_animation_frame(|| focus_element("model"));
             return Err(missing.into());
         }
         Ok(())
@@ -182,11 +184,11 @@ impl ChatState {
     async fn run(
         self,
         mut session: Session,
+        generation: u64,
         question: String,
         exchange: Exchange,
         cancelled: oneshot::Receiver<()>,
     ) {
-        let generation = self.generation.get_value();
         let settings = self.model.settings.get_untracked();
         let limits = self.app.limits.get_untracked();
         let llm = HttpProvider::new(settings.endpoint(&self.model.key_untracked()), GlooHttp);

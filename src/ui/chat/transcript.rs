@@ -82,7 +82,7 @@ impl Transcript {
                 reason,
                 ..
             } => {
-                let wait = format_ms(f64::from(wait_ms));
+                let wait = crate::engine::format_seconds(wait_ms);
                 self.status
                     .set(Some(format!("Waiting {wait} before retry {attempt}…")));
                 self.note(
