@@ -9,7 +9,10 @@ use support::RusqliteDb;
 #[test]
 fn counts_orders_and_caps_rows() {
     let db = RusqliteDb::shop();
-    let limits = QueryLimits { max_rows: 5, deadline_ms: 5_000 };
+    let limits = QueryLimits {
+        max_rows: 5,
+        deadline_ms: 5_000,
+    };
     let result = block_on(query(&db, "SELECT count(*) FROM orders", &limits)).unwrap();
     assert_eq!(result.rows, vec![vec![Value::Integer(12)]]);
     let result = block_on(query(&db, "SELECT * FROM orders", &limits)).unwrap();
@@ -30,8 +33,12 @@ fn zero_rows_still_name_their_columns() {
 #[test]
 fn runaway_query_stops_at_its_deadline() {
     let db = RusqliteDb::shop();
-    let limits = QueryLimits { max_rows: 10, deadline_ms: 300 };
-    let sql = "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM r) SELECT count(*) FROM r";
+    let limits = QueryLimits {
+        max_rows: 10,
+        deadline_ms: 300,
+    };
+    let sql =
+        "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM r) SELECT count(*) FROM r";
     let outcome = block_on(query(&db, sql, &limits));
     assert_eq!(outcome, Err(DbError::Timeout { after_ms: 300 }));
     // Endless rows without an aggregate: the kept rows stand, the total is "more than".
@@ -53,7 +60,11 @@ fn schema_has_tables_keys_and_counts() {
     assert_eq!(orders.columns.len(), 5);
     assert_eq!(orders.column("id").unwrap().primary_key, 1);
     assert!(!orders.column("customer_id").unwrap().not_null);
-    let targets: Vec<_> = orders.foreign_keys.iter().map(|k| k.to_table.as_str()).collect();
+    let targets: Vec<_> = orders
+        .foreign_keys
+        .iter()
+        .map(|k| k.to_table.as_str())
+        .collect();
     assert_eq!(targets, vec!["products", "customers"]);
 }
 
@@ -61,7 +72,12 @@ fn schema_has_tables_keys_and_counts() {
 fn schema_of_northwind_has_views_and_odd_names() {
     let db = RusqliteDb::open(&support::dataset("northwind/northwind.db"));
     let schema = block_on(schema::load(&db, &QueryLimits::default())).unwrap();
-    let details = schema.table("Order Details").expect("table with a space in its name");
+    let details = schema
+        .table("Order Details")
+        .expect("table with a space in its name");
     assert!(matches!(details.row_count, Some(RowCount::Exact(n)) if n > 0));
-    assert!(schema.tables.iter().any(|t| t.kind == TableKind::View && t.row_count.is_none()));
+    assert!(schema
+        .tables
+        .iter()
+        .any(|t| t.kind == TableKind::View && t.row_count.is_none()));
 }

@@ -86,7 +86,9 @@ mod tests {
             .unwrap_err()
             .contains("text file"));
         let noise: Vec<u8> = (0..200u32).map(|i| (i * 7 + 3) as u8).collect();
-        assert!(check_header(&noise, 200).unwrap_err().contains("SQLite header"));
+        assert!(check_header(&noise, 200)
+            .unwrap_err()
+            .contains("SQLite header"));
         assert!(check_header(&header(4096, 4), 3 * 4096)
             .unwrap_err()
             .contains("truncated"));
@@ -97,11 +99,8 @@ mod tests {
 
     #[test]
     fn real_demo_database_passes() {
-        let bytes = std::fs::read(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/www/demo/shop.db"
-        ))
-        .expect("demo database is shipped in www/demo");
+        let bytes = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/www/demo/shop.db"))
+            .expect("demo database is shipped in www/demo");
         assert_eq!(check_header(&bytes, bytes.len() as u64), Ok(()));
         let half = bytes.len() / 2;
         assert!(check_header(&bytes[..half], half as u64).is_err());

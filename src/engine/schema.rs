@@ -163,7 +163,10 @@ pub async fn load<D: Database + ?Sized>(
     }
 
     for table in tables.iter_mut().filter(|t| t.kind == TableKind::Table) {
-        let sql = format!("SELECT count(*) FROM {}", crate::sql::quote_ident(&table.name));
+        let sql = format!(
+            "SELECT count(*) FROM {}",
+            crate::sql::quote_ident(&table.name)
+        );
         // A count that fails or takes too long leaves the count unknown; the schema still loads.
         if let Ok(result) = query(db, &sql, count_limits).await {
             if let Some(Value::Integer(n)) = result.rows.first().and_then(|r| r.first()) {

@@ -45,7 +45,11 @@ impl RusqliteDb {
         let mut rows = statement.query([])?;
         let mut out = Vec::new();
         while let Some(row) = rows.next()? {
-            out.push((0..width).map(|i| to_value(row.get_ref_unwrap(i))).collect());
+            out.push(
+                (0..width)
+                    .map(|i| to_value(row.get_ref_unwrap(i)))
+                    .collect(),
+            );
         }
         Ok(out)
     }
@@ -102,7 +106,11 @@ impl RusqliteDb {
                 Ok(Some(row)) => {
                     counted += 1;
                     if kept.len() < max_rows {
-                        kept.push((0..width).map(|i| to_value(row.get_ref_unwrap(i))).collect());
+                        kept.push(
+                            (0..width)
+                                .map(|i| to_value(row.get_ref_unwrap(i)))
+                                .collect(),
+                        );
                     }
                 }
                 Ok(None) => break,
