@@ -47,9 +47,10 @@ step "native tests" cargo test
 
 mapfile -t WASM_TARGETS < <(wasm_test_targets)
 if ((${#WASM_TARGETS[@]})); then
-  # The runner (.cargo/config.toml) drives Chromium through chromedriver, headless.
-  step "wasm tests" env CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_TEST_TIMEOUT=120 \
-    WASM_BINDGEN_TEST_DRIVER_TIMEOUT=30 \
+  # The runner (.cargo/config.toml) drives Chromium through chromedriver, headless. Test
+  # binaries without wasm_bindgen_test_configure! run in the browser too, not in Node.
+  step "wasm tests" env CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_USE_BROWSER=1 \
+    WASM_BINDGEN_TEST_TIMEOUT=120 WASM_BINDGEN_TEST_DRIVER_TIMEOUT=30 \
     cargo test --target wasm32-unknown-unknown "${WASM_TARGETS[@]}"
 else
   say "wasm tests: none found (no wasm_bindgen_test in src/ or tests/*.rs)"

@@ -17,7 +17,7 @@ after(() => session?.close());
 test('the demo opens, shows its tables and counts the orders by button and by Ctrl+Enter', async () => {
   const page = await session.open();
   const status = await openDemo(page);
-  assert.match(status, /\b3 tables\b/, 'the status gives the table count');
+  assert.match(status, /(?<!\d)3 tables\b/, 'the status gives the table count');
   const names = await schemaNames(page);
   for (const wanted of ['customers', 'orders', 'products']) {
     assert.ok(names.includes(wanted), `the schema lists ${wanted} (it lists ${names})`);
@@ -29,7 +29,7 @@ test('the demo opens, shows its tables and counts the orders by button and by Ct
   assert.match(await visibleText(page, 'result-elapsed'), /\d/);
 
   // Another result in between, so that the Ctrl+Enter run has to change what is shown.
-  await expectRows(page, 'SELECT count(*) FROM products', [['6']]);
+  await expectRows(page, 'SELECT count(*) FROM products', [['5']]);
   await expectRows(page, 'SELECT count(*) FROM orders', [['12']], { keys: true });
   assert.deepEqual(page.problems, []);
 });

@@ -67,7 +67,7 @@ const BIG_QUERY = 'SELECT count(*) FROM orders';
 test('a 25 MB database opens from the file input and answers', async () => {
   const page = await session.open();
   await chooseFile(page, path.join(big.dir, 'big.db'));
-  assert.match(await waitForOpen(page, 'big.db', 120_000), /\b5 tables\b/);
+  assert.match(await waitForOpen(page, 'big.db', 120_000), /(?<!\d)5 tables\b/);
   assert.deepEqual((await schemaNames(page)).sort(), ['customers', 'order_items', 'orders', 'products', 'regions']);
   await expectRows(page, BIG_QUERY, [[String(BIG_ORDERS)]], { timeout: 60_000 });
   assert.deepEqual(page.problems, []);
@@ -75,7 +75,7 @@ test('a 25 MB database opens from the file input and answers', async () => {
 
 test('?db=<url> opens a database when the page starts', async () => {
   const page = await session.open(`?db=${encodeURIComponent(`${session.url}/files/big.db`)}`);
-  assert.match(await waitForOpen(page, 'big.db', 120_000), /\b5 tables\b/);
+  assert.match(await waitForOpen(page, 'big.db', 120_000), /(?<!\d)5 tables\b/);
   await expectRows(page, BIG_QUERY, [[String(BIG_ORDERS)]], { timeout: 60_000 });
   assert.deepEqual(page.problems, []);
 });
