@@ -40,13 +40,18 @@ test('customers per prefecture: the answer offers a bar chart of its rows', asyn
   await chart.waitFor({ state: 'visible' });
   const bars = await waitUntil(
     'four bars',
-    () => chart.locator('rect').evaluateAll((rects) => rects.map((r) => r.querySelector('title')?.textContent ?? '').filter(Boolean)),
+    () =>
+      chart
+        .locator('rect')
+        .evaluateAll((rects) => rects.map((r) => r.querySelector('title')?.textContent ?? '').filter(Boolean)),
     (titles) => titles.length === 4,
   );
   for (const [label, count] of rows) {
     assert.ok(bars.some((title) => title.includes(label) && title.includes(count)), `a bar for ${label}: ${bars}`);
   }
-  const heights = await chart.locator('rect:has(title)').evaluateAll((rects) => rects.map((r) => Number(r.getAttribute('height'))));
+  const heights = await chart
+    .locator('rect:has(title)')
+    .evaluateAll((rects) => rects.map((r) => Number(r.getAttribute('height'))));
   assert.ok(heights[3] > heights[0] * 1.9, `Tokyo's bar is twice as tall: ${heights}`);
 
   await answer.getByTestId('show-table').click();

@@ -60,7 +60,8 @@ test('a follow-up question carries the earlier question and answer; new conversa
   const first = 'Which customers live in Tokyo?';
   const followUp = 'How many orders did they place?';
   const ordersSql =
-    "SELECT count(*) AS orders FROM orders JOIN customers ON customers.id = orders.customer_id WHERE customers.prefecture = 'Tokyo'";
+    'SELECT count(*) AS orders FROM orders JOIN customers ON customers.id = orders.customer_id ' +
+    "WHERE customers.prefecture = 'Tokyo'";
   const llm = await scriptedLlm(t, [
     finalAnswer('Alice and Evan', TOKYO_SQL),
     finalAnswer('They placed 4 orders.', ordersSql),

@@ -43,7 +43,7 @@ async function ready(t, turns, provider = 'openai') {
 
 const status = (code, message, headers) => ({ status: code, body: { error: { message } }, headers });
 
-test('Stop in the middle of a model call ends the question, cancels the request, and the next question works', async (t) => {
+test('Stop in the middle of a model call ends the question and cancels the request; the next one works', async (t) => {
   const { llm, page } = await ready(t, [{ ...finalAnswer('TOO LATE', TOKYO_SQL), delayMs: 15_000 }]);
   await ask(page, QUESTION);
   const [pending] = await modelRequestsReach(llm, 1);

@@ -6,7 +6,16 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { chooseFile, dbStatus, resultTable, runSql, startSession, tempDir, visibleText, waitUntil } from './harness.mjs';
+import {
+  chooseFile,
+  dbStatus,
+  resultTable,
+  runSql,
+  startSession,
+  tempDir,
+  visibleText,
+  waitUntil,
+} from './harness.mjs';
 import {
   ask,
   call,
@@ -50,7 +59,7 @@ import json, sqlite3, sys
 values = json.loads(sys.argv[2])
 db = sqlite3.connect(sys.argv[1])
 db.execute('CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT, "<b onmouseover=window.__pwned=1>col</b>" TEXT)')
-db.executemany('INSERT INTO notes (body, "<b onmouseover=window.__pwned=1>col</b>") VALUES (?, ?)', [(v, v) for v in values])
+db.executemany('INSERT INTO notes VALUES (NULL, ?, ?)', [(v, v) for v in values])
 db.commit()
 db.close()
 `;
@@ -63,7 +72,11 @@ async function damage(page, llm) {
     const all = Array.from(document.querySelectorAll('*'));
     return {
       pwned: window.__pwned ?? null,
-      handlers: all.flatMap((el) => Array.from(el.attributes).filter((a) => /^on/i.test(a.name)).map((a) => `${el.tagName} ${a.name}`)),
+      handlers: all.flatMap((el) =>
+        Array.from(el.attributes)
+          .filter((attribute) => /^on/i.test(attribute.name))
+          .map((attribute) => `${el.tagName} ${attribute.name}`),
+      ),
       images: Array.from(document.querySelectorAll('img, image, source, iframe, object, embed'))
         .map((el) => el.getAttribute('src') ?? el.getAttribute('href') ?? el.getAttribute('data') ?? '')
         .filter((src) => src.includes(origin) || src === 'x'),
@@ -81,7 +94,7 @@ async function damage(page, llm) {
 
 const NOTHING = { pwned: null, handlers: [], images: [], scriptLinks: [], loaded: [], dialogs: [], hits: [] };
 
-test('hostile values in a database and in the model\'s answer run nothing, load nothing and show as text', async (t) => {
+test("hostile values in a database and in the model's answer run nothing, load nothing, show as text", async (t) => {
   const llm = await scriptedLlm(t);
   const values = hostileValues(llm.url);
   const file = path.join(folder.dir, 'hostile.db');
@@ -106,7 +119,9 @@ test('hostile values in a database and in the model\'s answer run nothing, load 
     `<script>window.__pwned='answer-script'</script>. ![chart](${llm.url}/img/answer.png) ` +
     `[details](javascript:window.__pwned='answer-link') <iframe src="${llm.url}/img/frame.html"></iframe>`;
   llm.script([
-    call('run_sql', { sql }, { text: `Looking <img src=x onerror="window.__pwned='model-text'"> ![t](${llm.url}/img/text.png)` }),
+    call('run_sql', { sql }, {
+      text: `Looking <img src=x onerror="window.__pwned='model-text'"> ![t](${llm.url}/img/text.png)`,
+    }),
     finalAnswer(answer, sql, `<img src="${llm.url}/img/notes.png"> ![n](${llm.url}/img/notes-md.png)`),
   ]);
   await configureFor(page, llm, 'openai');
@@ -114,7 +129,7 @@ test('hostile values in a database and in the model\'s answer run nothing, load 
   const shown = await waitForAnswer(page);
   await expectAnswerRows(page, values.map((v) => [v]));
 
-  assert.ok(shown.includes(`<script>window.__pwned='answer-script'</script>`), `the script tag shows as text: ${shown}`);
+  assert.ok(shown.includes(`<script>window.__pwned='answer-script'</script>`), `script shows as text: ${shown}`);
   assert.ok(shown.includes(`onerror="window.__pwned='answer-img'"`), `the img tag shows as text: ${shown}`);
   const transcript = (await steps(page)).map((step) => step.text).join('\n');
   assert.ok(transcript.includes('SELECT body FROM notes'), 'the run_sql step shows its SQL');

@@ -8,6 +8,7 @@ import { after, before, test } from 'node:test';
 import { openDemo, resultTable, runSql, startSession, waitUntil } from './harness.mjs';
 import {
   API_KEY,
+  PROVIDERS,
   TOKYO_SQL,
   ask,
   baseUrl,
@@ -39,14 +40,15 @@ function recordRequests(context) {
 /** Everything the page keeps: both storages and cookies, as one string. */
 async function stored(page) {
   const storage = await page.evaluate(() => {
-    const dump = (store) => Object.fromEntries(Array.from({ length: store.length }, (_, i) => [store.key(i), store.getItem(store.key(i))]));
+    const dump = (store) =>
+      Object.fromEntries(Array.from({ length: store.length }, (_, i) => [store.key(i), store.getItem(store.key(i))]));
     return { local: dump(localStorage), session: dump(sessionStorage) };
   });
   const cookies = await page.context().cookies();
   return JSON.stringify({ ...storage, cookies });
 }
 
-for (const provider of ['openai', 'anthropic', 'gemini']) {
+for (const provider of PROVIDERS) {
   test(`${provider}: the key goes to the chosen endpoint only, and nowhere else`, async (t) => {
     const llm = await scriptedLlm(t, [finalAnswer('Alice and Evan', TOKYO_SQL)]);
     const page = await openWatched(t, session);

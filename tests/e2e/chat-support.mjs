@@ -53,7 +53,7 @@ export const finalAnswer = (answer, sql, notes = '', extra = {}) =>
  * Records what must never happen on a page: dialogs (dismissed) and CSP violations (from
  * the document, as events, and from anywhere, as console messages). Call before `page.goto`.
  */
-export async function watch(page) {
+async function watch(page) {
   page.dialogs = [];
   page.cspViolations = [];
   page.on('dialog', (dialog) => {
@@ -163,7 +163,7 @@ export async function stepTools(page) {
 }
 
 /** The table inside a test id's element as { columns, rows } of cell texts, or null. */
-export async function tableIn(page, testId) {
+async function tableIn(page, testId) {
   return page.evaluate((id) => {
     const holder = document.querySelector(`[data-testid="${id}"]`);
     const table = holder && holder.checkVisibility() && holder.querySelector('table');

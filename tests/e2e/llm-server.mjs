@@ -14,8 +14,9 @@
 // the server answers 500 with a message saying so.
 //
 // Every request is recorded (method, path, headers, body parsed as JSON when it is JSON),
-// CORS preflights included; `aborted` turns true when the client hangs up before the answer. Any GET answers a 1x1 PNG and is also recorded in `hits`, so a
-// test can tell whether the page loaded an image that a model's answer pointed at.
+// CORS preflights included; `aborted` turns true when the client hangs up before the answer.
+// Any GET answers a 1x1 PNG and is also recorded in `hits`, so a test can tell whether the
+// page loaded an image that a model's answer pointed at.
 
 import { createServer } from 'node:http';
 
