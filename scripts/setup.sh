@@ -1,0 +1,90 @@
+# Installs everything askdb's build and tests need, pinned, on a Debian machine that has
+# the Rust toolchain, apt and npm. Sourced by scripts/serve.sh and scripts/test.sh.
+#
+# Every step first checks what is already installed and does nothing when it matches, so a
+# warm run takes a second or two. Versions are checked, never assumed from a previous run.
+
+set -euo pipefail
+
+ASKDB_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+TRUNK_VERSION="0.21.14" # 0.22 needs a newer rustc than the project's minimum.
+CHROMIUM_PACKAGES=(chromium chromium-driver)
+
+say() { printf '\033[1m==> %s\033[0m\n' "$*"; }
+fail() {
+  printf '\033[31mERROR: %s\033[0m\n' "$*" >&2
+  exit 1
+}
+need() { command -v "$1" >/dev/null 2>&1 || fail "'$1' is missing: $2"; }
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+setup_rust_target() {
+  need rustup "install the Rust toolchain with rustup first"
+  if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+    say "Adding the Rust target wasm32-unknown-unknown"
+    rustup target add wasm32-unknown-unknown
+  fi
+}
+
+setup_trunk() {
+  if [ "$(trunk --version 2>/dev/null || true)" != "trunk $TRUNK_VERSION" ]; then
+    say "Installing trunk $TRUNK_VERSION (compiles from source: several minutes)"
+    cargo install --locked trunk --version "$TRUNK_VERSION"
+  fi
+}
+
+# The CLI must match the wasm-bindgen crate exactly, so read its version from Cargo.lock.
+wasm_bindgen_version() {
+  awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' \
+    "$ASKDB_ROOT/Cargo.lock"
+}
+
+setup_wasm_bindgen() {
+  local version
+  version="$(wasm_bindgen_version)"
+  [ -n "$version" ] || fail "no wasm-bindgen entry in Cargo.lock"
+  if [ "$(wasm-bindgen --version 2>/dev/null || true)" != "wasm-bindgen $version" ]; then
+    say "Installing wasm-bindgen-cli $version (compiles from source: several minutes)"
+    # Not --locked: one of its locked dependency versions is not in the registry.
+    cargo install wasm-bindgen-cli --version "=$version"
+  fi
+}
+
+setup_chromium() {
+  local missing=() pkg
+  for pkg in "${CHROMIUM_PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' ||
+      missing+=("$pkg")
+  done
+  if ((${#missing[@]})); then
+    say "Installing ${missing[*]} with apt-get"
+    as_root apt-get update
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
+  fi
+}
+
+# npm ci wipes and reinstalls node_modules, so run it only when node_modules was not made
+# from the current package-lock.json (npm records what it installed in .package-lock.json).
+setup_node_modules() {
+  need npm "install Node.js and npm (apt-get install nodejs npm)"
+  local stamp="$ASKDB_ROOT/node_modules/.askdb-lock.sha256"
+  local want
+  want="$(sha256sum "$ASKDB_ROOT/package-lock.json" | cut -d' ' -f1)"
+  if [ "$(cat "$stamp" 2>/dev/null || true)" != "$want" ] ||
+    [ ! -f "$ASKDB_ROOT/node_modules/.package-lock.json" ] ||
+    ! (cd "$ASKDB_ROOT" && npm ls --omit=optional >/dev/null 2>&1); then
+    say "Installing npm packages (npm ci)"
+    (cd "$ASKDB_ROOT" && npm ci --no-audit --no-fund)
+    echo "$want" >"$stamp"
+  fi
+}
+
+setup_rust_target
+setup_trunk
+setup_wasm_bindgen
+setup_chromium
+setup_node_modules
+
+# wasm-opt comes from npm's binaryen (pinned in package-lock.json, and in Trunk.toml for
+# trunk). Debian's binaryen is too old for the code rustc emits, so it must never be picked.
+export PATH="$ASKDB_ROOT/node_modules/.bin:$HOME/.cargo/bin:$PATH"

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Runs every check and test of askdb, in order, stopping at the first failure:
+# format, lints (native and wasm), native tests, wasm tests in headless Chromium,
+# the release build, and the end-to-end tests of the built page in headless Chromium.
+#
+#   scripts/test.sh            (installs what is missing first, see scripts/setup.sh)
+#
+# It ends with one line "summary: N passed, N failed" that adds up every test run.
+
+source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
+cd "$ASKDB_ROOT"
+
+LOG_DIR="$(mktemp -d)"
+trap 'rm -rf "$LOG_DIR"' EXIT
+START=$(date +%s)
+TIMINGS=()
+
+# step NAME COMMAND...: runs COMMAND, shows its output, keeps a copy for the summary.
+step() {
+  local name="$1"
+  shift
+  local log="$LOG_DIR/$(printf '%02d' ${#TIMINGS[@]})-${name// /_}.log"
+  local t0=$(date +%s)
+  say "$name: $*"
+  if ! "$@" 2>&1 | tee "$log"; then
+    fail "step '$name' failed (command: $*). Fix the problem shown above and run scripts/test.sh again."
+  fi
+  TIMINGS+=("$name $(($(date +%s) - t0))s")
+}
+
+# The files whose tests are wasm-bindgen tests: the library itself and tests/*.rs.
+wasm_test_targets() {
+  if grep -rlq 'wasm_bindgen_test' src; then echo --lib; fi
+  local file
+  for file in tests/*.rs; do
+    if [ -f "$file" ] && grep -q 'wasm_bindgen_test' "$file"; then
+      echo --test
+      basename "$file" .rs
+    fi
+  done
+}
+
+step "format" cargo fmt --all --check
+step "clippy native" cargo clippy --all-targets -- -D warnings
+step "clippy wasm" cargo clippy --target wasm32-unknown-unknown -- -D warnings
+step "native tests" cargo test
+
+mapfile -t WASM_TARGETS < <(wasm_test_targets)
+if ((${#WASM_TARGETS[@]})); then
+  # The runner (.cargo/config.toml) drives Chromium through chromedriver, headless. Test
+  # binaries without wasm_bindgen_test_configure! run in the browser too, not in Node.
+  step "wasm tests" env CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_USE_BROWSER=1 \
+    WASM_BINDGEN_TEST_TIMEOUT=120 WASM_BINDGEN_TEST_DRIVER_TIMEOUT=30 \
+    cargo test --target wasm32-unknown-unknown "${WASM_TARGETS[@]}"
+else
+  say "wasm tests: none found (no wasm_bindgen_test in src/ or tests/*.rs)"
+fi
+
+step "release build" trunk build --offline --release
+step "e2e tests" node --test --test-reporter=spec tests/e2e/
+
+# Add up the counts that cargo test ("test result: ok. 3 passed; 0 failed; 1 ignored")
+# and node's test runner ("ℹ pass 3", "ℹ fail 0", "ℹ skipped 0") printed.
+read -r PASSED FAILED SKIPPED < <(cat "$LOG_DIR"/*.log | awk '
+  /^test result:/ { for (i = 1; i <= NF; i++) {
+      if ($(i+1) ~ /^passed/) p += $i; if ($(i+1) ~ /^failed/) f += $i; if ($(i+1) ~ /^ignored/) s += $i } }
+  /^(ℹ|#) pass [0-9]+$/ { p += $3 }
+  /^(ℹ|#) fail [0-9]+$/ { f += $3 }
+  /^(ℹ|#) (skipped|todo) [0-9]+$/ { s += $3 }
+  END { print p + 0, f + 0, s + 0 }')
+
+echo
+say "All checks passed in $(($(date +%s) - START))s"
+printf '  %s\n' "${TIMINGS[@]}"
+echo "summary: $PASSED passed, $FAILED failed, $SKIPPED skipped"

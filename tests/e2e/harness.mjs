@@ -1,0 +1,232 @@
+// Shared pieces of the end-to-end tests: the built page served on 127.0.0.1, headless
+// Chromium driven by playwright-core, and helpers that speak the page's contract
+// (its data-testid attributes and the window.askdbExport() test hook).
+
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { startStaticServer } from './static-server.mjs';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const DIST = process.env.ASKDB_DIST ?? path.join(ROOT, 'dist');
+export const DATASETS = process.env.ASKDB_DATASETS ?? path.resolve(ROOT, '..', 'shared', 'datasets');
+export const CHROMIUM = process.env.ASKDB_CHROMIUM ?? '/usr/bin/chromium';
+
+/** Generous upper bound for anything the page does on small data. */
+export const STEP_TIMEOUT_MS = 30_000;
+
+export function dataset(relative) {
+  const file = path.join(DATASETS, relative);
+  if (!existsSync(file)) {
+    throw new Error(`dataset ${file} is missing: the datasets are expected in ../shared/datasets`);
+  }
+  return file;
+}
+
+export async function shopDbBytes() {
+  return readFile(dataset('shop/shop.db'));
+}
+
+/** A temporary folder, removed by the returned cleanup function. */
+export async function tempDir(label) {
+  const dir = await mkdtemp(path.join(tmpdir(), `askdb-${label}-`));
+  return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * Serves dist/ (plus `mounts`, see static-server.mjs) and starts Chromium with a fresh
+ * profile. Call `close()` in an `after` hook.
+ */
+export async function startSession({ mounts = {} } = {}) {
+  if (!existsSync(path.join(DIST, 'index.html'))) {
+    throw new Error(`${DIST}/index.html is missing: build the page first (trunk build --release)`);
+  }
+  const server = await startStaticServer(DIST, mounts);
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+  return {
+    url: server.url,
+    browser,
+    /** A new page (own context, so nothing is shared between tests) at "/" + `search`. */
+    async open(search = '') {
+      const context = await browser.newContext({ acceptDownloads: true });
+      const page = await context.newPage();
+      page.problems = [];
+      page.on('pageerror', (error) => page.problems.push(`page error: ${error.message}`));
+      await page.goto(`${server.url}/${search}`);
+      await page.getByTestId('db-file').waitFor({ state: 'attached', timeout: STEP_TIMEOUT_MS });
+      return page;
+    },
+    async close() {
+      await browser.close();
+      await server.close();
+    },
+  };
+}
+
+/**
+ * Polls `probe` (run in Node, may use the page) until `accept(value)` is true.
+ * On timeout the error shows the last value seen, which is what one needs to debug.
+ */
+export async function waitUntil(what, probe, accept, timeout = STEP_TIMEOUT_MS) {
+  const deadline = Date.now() + timeout;
+  let last;
+  for (;;) {
+    last = await probe();
+    if (accept(last)) return last;
+    if (Date.now() > deadline) {
+      throw new Error(`timed out after ${timeout} ms waiting for ${what}; last seen: ${JSON.stringify(last)}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Text of a test id's element, or null when it is absent or hidden. */
+export async function visibleText(page, testId) {
+  return page.evaluate((id) => {
+    const element = document.querySelector(`[data-testid="${id}"]`);
+    if (!element || !element.checkVisibility()) return null;
+    return element.textContent.trim();
+  }, testId);
+}
+
+export async function dbStatus(page) {
+  return (await visibleText(page, 'db-status')) ?? '';
+}
+
+/** The status once nothing is loading (data-ready="true"), or null while something is. */
+export async function settledStatus(page) {
+  const ready = await page.getByTestId('db-status').getAttribute('data-ready');
+  return ready === 'true' ? dbStatus(page) : null;
+}
+
+/** Waits until the database `name` is open (its status gives a table count); returns the status. */
+export async function waitForOpen(page, name, timeout = STEP_TIMEOUT_MS) {
+  return waitUntil(
+    `${name} to open`,
+    () => settledStatus(page),
+    (text) => text !== null && text.includes(name) && /\d+ tables?/.test(text),
+    timeout,
+  );
+}
+
+/** Opens the demo database and waits until the status names it. */
+export async function openDemo(page) {
+  await page.getByTestId('db-demo').click();
+  return waitForOpen(page, 'shop.db');
+}
+
+/** Sets the query deadline in the page's settings. */
+export async function setDeadlineSeconds(page, seconds) {
+  const input = page.getByTestId('setting-deadline');
+  await input.fill(String(seconds));
+  await input.dispatchEvent('change');
+  await waitUntil(`the deadline to be ${seconds} s`, () => input.inputValue(), (v) => Number(v) === seconds);
+}
+
+/** Chooses a file in the file input: a path, or { name, mimeType, buffer }. */
+export async function chooseFile(page, file) {
+  await page.getByTestId('db-file').setInputFiles(file);
+}
+
+/** The schema panel's tables and views, by their data-name. */
+export async function schemaNames(page) {
+  return page.$$eval('[data-testid="schema-table"]', (items) => items.map((item) => item.dataset.name));
+}
+
+/** Types `sql` into the console and runs it with the run button or with Ctrl+Enter. */
+export async function runSql(page, sql, { keys = false } = {}) {
+  const input = page.getByTestId('sql-input');
+  await input.fill(sql);
+  if (keys) {
+    await input.press('Control+Enter');
+  } else {
+    await page.getByTestId('sql-run').click();
+  }
+}
+
+/** The result table as { columns, rows } of cell texts, or null when none is shown. */
+export async function resultTable(page) {
+  return page.evaluate(() => {
+    const result = document.querySelector('[data-testid="result"]');
+    const table = result && result.checkVisibility() && result.querySelector('table');
+    if (!table) return null;
+    const texts = (cells) => Array.from(cells, (cell) => cell.textContent.trim());
+    return {
+      columns: texts(table.querySelectorAll('thead th')),
+      rows: Array.from(table.querySelectorAll('tbody tr'), (row) => texts(row.querySelectorAll('td'))),
+    };
+  });
+}
+
+/** Runs `sql` and waits until the shown result table passes `accept` and no error shows. */
+export async function expectTable(page, sql, accept, what, options = {}) {
+  await runSql(page, sql, options);
+  const { table } = await waitUntil(
+    `the result of ${sql} to be ${what}`,
+    async () => ({ table: await resultTable(page), error: await visibleText(page, 'sql-error') }),
+    ({ table, error }) => !error && table !== null && accept(table),
+    options.timeout,
+  );
+  return table;
+}
+
+/** Runs `sql` and waits until the result's rows equal `rows` (cell texts) and no error shows. */
+export async function expectRows(page, sql, rows, options = {}) {
+  const expected = JSON.stringify(rows);
+  return expectTable(page, sql, (table) => JSON.stringify(table.rows) === expected, expected, options);
+}
+
+/** Runs `sql` and waits for the console's error; returns its text. */
+export async function expectSqlError(page, sql, options = {}) {
+  await runSql(page, sql, options);
+  const state = await waitUntil(
+    `an error for ${sql}`,
+    async () => visibleText(page, 'sql-error'),
+    (text) => Boolean(text),
+    options.timeout,
+  );
+  return state;
+}
+
+/**
+ * Whether `exported` (from askdbExport) holds the same database as the file `original`.
+ * sql.js writes a database out through SQLite, which rewrites a few header fields (write and
+ * read versions, change counter, schema cookie, version-valid-for and SQLite version number:
+ * bytes 18-19, 24-27, 40-43, 92-99); every other byte must be equal. Returns the offsets
+ * that differ (empty when the same).
+ */
+export function databaseDifferences(exported, original) {
+  if (exported.length !== original.length) return [`length ${exported.length} != ${original.length}`];
+  const rewritten = (i) => (i >= 18 && i <= 19) || (i >= 24 && i <= 27) || (i >= 40 && i <= 43) || (i >= 92 && i <= 99);
+  const differences = [];
+  for (let i = 0; i < exported.length && differences.length < 20; i++) {
+    if (exported[i] !== original[i] && !rewritten(i)) differences.push(i);
+  }
+  return differences;
+}
+
+/** The engine's current database bytes, through the page's test hook. */
+export async function exportedBytes(page) {
+  const base64 = await page.evaluate(async () => {
+    const bytes = await window.askdbExport();
+    let binary = '';
+    for (let i = 0; i < bytes.length; i += 0x8000) {
+      binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+    }
+    return btoa(binary);
+  });
+  return Buffer.from(base64, 'base64');
+}

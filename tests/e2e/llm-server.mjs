@@ -1,0 +1,206 @@
+// A scripted LLM for the end-to-end tests: an HTTP server on 127.0.0.1 (random free port)
+// that answers the three wire formats the page speaks, replaying model turns a test gives:
+//
+//   POST {base}/chat/completions                  OpenAI Chat Completions (base: url + "/v1")
+//   POST {base}/messages                          Anthropic Messages      (base: url + "/v1")
+//   POST {base}/models/{model}:generateContent    Gemini                  (base: url + "/v1beta")
+//
+// A turn is provider-neutral:
+//   { text: "..." }                               the model answers in words
+//   { toolCalls: [{ name, args }], text? }        the model calls tools (args: an object)
+//   { status, body, headers? }                    a raw HTTP answer, e.g. 429 or 500
+// and may carry `delayMs` to answer late. Each model request takes the next turn; when the
+// script is used up the server answers 500 with a message saying so.
+//
+// Every request is recorded (method, path, headers, body parsed as JSON when it is JSON),
+// CORS preflights included. Any GET answers a 1x1 PNG and is also recorded in `hits`, so a
+// test can tell whether the page loaded an image that a model's answer pointed at.
+
+import { createServer } from 'node:http';
+
+const ALLOWED_HEADERS = [
+  'authorization',
+  'content-type',
+  'x-api-key',
+  'anthropic-version',
+  'anthropic-dangerous-direct-browser-access',
+  'x-goog-api-key',
+];
+
+const CORS = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'GET, POST, OPTIONS',
+  'access-control-allow-headers': ALLOWED_HEADERS.join(', '),
+  'access-control-expose-headers': 'retry-after, retry-after-ms',
+  'access-control-max-age': '600',
+};
+
+const PIXEL_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
+  'base64',
+);
+
+/** Which wire format a POST path asks for, or null. */
+export function providerOf(path) {
+  if (/\/chat\/completions$/.test(path)) return 'openai';
+  if (/\/messages$/.test(path)) return 'anthropic';
+  if (/\/models\/[^/]+:generateContent$/.test(path)) return 'gemini';
+  return null;
+}
+
+/**
+ * Starts the server with an optional first script. Returns:
+ *   url        "http://127.0.0.1:PORT" (no trailing slash)
+ *   requests   every request, in order: { method, path, query, headers, body, provider }
+ *   modelRequests()  only the POSTs that took a turn
+ *   hits       every GET: { path, query, headers }
+ *   script(turns)    appends turns to the script
+ *   remaining()      how many turns are left
+ *   close()
+ */
+export async function startLlmServer(turns = []) {
+  const queue = [...turns];
+  const requests = [];
+  const hits = [];
+  let counter = 0;
+
+  const server = createServer(async (request, response) => {
+    const url = new URL(request.url, 'http://x');
+    const raw = await readBody(request);
+    const record = {
+      method: request.method,
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      headers: request.headers,
+      body: parseJson(raw),
+      provider: request.method === 'POST' ? providerOf(url.pathname) : null,
+    };
+    requests.push(record);
+
+    if (request.method === 'OPTIONS') {
+      response.writeHead(204, CORS);
+      response.end();
+      return;
+    }
+    if (request.method === 'GET') {
+      hits.push({ path: url.pathname, query: record.query, headers: request.headers });
+      response.writeHead(200, { ...CORS, 'content-type': 'image/png', 'cache-control': 'no-store' });
+      response.end(PIXEL_PNG);
+      return;
+    }
+    if (request.method !== 'POST' || !record.provider) {
+      sendJson(response, 404, { error: { message: `llm-server: no route for ${request.method} ${url.pathname}` } });
+      return;
+    }
+    const turn = queue.shift();
+    if (!turn) {
+      sendJson(response, 500, { error: { message: 'llm-server: the script has no turn left for this request' } });
+      return;
+    }
+    if (turn.delayMs) await new Promise((resolve) => setTimeout(resolve, turn.delayMs));
+    if (turn.status !== undefined) {
+      const body = typeof turn.body === 'string' ? turn.body : JSON.stringify(turn.body ?? {});
+      const type = typeof turn.body === 'string' ? 'text/plain' : 'application/json';
+      response.writeHead(turn.status, { ...CORS, 'content-type': type, ...(turn.headers ?? {}) });
+      response.end(body);
+      return;
+    }
+    counter += 1;
+    const model = record.body?.model ?? url.pathname.match(/\/models\/([^/:]+)/)?.[1] ?? 'scripted';
+    sendJson(response, 200, FORMATS[record.provider](turn, model, counter));
+  });
+
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address();
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    hits,
+    modelRequests: () => requests.filter((r) => r.method === 'POST' && r.provider),
+    script: (more) => queue.push(...more),
+    remaining: () => queue.length,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(resolve);
+      }),
+  };
+}
+
+const USAGE_IN = 100;
+const USAGE_OUT = 20;
+
+/** Builds each provider's successful response body from a neutral turn. */
+const FORMATS = {
+  openai(turn, model, n) {
+    const calls = (turn.toolCalls ?? []).map((call, i) => ({
+      id: `call_${n}_${i}`,
+      type: 'function',
+      function: { name: call.name, arguments: JSON.stringify(call.args ?? {}) },
+    }));
+    const message = { role: 'assistant', content: turn.text ?? null };
+    if (calls.length) message.tool_calls = calls;
+    return {
+      id: `chatcmpl-${n}`,
+      object: 'chat.completion',
+      created: Math.floor(Date.now() / 1000),
+      model,
+      choices: [{ index: 0, message, finish_reason: calls.length ? 'tool_calls' : 'stop' }],
+      usage: { prompt_tokens: USAGE_IN, completion_tokens: USAGE_OUT, total_tokens: USAGE_IN + USAGE_OUT },
+    };
+  },
+  anthropic(turn, model, n) {
+    const content = [];
+    if (turn.text) content.push({ type: 'text', text: turn.text });
+    (turn.toolCalls ?? []).forEach((call, i) =>
+      content.push({ type: 'tool_use', id: `toolu_${n}_${i}`, name: call.name, input: call.args ?? {} }),
+    );
+    return {
+      id: `msg_${n}`,
+      type: 'message',
+      role: 'assistant',
+      model,
+      content,
+      stop_reason: turn.toolCalls?.length ? 'tool_use' : 'end_turn',
+      stop_sequence: null,
+      usage: { input_tokens: USAGE_IN, output_tokens: USAGE_OUT },
+    };
+  },
+  gemini(turn, model) {
+    const parts = [];
+    if (turn.text) parts.push({ text: turn.text });
+    for (const call of turn.toolCalls ?? []) parts.push({ functionCall: { name: call.name, args: call.args ?? {} } });
+    return {
+      candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }],
+      usageMetadata: {
+        promptTokenCount: USAGE_IN,
+        candidatesTokenCount: USAGE_OUT,
+        totalTokenCount: USAGE_IN + USAGE_OUT,
+      },
+      modelVersion: model,
+    };
+  },
+};
+
+function readBody(request) {
+  return new Promise((resolve, reject) => {
+    const chunks = [];
+    request.on('data', (chunk) => chunks.push(chunk));
+    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    request.on('error', reject);
+  });
+}
+
+function parseJson(text) {
+  if (text === '') return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function sendJson(response, status, value) {
+  response.writeHead(status, { ...CORS, 'content-type': 'application/json' });
+  response.end(JSON.stringify(value));
+}

@@ -1,0 +1,81 @@
+// Opening databases: files that are not SQLite databases are refused with a clear reason
+// while the open database stays; a large generated database opens from the file input and
+// from ?db=<url>.
+
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import {
+  chooseFile, databaseDifferences, dataset, expectRows, exportedBytes, openDemo, schemaNames,
+  settledStatus, shopDbBytes, startSession, tempDir, waitForOpen, waitUntil,
+} from './harness.mjs';
+
+/** Deterministic noise, so a failure can be reproduced. */
+function noise(length) {
+  const bytes = Buffer.alloc(length);
+  let state = 12345;
+  for (let i = 0; i < length; i++) {
+    state = (state * 1103515245 + 12345) & 0x7fffffff;
+    bytes[i] = state >> 16;
+  }
+  return bytes;
+}
+
+const BIG_ORDERS = 175_000; // about 26 MB with make_big.py
+
+let session;
+let big;
+before(async () => {
+  big = await tempDir('big');
+  execFileSync('python3', [dataset('big/make_big.py'), path.join(big.dir, 'big.db'), '--orders', String(BIG_ORDERS)]);
+  session = await startSession({ mounts: { files: big.dir } });
+});
+after(async () => {
+  await session?.close();
+  await big?.remove();
+});
+
+test('files that are not SQLite databases are refused and the open database stays', async () => {
+  const shop = await shopDbBytes();
+  const bad = [
+    { name: 'people.csv', mimeType: 'text/csv', buffer: Buffer.from('name,age\nAda,36\nAlan,41\n'.repeat(20)), reason: /text file|SQLite header/i },
+    { name: 'noise.db', mimeType: 'application/octet-stream', buffer: noise(8192), reason: /SQLite header/i },
+    { name: 'empty.db', mimeType: 'application/octet-stream', buffer: Buffer.alloc(0), reason: /empty/i },
+    { name: 'cut.db', mimeType: 'application/octet-stream', buffer: shop.subarray(0, 10_000), reason: /truncated/i },
+  ];
+  const page = await session.open();
+  const demoStatus = await openDemo(page);
+  for (const file of bad) {
+    await chooseFile(page, file);
+    const status = await waitUntil(
+      `the error for ${file.name}`,
+      () => settledStatus(page),
+      (text) => text !== null && text !== demoStatus,
+    );
+    assert.match(status, file.reason, `the reason given for ${file.name}`);
+    await expectRows(page, 'SELECT count(*) FROM orders', [['12']]);
+    const changed = databaseDifferences(await exportedBytes(page), shop);
+    assert.deepEqual(changed, [], `the demo is still open after ${file.name}`);
+    await openDemo(page); // so that the next file's error is a new status
+  }
+  assert.deepEqual(page.problems, []);
+});
+
+const BIG_QUERY = 'SELECT count(*) FROM orders';
+
+test('a 25 MB database opens from the file input and answers', async () => {
+  const page = await session.open();
+  await chooseFile(page, path.join(big.dir, 'big.db'));
+  assert.match(await waitForOpen(page, 'big.db', 120_000), /(?<!\d)5 tables\b/);
+  assert.deepEqual((await schemaNames(page)).sort(), ['customers', 'order_items', 'orders', 'products', 'regions']);
+  await expectRows(page, BIG_QUERY, [[String(BIG_ORDERS)]], { timeout: 60_000 });
+  assert.deepEqual(page.problems, []);
+});
+
+test('?db=<url> opens a database when the page starts', async () => {
+  const page = await session.open(`?db=${encodeURIComponent(`${session.url}/files/big.db`)}`);
+  assert.match(await waitForOpen(page, 'big.db', 120_000), /(?<!\d)5 tables\b/);
+  await expectRows(page, BIG_QUERY, [[String(BIG_ORDERS)]], { timeout: 60_000 });
+  assert.deepEqual(page.problems, []);
+});

@@ -1,0 +1,48 @@
+// Every write attempt in tests/fixtures/write_attempts.txt is refused in the page's console,
+// and the database's bytes are the demo file's afterwards (apart from header fields that
+// SQLite rewrites when it writes a database out, see databaseDifferences).
+
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import {
+  ROOT, databaseDifferences, expectRows, expectSqlError, exportedBytes, openDemo, shopDbBytes,
+  startSession,
+} from './harness.mjs';
+
+const FIXTURE = path.join(ROOT, 'tests', 'fixtures', 'write_attempts.txt');
+
+/** One statement per line; a literal backslash-n stands for a newline. */
+function writeAttempts() {
+  assert.ok(existsSync(FIXTURE), `${FIXTURE} is missing (it comes with the SQL guard)`);
+  return readFileSync(FIXTURE, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => line.replaceAll('\\n', '\n'));
+}
+
+let session;
+before(async () => {
+  session = await startSession();
+});
+after(() => session?.close());
+
+test('each write attempt is refused and the database stays byte-identical', async () => {
+  const attempts = writeAttempts();
+  assert.ok(attempts.length >= 10, `only ${attempts.length} write attempts listed`);
+  const page = await session.open();
+  await openDemo(page);
+
+  for (const [index, attempt] of attempts.entries()) {
+    // A good query first, so that the error seen next belongs to this attempt.
+    await expectRows(page, `SELECT ${index + 1}`, [[String(index + 1)]]);
+    const message = await expectSqlError(page, attempt);
+    assert.ok(message.length > 0, `no reason given for refusing ${attempt}`);
+  }
+
+  const changed = databaseDifferences(await exportedBytes(page), await shopDbBytes());
+  assert.deepEqual(changed, [], 'bytes of the database that differ from shop.db');
+  await expectRows(page, 'SELECT count(*) FROM orders', [['12']]);
+  assert.deepEqual(page.problems, []);
+});
