@@ -45,18 +45,28 @@ step "clippy native" cargo clippy --all-targets -- -D warnings
 step "clippy wasm" cargo clippy --target wasm32-unknown-unknown -- -D warnings
 step "native tests" cargo test
 
+step "release build" trunk build --offline --release
+
 mapfile -t WASM_TARGETS < <(wasm_test_targets)
 if ((${#WASM_TARGETS[@]})); then
+  # The worker tests load the built page's worker, sql.js and demo from a server on 127.0.0.1
+  # (its address is compiled in through ASKDB_DIST_URL).
+  node tests/e2e/static-server.mjs dist >"$LOG_DIR/dist-url" &
+  DIST_SERVER=$!
+  trap 'kill $DIST_SERVER 2>/dev/null; rm -rf "$LOG_DIR"' EXIT
+  for _ in $(seq 50); do [ -s "$LOG_DIR/dist-url" ] && break; sleep 0.1; done
+  [ -s "$LOG_DIR/dist-url" ] || fail "the static server for the wasm tests did not start"
   # The runner (.cargo/config.toml) drives Chromium through chromedriver, headless. Test
   # binaries without wasm_bindgen_test_configure! run in the browser too, not in Node.
   step "wasm tests" env CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_USE_BROWSER=1 \
     WASM_BINDGEN_TEST_TIMEOUT=120 WASM_BINDGEN_TEST_DRIVER_TIMEOUT=30 \
+    ASKDB_DIST_URL="$(head -1 "$LOG_DIR/dist-url")/" \
     cargo test --target wasm32-unknown-unknown "${WASM_TARGETS[@]}"
+  kill "$DIST_SERVER" 2>/dev/null || true
 else
   say "wasm tests: none found (no wasm_bindgen_test in src/ or tests/*.rs)"
 fi
 
-step "release build" trunk build --offline --release
 step "e2e tests" node --test --test-reporter=spec tests/e2e/
 
 # Add up the counts that cargo test ("test result: ok. 3 passed; 0 failed; 1 ignored")

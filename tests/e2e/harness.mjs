@@ -89,7 +89,7 @@ export async function waitUntil(what, probe, accept, timeout = STEP_TIMEOUT_MS) 
     if (Date.now() > deadline) {
       throw new Error(`timed out after ${timeout} ms waiting for ${what}; last seen: ${JSON.stringify(last)}`);
     }
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 

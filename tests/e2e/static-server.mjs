@@ -83,10 +83,21 @@ async function serve(root, mounts, request, response) {
     'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream',
     'content-length': info.size,
     'cache-control': 'no-store',
+    // The wasm tests run on the test runner's own (cross-origin isolated) origin and load the
+    // worker, sql.js and the demo from here: they need CORS and a cross-origin resource policy.
+    'access-control-allow-origin': '*',
+    'cross-origin-resource-policy': 'cross-origin',
   });
   if (request.method === 'HEAD') {
     response.end();
     return;
   }
   createReadStream(file).pipe(response);
+}
+
+// Run as a program (`node tests/e2e/static-server.mjs DIR`): serves DIR until killed and prints
+// its URL on the first line of standard output. scripts/test.sh uses it for the wasm tests.
+if (process.argv[1] && import.meta.url === new URL(`file://${path.resolve(process.argv[1])}`).href) {
+  const { url } = await startStaticServer(process.argv[2] ?? 'dist');
+  console.log(url);
 }
