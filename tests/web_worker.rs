@@ -139,6 +139,20 @@ async fn memory_bombs_end_with_an_error() {
         assert!(outcome.is_err(), "{bomb} returned {outcome:?}");
         assert_eq!(count_orders(&db).await, vec![vec![Value::Integer(12)]]);
     }
+    // Allowed by SQLite, but too large to hand to the page: said so, with what to do.
+    let wide = query(
+        &db,
+        "SELECT zeroblob(20000000) FROM orders",
+        &QueryLimits::default(),
+    )
+    .await;
+    assert_eq!(
+        wide,
+        Err(DbError::TooLarge {
+            limit_bytes: 64 * 1024 * 1024
+        })
+    );
+    assert_eq!(count_orders(&db).await, vec![vec![Value::Integer(12)]]);
 }
 
 #[wasm_bindgen_test]

@@ -10,7 +10,9 @@
 //               {id, type: "export"}
 //               {id, type: "close"}
 // Messages out: {id, ok: result} | {id, error: message} | {id, crashed: message}
-//               ("crashed": the wasm module aborted and this worker must be replaced)
+//               | {id, tooLarge: limitBytes}
+//               ("crashed": the wasm module aborted and this worker must be replaced;
+//                "tooLarge": the rows to send would pass MAX_RESULT_BYTES)
 "use strict";
 
 let sqlReady = null; // Promise of the sql.js module, started by "init" (or the first message)
@@ -49,6 +51,8 @@ function openDatabase(SQL, bytes) {
 // down with it.
 const MAX_RESULT_BYTES = 64 * 1024 * 1024;
 
+class ResultTooLarge extends Error {}
+
 function approximateSize(row) {
   let size = 0;
   for (const value of row) {
@@ -81,12 +85,7 @@ function run(sql, maxRows, countBudgetMs) {
       if (rows.length < maxRows) {
         const row = statement.get(null, { useBigInt: true });
         size += approximateSize(row);
-        if (size > MAX_RESULT_BYTES) {
-          throw new Error(
-            `the result is too large to show (its values pass 64 MB at row ${rows.length + 1}); ` +
-              "select fewer or shorter values, e.g. substr(x, 1, 1000) or length(x)"
-          );
-        }
+        if (size > MAX_RESULT_BYTES) throw new ResultTooLarge();
         rows.push(row);
       }
     }
@@ -152,7 +151,9 @@ self.onmessage = async (event) => {
     self.postMessage({ id: message.id, ok });
   } catch (e) {
     const text = e && e.message ? e.message : String(e);
-    if (isFatal(e)) {
+    if (e instanceof ResultTooLarge) {
+      self.postMessage({ id: message.id, tooLarge: MAX_RESULT_BYTES });
+    } else if (isFatal(e)) {
       self.postMessage({ id: message.id, crashed: text });
     } else {
       self.postMessage({ id: message.id, error: text });

@@ -77,6 +77,9 @@ pub enum DbError {
     Sqlite(String),
     /// The deadline passed; the query was stopped.
     Timeout { after_ms: u32 },
+    /// The rows kept for the page would pass this many bytes (the engine refuses to hand over
+    /// more, so that one huge result cannot exhaust the page's memory).
+    TooLarge { limit_bytes: u64 },
     /// The engine died (for example out of memory) and was restarted on the same data.
     Crashed(String),
     /// The bytes are not a usable SQLite database.
@@ -93,6 +96,12 @@ impl fmt::Display for DbError {
             DbError::Timeout { after_ms } => {
                 write!(f, "stopped after {}", format_seconds(*after_ms))
             }
+            DbError::TooLarge { limit_bytes } => write!(
+                f,
+                "the result is larger than {} MB: select fewer columns or rows, shorten long \
+                 values (substr(x, 1, 200)), or aggregate",
+                limit_bytes / (1024 * 1024)
+            ),
             DbError::Crashed(why) => write!(
                 f,
                 "the database engine stopped ({why}); it was restarted on the same data"
@@ -139,4 +148,22 @@ pub async fn query<D: Database + ?Sized>(
 ) -> Result<QueryResult, DbError> {
     let statement = crate::sql::guard::check(sql)?;
     db.run(&statement, limits).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_result_too_large_says_what_to_do() {
+        let message = DbError::TooLarge {
+            limit_bytes: 64 * 1024 * 1024,
+        }
+        .to_string();
+        assert!(
+            message.starts_with("the result is larger than 64 MB: select fewer columns or rows"),
+            "{message}"
+        );
+        assert!(message.ends_with("or aggregate"), "{message}");
+    }
 }

@@ -29,6 +29,8 @@ enum Reply {
     Ok(JsValue),
     /// The request failed; the worker is fine (SQLite's message, "file is not a database", …).
     Failed(String),
+    /// The rows to send would pass the worker's limit, in bytes; the worker is fine.
+    TooLarge(u64),
     /// The worker died or its wasm aborted; it must be replaced.
     Crashed(String),
     TimedOut,
@@ -104,6 +106,7 @@ impl WorkerDatabase {
             }
             // SQLite's verdict on the bytes ("file is not a database").
             Reply::Failed(message) => Err(DbError::NotADatabase(message)),
+            Reply::TooLarge(limit_bytes) => Err(DbError::TooLarge { limit_bytes }),
             Reply::Crashed(why) => {
                 self.restart().await;
                 Err(DbError::Crashed(why))
@@ -132,6 +135,7 @@ impl WorkerDatabase {
                 .dyn_into::<Uint8Array>()
                 .map_err(|_| DbError::Crashed("the export was not bytes".into())),
             Reply::Failed(message) => Err(DbError::Sqlite(message)),
+            Reply::TooLarge(limit_bytes) => Err(DbError::TooLarge { limit_bytes }),
             Reply::Crashed(why) => {
                 self.restart().await;
                 Err(DbError::Crashed(why))
@@ -194,7 +198,7 @@ impl WorkerDatabase {
             return;
         };
         match self.request(open_message(&bytes), OPEN_DEADLINE_MS).await {
-            Reply::Ok(_) => {}
+            Reply::Ok(_) | Reply::TooLarge(_) => {}
             // The same bytes opened before; if they no longer do, nothing is open.
             Reply::Failed(why) | Reply::Crashed(why) => {
                 web_sys::console::error_1(&format!("askdb: reopening failed: {why}").into());
@@ -279,6 +283,7 @@ impl Database for WorkerDatabase {
         match reply {
             Reply::Ok(result) => decode_result(&result, elapsed_ms),
             Reply::Failed(message) => Err(DbError::Sqlite(message)),
+            Reply::TooLarge(limit_bytes) => Err(DbError::TooLarge { limit_bytes }),
             Reply::Crashed(why) => {
                 self.restart().await;
                 Err(DbError::Crashed(why))
@@ -334,6 +339,9 @@ fn open_message(bytes: &Uint8Array) -> Object {
 fn decode_reply(data: &JsValue) -> Reply {
     if let Some(why) = get(data, "crashed").as_string() {
         return Reply::Crashed(why);
+    }
+    if let Some(limit_bytes) = get(data, "tooLarge").as_f64() {
+        return Reply::TooLarge(limit_bytes as u64);
     }
     if let Some(message) = get(data, "error").as_string() {
         return Reply::Failed(message);
