@@ -192,3 +192,20 @@ async fn export_has_the_pages_it_was_opened_with() {
         .collect();
     assert!(differing.is_empty(), "bytes differ at {differing:?}");
 }
+
+#[wasm_bindgen_test]
+async fn an_engine_that_cannot_start_says_so() {
+    // No worker script at this address: SQLite never starts, and nothing claims a restart.
+    let db = WorkerDatabase::new(&format!("{}nosuch/worker.js", dist_url())).expect("address");
+    let outcome = db.open(demo_bytes().await).await;
+    match &outcome {
+        Err(error @ DbError::Unavailable(_)) => assert!(
+            error
+                .to_string()
+                .starts_with("the SQLite engine could not start: "),
+            "{error}"
+        ),
+        other => panic!("expected Unavailable, got {other:?}"),
+    }
+    assert!(!db.is_open());
+}

@@ -10,8 +10,9 @@
 //               {id, type: "export"}
 //               {id, type: "close"}
 // Messages out: {id, ok: result} | {id, error: message} | {id, crashed: message}
-//               | {id, tooLarge: limitBytes}
+//               | {id, tooLarge: limitBytes} | {id, unavailable: message}
 //               ("crashed": the wasm module aborted and this worker must be replaced;
+//                "unavailable": sql.js did not load, so this worker can run nothing;
 //                "tooLarge": the rows to send would pass MAX_RESULT_BYTES)
 "use strict";
 
@@ -52,6 +53,7 @@ function openDatabase(SQL, bytes) {
 const MAX_RESULT_BYTES = 64 * 1024 * 1024;
 
 class ResultTooLarge extends Error {}
+class SqlJsUnavailable extends Error {}
 
 function approximateSize(row) {
   let size = 0;
@@ -104,11 +106,9 @@ function exportDatabase() {
   return bytes;
 }
 
-// An abort inside the wasm module (out of memory, a trap) leaves sql.js unusable; so does a
-// sql.js that never loaded.
+// An abort inside the wasm module (out of memory, a trap) leaves sql.js unusable.
 function isFatal(e) {
   return (
-    (e && e.fatal === true) ||
     (typeof WebAssembly !== "undefined" && e instanceof WebAssembly.RuntimeError) ||
     (e && typeof e.message === "string" && e.message.startsWith("Aborted("))
   );
@@ -117,18 +117,19 @@ function isFatal(e) {
 async function handle(message) {
   if (message.type === "init") {
     sqlReady = loadSqlJs(message.base);
-    await sqlReady;
-    return null;
   }
   if (!sqlReady) sqlReady = loadSqlJs(null);
   let SQL;
   try {
     SQL = await sqlReady;
   } catch (e) {
-    // Without sql.js this worker can do nothing: report it as fatal, not as a bad file.
-    throw Object.assign(new Error("SQLite (sql.js) did not load: " + (e && e.message ? e.message : e)), { fatal: true });
+    // Without sql.js this worker can do nothing: say so, rather than blame the file.
+    const why = e && e.message ? e.message : String(e);
+    throw new SqlJsUnavailable(`sql.js (sql-wasm.js, sql-wasm.wasm beside worker.js) did not load: ${why}`);
   }
   switch (message.type) {
+    case "init":
+      return null;
     case "open":
       return openDatabase(SQL, message.bytes);
     case "run":
@@ -153,6 +154,8 @@ self.onmessage = async (event) => {
     const text = e && e.message ? e.message : String(e);
     if (e instanceof ResultTooLarge) {
       self.postMessage({ id: message.id, tooLarge: MAX_RESULT_BYTES });
+    } else if (e instanceof SqlJsUnavailable) {
+      self.postMessage({ id: message.id, unavailable: text });
     } else if (isFatal(e)) {
       self.postMessage({ id: message.id, crashed: text });
     } else {

@@ -80,8 +80,12 @@ pub enum DbError {
     /// The rows kept for the page would pass this many bytes (the engine refuses to hand over
     /// more, so that one huge result cannot exhaust the page's memory).
     TooLarge { limit_bytes: u64 },
-    /// The engine died (for example out of memory) and was restarted on the same data.
-    Crashed(String),
+    /// The engine died (for example out of memory) and a fresh one took its place;
+    /// `reopened` when the open database was opened again in it.
+    Crashed { why: String, reopened: bool },
+    /// SQLite could not be started (its code did not load), or not with the open database in
+    /// it; nothing ran.
+    Unavailable(String),
     /// The bytes are not a usable SQLite database.
     NotADatabase(String),
     /// No database is open.
@@ -102,10 +106,18 @@ impl fmt::Display for DbError {
                  values (substr(x, 1, 200)), or aggregate",
                 limit_bytes / (1024 * 1024)
             ),
-            DbError::Crashed(why) => write!(
+            DbError::Crashed {
+                why,
+                reopened: true,
+            } => write!(
                 f,
                 "the database engine stopped ({why}); it was restarted on the same data"
             ),
+            DbError::Crashed {
+                why,
+                reopened: false,
+            } => write!(f, "the database engine stopped ({why})"),
+            DbError::Unavailable(why) => write!(f, "the SQLite engine could not start: {why}"),
             DbError::NotADatabase(why) => write!(f, "not a SQLite database: {why}"),
             DbError::NotOpen => write!(f, "no database is open"),
         }
@@ -165,5 +177,26 @@ mod tests {
             "{message}"
         );
         assert!(message.ends_with("or aggregate"), "{message}");
+    }
+
+    #[test]
+    fn a_crash_says_restarted_on_the_same_data_only_when_it_was() {
+        let crash = |reopened| {
+            DbError::Crashed {
+                why: "out of memory".into(),
+                reopened,
+            }
+            .to_string()
+        };
+        assert_eq!(
+            crash(true),
+            "the database engine stopped (out of memory); it was restarted on the same data"
+        );
+        assert_eq!(crash(false), "the database engine stopped (out of memory)");
+        let never_started = DbError::Unavailable("sql-wasm.wasm: 404".into()).to_string();
+        assert_eq!(
+            never_started,
+            "the SQLite engine could not start: sql-wasm.wasm: 404"
+        );
     }
 }
