@@ -209,3 +209,31 @@ async fn an_engine_that_cannot_start_says_so() {
     }
     assert!(!db.is_open());
 }
+
+#[wasm_bindgen_test]
+async fn after_a_crash_the_next_query_runs_on_the_same_data() {
+    let db = open_demo().await;
+    match db.simulate_crash().await {
+        Err(DbError::Crashed {
+            why,
+            reopened: true,
+        }) => assert!(why.contains("Aborted"), "{why}"),
+        other => panic!("expected a crash with the data reopened, got {other:?}"),
+    }
+    // The crashed worker is gone; a fresh one has the demo open again.
+    assert_eq!(count_orders(&db).await, vec![vec![Value::Integer(12)]]);
+
+    // With nothing open, a crash does not claim that data came back.
+    let empty = WorkerDatabase::new(&format!("{}worker.js", dist_url())).expect("address");
+    let outcome = empty.simulate_crash().await;
+    assert!(
+        matches!(
+            outcome,
+            Err(DbError::Crashed {
+                reopened: false,
+                ..
+            })
+        ),
+        "{outcome:?}"
+    );
+}

@@ -9,6 +9,7 @@
 //               {id, type: "run", sql, maxRows, countBudgetMs}
 //               {id, type: "export"}
 //               {id, type: "close"}
+//               {id, type: "crash"}        (tests: fails as an abort inside sql.js would)
 // Messages out: {id, ok: result} | {id, error: message} | {id, crashed: message}
 //               | {id, tooLarge: limitBytes} | {id, unavailable: message}
 //               ("crashed": the wasm module aborted and this worker must be replaced;
@@ -136,6 +137,9 @@ async function handle(message) {
       return run(message.sql, message.maxRows, message.countBudgetMs);
     case "export":
       return exportDatabase();
+    case "crash":
+      // For tests (WorkerDatabase::simulate_crash): fail the way an abort inside sql.js does.
+      throw new WebAssembly.RuntimeError("Aborted(a crash asked for by a test)");
     case "close":
       if (db) db.close();
       db = null;

@@ -134,6 +134,21 @@ impl WorkerDatabase {
             .map_err(|_| DbError::Sqlite("the export was not bytes".into()))
     }
 
+    /// Makes the worker fail the way an abort inside sql.js does, and recovers as from a real
+    /// one: a fresh worker, with the open database reopened. A real abort cannot be provoked on
+    /// purpose, so this lets tests prove that path; nothing in the page calls it.
+    #[doc(hidden)]
+    pub async fn simulate_crash(&self) -> Result<(), DbError> {
+        let _turn = self.turn.lock().await;
+        self.request(
+            simple_message("crash"),
+            SERVICE_DEADLINE_MS,
+            DbError::Sqlite,
+        )
+        .await
+        .map(|_| ())
+    }
+
     /// The pristine bytes of the open database.
     pub fn pristine_bytes(&self) -> Option<Uint8Array> {
         self.pristine.borrow().clone()
