@@ -22,6 +22,8 @@
 
 use askdb::engine::worker::WorkerDatabase;
 use askdb::engine::{query, DbError, QueryLimits, RowCount, Value};
+use futures::future::{select, Either};
+use gloo_timers::future::TimeoutFuture;
 use js_sys::Uint8Array;
 use wasm_bindgen_test::*;
 
@@ -124,6 +126,29 @@ async fn a_runaway_query_is_stopped_and_the_next_one_works() {
     let result = query(&db, endless_rows, &limits).await.unwrap();
     assert_eq!(result.rows.len(), 10);
     assert!(matches!(result.total_rows, RowCount::MoreThan(n) if n >= 10));
+}
+
+#[wasm_bindgen_test]
+async fn a_query_nobody_waits_for_any_more_is_stopped_at_once() {
+    let db = open_demo().await;
+    let patient = QueryLimits {
+        max_rows: 10,
+        deadline_ms: 600_000,
+    };
+    let endless =
+        "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM r) SELECT count(*) FROM r";
+    // A Stop button: the caller gives up on the query and drops it.
+    let pressed = select(
+        Box::pin(query(&db, endless, &patient)),
+        TimeoutFuture::new(300),
+    )
+    .await;
+    let Either::Right(((), abandoned_query)) = pressed else {
+        panic!("the endless query ended by itself");
+    };
+    drop(abandoned_query);
+    // Had the worker kept counting, this would wait behind it and pass its own 10 s deadline.
+    assert_eq!(count_orders(&db).await, vec![vec![Value::Integer(12)]]);
 }
 
 #[wasm_bindgen_test]

@@ -3,7 +3,8 @@
 //! The page thread never runs SQL. Each request is posted to the worker and raced against a
 //! deadline; sql.js cannot interrupt a statement, so a query that outlives its deadline is
 //! stopped by terminating the worker, starting a fresh one and reopening the database from the
-//! pristine bytes kept here, in JavaScript memory (never copied into wasm memory).
+//! pristine bytes kept here, in JavaScript memory (never copied into wasm memory). A request
+//! whose future is dropped before its reply (a Stop button) is stopped the same way.
 
 use super::file_check::{check_header, HEADER_LEN};
 use super::{Database, DbError, QueryLimits, QueryResult, ReadOnlySql, RowCount, Value};
@@ -241,11 +242,16 @@ impl WorkerDatabase {
             return Reply::Failed(format!("the request could not be sent: {}", describe(&e)));
         }
 
+        let mut abandoned = StopIfAbandoned {
+            db: self,
+            answered: false,
+        };
         let reply = match select(receiver, TimeoutFuture::new(deadline_ms)).await {
             Either::Left((Ok(reply), _)) => reply,
             Either::Left((Err(_cancelled), _)) => Reply::Crashed("the worker went away".into()),
             Either::Right(((), _)) => Reply::TimedOut,
         };
+        abandoned.answered = true;
         self.waiting.borrow_mut().take();
         if matches!(
             reply,
@@ -317,6 +323,23 @@ impl WorkerDatabase {
             _on_message: on_message,
             _on_error: on_error,
         })
+    }
+}
+
+/// Stops a request whose caller stopped waiting (its future was dropped: the console's Stop
+/// button, a cancelled question): the worker is terminated at once, as at a deadline, so the
+/// statement does not run on. The next request starts a fresh worker with the kept bytes.
+struct StopIfAbandoned<'a> {
+    db: &'a WorkerDatabase,
+    answered: bool,
+}
+
+impl Drop for StopIfAbandoned<'_> {
+    fn drop(&mut self) {
+        if !self.answered {
+            self.db.waiting.borrow_mut().take();
+            self.db.engine.borrow_mut().take();
+        }
     }
 }
 
