@@ -22,6 +22,8 @@
 
 use askdb::engine::worker::WorkerDatabase;
 use askdb::engine::{query, DbError, QueryLimits, RowCount, Value};
+use futures::future::{select, Either};
+use gloo_timers::future::TimeoutFuture;
 use js_sys::Uint8Array;
 use wasm_bindgen_test::*;
 
@@ -127,6 +129,29 @@ async fn a_runaway_query_is_stopped_and_the_next_one_works() {
 }
 
 #[wasm_bindgen_test]
+async fn a_query_nobody_waits_for_any_more_is_stopped_at_once() {
+    let db = open_demo().await;
+    let patient = QueryLimits {
+        max_rows: 10,
+        deadline_ms: 600_000,
+    };
+    let endless =
+        "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM r) SELECT count(*) FROM r";
+    // A Stop button: the caller gives up on the query and drops it.
+    let pressed = select(
+        Box::pin(query(&db, endless, &patient)),
+        TimeoutFuture::new(300),
+    )
+    .await;
+    let Either::Right(((), abandoned_query)) = pressed else {
+        panic!("the endless query ended by itself");
+    };
+    drop(abandoned_query);
+    // Had the worker kept counting, this would wait behind it and pass its own 10 s deadline.
+    assert_eq!(count_orders(&db).await, vec![vec![Value::Integer(12)]]);
+}
+
+#[wasm_bindgen_test]
 async fn memory_bombs_end_with_an_error() {
     let db = open_demo().await;
     for bomb in [
@@ -139,6 +164,20 @@ async fn memory_bombs_end_with_an_error() {
         assert!(outcome.is_err(), "{bomb} returned {outcome:?}");
         assert_eq!(count_orders(&db).await, vec![vec![Value::Integer(12)]]);
     }
+    // Allowed by SQLite, but too large to hand to the page: said so, with what to do.
+    let wide = query(
+        &db,
+        "SELECT zeroblob(20000000) FROM orders",
+        &QueryLimits::default(),
+    )
+    .await;
+    assert_eq!(
+        wide,
+        Err(DbError::TooLarge {
+            limit_bytes: 64 * 1024 * 1024
+        })
+    );
+    assert_eq!(count_orders(&db).await, vec![vec![Value::Integer(12)]]);
 }
 
 #[wasm_bindgen_test]
@@ -177,4 +216,49 @@ async fn export_has_the_pages_it_was_opened_with() {
         .filter(|&i| exported[i] != pristine[i] && !rewritten(i))
         .collect();
     assert!(differing.is_empty(), "bytes differ at {differing:?}");
+}
+
+#[wasm_bindgen_test]
+async fn an_engine_that_cannot_start_says_so() {
+    // No worker script at this address: SQLite never starts, and nothing claims a restart.
+    let db = WorkerDatabase::new(&format!("{}nosuch/worker.js", dist_url())).expect("address");
+    let outcome = db.open(demo_bytes().await).await;
+    match &outcome {
+        Err(error @ DbError::Unavailable(_)) => assert!(
+            error
+                .to_string()
+                .starts_with("the SQLite engine could not start: "),
+            "{error}"
+        ),
+        other => panic!("expected Unavailable, got {other:?}"),
+    }
+    assert!(!db.is_open());
+}
+
+#[wasm_bindgen_test]
+async fn after_a_crash_the_next_query_runs_on_the_same_data() {
+    let db = open_demo().await;
+    match db.simulate_crash().await {
+        Err(DbError::Crashed {
+            why,
+            reopened: true,
+        }) => assert!(why.contains("Aborted"), "{why}"),
+        other => panic!("expected a crash with the data reopened, got {other:?}"),
+    }
+    // The crashed worker is gone; a fresh one has the demo open again.
+    assert_eq!(count_orders(&db).await, vec![vec![Value::Integer(12)]]);
+
+    // With nothing open, a crash does not claim that data came back.
+    let empty = WorkerDatabase::new(&format!("{}worker.js", dist_url())).expect("address");
+    let outcome = empty.simulate_crash().await;
+    assert!(
+        matches!(
+            outcome,
+            Err(DbError::Crashed {
+                reopened: false,
+                ..
+            })
+        ),
+        "{outcome:?}"
+    );
 }

@@ -9,8 +9,12 @@
 //               {id, type: "run", sql, maxRows, countBudgetMs}
 //               {id, type: "export"}
 //               {id, type: "close"}
+//               {id, type: "crash"}        (tests: fails as an abort inside sql.js would)
 // Messages out: {id, ok: result} | {id, error: message} | {id, crashed: message}
-//               ("crashed": the wasm module aborted and this worker must be replaced)
+//               | {id, tooLarge: limitBytes} | {id, unavailable: message}
+//               ("crashed": the wasm module aborted and this worker must be replaced;
+//                "unavailable": sql.js did not load, so this worker can run nothing;
+//                "tooLarge": the rows to send would pass MAX_RESULT_BYTES)
 "use strict";
 
 let sqlReady = null; // Promise of the sql.js module, started by "init" (or the first message)
@@ -49,6 +53,9 @@ function openDatabase(SQL, bytes) {
 // down with it.
 const MAX_RESULT_BYTES = 64 * 1024 * 1024;
 
+class ResultTooLarge extends Error {}
+class SqlJsUnavailable extends Error {}
+
 function approximateSize(row) {
   let size = 0;
   for (const value of row) {
@@ -81,12 +88,7 @@ function run(sql, maxRows, countBudgetMs) {
       if (rows.length < maxRows) {
         const row = statement.get(null, { useBigInt: true });
         size += approximateSize(row);
-        if (size > MAX_RESULT_BYTES) {
-          throw new Error(
-            `the result is too large to show (its values pass 64 MB at row ${rows.length + 1}); ` +
-              "select fewer or shorter values, e.g. substr(x, 1, 1000) or length(x)"
-          );
-        }
+        if (size > MAX_RESULT_BYTES) throw new ResultTooLarge();
         rows.push(row);
       }
     }
@@ -105,11 +107,9 @@ function exportDatabase() {
   return bytes;
 }
 
-// An abort inside the wasm module (out of memory, a trap) leaves sql.js unusable; so does a
-// sql.js that never loaded.
+// An abort inside the wasm module (out of memory, a trap) leaves sql.js unusable.
 function isFatal(e) {
   return (
-    (e && e.fatal === true) ||
     (typeof WebAssembly !== "undefined" && e instanceof WebAssembly.RuntimeError) ||
     (e && typeof e.message === "string" && e.message.startsWith("Aborted("))
   );
@@ -118,24 +118,28 @@ function isFatal(e) {
 async function handle(message) {
   if (message.type === "init") {
     sqlReady = loadSqlJs(message.base);
-    await sqlReady;
-    return null;
   }
   if (!sqlReady) sqlReady = loadSqlJs(null);
   let SQL;
   try {
     SQL = await sqlReady;
   } catch (e) {
-    // Without sql.js this worker can do nothing: report it as fatal, not as a bad file.
-    throw Object.assign(new Error("SQLite (sql.js) did not load: " + (e && e.message ? e.message : e)), { fatal: true });
+    // Without sql.js this worker can do nothing: say so, rather than blame the file.
+    const why = e && e.message ? e.message : String(e);
+    throw new SqlJsUnavailable(`sql.js (sql-wasm.js, sql-wasm.wasm beside worker.js) did not load: ${why}`);
   }
   switch (message.type) {
+    case "init":
+      return null;
     case "open":
       return openDatabase(SQL, message.bytes);
     case "run":
       return run(message.sql, message.maxRows, message.countBudgetMs);
     case "export":
       return exportDatabase();
+    case "crash":
+      // For tests (WorkerDatabase::simulate_crash): fail the way an abort inside sql.js does.
+      throw new WebAssembly.RuntimeError("Aborted(a crash asked for by a test)");
     case "close":
       if (db) db.close();
       db = null;
@@ -152,7 +156,11 @@ self.onmessage = async (event) => {
     self.postMessage({ id: message.id, ok });
   } catch (e) {
     const text = e && e.message ? e.message : String(e);
-    if (isFatal(e)) {
+    if (e instanceof ResultTooLarge) {
+      self.postMessage({ id: message.id, tooLarge: MAX_RESULT_BYTES });
+    } else if (e instanceof SqlJsUnavailable) {
+      self.postMessage({ id: message.id, unavailable: text });
+    } else if (isFatal(e)) {
       self.postMessage({ id: message.id, crashed: text });
     } else {
       self.postMessage({ id: message.id, error: text });

@@ -77,8 +77,15 @@ pub enum DbError {
     Sqlite(String),
     /// The deadline passed; the query was stopped.
     Timeout { after_ms: u32 },
-    /// The engine died (for example out of memory) and was restarted on the same data.
-    Crashed(String),
+    /// The rows kept for the page would pass this many bytes (the engine refuses to hand over
+    /// more, so that one huge result cannot exhaust the page's memory).
+    TooLarge { limit_bytes: u64 },
+    /// The engine died (for example out of memory) and a fresh one took its place;
+    /// `reopened` when the open database was opened again in it.
+    Crashed { why: String, reopened: bool },
+    /// SQLite could not be started (its code did not load), or not with the open database in
+    /// it; nothing ran.
+    Unavailable(String),
     /// The bytes are not a usable SQLite database.
     NotADatabase(String),
     /// No database is open.
@@ -93,10 +100,24 @@ impl fmt::Display for DbError {
             DbError::Timeout { after_ms } => {
                 write!(f, "stopped after {}", format_seconds(*after_ms))
             }
-            DbError::Crashed(why) => write!(
+            DbError::TooLarge { limit_bytes } => write!(
+                f,
+                "the result is larger than {} MB: select fewer columns or rows, shorten long \
+                 values (substr(x, 1, 200)), or aggregate",
+                limit_bytes / (1024 * 1024)
+            ),
+            DbError::Crashed {
+                why,
+                reopened: true,
+            } => write!(
                 f,
                 "the database engine stopped ({why}); it was restarted on the same data"
             ),
+            DbError::Crashed {
+                why,
+                reopened: false,
+            } => write!(f, "the database engine stopped ({why})"),
+            DbError::Unavailable(why) => write!(f, "the SQLite engine could not start: {why}"),
             DbError::NotADatabase(why) => write!(f, "not a SQLite database: {why}"),
             DbError::NotOpen => write!(f, "no database is open"),
         }
@@ -139,4 +160,43 @@ pub async fn query<D: Database + ?Sized>(
 ) -> Result<QueryResult, DbError> {
     let statement = crate::sql::guard::check(sql)?;
     db.run(&statement, limits).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_result_too_large_says_what_to_do() {
+        let message = DbError::TooLarge {
+            limit_bytes: 64 * 1024 * 1024,
+        }
+        .to_string();
+        assert!(
+            message.starts_with("the result is larger than 64 MB: select fewer columns or rows"),
+            "{message}"
+        );
+        assert!(message.ends_with("or aggregate"), "{message}");
+    }
+
+    #[test]
+    fn a_crash_says_restarted_on_the_same_data_only_when_it_was() {
+        let crash = |reopened| {
+            DbError::Crashed {
+                why: "out of memory".into(),
+                reopened,
+            }
+            .to_string()
+        };
+        assert_eq!(
+            crash(true),
+            "the database engine stopped (out of memory); it was restarted on the same data"
+        );
+        assert_eq!(crash(false), "the database engine stopped (out of memory)");
+        let never_started = DbError::Unavailable("sql-wasm.wasm: 404".into()).to_string();
+        assert_eq!(
+            never_started,
+            "the SQLite engine could not start: sql-wasm.wasm: 404"
+        );
+    }
 }

@@ -3,7 +3,8 @@
 //! The page thread never runs SQL. Each request is posted to the worker and raced against a
 //! deadline; sql.js cannot interrupt a statement, so a query that outlives its deadline is
 //! stopped by terminating the worker, starting a fresh one and reopening the database from the
-//! pristine bytes kept here, in JavaScript memory (never copied into wasm memory).
+//! pristine bytes kept here, in JavaScript memory (never copied into wasm memory). A request
+//! whose future is dropped before its reply (a Stop button) is stopped the same way.
 
 use super::file_check::{check_header, HEADER_LEN};
 use super::{Database, DbError, QueryLimits, QueryResult, ReadOnlySql, RowCount, Value};
@@ -16,7 +17,7 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use web_sys::{Blob, BlobPropertyBag, ErrorEvent, MessageEvent, Url, Worker};
+use web_sys::{Blob, BlobPropertyBag, ErrorEvent, Event, MessageEvent, Url, Worker};
 
 /// Opening copies the whole file into the worker and reads its schema once; even a very large
 /// file takes seconds, not minutes.
@@ -29,6 +30,10 @@ enum Reply {
     Ok(JsValue),
     /// The request failed; the worker is fine (SQLite's message, "file is not a database", …).
     Failed(String),
+    /// The rows to send would pass the worker's limit, in bytes; the worker is fine.
+    TooLarge(u64),
+    /// SQLite never started in this worker (sql.js or the worker script did not load).
+    Unavailable(String),
     /// The worker died or its wasm aborted; it must be replaced.
     Crashed(String),
     TimedOut,
@@ -37,11 +42,14 @@ enum Reply {
 /// The request waiting for its reply: at most one at a time.
 type Waiting = Rc<RefCell<Option<(u32, oneshot::Sender<Reply>)>>>;
 
+/// The `id` of the worker's first message ("init"); requests count from 1.
+const INIT_ID: u32 = 0;
+
 /// One running worker. Dropping it terminates the worker.
 struct Engine {
     worker: Worker,
     _on_message: Closure<dyn FnMut(MessageEvent)>,
-    _on_error: Closure<dyn FnMut(ErrorEvent)>,
+    _on_error: Closure<dyn FnMut(Event)>,
 }
 
 impl Drop for Engine {
@@ -71,13 +79,13 @@ impl WorkerDatabase {
             .and_then(|w| w.location().href().ok())
             .unwrap_or_default();
         let script_url = Url::new_with_base(script_url, &page)
-            .map_err(|e| DbError::Crashed(format!("bad worker address: {}", describe(&e))))?
+            .map_err(|e| DbError::Unavailable(format!("bad worker address: {}", describe(&e))))?
             .href();
         Ok(WorkerDatabase {
             script_url,
             engine: RefCell::new(None),
             waiting: Rc::new(RefCell::new(None)),
-            next_id: Cell::new(1),
+            next_id: Cell::new(INIT_ID + 1),
             pristine: RefCell::new(None),
             turn: Mutex::new(()),
         })
@@ -97,24 +105,15 @@ impl WorkerDatabase {
         check_header(&head, u64::from(bytes.length())).map_err(DbError::NotADatabase)?;
 
         let _turn = self.turn.lock().await;
-        match self.request(open_message(&bytes), OPEN_DEADLINE_MS).await {
-            Reply::Ok(_) => {
-                *self.pristine.borrow_mut() = Some(bytes);
-                Ok(())
-            }
-            // SQLite's verdict on the bytes ("file is not a database").
-            Reply::Failed(message) => Err(DbError::NotADatabase(message)),
-            Reply::Crashed(why) => {
-                self.restart().await;
-                Err(DbError::Crashed(why))
-            }
-            Reply::TimedOut => {
-                self.restart().await;
-                Err(DbError::Timeout {
-                    after_ms: OPEN_DEADLINE_MS,
-                })
-            }
-        }
+        // SQLite's verdict on the bytes ("file is not a database") is about the file.
+        self.request(
+            open_message(&bytes),
+            OPEN_DEADLINE_MS,
+            DbError::NotADatabase,
+        )
+        .await?;
+        *self.pristine.borrow_mut() = Some(bytes);
+        Ok(())
     }
 
     /// The open database as SQLite writes it out (its backup API: the same pages; SQLite
@@ -124,25 +123,31 @@ impl WorkerDatabase {
         if !self.is_open() {
             return Err(DbError::NotOpen);
         }
-        match self
-            .request(simple_message("export"), SERVICE_DEADLINE_MS)
-            .await
-        {
-            Reply::Ok(bytes) => bytes
-                .dyn_into::<Uint8Array>()
-                .map_err(|_| DbError::Crashed("the export was not bytes".into())),
-            Reply::Failed(message) => Err(DbError::Sqlite(message)),
-            Reply::Crashed(why) => {
-                self.restart().await;
-                Err(DbError::Crashed(why))
-            }
-            Reply::TimedOut => {
-                self.restart().await;
-                Err(DbError::Timeout {
-                    after_ms: SERVICE_DEADLINE_MS,
-                })
-            }
-        }
+        let bytes = self
+            .request(
+                simple_message("export"),
+                SERVICE_DEADLINE_MS,
+                DbError::Sqlite,
+            )
+            .await?;
+        bytes
+            .dyn_into::<Uint8Array>()
+            .map_err(|_| DbError::Sqlite("the export was not bytes".into()))
+    }
+
+    /// Makes the worker fail the way an abort inside sql.js does, and recovers as from a real
+    /// one: a fresh worker, with the open database reopened. A real abort cannot be provoked on
+    /// purpose, so this lets tests prove that path; nothing in the page calls it.
+    #[doc(hidden)]
+    pub async fn simulate_crash(&self) -> Result<(), DbError> {
+        let _turn = self.turn.lock().await;
+        self.request(
+            simple_message("crash"),
+            SERVICE_DEADLINE_MS,
+            DbError::Sqlite,
+        )
+        .await
+        .map(|_| ())
     }
 
     /// The pristine bytes of the open database.
@@ -150,17 +155,80 @@ impl WorkerDatabase {
         self.pristine.borrow().clone()
     }
 
-    /// Posts one request and waits for its reply, its worker's death or the deadline. The
-    /// caller holds the turn.
-    async fn request(&self, message: Object, deadline_ms: u32) -> Reply {
-        if self.engine.borrow().is_none() {
-            match self.start_engine() {
-                Ok(engine) => *self.engine.borrow_mut() = Some(engine),
-                Err(why) => return Reply::Crashed(why),
+    /// Sends one request to a running engine (started first if need be) and turns its reply
+    /// into a value or an error. A worker that died or ran out of time is replaced, with the
+    /// open database reopened in the new one. `failed` names a refusal the worker survived.
+    /// The caller holds the turn.
+    async fn request(
+        &self,
+        message: Object,
+        deadline_ms: u32,
+        failed: fn(String) -> DbError,
+    ) -> Result<JsValue, DbError> {
+        self.ensure_engine().await?;
+        match self.exchange(message, deadline_ms).await {
+            Reply::Ok(value) => Ok(value),
+            Reply::Failed(message) => Err(failed(message)),
+            Reply::TooLarge(limit_bytes) => Err(DbError::TooLarge { limit_bytes }),
+            Reply::Unavailable(why) => Err(DbError::Unavailable(why)),
+            Reply::Crashed(why) => {
+                let reopened = self.restart().await?;
+                Err(DbError::Crashed { why, reopened })
+            }
+            Reply::TimedOut => {
+                self.restart().await?;
+                Err(DbError::Timeout {
+                    after_ms: deadline_ms,
+                })
             }
         }
+    }
+
+    /// Starts a worker when none runs, and opens the kept database in it. The caller holds
+    /// the turn.
+    async fn ensure_engine(&self) -> Result<(), DbError> {
+        if self.engine.borrow().is_some() {
+            return Ok(());
+        }
+        let engine = self.start_engine().map_err(DbError::Unavailable)?;
+        *self.engine.borrow_mut() = Some(engine);
+        let Some(bytes) = self.pristine_bytes() else {
+            return Ok(());
+        };
+        // These bytes opened before: a failure now is the engine's, not the file's. They stay
+        // kept, so the next request tries again.
+        let why = match self.exchange(open_message(&bytes), OPEN_DEADLINE_MS).await {
+            Reply::Ok(_) => return Ok(()),
+            Reply::Unavailable(why) => why,
+            Reply::Failed(why) | Reply::Crashed(why) => {
+                format!("the open database could not be opened again ({why})")
+            }
+            Reply::TooLarge(_) | Reply::TimedOut => {
+                "the open database could not be opened again in time".to_string()
+            }
+        };
+        self.engine.borrow_mut().take();
+        Err(DbError::Unavailable(why))
+    }
+
+    /// Replaces the worker: a fresh one, with the open database reopened in it. True when a
+    /// database was reopened. The caller holds the turn.
+    async fn restart(&self) -> Result<bool, DbError> {
+        self.engine.borrow_mut().take();
+        if !self.is_open() {
+            // Nothing to reopen: the next request starts a worker.
+            return Ok(false);
+        }
+        self.ensure_engine().await?;
+        Ok(true)
+    }
+
+    /// Posts one request to the running engine and waits for its reply, its worker's death or
+    /// the deadline. A worker that did not answer in time, died or never started is dropped
+    /// (terminated at once: a runaway statement would otherwise keep a core busy).
+    async fn exchange(&self, message: Object, deadline_ms: u32) -> Reply {
         let id = self.next_id.get();
-        self.next_id.set(id.wrapping_add(1));
+        self.next_id.set(id.checked_add(1).unwrap_or(INIT_ID + 1));
         set(&message, "id", &JsValue::from(id));
         let (sender, receiver) = oneshot::channel();
         *self.waiting.borrow_mut() = Some((id, sender));
@@ -174,46 +242,40 @@ impl WorkerDatabase {
             return Reply::Failed(format!("the request could not be sent: {}", describe(&e)));
         }
 
+        let mut abandoned = StopIfAbandoned {
+            db: self,
+            answered: false,
+        };
         let reply = match select(receiver, TimeoutFuture::new(deadline_ms)).await {
             Either::Left((Ok(reply), _)) => reply,
             Either::Left((Err(_cancelled), _)) => Reply::Crashed("the worker went away".into()),
             Either::Right(((), _)) => Reply::TimedOut,
         };
+        abandoned.answered = true;
         self.waiting.borrow_mut().take();
-        if matches!(reply, Reply::Crashed(_) | Reply::TimedOut) {
-            // Terminate now: a runaway statement would otherwise keep a core busy.
+        if matches!(
+            reply,
+            Reply::Crashed(_) | Reply::TimedOut | Reply::Unavailable(_)
+        ) {
             self.engine.borrow_mut().take();
         }
         reply
     }
 
-    /// Starts a fresh worker and reopens the kept bytes in it. The caller holds the turn.
-    async fn restart(&self) {
-        self.engine.borrow_mut().take();
-        let Some(bytes) = self.pristine_bytes() else {
-            return;
-        };
-        match self.request(open_message(&bytes), OPEN_DEADLINE_MS).await {
-            Reply::Ok(_) => {}
-            // The same bytes opened before; if they no longer do, nothing is open.
-            Reply::Failed(why) | Reply::Crashed(why) => {
-                web_sys::console::error_1(&format!("askdb: reopening failed: {why}").into());
-                self.pristine.borrow_mut().take();
-            }
-            Reply::TimedOut => {
-                web_sys::console::error_1(&"askdb: reopening timed out".into());
-                self.pristine.borrow_mut().take();
-            }
-        }
-    }
-
     fn start_engine(&self) -> Result<Engine, String> {
         let worker = new_worker(&self.script_url)?;
+        // Until the worker answers "init", a failure means it never started.
+        let started = Rc::new(Cell::new(false));
 
         let waiting = self.waiting.clone();
+        let init_answered = started.clone();
         let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
             let data = event.data();
             let id = get(&data, "id").as_f64().map(|n| n as u32);
+            if id == Some(INIT_ID) {
+                init_answered.set(matches!(decode_reply(&data), Reply::Ok(_)));
+                return;
+            }
             let mut slot = waiting.borrow_mut();
             // A reply to an abandoned request (its deadline passed) is dropped.
             let awaited =
@@ -227,16 +289,22 @@ impl WorkerDatabase {
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
 
         let waiting = self.waiting.clone();
-        let on_error = Closure::<dyn FnMut(ErrorEvent)>::new(move |event: ErrorEvent| {
+        // A missing script fires a plain `Event`; an uncaught exception an `ErrorEvent`.
+        let on_error = Closure::<dyn FnMut(Event)>::new(move |event: Event| {
             event.prevent_default();
-            let message = event.message();
-            let why = if message.is_empty() {
-                "the worker failed".to_string()
+            let message = event
+                .dyn_ref::<ErrorEvent>()
+                .map(|e| e.message())
+                .filter(|m| !m.is_empty());
+            let reply = if started.get() {
+                Reply::Crashed(message.unwrap_or_else(|| "the worker failed".into()))
             } else {
-                message
+                Reply::Unavailable(
+                    message.unwrap_or_else(|| "the worker script did not load".into()),
+                )
             };
             if let Some((_, sender)) = waiting.borrow_mut().take() {
-                let _ = sender.send(Reply::Crashed(why));
+                let _ = sender.send(reply);
             }
         });
         worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
@@ -245,7 +313,7 @@ impl WorkerDatabase {
         // a blob: URL.
         let init = simple_message("init");
         set(&init, "base", &JsValue::from_str(&self.script_url));
-        set(&init, "id", &JsValue::from(0));
+        set(&init, "id", &JsValue::from(INIT_ID));
         worker
             .post_message(&init)
             .map_err(|e| format!("the worker did not start: {}", describe(&e)))?;
@@ -258,12 +326,31 @@ impl WorkerDatabase {
     }
 }
 
+/// Stops a request whose caller stopped waiting (its future was dropped: the console's Stop
+/// button, a cancelled question): the worker is terminated at once, as at a deadline, so the
+/// statement does not run on. The next request starts a fresh worker with the kept bytes.
+struct StopIfAbandoned<'a> {
+    db: &'a WorkerDatabase,
+    answered: bool,
+}
+
+impl Drop for StopIfAbandoned<'_> {
+    fn drop(&mut self) {
+        if !self.answered {
+            self.db.waiting.borrow_mut().take();
+            self.db.engine.borrow_mut().take();
+        }
+    }
+}
+
 impl Database for WorkerDatabase {
     async fn run(&self, sql: &ReadOnlySql, limits: &QueryLimits) -> Result<QueryResult, DbError> {
         let _turn = self.turn.lock().await;
         if !self.is_open() {
             return Err(DbError::NotOpen);
         }
+        // Starting a worker (and reopening the database in it) is not the query's time.
+        self.ensure_engine().await?;
         let message = simple_message("run");
         set(&message, "sql", &JsValue::from_str(sql.as_str()));
         set(&message, "maxRows", &JsValue::from(limits.max_rows as f64));
@@ -274,22 +361,10 @@ impl Database for WorkerDatabase {
             &JsValue::from(f64::from(limits.deadline_ms) * 0.75),
         );
         let started = now_ms();
-        let reply = self.request(message, limits.deadline_ms).await;
-        let elapsed_ms = now_ms() - started;
-        match reply {
-            Reply::Ok(result) => decode_result(&result, elapsed_ms),
-            Reply::Failed(message) => Err(DbError::Sqlite(message)),
-            Reply::Crashed(why) => {
-                self.restart().await;
-                Err(DbError::Crashed(why))
-            }
-            Reply::TimedOut => {
-                self.restart().await;
-                Err(DbError::Timeout {
-                    after_ms: limits.deadline_ms,
-                })
-            }
-        }
+        let result = self
+            .request(message, limits.deadline_ms, DbError::Sqlite)
+            .await?;
+        decode_result(&result, now_ms() - started)
     }
 }
 
@@ -334,6 +409,12 @@ fn open_message(bytes: &Uint8Array) -> Object {
 fn decode_reply(data: &JsValue) -> Reply {
     if let Some(why) = get(data, "crashed").as_string() {
         return Reply::Crashed(why);
+    }
+    if let Some(why) = get(data, "unavailable").as_string() {
+        return Reply::Unavailable(why);
+    }
+    if let Some(limit_bytes) = get(data, "tooLarge").as_f64() {
+        return Reply::TooLarge(limit_bytes as u64);
     }
     if let Some(message) = get(data, "error").as_string() {
         return Reply::Failed(message);

@@ -1,9 +1,10 @@
-//! The SQL console: type a query, run it (button or Ctrl+Enter), see its result.
+//! The SQL console: type a query, run it (button or Ctrl+Enter), stop it, see its result.
 //! Every query goes through `engine::query`, so the read-only rules apply here too.
 
 use super::app_state;
 use super::result_table::ResultView;
 use crate::engine::{query, DbError, QueryResult};
+use futures::future::{AbortHandle, Abortable};
 use leptos::ev;
 use leptos::prelude::*;
 
@@ -17,6 +18,8 @@ pub fn Console() -> impl IntoView {
     let state = app_state();
     let outcome = RwSignal::new(None::<Result<QueryResult, String>>);
     let running = RwSignal::new(false);
+    // Stops the running query: dropping it makes the engine terminate its worker at once.
+    let stop = StoredValue::new_local(None::<AbortHandle>);
     // A result belongs to the database it came from: another database clears it.
     Effect::new(move |_| {
         state.open.track();
@@ -31,11 +34,22 @@ pub fn Console() -> impl IntoView {
         let sql = state.sql.get_untracked();
         let limits = state.limits.get_untracked();
         let db = state.database();
+        let (abort, registration) = AbortHandle::new_pair();
+        stop.set_value(Some(abort));
         leptos::task::spawn_local(async move {
-            let result = query(&*db, &sql, &limits).await;
-            outcome.set(Some(result.map_err(explain)));
+            let result = Abortable::new(query(&*db, &sql, &limits), registration).await;
+            outcome.set(Some(match result {
+                Ok(result) => result.map_err(explain),
+                Err(_stopped) => Err(STOPPED.to_string()),
+            }));
+            stop.set_value(None);
             running.set(false);
         });
+    };
+    let stop_query = move || {
+        if let Some(abort) = stop.get_value() {
+            abort.abort();
+        }
     };
     let on_keydown = move |event: ev::KeyboardEvent| {
         if event.key() == "Enter" && (event.ctrl_key() || event.meta_key()) {
@@ -68,6 +82,14 @@ pub fn Console() -> impl IntoView {
                 >
                     {move || if running.get() { "Running…" } else { "Run" }}
                 </button>
+                <button
+                    class="button"
+                    data-testid="sql-stop"
+                    disabled=move || !running.get()
+                    on:click=move |_| stop_query()
+                >
+                    "Stop"
+                </button>
                 <span class="hint keys">"Ctrl+Enter runs the query. Only reads are allowed."</span>
                 <Settings/>
             </div>
@@ -75,6 +97,9 @@ pub fn Console() -> impl IntoView {
         <ResultView outcome=outcome running=running/>
     }
 }
+
+/// What the result area says when the person stopped the query.
+const STOPPED: &str = "The query was stopped. The database is ready for the next one.";
 
 /// The error as the console shows it: what happened, then what the person can do.
 fn explain(error: DbError) -> String {

@@ -1,7 +1,9 @@
 //! The page (Leptos, client-side rendering).
 //!
-//! Layout: a side panel (the database and its schema) and a main column (the question to the
-//! agent with its transcript and answer, then the console and its results). Text from the database is only ever rendered as text nodes, never as HTML.
+//! Layout: the database panel, the main column (the question to the agent with its transcript
+//! and answer, then the console and its results), then the schema; wide screens show the
+//! database panel and the schema side by side with the main column. Text from the database is
+//! only ever rendered as text nodes, never as HTML.
 
 mod browser_clock;
 mod chart_view;
@@ -44,15 +46,15 @@ fn App() -> impl IntoView {
                 <h1 class="brand">"askdb"</h1>
                 <p class="tagline">"Ask your SQLite database. Your file stays in this browser."</p>
             </header>
+            // In reading order (narrow screens show it as is); wide screens put the database
+            // and its schema in a side column (style.css, `.layout`).
             <div class="layout">
-                <aside class="side" aria-label="Database">
-                    <database_panel::DatabasePanel/>
-                    <schema_view::SchemaView/>
-                </aside>
+                <database_panel::DatabasePanel/>
                 <main class="main">
                     <chat::Chat/>
                     <console::Console/>
                 </main>
+                <schema_view::SchemaView/>
             </div>
             <database_panel::DropOverlay/>
         </div>
