@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import {
-  databaseDifferences, expectRows, expectSqlError, exportedBytes, openDemo, setDeadlineSeconds,
-  shopDbBytes, startSession,
+  databaseDifferences, expectRows, expectSqlError, exportedBytes, openDemo, runSql,
+  setDeadlineSeconds, shopDbBytes, startSession, visibleText, waitUntil,
 } from './harness.mjs';
 
 const RUNAWAYS = [
@@ -36,3 +36,26 @@ for (const sql of RUNAWAYS) {
     assert.deepEqual(page.problems, []);
   });
 }
+
+test('the Stop button ends a running query at once, and the next query works', async () => {
+  const page = await session.open();
+  await openDemo(page);
+  // A deadline far away: what ends the query here must be the button, not the deadline.
+  await setDeadlineSeconds(page, 120);
+  await runSql(page, RUNAWAYS[0]);
+  const stop = page.getByTestId('sql-stop');
+  await waitUntil('Stop to be enabled', () => stop.isEnabled(), Boolean);
+  const started = Date.now();
+  await stop.click();
+  const message = await waitUntil(
+    'the stopped message',
+    async () => visibleText(page, 'sql-error'),
+    (text) => Boolean(text),
+    60_000,
+  );
+  console.log(`  stopped ${Date.now() - started} ms after the click: ${message}`);
+  assert.match(message, /was stopped/);
+  assert.doesNotMatch(message, /deadline/);
+  await expectRows(page, 'SELECT count(*) FROM orders', [['12']]);
+  assert.deepEqual(page.problems, []);
+});
