@@ -85,6 +85,7 @@ setup_wasm_bindgen
 setup_chromium
 setup_node_modules
 
-# wasm-opt comes from npm's binaryen (pinned in package-lock.json, and in Trunk.toml for
-# trunk). Debian's binaryen is too old for the code rustc emits, so it must never be picked.
+# The tools cargo installed, and the npm packages' commands. (The page is built without
+# wasm-opt: index.html says why. Should it come back, take npm's binaryen: Debian's is too old
+# for the code rustc emits.)
 export PATH="$ASKDB_ROOT/node_modules/.bin:$HOME/.cargo/bin:$PATH"
