@@ -53,7 +53,9 @@ if ((${#WASM_TARGETS[@]})); then
   # (its address is compiled in through ASKDB_DIST_URL).
   node tests/e2e/static-server.mjs dist >"$LOG_DIR/dist-url" &
   DIST_SERVER=$!
-  trap 'kill $DIST_SERVER 2>/dev/null; rm -rf "$LOG_DIR"' EXIT
+  # `|| true`: under `set -e` a failing command inside the EXIT trap becomes the script's exit
+  # status, and the server is usually gone already (killed below) when the trap runs.
+  trap 'kill $DIST_SERVER 2>/dev/null || true; rm -rf "$LOG_DIR"' EXIT
   for _ in $(seq 50); do [ -s "$LOG_DIR/dist-url" ] && break; sleep 0.1; done
   [ -s "$LOG_DIR/dist-url" ] || fail "the static server for the wasm tests did not start"
   # The runner (.cargo/config.toml) drives Chromium through chromedriver, headless. Test
@@ -83,3 +85,4 @@ echo
 say "All checks passed in $(($(date +%s) - START))s"
 printf '  %s\n' "${TIMINGS[@]}"
 echo "summary: $PASSED passed, $FAILED failed, $SKIPPED skipped"
+[ "$FAILED" -eq 0 ] || fail "$FAILED tests failed although every step passed; see the output above."
