@@ -1,11 +1,12 @@
 // The SQL console on the demo database: opening it, the schema, running queries with the
-// button and with Ctrl+Enter, how NULL and empty values look, and the CSV download.
+// button and with Ctrl+Enter, how NULL and empty values look, numbers and long text, and the
+// CSV download.
 
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, before, test } from 'node:test';
 import {
-  expectRows, expectTable, openDemo, schemaNames, startSession, visibleText,
+  expectRows, expectTable, openDemo, schemaNames, startSession, visibleText, waitUntil,
 } from './harness.mjs';
 
 let session;
@@ -63,6 +64,31 @@ test('NULL, the text NULL and the empty string look different', async () => {
   assert.notEqual(seen(nullCell), seen(textCell), 'NULL and the text NULL look the same');
   assert.notEqual(seen(nullCell), seen(emptyCell), "NULL and '' look the same");
   assert.notEqual(seen(textCell), seen(emptyCell));
+});
+
+test('numbers are right-aligned; long text is clipped with a button that shows it whole', async () => {
+  const page = await session.open();
+  await openDemo(page);
+  // 300 characters, with its end marked so that "whole" can be checked.
+  const sql = "SELECT 42 AS n, 2.5 AS r, 'short' AS t, printf('%.*c', 297, 'x') || 'END' AS long";
+  await expectTable(page, sql, ({ rows }) => rows.length === 1, 'one row');
+  const cells = () =>
+    page.$$eval('[data-testid="result"] tbody td', (tds) =>
+      tds.map((td) => ({ align: getComputedStyle(td).textAlign, text: td.textContent.trim() })),
+    );
+  const [n, r, t, long] = await cells();
+  assert.equal(n.align, 'right', 'an integer is right-aligned');
+  assert.equal(r.align, 'right', 'a real is right-aligned');
+  assert.notEqual(t.align, 'right', 'text is not right-aligned');
+  assert.ok(!long.text.includes('END'), `long text is clipped (${long.text.length} characters shown)`);
+
+  const button = page.locator('[data-testid="result"] tbody td button').first();
+  assert.match(await button.textContent(), /show all 300 characters/);
+  await button.click();
+  await waitUntil('the whole text to show', async () => (await cells())[3].text, (text) => text.includes('x'.repeat(297) + 'END'));
+  assert.equal(await button.getAttribute('aria-expanded'), 'true');
+  await button.click();
+  await waitUntil('the text to be clipped again', async () => (await cells())[3].text, (text) => !text.includes('END'));
 });
 
 test('the CSV download quotes commas, quotes and newlines (RFC 4180) and is UTF-8', async () => {

@@ -1,9 +1,11 @@
 // Opening databases: files that are not SQLite databases are refused with a clear reason
 // while the open database stays; a large generated database opens from the file input and
-// from ?db=<url>.
+// from ?db=<url>; a file dropped onto the page opens; a ?db=<url> that cannot be fetched says
+// why.
 
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { createServer } from 'node:http';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import {
@@ -78,4 +80,57 @@ test('?db=<url> opens a database when the page starts', async () => {
   assert.match(await waitForOpen(page, 'big.db', 120_000), /(?<!\d)5 tables\b/);
   await expectRows(page, BIG_QUERY, [[String(BIG_ORDERS)]], { timeout: 60_000 });
   assert.deepEqual(page.problems, []);
+});
+
+test('a file dropped anywhere on the page opens, and the overlay says so while dragging', async () => {
+  const page = await session.open();
+  const bytes = [...(await shopDbBytes())];
+  // A real drag from the desktop cannot be scripted; these are the events the browser sends.
+  const drag = await page.evaluateHandle((bytes) => {
+    const data = new DataTransfer();
+    data.items.add(new File([new Uint8Array(bytes)], 'dropped-shop.db', { type: 'application/octet-stream' }));
+    return data;
+  }, bytes);
+  const overlayShows = () =>
+    page.evaluate(() => document.querySelector('.drop-overlay')?.checkVisibility() ?? false);
+  assert.equal(await overlayShows(), false, 'no overlay before a drag');
+  await page.dispatchEvent('body', 'dragenter', { dataTransfer: drag });
+  await waitUntil('the drop overlay to show', overlayShows, Boolean);
+  await page.dispatchEvent('body', 'dragover', { dataTransfer: drag });
+  await page.dispatchEvent('body', 'drop', { dataTransfer: drag });
+  assert.match(await waitForOpen(page, 'dropped-shop.db'), /(?<!\d)3 tables\b/);
+  assert.equal(await overlayShows(), false, 'the overlay goes when the file is dropped');
+  await expectRows(page, 'SELECT count(*) FROM orders', [['12']]);
+  assert.ok(page.url().startsWith(session.url), 'the browser did not navigate to the dropped file');
+  assert.deepEqual(page.problems, []);
+});
+
+test('?db=<url> that cannot be fetched says why: not found, or no cross-origin permission', async (t) => {
+  // Another origin (its own port) that serves the database without Access-Control-Allow-Origin.
+  const shop = await shopDbBytes();
+  const stingy = createServer((request, response) => {
+    response.writeHead(200, { 'content-type': 'application/octet-stream' });
+    response.end(shop);
+  });
+  await new Promise((resolve) => stingy.listen(0, '127.0.0.1', resolve));
+  t.after(() => new Promise((resolve) => { stingy.closeAllConnections(); stingy.close(resolve); }));
+  const elsewhere = `http://127.0.0.1:${stingy.address().port}/shop.db`;
+
+  const cases = [
+    { url: `${session.url}/files/missing.db`, reason: /404/ },
+    { url: elsewhere, reason: /cross-origin|Access-Control-Allow-Origin/i },
+  ];
+  for (const { url, reason } of cases) {
+    const page = await session.open(`?db=${encodeURIComponent(url)}`);
+    const status = await waitUntil(
+      `an error naming ${url}`,
+      () => settledStatus(page),
+      (text) => text !== null && text.includes(url),
+    );
+    assert.match(status, reason, `the reason given for ${url}`);
+    // The page stays usable: the demo still opens.
+    await openDemo(page);
+    await expectRows(page, 'SELECT count(*) FROM orders', [['12']]);
+    assert.deepEqual(page.problems, []);
+  }
 });
