@@ -277,6 +277,55 @@ fn orders_in_march_2024_and_a_date_in_another_shape() {
 }
 
 #[test]
+fn a_day_as_the_upper_bound_of_date_times_is_flagged_and_a_safe_bound_is_not() {
+    // Sakila's rental dates carry a time: '2005-05-24 22:53:30' sorts after '2005-05-24'.
+    let db = RusqliteDb::open(&support::dataset("sakila/sakila.db"));
+    let cut = [
+        (
+            "SELECT count(*) FROM rental WHERE rental_date <= '2005-05-24'",
+            "<=",
+        ),
+        (
+            "SELECT count(*) FROM rental WHERE rental_date BETWEEN '2005-05-01' AND '2005-05-24'",
+            "<=",
+        ),
+        (
+            "SELECT count(*) FROM rental WHERE '2005-05-24' < rental_date",
+            ">",
+        ),
+    ];
+    for (sql, operator) in cut {
+        let episode = episode_with(&db, "Rentals until 24 May 2005?", vec![run_sql("1", sql)]);
+        let (result, _) = first_result(&episode);
+        let warnings = warnings(&result);
+        let expected =
+            "rental.rental_date holds values longer than '2005-05-24', such as '2005-05-24 ";
+        let warning = warnings
+            .iter()
+            .find(|w| w.starts_with(expected))
+            .unwrap_or_else(|| panic!("{sql}: {warnings:?}"));
+        assert!(
+            warning.contains(&format!(
+                "substr(rental_date, 1, 10) {operator} '2005-05-24'"
+            )),
+            "{warning}"
+        );
+    }
+
+    // A lower bound, and an exclusive upper bound, of the shorter shape are right as they are.
+    let safe = "SELECT count(*) FROM rental \
+                WHERE rental_date >= '2005-05-01' AND rental_date < '2005-05-25'";
+    let episode = episode_with(
+        &db,
+        "Rentals in May until the 24th?",
+        vec![run_sql("1", safe)],
+    );
+    let (result, _) = first_result(&episode);
+    assert_eq!(result["rows"], json!([[8]]));
+    assert!(warnings(&result).is_empty(), "{:?}", warnings(&result));
+}
+
+#[test]
 fn null_comparison_and_integer_division_are_flagged() {
     let db = RusqliteDb::shop();
     let sql = "SELECT SUM(quantity) / COUNT(*) FROM orders WHERE customer_id = NULL";

@@ -41,14 +41,45 @@ pub enum ComparisonOp {
     Equals,
     /// `!=`, `<>`, `IS NOT`
     NotEquals,
-    /// `<`, `<=`, `>`, `>=`
-    Ordering,
+    /// `<`, `<=`, `>`, `>=`, read with the column on the left (`5 < stock` is `stock > 5`).
+    Ordering(Order),
     /// `IN (literal, …)`
     In,
     Like,
     Glob,
     /// `BETWEEN a AND b`
     Between,
+}
+
+/// The order in `column <op> literal`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Order {
+    Less,
+    LessOrEqual,
+    Greater,
+    GreaterOrEqual,
+}
+
+impl Order {
+    fn from_operator(operator: &str) -> Option<Order> {
+        match operator {
+            "<" => Some(Order::Less),
+            "<=" => Some(Order::LessOrEqual),
+            ">" => Some(Order::Greater),
+            ">=" => Some(Order::GreaterOrEqual),
+            _ => None,
+        }
+    }
+
+    /// The same comparison with its sides swapped: `5 < stock` is `stock > 5`.
+    fn swapped(self) -> Order {
+        match self {
+            Order::Less => Order::Greater,
+            Order::LessOrEqual => Order::GreaterOrEqual,
+            Order::Greater => Order::Less,
+            Order::GreaterOrEqual => Order::LessOrEqual,
+        }
+    }
 }
 
 /// One comparison of a column with literal values: `c.prefecture = '東京都'`,
@@ -176,7 +207,8 @@ impl Query<'_> {
         let binary = match token.text {
             "=" | "==" => Some((ComparisonOp::Equals, at + 1)),
             "!=" | "<>" => Some((ComparisonOp::NotEquals, at + 1)),
-            "<" | "<=" | ">" | ">=" => Some((ComparisonOp::Ordering, at + 1)),
+            "<" | "<=" | ">" | ">=" => Order::from_operator(token.text)
+                .map(|order| (ComparisonOp::Ordering(order), at + 1)),
             _ if token.is_keyword("IS") => {
                 let mut right = at + 1;
                 let mut not = false;
@@ -209,6 +241,10 @@ impl Query<'_> {
             // literal <op> column
             let (start, literal) = self.literal_ending_at(left_end)?;
             let (end, column) = self.column_starting_at(right)?;
+            let op = match op {
+                ComparisonOp::Ordering(order) => ComparisonOp::Ordering(order.swapped()),
+                op => op,
+            };
             return (self.starts_operand(start) && self.ends_operand(self.skip_collate(end + 1)))
                 .then(|| found(column, op, false, vec![literal]));
         }
@@ -491,11 +527,16 @@ mod tests {
                 ),
                 (
                     "p.price".into(),
-                    Ordering,
+                    Ordering(Order::GreaterOrEqual),
                     false,
                     vec![Literal::Integer(1000)]
                 ),
-                ("stock".into(), Ordering, false, vec![Literal::Integer(5)]),
+                (
+                    "stock".into(),
+                    Ordering(Order::Greater),
+                    false,
+                    vec![Literal::Integer(5)]
+                ),
                 ("name".into(), Like, true, vec![text("%son")]),
                 (
                     "unit price".into(),

@@ -2,7 +2,7 @@
 //! data. `crate::sql::analysis` finds the comparisons; this module asks the database about them.
 
 use super::near::nearest;
-use super::{literals, Toolbox};
+use super::{dates, literals, Toolbox};
 use crate::agent::text::sql_name;
 use crate::engine::schema::Column;
 use crate::engine::{Database, DbError, QueryResult, Schema, Table, Value};
@@ -32,6 +32,10 @@ pub enum DiagnosticKind {
     IntegerDivision,
     /// A date literal written in another shape than the column's dates.
     DateShape,
+    /// A date literal shorter than the column's values ('2024-03-31' against
+    /// '2024-03-31 14:05:00') as an inclusive upper or exclusive lower bound: it cuts a day
+    /// (or month) in the wrong place.
+    DateBound,
 }
 
 impl Diagnostic {
@@ -56,7 +60,7 @@ pub async fn inspect<D: Database + ?Sized>(
         found.extend(literals::check_literals(toolbox, &comparisons).await);
         found.extend(not_in_with_nulls(toolbox, sql).await);
     }
-    found.extend(literals::check_date_shapes(toolbox, &comparisons).await);
+    found.extend(dates::check_date_literals(toolbox, &comparisons).await);
     for written in analysis::null_comparisons(sql) {
         found.push(Diagnostic::new(
             DiagnosticKind::NullComparison,

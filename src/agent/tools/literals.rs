@@ -1,5 +1,4 @@
-//! Literals compared with columns: does the value occur, and if not, which values do; and dates
-//! written in another shape than the column's.
+//! Literals compared with columns: does the value occur, and if not, which values do.
 
 use super::super::text::value_phrase;
 use super::diagnostics::{resolve, Diagnostic, DiagnosticKind};
@@ -7,11 +6,11 @@ use super::near::nearest;
 use super::{sampled_source, Toolbox};
 use crate::engine::schema::Column;
 use crate::engine::{Database, Table, Value};
-use crate::sql::analysis::{date_shape, ComparisonOp, Literal, LiteralComparison};
+use crate::sql::analysis::{ComparisonOp, Literal, LiteralComparison};
 use crate::sql::{quote_ident, quote_literal};
 
 /// Bounds on the work done for one query.
-const MAX_COMPARISONS: usize = 6;
+pub(crate) const MAX_COMPARISONS: usize = 6;
 const MAX_LITERALS: usize = 10;
 /// A column with at most this many distinct values has all of them listed.
 const FEW_VALUES: usize = 25;
@@ -118,7 +117,7 @@ async fn check_comparison<D: Database + ?Sized>(
                 ));
             }
         }
-        ComparisonOp::NotEquals | ComparisonOp::Ordering => {}
+        ComparisonOp::NotEquals | ComparisonOp::Ordering(_) => {}
     }
 
     let mut missing = Vec::new();
@@ -274,91 +273,4 @@ fn counted(rows: &[Vec<Value>]) -> String {
         })
         .collect::<Vec<_>>()
         .join(", ")
-}
-
-/// Date literals written in another shape than the column's dates: text comparison then
-/// silently matches nothing, or the wrong rows.
-pub(crate) async fn check_date_shapes<D: Database + ?Sized>(
-    toolbox: &Toolbox<'_, D>,
-    comparisons: &[LiteralComparison],
-) -> Vec<Diagnostic> {
-    let mut found = Vec::new();
-    let mut seen: Vec<(String, String)> = Vec::new();
-    let dated = comparisons
-        .iter()
-        .filter(|c| !matches!(c.op, ComparisonOp::Like | ComparisonOp::Glob));
-    for comparison in dated.take(MAX_COMPARISONS) {
-        let schema = toolbox.schema();
-        let Some((table, column)) = resolve(schema, &comparison.column, &comparison.scope) else {
-            continue;
-        };
-        let target = format!("{}.{}", table.name, column.name);
-        for literal in &comparison.literals {
-            let Literal::Text(text) = literal else {
-                continue;
-            };
-            let Some(literal_shape) = date_shape(text) else {
-                continue;
-            };
-            let key = (target.clone(), text.clone());
-            if seen.contains(&key) {
-                continue;
-            }
-            seen.push(key);
-            let Some((column_shape, example)) = column_date_shape(toolbox, table, column).await
-            else {
-                continue;
-            };
-            let range = matches!(
-                comparison.op,
-                ComparisonOp::Ordering | ComparisonOp::Between
-            );
-            // '2024-03' <= '2024-03-02': a shorter prefix of the same shape orders correctly.
-            if column_shape == literal_shape || (range && column_shape.starts_with(&literal_shape))
-            {
-                continue;
-            }
-            found.push(Diagnostic::new(
-                DiagnosticKind::DateShape,
-                format!(
-                    "{target} holds dates shaped {column_shape} (e.g. {}), but {} is \
-                     {literal_shape}; text is compared character by character, so write the \
-                     literal as {column_shape}",
-                    quote_literal(&example),
-                    quote_literal(text)
-                ),
-            ));
-        }
-    }
-    found
-}
-
-/// The shape most of a column's first values have, with one example; `None` when they are not
-/// dates written as text.
-async fn column_date_shape<D: Database + ?Sized>(
-    toolbox: &Toolbox<'_, D>,
-    table: &Table,
-    column: &Column,
-) -> Option<(String, String)> {
-    let sql = format!(
-        "SELECT {c} FROM {t} WHERE {c} IS NOT NULL LIMIT 20",
-        c = quote_ident(&column.name),
-        t = quote_ident(&table.name)
-    );
-    let sample = toolbox.query(&sql, 20).await.ok()?;
-    let texts: Vec<&str> = sample
-        .rows
-        .iter()
-        .filter_map(|row| match &row[0] {
-            Value::Text(text) => Some(text.as_str()),
-            _ => None,
-        })
-        .collect();
-    let shapes: Vec<(String, &str)> = texts
-        .iter()
-        .filter_map(|text| date_shape(text).map(|shape| (shape, *text)))
-        .collect();
-    let (shape, example) = shapes.first()?.clone();
-    let agreeing = shapes.iter().filter(|(s, _)| *s == shape).count();
-    (agreeing * 2 > sample.rows.len()).then(|| (shape, example.to_string()))
 }

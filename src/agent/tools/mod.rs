@@ -10,6 +10,7 @@
 pub mod answer;
 mod args;
 pub mod cross_check;
+mod dates;
 pub mod describe;
 pub mod diagnostics;
 mod literals;
