@@ -1,11 +1,13 @@
 // Opening databases: files that are not SQLite databases are refused with a clear reason
 // while the open database stays; a large generated database opens from the file input and
-// from ?db=<url>; a file dropped onto the page opens; a ?db=<url> that cannot be fetched says
+// from ?db=<url>, with its download's progress shown; a file dropped onto the page opens; a
+// ?db=<url> that cannot be fetched says
 // why.
 
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:http';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import {
@@ -133,4 +135,44 @@ test('?db=<url> that cannot be fetched says why: not found, or no cross-origin p
     await expectRows(page, 'SELECT count(*) FROM orders', [['12']]);
     assert.deepEqual(page.problems, []);
   }
+});
+
+test('?db=<url> shows the download as it progresses', async (t) => {
+  // Another origin that allows the page and sends the 25 MB file slowly, in ten parts.
+  const bytes = await readFile(path.join(big.dir, 'big.db'));
+  const slow = createServer(async (request, response) => {
+    response.writeHead(200, {
+      'content-type': 'application/octet-stream',
+      'content-length': bytes.length,
+      'access-control-allow-origin': '*',
+    });
+    const part = Math.ceil(bytes.length / 10);
+    for (let at = 0; at < bytes.length && !response.destroyed; at += part) {
+      response.write(bytes.subarray(at, at + part));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    }
+    response.end();
+  });
+  await new Promise((resolve) => slow.listen(0, '127.0.0.1', resolve));
+  t.after(() => new Promise((resolve) => { slow.closeAllConnections(); slow.close(resolve); }));
+
+  const page = await session.open(`?db=${encodeURIComponent(`http://127.0.0.1:${slow.address().port}/big.db`)}`);
+  const fractions = new Set();
+  await waitUntil(
+    'the database to open, with progress seen on the way',
+    async () => {
+      const value = await page.evaluate(() => {
+        const bar = document.querySelector('[data-testid="db-status"] progress');
+        return bar && bar.checkVisibility() && bar.hasAttribute('value') ? bar.value : null;
+      });
+      if (value !== null) fractions.add(Math.round(value * 10));
+      return settledStatus(page);
+    },
+    (status) => status !== null && status.includes('big.db'),
+    120_000,
+  );
+  const between = [...fractions].filter((tenth) => tenth > 0 && tenth < 10);
+  assert.ok(between.length >= 3, `the bar moved through the download (tenths seen: ${[...fractions].sort((a, b) => a - b)})`);
+  await expectRows(page, BIG_QUERY, [[String(BIG_ORDERS)]], { timeout: 60_000 });
+  assert.deepEqual(page.problems, []);
 });
