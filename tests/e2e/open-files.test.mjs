@@ -1,8 +1,7 @@
 // Opening databases: files that are not SQLite databases are refused with a clear reason
 // while the open database stays; a large generated database opens from the file input and
 // from ?db=<url>, with its download's progress shown; a file dropped onto the page opens; a
-// ?db=<url> that cannot be fetched says
-// why.
+// ?db=<url> that cannot be fetched says why.
 
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
