@@ -5,6 +5,8 @@
 //! - [`markdown`]: an LLM's Markdown answer as a small tree with no HTML, no images and only
 //!   web or mail links.
 //! - [`chart`]: whether a query result can be drawn as a bar or line chart, and the SVG geometry.
+//! - [`count`]: counts with their thousands grouped.
 
 pub mod chart;
+pub mod count;
 pub mod markdown;

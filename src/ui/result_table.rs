@@ -6,9 +6,9 @@
 //! a button that shows it whole.
 
 use super::chart_view::TableOrChart;
-use super::state::plural;
 use crate::engine::csv::to_csv;
 use crate::engine::{QueryResult, RowCount, Value};
+use crate::present::count::{grouped, plural};
 use leptos::prelude::*;
 use std::sync::Arc;
 use wasm_bindgen::JsCast;
@@ -157,7 +157,10 @@ fn cell(value: &Value) -> impl IntoView {
         Value::Text(text) => ("", Some(text.clone())),
         Value::Blob(bytes) => (
             "blob",
-            Some(format!("blob, {}", plural(bytes.len(), "byte", "bytes"))),
+            Some(format!(
+                "blob, {}",
+                plural(bytes.len() as u64, "byte", "bytes")
+            )),
         ),
     };
     view! {
@@ -205,11 +208,17 @@ fn number_text(value: &Value) -> String {
 fn row_count_text(result: &QueryResult) -> String {
     let shown = result.rows.len();
     if !result.truncated {
-        return plural(shown, "row", "rows");
+        return plural(shown as u64, "row", "rows");
     }
     match result.total_rows {
-        RowCount::Exact(total) => format!("first {shown} of {total} rows"),
-        RowCount::MoreThan(total) => format!("first {shown} of more than {total} rows"),
+        RowCount::Exact(total) => {
+            format!("first {} of {} rows", grouped(shown as u64), grouped(total))
+        }
+        RowCount::MoreThan(total) => format!(
+            "first {} of more than {} rows",
+            grouped(shown as u64),
+            grouped(total)
+        ),
     }
 }
 

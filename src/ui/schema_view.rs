@@ -1,9 +1,9 @@
 //! The open database's tables and views: columns with types, keys, row counts.
 
 use super::app_state;
-use super::state::plural;
 use crate::engine::schema::{Column, Table};
 use crate::engine::{RowCount, TableKind};
+use crate::present::count::{grouped, plural};
 use leptos::prelude::*;
 
 /// Small schemas start unfolded; larger ones start as a list of names.
@@ -106,8 +106,8 @@ fn references_of(table: &Table, column: &str) -> Option<String> {
 
 fn row_count_text(table: &Table) -> String {
     match (table.kind, table.row_count) {
-        (_, Some(RowCount::Exact(n))) => plural(n as usize, "row", "rows"),
-        (_, Some(RowCount::MoreThan(n))) => format!("more than {n} rows"),
+        (_, Some(RowCount::Exact(n))) => plural(n, "row", "rows"),
+        (_, Some(RowCount::MoreThan(n))) => format!("more than {} rows", grouped(n)),
         (TableKind::View, None) => String::new(),
         (TableKind::Table, None) => "rows not counted".into(),
     }

@@ -2,6 +2,7 @@
 
 use crate::engine::worker::WorkerDatabase;
 use crate::engine::{QueryLimits, Schema};
+use crate::present::count::plural;
 use leptos::prelude::*;
 use std::rc::Rc;
 
@@ -18,10 +19,10 @@ impl OpenDatabase {
     pub fn summary(&self) -> String {
         use crate::engine::TableKind;
         let count = |kind| self.schema.tables.iter().filter(|t| t.kind == kind).count();
-        let tables = plural(count(TableKind::Table), "table", "tables");
+        let tables = plural(count(TableKind::Table) as u64, "table", "tables");
         match count(TableKind::View) {
             0 => tables,
-            views => format!("{tables}, {}", plural(views, "view", "views")),
+            views => format!("{tables}, {}", plural(views as u64, "view", "views")),
         }
     }
 }
@@ -64,14 +65,5 @@ impl AppState {
     /// The engine, to hold across an `.await`.
     pub fn database(&self) -> Rc<WorkerDatabase> {
         self.db.get_value()
-    }
-}
-
-/// "1 table", "3 tables".
-pub fn plural(n: usize, one: &str, many: &str) -> String {
-    if n == 1 {
-        format!("1 {one}")
-    } else {
-        format!("{n} {many}")
     }
 }

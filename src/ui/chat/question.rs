@@ -3,6 +3,7 @@
 
 use super::{chat_state, Totals};
 use crate::llm::Usage;
+use crate::present::count::grouped;
 use leptos::ev;
 use leptos::prelude::*;
 
@@ -126,17 +127,4 @@ fn tokens(usage: Usage) -> String {
         grouped(usage.input_tokens),
         grouped(usage.output_tokens)
     )
-}
-
-/// 1234567 → "1,234,567".
-fn grouped(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, digit) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(digit);
-    }
-    out
 }

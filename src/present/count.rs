@@ -1,0 +1,51 @@
+//! Counts as a person reads them: "1 row", "1,234 rows".
+
+/// 1234567 → "1,234,567".
+pub fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
+}
+
+/// "1 table", "0 tables", "2,190,821 rows".
+pub fn plural(n: u64, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{} {many}", grouped(n))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn groups_thousands() {
+        let cases = [
+            (0, "0"),
+            (7, "7"),
+            (999, "999"),
+            (1_000, "1,000"),
+            (12_345, "12,345"),
+            (2_190_821, "2,190,821"),
+            (u64::MAX, "18,446,744,073,709,551,615"),
+        ];
+        for (n, text) in cases {
+            assert_eq!(grouped(n), text);
+        }
+    }
+
+    #[test]
+    fn one_is_singular() {
+        assert_eq!(plural(1, "row", "rows"), "1 row");
+        assert_eq!(plural(0, "row", "rows"), "0 rows");
+        assert_eq!(plural(1_000, "row", "rows"), "1,000 rows");
+    }
+}
