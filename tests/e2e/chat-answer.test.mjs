@@ -4,8 +4,8 @@
 
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
-import { after, before, test } from 'node:test';
-import { expectRows, openDemo, resultTable, startSession, visibleText, waitUntil } from './harness.mjs';
+import { after, test } from 'node:test';
+import { expectRows, openDemo, resultTable, sessionForFile, visibleText, waitUntil } from './harness.mjs';
 import {
   API_KEY,
   MODELS,
@@ -24,11 +24,7 @@ import {
   waitForAnswer,
 } from './chat-support.mjs';
 
-let session;
-before(async () => {
-  session = await startSession();
-});
-after(() => session?.close());
+const session = sessionForFile();
 
 /** The demo database and the chat set up for OpenAI on a scripted LLM with `turns`. */
 async function ready(t, turns) {

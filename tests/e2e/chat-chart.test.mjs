@@ -2,8 +2,8 @@
 // one: the bars are the result's rows.
 
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { openDemo, startSession, waitUntil } from './harness.mjs';
+import { test } from 'node:test';
+import { openDemo, sessionForFile, waitUntil } from './harness.mjs';
 import {
   ask,
   configureFor,
@@ -14,11 +14,7 @@ import {
   waitForAnswer,
 } from './chat-support.mjs';
 
-let session;
-before(async () => {
-  session = await startSession();
-});
-after(() => session?.close());
+const session = sessionForFile();
 
 test('customers per prefecture: the answer offers a bar chart of its rows', async (t) => {
   const sql =

@@ -3,8 +3,8 @@
 // "new conversation" forgets them.
 
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { openDemo, startSession, visibleText, waitUntil } from './harness.mjs';
+import { test } from 'node:test';
+import { openDemo, sessionForFile, visibleText, waitUntil } from './harness.mjs';
 import {
   TOKYO_ROWS,
   TOKYO_SQL,
@@ -21,11 +21,7 @@ import {
   waitForAnswer,
 } from './chat-support.mjs';
 
-let session;
-before(async () => {
-  session = await startSession();
-});
-after(() => session?.close());
+const session = sessionForFile();
 
 test('東京都: the empty result names the values that exist, and the model retries with Tokyo', async (t) => {
   const wrongSql = "SELECT name FROM customers WHERE prefecture = '東京都'";

@@ -2,8 +2,8 @@
 // limits and server errors that pass (retried) or do not, and a server that is not there.
 
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { openDemo, startSession, visibleText, waitUntil } from './harness.mjs';
+import { test } from 'node:test';
+import { openDemo, sessionForFile, visibleText, waitUntil } from './harness.mjs';
 import {
   API_KEY,
   MODELS,
@@ -23,11 +23,7 @@ import {
   waitForAnswer,
 } from './chat-support.mjs';
 
-let session;
-before(async () => {
-  session = await startSession();
-});
-after(() => session?.close());
+const session = sessionForFile();
 
 const QUESTION = 'Which customers live in Tokyo?';
 const ANSWER = finalAnswer('Alice and Evan', TOKYO_SQL);

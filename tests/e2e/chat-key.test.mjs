@@ -4,8 +4,8 @@
 
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { after, before, test } from 'node:test';
-import { openDemo, resultTable, runSql, startSession, waitUntil } from './harness.mjs';
+import { test } from 'node:test';
+import { openDemo, resultTable, runSql, sessionForFile, waitUntil } from './harness.mjs';
 import {
   API_KEY,
   PROVIDERS,
@@ -20,11 +20,7 @@ import {
   waitForAnswer,
 } from './chat-support.mjs';
 
-let session;
-before(async () => {
-  session = await startSession();
-});
-after(() => session?.close());
+const session = sessionForFile();
 
 /** Every request the page's context makes: url, all headers, body. */
 function recordRequests(context) {

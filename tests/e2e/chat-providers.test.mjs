@@ -3,8 +3,8 @@
 // requests as each provider's API expects them, and no CSP violation on the way.
 
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { openDemo, startSession, visibleText } from './harness.mjs';
+import { test } from 'node:test';
+import { openDemo, sessionForFile, visibleText } from './harness.mjs';
 import {
   API_KEY,
   MODELS,
@@ -30,11 +30,7 @@ import {
   waitForAnswer,
 } from './chat-support.mjs';
 
-let session;
-before(async () => {
-  session = await startSession();
-});
-after(() => session?.close());
+const session = sessionForFile();
 
 const QUESTION = 'Which customers live in Tokyo?';
 const ANSWER = 'Alice and Evan live in Tokyo.';

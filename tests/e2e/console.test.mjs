@@ -4,16 +4,12 @@
 
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import {
-  expectRows, expectTable, openDemo, schemaNames, startSession, visibleText, waitUntil,
+  expectRows, expectTable, openDemo, schemaNames, sessionForFile, visibleText, waitUntil,
 } from './harness.mjs';
 
-let session;
-before(async () => {
-  session = await startSession();
-});
-after(() => session?.close());
+const session = sessionForFile();
 
 test('the demo opens, shows its tables and counts the orders by button and by Ctrl+Enter', async () => {
   const page = await session.open();

@@ -3,10 +3,10 @@
 // first rows and "more than" as many as could be counted in time.
 
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import {
   databaseDifferences, expectRows, expectSqlError, expectTable, exportedBytes, openDemo, runSql,
-  setDeadlineSeconds, shopDbBytes, startSession, visibleText, waitUntil,
+  sessionForFile, setDeadlineSeconds, shopDbBytes, visibleText, waitUntil,
 } from './harness.mjs';
 
 const RUNAWAYS = [
@@ -17,11 +17,7 @@ const RUNAWAYS = [
   `SELECT count(*) FROM ${Array.from({ length: 8 }, (_, i) => `orders o${i}`).join(', ')}`,
 ];
 
-let session;
-before(async () => {
-  session = await startSession();
-});
-after(() => session?.close());
+const session = sessionForFile();
 
 for (const sql of RUNAWAYS) {
   test(`stops ${sql} and answers the next query`, async () => {

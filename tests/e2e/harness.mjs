@@ -7,6 +7,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { after, before } from 'node:test';
 import { chromium } from 'playwright-core';
 import { startStaticServer } from './static-server.mjs';
 
@@ -72,6 +73,27 @@ export async function startSession({ mounts = {} } = {}) {
     async close() {
       await browser.close();
       await server.close();
+    },
+  };
+}
+
+/**
+ * One session (see `startSession`) for a whole test file: started before its first test and
+ * closed after its last. The object returned stands for it (`open`, `url`, `browser`).
+ */
+export function sessionForFile(options) {
+  let session;
+  before(async () => {
+    session = await startSession(options);
+  });
+  after(() => session?.close());
+  return {
+    open: (search) => session.open(search),
+    get url() {
+      return session.url;
+    },
+    get browser() {
+      return session.browser;
     },
   };
 }

@@ -3,8 +3,8 @@
 // preference.
 
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { openDemo, startSession, STEP_TIMEOUT_MS, waitForOpen, waitUntil } from './harness.mjs';
+import { after, test } from 'node:test';
+import { openDemo, sessionForFile, STEP_TIMEOUT_MS, waitForOpen, waitUntil } from './harness.mjs';
 import {
   TOKYO_ROWS,
   TOKYO_SQL,
@@ -16,11 +16,7 @@ import {
   waitForAnswer,
 } from './chat-support.mjs';
 
-let session;
-before(async () => {
-  session = await startSession();
-});
-after(() => session?.close());
+const session = sessionForFile();
 
 /** A page in its own context with `options` (viewport, colour scheme), closed after `t`. */
 async function openWith(t, options, search = '') {

@@ -5,10 +5,10 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import {
-  ROOT, databaseDifferences, expectRows, expectSqlError, exportedBytes, openDemo, shopDbBytes,
-  startSession,
+  databaseDifferences, expectRows, expectSqlError, exportedBytes, openDemo, ROOT, sessionForFile,
+  shopDbBytes,
 } from './harness.mjs';
 
 const FIXTURE = path.join(ROOT, 'tests', 'fixtures', 'write_attempts.txt');
@@ -22,11 +22,7 @@ function writeAttempts() {
     .map((line) => line.replaceAll('\\n', '\n'));
 }
 
-let session;
-before(async () => {
-  session = await startSession();
-});
-after(() => session?.close());
+const session = sessionForFile();
 
 test('each write attempt is refused and the database stays byte-identical', async () => {
   const attempts = writeAttempts();
