@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { expectRows, openDemo, resultTable, sessionForFile, visibleText, waitUntil } from './harness.mjs';
 import {
   API_KEY,
@@ -14,26 +14,18 @@ import {
   ask,
   call,
   configure,
-  configureFor,
+  demoWithLlm,
   expectAnswerRows,
   finalAnswer,
   isIdle,
   openWatched,
-  scriptedLlm,
   waitForAgentError,
   waitForAnswer,
 } from './chat-support.mjs';
 
 const session = sessionForFile();
 
-/** The demo database and the chat set up for OpenAI on a scripted LLM with `turns`. */
-async function ready(t, turns) {
-  const llm = await scriptedLlm(t, turns);
-  const page = await openWatched(t, session);
-  await openDemo(page);
-  await configureFor(page, llm, 'openai');
-  return { llm, page };
-}
+const ready = (t, turns, provider) => demoWithLlm(t, session, turns, provider);
 
 const unverifiedBadge = (page) =>
   page.evaluate(() => document.querySelector('[data-testid="answer"] .unverified')?.checkVisibility() ?? false);

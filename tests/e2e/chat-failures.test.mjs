@@ -12,13 +12,12 @@ import {
   ask,
   closedPort,
   configure,
-  configureFor,
+  demoWithLlm,
   expectAnswerRows,
   finalAnswer,
   isIdle,
   modelRequestsReach,
   openWatched,
-  scriptedLlm,
   waitForAgentError,
   waitForAnswer,
 } from './chat-support.mjs';
@@ -28,14 +27,7 @@ const session = sessionForFile();
 const QUESTION = 'Which customers live in Tokyo?';
 const ANSWER = finalAnswer('Alice and Evan', TOKYO_SQL);
 
-/** The demo database and the chat set up for `provider` on a scripted LLM with `turns`. */
-async function ready(t, turns, provider = 'openai') {
-  const llm = await scriptedLlm(t, turns);
-  const page = await openWatched(t, session);
-  await openDemo(page);
-  await configureFor(page, llm, provider);
-  return { llm, page };
-}
+const ready = (t, turns, provider) => demoWithLlm(t, session, turns, provider);
 
 const status = (code, message, headers) => ({ status: code, body: { error: { message } }, headers });
 

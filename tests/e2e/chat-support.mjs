@@ -3,7 +3,7 @@
 // through the page's data-testid contract.
 
 import { createServer } from 'node:net';
-import { STEP_TIMEOUT_MS, visibleText, waitUntil } from './harness.mjs';
+import { openDemo, STEP_TIMEOUT_MS, visibleText, waitUntil } from './harness.mjs';
 import { startLlmServer } from './llm-server.mjs';
 
 export const PROVIDERS = ['openai', 'anthropic', 'gemini'];
@@ -85,6 +85,18 @@ export async function openWatched(t, session, search = '') {
   await page.goto(`${session.url}/${search}`);
   await page.getByTestId('db-file').waitFor({ state: 'attached', timeout: STEP_TIMEOUT_MS });
   return page;
+}
+
+/**
+ * The demo database open and the chat set up for `provider` on a scripted LLM with `turns`,
+ * both for test `t` only.
+ */
+export async function demoWithLlm(t, session, turns, provider = 'openai') {
+  const llm = await scriptedLlm(t, turns);
+  const page = await openWatched(t, session);
+  await openDemo(page);
+  await configureFor(page, llm, provider);
+  return { llm, page };
 }
 
 /** Every CSP violation seen so far, from events and console messages. */

@@ -60,9 +60,12 @@ export async function startSession({ mounts = {} } = {}) {
   return {
     url: server.url,
     browser,
-    /** A new page (own context, so nothing is shared between tests) at "/" + `search`. */
-    async open(search = '') {
-      const context = await browser.newContext({ acceptDownloads: true });
+    /**
+     * A new page at "/" + `search`, in its own browser context (so nothing is shared between
+     * tests) made with playwright's `contextOptions` (viewport, colorScheme, …).
+     */
+    async open(search = '', contextOptions = {}) {
+      const context = await browser.newContext({ acceptDownloads: true, ...contextOptions });
       const page = await context.newPage();
       page.problems = [];
       page.on('pageerror', (error) => page.problems.push(`page error: ${error.message}`));
@@ -88,7 +91,7 @@ export function sessionForFile(options) {
   });
   after(() => session?.close());
   return {
-    open: (search) => session.open(search),
+    open: (search, contextOptions) => session.open(search, contextOptions),
     get url() {
       return session.url;
     },

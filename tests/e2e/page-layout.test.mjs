@@ -3,8 +3,8 @@
 // preference.
 
 import assert from 'node:assert/strict';
-import { after, test } from 'node:test';
-import { openDemo, sessionForFile, STEP_TIMEOUT_MS, waitForOpen, waitUntil } from './harness.mjs';
+import { test } from 'node:test';
+import { openDemo, sessionForFile, waitForOpen, waitUntil } from './harness.mjs';
 import {
   TOKYO_ROWS,
   TOKYO_SQL,
@@ -20,13 +20,8 @@ const session = sessionForFile();
 
 /** A page in its own context with `options` (viewport, colour scheme), closed after `t`. */
 async function openWith(t, options, search = '') {
-  const context = await session.browser.newContext(options);
-  t.after(() => context.close());
-  const page = await context.newPage();
-  page.problems = [];
-  page.on('pageerror', (error) => page.problems.push(`page error: ${error.message}`));
-  await page.goto(`${session.url}/${search}`);
-  await page.getByTestId('db-file').waitFor({ state: 'attached', timeout: STEP_TIMEOUT_MS });
+  const page = await session.open(search, options);
+  t.after(() => page.context().close());
   return page;
 }
 
