@@ -13,7 +13,7 @@ import { startStaticServer } from './static-server.mjs';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const DIST = process.env.ASKDB_DIST ?? path.join(ROOT, 'dist');
-export const DATASETS = process.env.ASKDB_DATASETS ?? path.resolve(ROOT, '..', 'shared', 'datasets');
+export const DATASETS = process.env.ASKDB_DATASETS ?? path.join(ROOT, 'tests', 'datasets');
 export const CHROMIUM = process.env.ASKDB_CHROMIUM ?? '/usr/bin/chromium';
 
 /** Generous upper bound for anything the page does on small data. */
@@ -22,7 +22,7 @@ export const STEP_TIMEOUT_MS = 30_000;
 export function dataset(relative) {
   const file = path.join(DATASETS, relative);
   if (!existsSync(file)) {
-    throw new Error(`dataset ${file} is missing: the datasets are expected in ../shared/datasets`);
+    throw new Error(`dataset ${file} is missing: the datasets are expected in tests/datasets`);
   }
   return file;
 }

@@ -1,5 +1,5 @@
 //! Shared by the native integration tests: a read-only rusqlite connection behind the same
-//! `Database` trait the page's sql.js worker implements, and paths to the shared datasets.
+//! `Database` trait the page's sql.js worker implements, and paths to the test datasets.
 #![allow(dead_code)] // each test binary uses its own part of this module
 
 pub mod scripted_llm;
@@ -9,10 +9,10 @@ use rusqlite::{types::ValueRef, Connection, OpenFlags};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-/// `../shared/datasets/<relative>` beside the checkout.
+/// `tests/datasets/<relative>` (copies of the shared datasets, each with its licence).
 pub fn dataset(relative: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/datasets")
+        .join("tests/datasets")
         .join(relative)
 }
 
