@@ -16,7 +16,7 @@ mod memory;
 mod prompt;
 mod race;
 mod run;
-mod text;
+pub(crate) mod text;
 pub mod tools;
 
 pub use events::{AgentEvent, EventKind};

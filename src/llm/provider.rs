@@ -15,10 +15,6 @@ impl<H: HttpClient> HttpProvider<H> {
     pub fn new(config: EndpointConfig, client: H) -> Self {
         HttpProvider { config, client }
     }
-
-    pub fn config(&self) -> &EndpointConfig {
-        &self.config
-    }
 }
 
 impl<H: HttpClient> LlmProvider for HttpProvider<H> {

@@ -3,6 +3,11 @@
 //! in histories, logs and chats, so a key in it is ignored and the person is told so.
 
 use super::{check_base_url, check_model, parse_provider, ModelSettings};
+use crate::agent::text::cut_chars;
+
+/// A value quoted back to the person is cut to this many characters, so that a long address
+/// cannot flood the panel.
+const SHOWN_CHARS: usize = 40;
 
 /// A question from the address is cut to this many characters.
 const MAX_QUESTION_CHARS: usize = 4_000;
@@ -38,7 +43,7 @@ pub fn apply(settings: &mut ModelSettings, params: &[(String, String)]) -> FromA
             Some(kind) => settings.choose_provider(kind),
             None => found.ignored.push(format!(
                 "provider \"{}\" is not one of openai, anthropic, gemini",
-                shorten(name)
+                cut_chars(name, SHOWN_CHARS)
             )),
         }
     }
@@ -71,16 +76,6 @@ pub fn apply(settings: &mut ModelSettings, params: &[(String, String)]) -> FromA
         );
     }
     found
-}
-
-/// A value quoted back to the person, cut so a long address cannot flood the panel.
-fn shorten(value: &str) -> String {
-    const SHOWN: usize = 40;
-    if value.chars().count() <= SHOWN {
-        value.to_string()
-    } else {
-        format!("{}…", value.chars().take(SHOWN).collect::<String>())
-    }
 }
 
 #[cfg(test)]

@@ -12,6 +12,7 @@ pub mod keys;
 use crate::agent::AgentConfig;
 use crate::llm::{EndpointConfig, ProviderKind};
 use serde::{Deserialize, Serialize};
+use std::fmt::Display;
 use std::ops::RangeInclusive;
 
 /// Where the page keeps [`ModelSettings`] (JSON, no key in it).
@@ -111,9 +112,10 @@ pub fn provider_id(kind: ProviderKind) -> &'static str {
 
 /// An example model for the current provider and address, for the model field's placeholder.
 pub fn model_example(settings: &ModelSettings) -> &'static str {
+    let url = settings.endpoint_url();
     if let Some(preset) = OPENAI_COMPATIBLE_PRESETS
         .iter()
-        .find(|p| p.provider == settings.provider && same_url(p.base_url, &settings.base_url))
+        .find(|p| p.provider == settings.provider && p.base_url == url)
     {
         return preset.model_example;
     }
@@ -122,10 +124,6 @@ pub fn model_example(settings: &ModelSettings) -> &'static str {
         ProviderKind::Anthropic => "claude-sonnet-4-5",
         ProviderKind::Gemini => "gemini-2.5-flash",
     }
-}
-
-fn same_url(a: &str, b: &str) -> bool {
-    a.trim().trim_end_matches('/') == b.trim().trim_end_matches('/')
 }
 
 impl ModelSettings {
@@ -238,25 +236,26 @@ pub fn check_model(model: &str) -> Result<String, String> {
 }
 
 pub fn check_temperature(temperature: f32) -> Result<f32, String> {
-    if TEMPERATURE_RANGE.contains(&temperature) {
-        Ok(temperature)
-    } else {
-        Err(format!(
-            "the temperature goes from {} to {}",
-            TEMPERATURE_RANGE.start(),
-            TEMPERATURE_RANGE.end()
-        ))
-    }
+    check_in_range(temperature, &TEMPERATURE_RANGE, "temperature")
 }
 
 pub fn check_max_steps(steps: u32) -> Result<u32, String> {
-    if STEP_RANGE.contains(&steps) {
-        Ok(steps)
+    check_in_range(steps, &STEP_RANGE, "step limit")
+}
+
+/// `value` when it lies in `range` (NaN does not), otherwise which values the `what` takes.
+fn check_in_range<T: PartialOrd + Display>(
+    value: T,
+    range: &RangeInclusive<T>,
+    what: &str,
+) -> Result<T, String> {
+    if range.contains(&value) {
+        Ok(value)
     } else {
         Err(format!(
-            "the step limit goes from {} to {}",
-            STEP_RANGE.start(),
-            STEP_RANGE.end()
+            "the {what} goes from {} to {}",
+            range.start(),
+            range.end()
         ))
     }
 }
