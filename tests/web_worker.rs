@@ -49,6 +49,53 @@ async fn open_demo() -> WorkerDatabase {
     db
 }
 
+/// The smallest database there is: one 512-byte page, no tables.
+fn empty_database() -> Uint8Array {
+    let mut page = vec![0u8; 512];
+    page[..16].copy_from_slice(b"SQLite format 3\0");
+    page[16..18].copy_from_slice(&512u16.to_be_bytes());
+    page[18..24].copy_from_slice(&[1, 1, 0, 64, 32, 32]); // file format, payload fractions
+    page[100] = 0x0d; // sqlite_schema: an empty leaf page of a table
+    page[105..107].copy_from_slice(&512u16.to_be_bytes()); // its (empty) cell area
+    Uint8Array::from(&page[..])
+}
+
+/// The right header, nonsense after it: only SQLite itself can tell.
+fn nonsense_after_the_header() -> Uint8Array {
+    let mut fake = vec![0u8; 4096];
+    fake[..16].copy_from_slice(b"SQLite format 3\0");
+    fake[16..18].copy_from_slice(&4096u16.to_be_bytes());
+    fake[100..120].copy_from_slice(&[0xee; 20]);
+    Uint8Array::from(&fake[..])
+}
+
+/// Starts an endless query and gives up on it, as the Stop button does (its future is dropped).
+async fn stop_an_endless_query(db: &WorkerDatabase) {
+    let patient = QueryLimits {
+        max_rows: 10,
+        deadline_ms: 600_000,
+    };
+    let endless =
+        "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM r) SELECT count(*) FROM r";
+    let pressed = select(
+        Box::pin(query(db, endless, &patient)),
+        TimeoutFuture::new(300),
+    )
+    .await;
+    let Either::Right(((), abandoned_query)) = pressed else {
+        panic!("the endless query ended by itself");
+    };
+    drop(abandoned_query);
+}
+
+async fn count_tables(db: &WorkerDatabase) -> Vec<Vec<Value>> {
+    let sql = "SELECT count(*) FROM sqlite_schema WHERE type = 'table'";
+    query(db, sql, &QueryLimits::default())
+        .await
+        .expect("count runs")
+        .rows
+}
+
 async fn count_orders(db: &WorkerDatabase) -> Vec<Vec<Value>> {
     let result = query(db, "SELECT count(*) FROM orders", &QueryLimits::default())
         .await
@@ -131,22 +178,7 @@ async fn a_runaway_query_is_stopped_and_the_next_one_works() {
 #[wasm_bindgen_test]
 async fn a_query_nobody_waits_for_any_more_is_stopped_at_once() {
     let db = open_demo().await;
-    let patient = QueryLimits {
-        max_rows: 10,
-        deadline_ms: 600_000,
-    };
-    let endless =
-        "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM r) SELECT count(*) FROM r";
-    // A Stop button: the caller gives up on the query and drops it.
-    let pressed = select(
-        Box::pin(query(&db, endless, &patient)),
-        TimeoutFuture::new(300),
-    )
-    .await;
-    let Either::Right(((), abandoned_query)) = pressed else {
-        panic!("the endless query ended by itself");
-    };
-    drop(abandoned_query);
+    stop_an_endless_query(&db).await;
     // Had the worker kept counting, this would wait behind it and pass its own 10 s deadline.
     assert_eq!(count_orders(&db).await, vec![vec![Value::Integer(12)]]);
 }
@@ -190,16 +222,33 @@ async fn a_file_that_is_not_a_database_leaves_the_open_one_open() {
         other => panic!("expected NotADatabase, got {other:?}"),
     }
     // Right header, nonsense after it: SQLite itself says so.
-    let mut fake = vec![0u8; 4096];
-    fake[..16].copy_from_slice(b"SQLite format 3\0");
-    fake[16..18].copy_from_slice(&4096u16.to_be_bytes());
-    fake[100..120].copy_from_slice(&[0xee; 20]);
-    let outcome = db.open(Uint8Array::from(&fake[..])).await;
+    let outcome = db.open(nonsense_after_the_header()).await;
     assert!(
         matches!(outcome, Err(DbError::NotADatabase(_))),
         "{outcome:?}"
     );
     assert_eq!(count_orders(&db).await, vec![vec![Value::Integer(12)]]);
+}
+
+#[wasm_bindgen_test]
+async fn with_no_worker_running_a_new_file_opens_and_a_bad_one_leaves_it_open() {
+    let db = open_demo().await;
+    assert_eq!(count_tables(&db).await, vec![vec![Value::Integer(3)]]);
+    // A Stop drops the worker; the next file opens in a fresh one.
+    stop_an_endless_query(&db).await;
+    db.open(empty_database())
+        .await
+        .expect("an empty database opens");
+    assert_eq!(count_tables(&db).await, vec![vec![Value::Integer(0)]]);
+
+    // Again without a worker: SQLite refuses this file, and the empty database stays open.
+    stop_an_endless_query(&db).await;
+    let outcome = db.open(nonsense_after_the_header()).await;
+    assert!(
+        matches!(outcome, Err(DbError::NotADatabase(_))),
+        "{outcome:?}"
+    );
+    assert_eq!(count_tables(&db).await, vec![vec![Value::Integer(0)]]);
 }
 
 #[wasm_bindgen_test]

@@ -4,11 +4,11 @@
 // keeps the connection read-only (PRAGMA query_only=1), steps rows and reports them.
 // The page stops a runaway query by terminating this worker (sql.js has no interrupt).
 //
-// Messages in:  {id, type: "init", base?}   base: absolute URL of the folder holding sql-wasm.js
+// Messages in:  {id, type: "init", base}    always first; base: absolute URL of worker.js, with
+//                                           sql-wasm.js and sql-wasm.wasm beside it
 //               {id, type: "open", bytes}   bytes: Uint8Array of a whole database file
 //               {id, type: "run", sql, maxRows, countBudgetMs}
 //               {id, type: "export"}
-//               {id, type: "close"}
 //               {id, type: "crash"}        (tests: fails as an abort inside sql.js would)
 // Messages out: {id, ok: result} | {id, error: message} | {id, crashed: message}
 //               | {id, tooLarge: limitBytes} | {id, unavailable: message}
@@ -17,18 +17,16 @@
 //                "tooLarge": the rows to send would pass MAX_RESULT_BYTES)
 "use strict";
 
-let sqlReady = null; // Promise of the sql.js module, started by "init" (or the first message)
+let sqlReady = null; // Promise of the sql.js module, started by "init"
 let db = null; // the open SQL.Database
 
 // A failure (sql-wasm.js or sql-wasm.wasm missing) is kept in the promise, so every later
-// request reports it instead of retrying from a wrong place.
+// request reports it instead of retrying from a wrong place. `base` comes from the page because
+// a worker built from a blob: URL (tests) cannot find the files from its own address.
 function loadSqlJs(base) {
   return Promise.resolve().then(() => {
-    // Resolve next to this script by default, so any base path works; a worker built from a
-    // blob: URL (tests) passes an absolute base instead.
-    const root = base || self.location.href;
-    importScripts(new URL("sql-wasm.js", root).href);
-    return initSqlJs({ locateFile: (file) => new URL(file, root).href });
+    importScripts(new URL("sql-wasm.js", base).href);
+    return initSqlJs({ locateFile: (file) => new URL(file, base).href });
   });
 }
 
@@ -119,7 +117,6 @@ async function handle(message) {
   if (message.type === "init") {
     sqlReady = loadSqlJs(message.base);
   }
-  if (!sqlReady) sqlReady = loadSqlJs(null);
   let SQL;
   try {
     SQL = await sqlReady;
@@ -140,10 +137,6 @@ async function handle(message) {
     case "crash":
       // For tests (WorkerDatabase::simulate_crash): fail the way an abort inside sql.js does.
       throw new WebAssembly.RuntimeError("Aborted(a crash asked for by a test)");
-    case "close":
-      if (db) db.close();
-      db = null;
-      return null;
     default:
       throw new Error("unknown request: " + message.type);
   }

@@ -30,11 +30,11 @@ fn write_record(out: &mut String, fields: impl Iterator<Item = String>) {
 
 fn field_text(value: &Value) -> String {
     match value {
-        Value::Null => String::new(),
         Value::Blob(bytes) => bytes.iter().fold(String::new(), |mut hex, b| {
             let _ = write!(hex, "{b:02x}");
             hex
         }),
+        // NULL as an empty field, numbers and text as `Value`'s Display writes them.
         other => other.to_string(),
     }
 }

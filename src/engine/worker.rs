@@ -105,13 +105,22 @@ impl WorkerDatabase {
         check_header(&head, u64::from(bytes.length())).map_err(DbError::NotADatabase)?;
 
         let _turn = self.turn.lock().await;
+        // With no worker running, a fresh one opens the new bytes straight away: reopening the
+        // kept ones first would be wasted work (they are replaced at once), and could fail.
+        let fresh = self.engine.borrow().is_none();
+        if fresh {
+            let engine = self.start_engine().map_err(DbError::Unavailable)?;
+            *self.engine.borrow_mut() = Some(engine);
+        }
+        let reply = self.exchange(open_message(&bytes), OPEN_DEADLINE_MS).await;
+        if fresh && !matches!(reply, Reply::Ok(_)) {
+            // That worker has no database open, not even the kept one: dropped, so that the next
+            // request starts another and reopens the kept bytes in it.
+            self.engine.borrow_mut().take();
+        }
         // SQLite's verdict on the bytes ("file is not a database") is about the file.
-        self.request(
-            open_message(&bytes),
-            OPEN_DEADLINE_MS,
-            DbError::NotADatabase,
-        )
-        .await?;
+        self.answer(reply, OPEN_DEADLINE_MS, DbError::NotADatabase)
+            .await?;
         *self.pristine.borrow_mut() = Some(bytes);
         Ok(())
     }
@@ -156,9 +165,7 @@ impl WorkerDatabase {
     }
 
     /// Sends one request to a running engine (started first if need be) and turns its reply
-    /// into a value or an error. A worker that died or ran out of time is replaced, with the
-    /// open database reopened in the new one. `failed` names a refusal the worker survived.
-    /// The caller holds the turn.
+    /// into a value or an error (see `answer`). The caller holds the turn.
     async fn request(
         &self,
         message: Object,
@@ -166,7 +173,20 @@ impl WorkerDatabase {
         failed: fn(String) -> DbError,
     ) -> Result<JsValue, DbError> {
         self.ensure_engine().await?;
-        match self.exchange(message, deadline_ms).await {
+        let reply = self.exchange(message, deadline_ms).await;
+        self.answer(reply, deadline_ms, failed).await
+    }
+
+    /// Turns a reply into a value or an error. A worker that died or ran out of time is
+    /// replaced, with the open database reopened in the new one. `failed` names a refusal the
+    /// worker survived. The caller holds the turn.
+    async fn answer(
+        &self,
+        reply: Reply,
+        deadline_ms: u32,
+        failed: fn(String) -> DbError,
+    ) -> Result<JsValue, DbError> {
+        match reply {
             Reply::Ok(value) => Ok(value),
             Reply::Failed(message) => Err(failed(message)),
             Reply::TooLarge(limit_bytes) => Err(DbError::TooLarge { limit_bytes }),

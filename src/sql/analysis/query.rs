@@ -73,7 +73,6 @@ pub(super) struct Query<'a> {
     pub(super) partner: Vec<Option<usize>>,
     /// For each `(` that opens a subquery, the subquery's level.
     pub(super) subquery_at: Vec<Option<usize>>,
-    level_of: Vec<usize>,
     pub(super) core_of: Vec<Option<usize>>,
     pub(super) levels: Vec<Level>,
     pub(super) cores: Vec<Core>,
@@ -104,7 +103,6 @@ impl<'a> Query<'a> {
             tokens,
             partner,
             subquery_at: vec![None; n],
-            level_of: vec![0; n],
             core_of: vec![None; n],
             levels: vec![Level {
                 parent_core: None,
@@ -144,7 +142,6 @@ impl<'a> Query<'a> {
                 top.1 = Some(id);
             }
             let core = top.1;
-            self.level_of[i] = level;
             self.core_of[i] = core;
             let opens_subquery = self.is(i, TokenKind::LeftParen)
                 && self
@@ -178,13 +175,12 @@ impl<'a> Query<'a> {
 
     /// The tables named from the `FROM` at `from` to the end of its clause.
     fn tables_after_from(&self, from: usize, core: usize) -> Vec<(usize, TableRef)> {
-        let level = self.level_of[from];
         let mut tables = Vec::new();
         let mut expect_table = true;
         let mut i = from + 1;
         while let Some(token) = self.tokens.get(i) {
-            if self.level_of[i] != level
-                || self.core_of[i] != Some(core)
+            // Inside a subquery, or past the end of this one's, a token has another core (or none).
+            if self.core_of[i] != Some(core)
                 || token.kind == TokenKind::Semicolon
                 || one_of(token, FROM_CLAUSE_ENDS)
             {
