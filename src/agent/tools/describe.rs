@@ -4,19 +4,16 @@
 
 use super::super::text::value_json;
 use super::near::nearest;
-use super::{halve, sampled_source, ToolOutput, Toolbox, SAMPLE_ROWS};
+use super::{
+    halve, sampled_source, ToolOutput, Toolbox, FEW_VALUES, MOST_FREQUENT, SAMPLE_ROWS, VALUE_CHARS,
+};
 use crate::engine::schema::Column;
-use crate::engine::{Database, RowCount, Table, TableKind, Value};
+use crate::engine::{Database, DbError, RowCount, Table, TableKind, Value};
 use crate::sql::analysis::date_shape;
 use crate::sql::{quote_ident, quote_literal};
 use serde::Serialize;
 
-/// All values are listed for a column with at most this many distinct values.
-const FEW_VALUES: u64 = 25;
-const MOST_FREQUENT: usize = 10;
 const SAMPLE_ROW_COUNT: usize = 3;
-/// Values are cut to this many characters.
-const VALUE_CHARS: usize = 60;
 /// Wider tables have statistics for their first this-many columns only.
 const PROFILED_COLUMNS: usize = 100;
 
@@ -262,7 +259,7 @@ async fn add_statistics<D: Database + ?Sized>(
     source: &str,
     table: &Table,
     profiles: &mut [ColumnProfile],
-) -> Result<(), crate::engine::DbError> {
+) -> Result<(), DbError> {
     let profiled = &table.columns[..table.columns.len().min(PROFILED_COLUMNS)];
     if profiled.is_empty() {
         return Ok(());
@@ -296,12 +293,16 @@ async fn add_statistics<D: Database + ?Sized>(
         if numeric_key {
             continue;
         }
-        if distinct <= FEW_VALUES {
-            profile.values =
-                value_counts(toolbox, source, column, FEW_VALUES as usize + 1, false).await;
+        if distinct <= FEW_VALUES as u64 {
+            let rows = toolbox
+                .value_counts(source, &column.name, FEW_VALUES + 1, false)
+                .await;
+            profile.values = counted(rows);
         } else if distinct < non_null {
-            profile.most_frequent =
-                value_counts(toolbox, source, column, MOST_FREQUENT, true).await;
+            let rows = toolbox
+                .value_counts(source, &column.name, MOST_FREQUENT, true)
+                .await;
+            profile.most_frequent = counted(rows);
         }
     }
     Ok(())
@@ -321,32 +322,13 @@ fn has_range(column: &Column, min: &Value) -> bool {
     }
 }
 
-async fn value_counts<D: Database + ?Sized>(
-    toolbox: &Toolbox<'_, D>,
-    source: &str,
-    column: &Column,
-    limit: usize,
-    skip_null: bool,
-) -> Vec<Counted> {
-    let c = quote_ident(&column.name);
-    let filter = if skip_null {
-        format!("WHERE {c} IS NOT NULL ")
-    } else {
-        String::new()
-    };
-    let sql = format!(
-        "SELECT {c}, count(*) FROM {source} {filter}GROUP BY {c} \
-         ORDER BY count(*) DESC, {c} IS NULL, {c} LIMIT {limit}"
-    );
-    match toolbox.query(&sql, limit).await {
-        Ok(result) => result
-            .rows
-            .iter()
-            .map(|row| {
-                let count = row[1].as_f64().unwrap_or(0.0) as u64;
-                (value_json(&row[0], VALUE_CHARS), count)
-            })
-            .collect(),
-        Err(_) => Vec::new(),
-    }
+/// Rows of (value, count) as the model reads them; none when they could not be read.
+fn counted(rows: Result<Vec<Vec<Value>>, DbError>) -> Vec<Counted> {
+    rows.unwrap_or_default()
+        .iter()
+        .map(|row| {
+            let count = row[1].as_f64().unwrap_or(0.0) as u64;
+            (value_json(&row[0], VALUE_CHARS), count)
+        })
+        .collect()
 }
