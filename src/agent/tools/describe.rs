@@ -3,7 +3,7 @@
 //! Statistics over a big table come from its first rows, and say so.
 
 use super::super::text::value_json;
-use super::near::nearest;
+use super::near::{table_hint, TableHint};
 use super::{
     halve, sampled_source, ToolOutput, Toolbox, FEW_VALUES, MOST_FREQUENT, SAMPLE_ROWS, VALUE_CHARS,
 };
@@ -123,22 +123,16 @@ pub async fn describe<D: Database + ?Sized>(
 }
 
 fn unknown_table<D: Database + ?Sized>(toolbox: &Toolbox<'_, D>, name: &str) -> String {
-    let names = toolbox.schema().tables.iter().map(|t| t.name.as_str());
-    let shown = super::super::text::cut_chars(name, 60);
-    let close = nearest(name, names.clone(), 5);
-    if close.is_empty() {
-        let all: Vec<&str> = names.take(40).collect();
-        format!(
-            "there is no table or view named {}; the tables are: {}",
-            quote_literal(&shown),
-            all.join(", ")
-        )
-    } else {
-        format!(
-            "there is no table or view named {}; did you mean: {}?",
-            quote_literal(&shown),
+    let shown = quote_literal(&super::super::text::cut_chars(name, 60));
+    match table_hint(toolbox.schema(), name) {
+        TableHint::Near(close) => format!(
+            "there is no table or view named {shown}; did you mean: {}?",
             close.join(", ")
-        )
+        ),
+        TableHint::Tables(all) => format!(
+            "there is no table or view named {shown}; the tables are: {}",
+            all.join(", ")
+        ),
     }
 }
 
