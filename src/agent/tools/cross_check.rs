@@ -1,7 +1,7 @@
 //! `cross_check(sql_a, sql_b)`: two ways to ask the same question, compared. Agreement is
 //! evidence; agreement on nothing is not, and the report says so.
 
-use super::super::text::{round_ms, serialize_row_count, value_json};
+use super::super::text::{round_ms, rows_json, serialize_row_count};
 use super::diagnostics::{self, explain_error, Diagnostic};
 use super::{halve, ToolOutput, Toolbox};
 use crate::engine::{Database, QueryResult, RowCount, Value};
@@ -111,17 +111,14 @@ fn side(sql: String, result: &QueryResult, warnings: Vec<Diagnostic>) -> Side {
         sql,
         columns: result.columns.clone(),
         total_rows: result.total_rows,
-        first_rows: shown(&result.rows.iter().collect::<Vec<_>>()),
+        first_rows: shown(&result.rows),
         elapsed_ms: round_ms(result.elapsed_ms),
         warnings,
     }
 }
 
-fn shown(rows: &[&Vec<Value>]) -> Vec<Vec<serde_json::Value>> {
-    rows.iter()
-        .take(SHOWN_ROWS)
-        .map(|row| row.iter().map(|v| value_json(v, VALUE_CHARS)).collect())
-        .collect()
+fn shown<R: AsRef<[Value]>>(rows: &[R]) -> Vec<Vec<serde_json::Value>> {
+    rows_json(rows.iter().take(SHOWN_ROWS), VALUE_CHARS)
 }
 
 /// Whether the statement's outermost `SELECT` sorts its rows.

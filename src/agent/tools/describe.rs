@@ -2,7 +2,7 @@
 //! distinct counts, the values themselves when few, ranges of numbers and dates, sample rows.
 //! Statistics over a big table come from its first rows, and say so.
 
-use super::super::text::value_json;
+use super::super::text::{rows_json, value_json};
 use super::near::{table_hint, TableHint};
 use super::{
     halve, sampled_source, ToolOutput, Toolbox, FEW_VALUES, MOST_FREQUENT, SAMPLE_ROWS, VALUE_CHARS,
@@ -171,11 +171,7 @@ async fn build<D: Database + ?Sized>(toolbox: &Toolbox<'_, D>, table: &Table) ->
         )
         .await
     {
-        description.sample_rows = sample
-            .rows
-            .iter()
-            .map(|row| row.iter().map(|v| value_json(v, VALUE_CHARS)).collect())
-            .collect();
+        description.sample_rows = rows_json(&sample.rows, VALUE_CHARS);
     }
     if let Err(error) = add_statistics(toolbox, &source, table, &mut description.columns).await {
         description.note = Some(format!("statistics could not be computed: {error}"));
