@@ -22,7 +22,7 @@ type Counted = (serde_json::Value, u64);
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TableDescription {
     pub table: String,
-    #[serde(skip_serializing_if = "is_table")]
+    #[serde(skip_serializing_if = "super::is_table")]
     pub kind: TableKind,
     #[serde(
         serialize_with = "super::serialize_optional_count",
@@ -89,10 +89,6 @@ pub struct IndexInfo {
 
 fn is_false(flag: &bool) -> bool {
     !flag
-}
-
-fn is_table(kind: &TableKind) -> bool {
-    *kind == TableKind::Table
 }
 
 impl TableDescription {

@@ -7,7 +7,6 @@ use crate::agent::text::sql_name;
 use crate::engine::schema::Column;
 use crate::engine::{Database, DbError, QueryResult, Schema, Table, Value};
 use crate::sql::analysis::{self, ColumnRef, TableRef};
-use crate::sql::quote_ident;
 use serde::Serialize;
 
 /// One finding about a query.
@@ -116,12 +115,10 @@ async fn not_in_with_nulls<D: Database + ?Sized>(
         if never_null(column) {
             continue;
         }
-        let count_sql = format!(
-            "SELECT count(*) FROM {} WHERE {} IS NULL",
-            quote_ident(&table.name),
-            quote_ident(&column.name)
-        );
-        let Ok(nulls) = toolbox.count(&count_sql).await else {
+        let Ok(nulls) = toolbox
+            .count_where(&table.name, &column.name, "IS NULL")
+            .await
+        else {
             continue;
         };
         if nulls == 0 {

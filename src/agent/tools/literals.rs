@@ -65,13 +65,6 @@ async fn check_comparison<D: Database + ?Sized>(
     comparison: &LiteralComparison,
 ) -> Vec<Diagnostic> {
     let target = format!("{}.{}", table.name, column.name);
-    let count_where = |condition: String| {
-        format!(
-            "SELECT count(*) FROM {} WHERE {} {condition}",
-            quote_ident(&table.name),
-            quote_ident(&column.name)
-        )
-    };
     // Each test: (how the condition reads, its SQL, the text to look for near values).
     let mut tests: Vec<(String, String, Option<String>)> = Vec::new();
     let literals = &comparison.literals;
@@ -97,9 +90,8 @@ async fn check_comparison<D: Database + ?Sized>(
                     .chars()
                     .filter(|c| !matches!(c, '%' | '_' | '*' | '?' | '[' | ']'))
                     .collect();
-                let phrase = format!("{keyword} {}", literal_sql(literal));
                 let condition = format!("{keyword} {}", literal_sql(literal));
-                tests.push((phrase, condition, Some(bare)));
+                tests.push((condition.clone(), condition, Some(bare)));
             }
         }
         ComparisonOp::Between => {
@@ -119,7 +111,10 @@ async fn check_comparison<D: Database + ?Sized>(
     let mut present = Vec::new();
     let mut probe = None;
     for (phrase, condition, near) in tests {
-        match toolbox.count(&count_where(condition)).await {
+        match toolbox
+            .count_where(&table.name, &column.name, &condition)
+            .await
+        {
             Ok(0) => {
                 probe = probe.or(near);
                 missing.push(phrase);

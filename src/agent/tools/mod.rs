@@ -309,6 +309,21 @@ impl<'a, D: Database + ?Sized> Toolbox<'a, D> {
         Ok(value.and_then(|v| v.as_f64()).unwrap_or(0.0) as u64)
     }
 
+    /// How many rows of `table` have `column` `condition` (`IS NULL`, `= 'Tokyo'`).
+    pub(crate) async fn count_where(
+        &self,
+        table: &str,
+        column: &str,
+        condition: &str,
+    ) -> Result<u64, DbError> {
+        let sql = format!(
+            "SELECT count(*) FROM {} WHERE {} {condition}",
+            crate::sql::quote_ident(table),
+            crate::sql::quote_ident(column)
+        );
+        self.count(&sql).await
+    }
+
     /// Rows of (value, count) of `column` in `source`, at most `limit`: the most frequent first,
     /// equal counts in value order, NULL (unless `skip_null`) after the values as frequent.
     pub(crate) async fn value_counts(
