@@ -200,16 +200,6 @@ impl<'a, D: Database + ?Sized, L: LlmProvider + ?Sized> Agent<'a, D, L> {
         }
     }
 
-    /// Replaces the default policy for retrying failed model calls.
-    pub fn with_retry(mut self, retry: RetryPolicy) -> Self {
-        self.retry = retry;
-        self
-    }
-
-    pub fn config(&self) -> &AgentConfig {
-        &self.config
-    }
-
     /// Answers `question`, reporting each step to `events` as it happens. Stops early when
     /// `cancel` completes (pass `std::future::pending()` for never).
     pub async fn ask(

@@ -3,7 +3,7 @@
 
 use super::text::sql_name as ident;
 use super::AgentConfig;
-use crate::engine::{RowCount, Schema, Table, TableKind};
+use crate::engine::{Schema, Table, TableKind};
 use std::fmt::Write;
 
 /// Up to this size the whole schema goes into the prompt; beyond, only table names.
@@ -138,8 +138,7 @@ fn table_line(table: &Table) -> String {
 
 fn size(table: &Table) -> String {
     match (table.kind, table.row_count) {
-        (_, Some(RowCount::Exact(n))) => n.to_string(),
-        (_, Some(RowCount::MoreThan(n))) => format!("more than {n}"),
+        (_, Some(count)) => count.to_string(),
         (TableKind::View, None) => "view".to_string(),
         (TableKind::Table, None) => "rows not counted".to_string(),
     }

@@ -37,6 +37,21 @@ pub(crate) fn value_json(value: &Value, max_chars: usize) -> serde_json::Value {
     }
 }
 
+/// Rows of database values as JSON, long text cut to `max_chars`.
+pub(crate) fn rows_json<R: AsRef<[Value]>>(
+    rows: impl IntoIterator<Item = R>,
+    max_chars: usize,
+) -> Vec<Vec<serde_json::Value>> {
+    rows.into_iter()
+        .map(|row| {
+            row.as_ref()
+                .iter()
+                .map(|v| value_json(v, max_chars))
+                .collect()
+        })
+        .collect()
+}
+
 /// How a value reads inside a sentence: text quoted, NULL as NULL.
 pub(crate) fn value_phrase(value: &Value, max_chars: usize) -> String {
     match value {

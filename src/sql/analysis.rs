@@ -9,7 +9,7 @@ mod query;
 
 pub use dates::date_shape;
 
-use crate::sql::lexer::TokenKind;
+use crate::sql::lexer::{significant_tokens, TokenKind};
 use query::{number, Query};
 
 /// A table or view named in a `FROM` or `JOIN` clause.
@@ -177,6 +177,26 @@ pub fn integer_divisions(
                 .collect()
         })
         .unwrap_or_default()
+}
+
+/// Whether the statement's outermost `SELECT` sorts its rows: an `ORDER BY` outside any
+/// parentheses.
+pub fn has_order_by(sql: &str) -> bool {
+    let Ok(tokens) = significant_tokens(sql) else {
+        return false;
+    };
+    let mut depth = 0i32;
+    let mut previous_was_order = false;
+    for token in tokens {
+        match token.kind {
+            TokenKind::LeftParen => depth += 1,
+            TokenKind::RightParen => depth -= 1,
+            _ if previous_was_order && token.is_keyword("BY") => return true,
+            _ => {}
+        }
+        previous_was_order = depth == 0 && token.is_keyword("ORDER");
+    }
+    false
 }
 
 fn same_name(a: &Option<String>, b: &Option<String>) -> bool {
@@ -734,6 +754,14 @@ mod tests {
     }
 
     #[test]
+    fn order_by_only_counts_at_the_top_level() {
+        assert!(has_order_by("SELECT a FROM t ORDER BY a"));
+        assert!(has_order_by("select a from t order\n by 1 limit 3"));
+        assert!(!has_order_by("SELECT * FROM (SELECT a FROM t ORDER BY a)"));
+        assert!(!has_order_by("SELECT 'ORDER BY' FROM t"));
+    }
+
+    #[test]
     fn never_panics_on_prefixes_or_garbage() {
         let queries = [
             "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r WHERE x < 5) \
@@ -752,6 +780,7 @@ mod tests {
             not_in_subqueries(sql);
             null_comparisons(sql);
             integer_divisions(sql, &any_column);
+            has_order_by(sql);
             date_shape(sql);
         };
         for query in queries {

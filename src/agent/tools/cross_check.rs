@@ -1,11 +1,11 @@
 //! `cross_check(sql_a, sql_b)`: two ways to ask the same question, compared. Agreement is
 //! evidence; agreement on nothing is not, and the report says so.
 
-use super::super::text::{round_ms, serialize_row_count, value_json};
+use super::super::text::{round_ms, rows_json, serialize_row_count};
 use super::diagnostics::{self, explain_error, Diagnostic};
 use super::{halve, ToolOutput, Toolbox};
 use crate::engine::{Database, QueryResult, RowCount, Value};
-use crate::sql::lexer::{significant_tokens, TokenKind};
+use crate::sql::analysis::has_order_by;
 use serde::Serialize;
 use std::cmp::Ordering;
 
@@ -111,42 +111,14 @@ fn side(sql: String, result: &QueryResult, warnings: Vec<Diagnostic>) -> Side {
         sql,
         columns: result.columns.clone(),
         total_rows: result.total_rows,
-        first_rows: shown(&result.rows.iter().collect::<Vec<_>>()),
+        first_rows: shown(&result.rows),
         elapsed_ms: round_ms(result.elapsed_ms),
         warnings,
     }
 }
 
-fn shown(rows: &[&Vec<Value>]) -> Vec<Vec<serde_json::Value>> {
-    rows.iter()
-        .take(SHOWN_ROWS)
-        .map(|row| row.iter().map(|v| value_json(v, VALUE_CHARS)).collect())
-        .collect()
-}
-
-/// Whether the statement's outermost `SELECT` sorts its rows.
-fn has_order_by(sql: &str) -> bool {
-    let Ok(tokens) = significant_tokens(sql) else {
-        return false;
-    };
-    let mut depth = 0i32;
-    let mut previous_was_order = false;
-    for token in tokens {
-        match token.kind {
-            TokenKind::LeftParen => depth += 1,
-            TokenKind::RightParen => depth -= 1,
-            TokenKind::Word if depth == 0 => {
-                if previous_was_order && token.text.eq_ignore_ascii_case("BY") {
-                    return true;
-                }
-                previous_was_order = token.text.eq_ignore_ascii_case("ORDER");
-                continue;
-            }
-            _ => {}
-        }
-        previous_was_order = false;
-    }
-    false
+fn shown<R: AsRef<[Value]>>(rows: &[R]) -> Vec<Vec<serde_json::Value>> {
+    rows_json(rows.iter().take(SHOWN_ROWS), VALUE_CHARS)
 }
 
 struct Comparison<'r> {
@@ -337,14 +309,6 @@ fn round_to(x: f64, places: i32) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn order_by_only_counts_at_the_top_level() {
-        assert!(has_order_by("SELECT a FROM t ORDER BY a"));
-        assert!(has_order_by("select a from t order\n by 1 limit 3"));
-        assert!(!has_order_by("SELECT * FROM (SELECT a FROM t ORDER BY a)"));
-        assert!(!has_order_by("SELECT 'ORDER BY' FROM t"));
-    }
 
     #[test]
     fn rounding_is_told_apart_from_difference() {

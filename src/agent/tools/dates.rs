@@ -11,6 +11,7 @@ use crate::engine::schema::Column;
 use crate::engine::{Database, Table, Value};
 use crate::sql::analysis::{date_shape, ComparisonOp, Literal, LiteralComparison, Order};
 use crate::sql::{quote_ident, quote_literal};
+use std::collections::HashMap;
 
 /// How many of a column's values are looked at to learn its date shape.
 const SAMPLE: usize = 20;
@@ -22,6 +23,8 @@ pub(crate) async fn check_date_literals<D: Database + ?Sized>(
 ) -> Vec<Diagnostic> {
     let mut found = Vec::new();
     let mut seen: Vec<(String, String)> = Vec::new();
+    // Each column's shape is read once, however many literals it is compared with.
+    let mut shapes: HashMap<(&str, &str), Option<(String, String)>> = HashMap::new();
     let dated = comparisons
         .iter()
         .filter(|c| !matches!(c.op, ComparisonOp::Like | ComparisonOp::Glob));
@@ -43,8 +46,16 @@ pub(crate) async fn check_date_literals<D: Database + ?Sized>(
                 continue;
             }
             seen.push(key);
-            let Some((column_shape, example)) = column_date_shape(toolbox, table, column).await
-            else {
+            let column_key = (table.name.as_str(), column.name.as_str());
+            let shape = match shapes.get(&column_key) {
+                Some(shape) => shape.clone(),
+                None => {
+                    let shape = column_date_shape(toolbox, table, column).await;
+                    shapes.insert(column_key, shape.clone());
+                    shape
+                }
+            };
+            let Some((column_shape, example)) = shape else {
                 continue;
             };
             if column_shape == literal_shape {

@@ -2,21 +2,18 @@
 //! distinct counts, the values themselves when few, ranges of numbers and dates, sample rows.
 //! Statistics over a big table come from its first rows, and say so.
 
-use super::super::text::value_json;
-use super::near::nearest;
-use super::{halve, sampled_source, ToolOutput, Toolbox, SAMPLE_ROWS};
+use super::super::text::{rows_json, value_json};
+use super::near::{table_hint, TableHint};
+use super::{
+    halve, sampled_source, ToolOutput, Toolbox, FEW_VALUES, MOST_FREQUENT, SAMPLE_ROWS, VALUE_CHARS,
+};
 use crate::engine::schema::Column;
-use crate::engine::{Database, RowCount, Table, TableKind, Value};
+use crate::engine::{Database, DbError, RowCount, Table, TableKind, Value};
 use crate::sql::analysis::date_shape;
 use crate::sql::{quote_ident, quote_literal};
 use serde::Serialize;
 
-/// All values are listed for a column with at most this many distinct values.
-const FEW_VALUES: u64 = 25;
-const MOST_FREQUENT: usize = 10;
 const SAMPLE_ROW_COUNT: usize = 3;
-/// Values are cut to this many characters.
-const VALUE_CHARS: usize = 60;
 /// Wider tables have statistics for their first this-many columns only.
 const PROFILED_COLUMNS: usize = 100;
 
@@ -25,7 +22,7 @@ type Counted = (serde_json::Value, u64);
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TableDescription {
     pub table: String,
-    #[serde(skip_serializing_if = "is_table")]
+    #[serde(skip_serializing_if = "super::is_table")]
     pub kind: TableKind,
     #[serde(
         serialize_with = "super::serialize_optional_count",
@@ -94,10 +91,6 @@ fn is_false(flag: &bool) -> bool {
     !flag
 }
 
-fn is_table(kind: &TableKind) -> bool {
-    *kind == TableKind::Table
-}
-
 impl TableDescription {
     pub(crate) fn shrink(&mut self) -> bool {
         let mut shrunk = false;
@@ -126,22 +119,16 @@ pub async fn describe<D: Database + ?Sized>(
 }
 
 fn unknown_table<D: Database + ?Sized>(toolbox: &Toolbox<'_, D>, name: &str) -> String {
-    let names = toolbox.schema().tables.iter().map(|t| t.name.as_str());
-    let shown = super::super::text::cut_chars(name, 60);
-    let close = nearest(name, names.clone(), 5);
-    if close.is_empty() {
-        let all: Vec<&str> = names.take(40).collect();
-        format!(
-            "there is no table or view named {}; the tables are: {}",
-            quote_literal(&shown),
-            all.join(", ")
-        )
-    } else {
-        format!(
-            "there is no table or view named {}; did you mean: {}?",
-            quote_literal(&shown),
+    let shown = quote_literal(&super::super::text::cut_chars(name, 60));
+    match table_hint(toolbox.schema(), name) {
+        TableHint::Near(close) => format!(
+            "there is no table or view named {shown}; did you mean: {}?",
             close.join(", ")
-        )
+        ),
+        TableHint::Tables(all) => format!(
+            "there is no table or view named {shown}; the tables are: {}",
+            all.join(", ")
+        ),
     }
 }
 
@@ -180,11 +167,7 @@ async fn build<D: Database + ?Sized>(toolbox: &Toolbox<'_, D>, table: &Table) ->
         )
         .await
     {
-        description.sample_rows = sample
-            .rows
-            .iter()
-            .map(|row| row.iter().map(|v| value_json(v, VALUE_CHARS)).collect())
-            .collect();
+        description.sample_rows = rows_json(&sample.rows, VALUE_CHARS);
     }
     if let Err(error) = add_statistics(toolbox, &source, table, &mut description.columns).await {
         description.note = Some(format!("statistics could not be computed: {error}"));
@@ -262,7 +245,7 @@ async fn add_statistics<D: Database + ?Sized>(
     source: &str,
     table: &Table,
     profiles: &mut [ColumnProfile],
-) -> Result<(), crate::engine::DbError> {
+) -> Result<(), DbError> {
     let profiled = &table.columns[..table.columns.len().min(PROFILED_COLUMNS)];
     if profiled.is_empty() {
         return Ok(());
@@ -296,12 +279,16 @@ async fn add_statistics<D: Database + ?Sized>(
         if numeric_key {
             continue;
         }
-        if distinct <= FEW_VALUES {
-            profile.values =
-                value_counts(toolbox, source, column, FEW_VALUES as usize + 1, false).await;
+        if distinct <= FEW_VALUES as u64 {
+            let rows = toolbox
+                .value_counts(source, &column.name, FEW_VALUES + 1, false)
+                .await;
+            profile.values = counted(rows);
         } else if distinct < non_null {
-            profile.most_frequent =
-                value_counts(toolbox, source, column, MOST_FREQUENT, true).await;
+            let rows = toolbox
+                .value_counts(source, &column.name, MOST_FREQUENT, true)
+                .await;
+            profile.most_frequent = counted(rows);
         }
     }
     Ok(())
@@ -321,32 +308,13 @@ fn has_range(column: &Column, min: &Value) -> bool {
     }
 }
 
-async fn value_counts<D: Database + ?Sized>(
-    toolbox: &Toolbox<'_, D>,
-    source: &str,
-    column: &Column,
-    limit: usize,
-    skip_null: bool,
-) -> Vec<Counted> {
-    let c = quote_ident(&column.name);
-    let filter = if skip_null {
-        format!("WHERE {c} IS NOT NULL ")
-    } else {
-        String::new()
-    };
-    let sql = format!(
-        "SELECT {c}, count(*) FROM {source} {filter}GROUP BY {c} \
-         ORDER BY count(*) DESC, {c} IS NULL, {c} LIMIT {limit}"
-    );
-    match toolbox.query(&sql, limit).await {
-        Ok(result) => result
-            .rows
-            .iter()
-            .map(|row| {
-                let count = row[1].as_f64().unwrap_or(0.0) as u64;
-                (value_json(&row[0], VALUE_CHARS), count)
-            })
-            .collect(),
-        Err(_) => Vec::new(),
-    }
+/// Rows of (value, count) as the model reads them; none when they could not be read.
+fn counted(rows: Result<Vec<Vec<Value>>, DbError>) -> Vec<Counted> {
+    rows.unwrap_or_default()
+        .iter()
+        .map(|row| {
+            let count = row[1].as_f64().unwrap_or(0.0) as u64;
+            (value_json(&row[0], VALUE_CHARS), count)
+        })
+        .collect()
 }

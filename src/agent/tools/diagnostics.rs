@@ -1,13 +1,12 @@
 //! What a query's result does not show: traps in the SQL, checked against the schema and the
 //! data. `crate::sql::analysis` finds the comparisons; this module asks the database about them.
 
-use super::near::nearest;
+use super::near::{nearest, table_hint, TableHint};
 use super::{dates, literals, Toolbox};
 use crate::agent::text::sql_name;
 use crate::engine::schema::Column;
 use crate::engine::{Database, DbError, QueryResult, Schema, Table, Value};
 use crate::sql::analysis::{self, ColumnRef, TableRef};
-use crate::sql::quote_ident;
 use serde::Serialize;
 
 /// One finding about a query.
@@ -116,12 +115,10 @@ async fn not_in_with_nulls<D: Database + ?Sized>(
         if never_null(column) {
             continue;
         }
-        let count_sql = format!(
-            "SELECT count(*) FROM {} WHERE {} IS NULL",
-            quote_ident(&table.name),
-            quote_ident(&column.name)
-        );
-        let Ok(nulls) = toolbox.count(&count_sql).await else {
+        let Ok(nulls) = toolbox
+            .count_where(&table.name, &column.name, "IS NULL")
+            .await
+        else {
             continue;
         };
         if nulls == 0 {
@@ -210,18 +207,10 @@ pub(crate) fn explain_error(schema: &Schema, error: &DbError) -> String {
         Some(name.rsplit('.').next().unwrap_or(name).to_string())
     };
     if let Some(table) = unknown("no such table: ") {
-        let names = schema.tables.iter().map(|t| t.name.as_str());
-        let close = nearest(&table, names, 5);
-        if !close.is_empty() {
-            return format!("{message}. Did you mean: {}?", close.join(", "));
-        }
-        let all: Vec<&str> = schema
-            .tables
-            .iter()
-            .take(40)
-            .map(|t| t.name.as_str())
-            .collect();
-        return format!("{message}. The tables are: {}", all.join(", "));
+        return match table_hint(schema, &table) {
+            TableHint::Near(close) => format!("{message}. Did you mean: {}?", close.join(", ")),
+            TableHint::Tables(all) => format!("{message}. The tables are: {}", all.join(", ")),
+        };
     }
     if let Some(column) = unknown("no such column: ") {
         let qualified: Vec<String> = schema

@@ -3,7 +3,7 @@
 use super::super::text::value_phrase;
 use super::diagnostics::{resolve, Diagnostic, DiagnosticKind};
 use super::near::nearest;
-use super::{sampled_source, Toolbox};
+use super::{sampled_source, Toolbox, FEW_VALUES, MOST_FREQUENT, VALUE_CHARS};
 use crate::engine::schema::Column;
 use crate::engine::{Database, Table, Value};
 use crate::sql::analysis::{ComparisonOp, Literal, LiteralComparison};
@@ -12,12 +12,7 @@ use crate::sql::{quote_ident, quote_literal};
 /// Bounds on the work done for one query.
 pub(crate) const MAX_COMPARISONS: usize = 6;
 const MAX_LITERALS: usize = 10;
-/// A column with at most this many distinct values has all of them listed.
-const FEW_VALUES: usize = 25;
-const MOST_FREQUENT: usize = 10;
 const NEAREST: usize = 8;
-/// Values in messages are cut to this many characters.
-const VALUE_CHARS: usize = 60;
 
 fn literal_sql(literal: &Literal) -> String {
     match literal {
@@ -70,13 +65,6 @@ async fn check_comparison<D: Database + ?Sized>(
     comparison: &LiteralComparison,
 ) -> Vec<Diagnostic> {
     let target = format!("{}.{}", table.name, column.name);
-    let count_where = |condition: String| {
-        format!(
-            "SELECT count(*) FROM {} WHERE {} {condition}",
-            quote_ident(&table.name),
-            quote_ident(&column.name)
-        )
-    };
     // Each test: (how the condition reads, its SQL, the text to look for near values).
     let mut tests: Vec<(String, String, Option<String>)> = Vec::new();
     let literals = &comparison.literals;
@@ -102,9 +90,8 @@ async fn check_comparison<D: Database + ?Sized>(
                     .chars()
                     .filter(|c| !matches!(c, '%' | '_' | '*' | '?' | '[' | ']'))
                     .collect();
-                let phrase = format!("{keyword} {}", literal_sql(literal));
                 let condition = format!("{keyword} {}", literal_sql(literal));
-                tests.push((phrase, condition, Some(bare)));
+                tests.push((condition.clone(), condition, Some(bare)));
             }
         }
         ComparisonOp::Between => {
@@ -124,7 +111,10 @@ async fn check_comparison<D: Database + ?Sized>(
     let mut present = Vec::new();
     let mut probe = None;
     for (phrase, condition, near) in tests {
-        match toolbox.count(&count_where(condition)).await {
+        match toolbox
+            .count_where(&table.name, &column.name, &condition)
+            .await
+        {
             Ok(0) => {
                 probe = probe.or(near);
                 missing.push(phrase);
@@ -170,17 +160,14 @@ async fn values_summary<D: Database + ?Sized>(
     } else {
         String::new()
     };
-    let c = quote_ident(&column.name);
-    let groups_sql = format!(
-        "SELECT {c}, count(*) FROM {source} GROUP BY {c} \
-         ORDER BY count(*) DESC, {c} IS NULL, {c} LIMIT {}",
-        FEW_VALUES + 1
-    );
-    let Ok(groups) = toolbox.query(&groups_sql, FEW_VALUES + 1).await else {
+    let Ok(groups) = toolbox
+        .value_counts(&source, &column.name, FEW_VALUES + 1, false)
+        .await
+    else {
         return "its values could not be read".to_string();
     };
-    if groups.rows.len() <= FEW_VALUES {
-        return format!("its values are {}{sample_note}", counted(&groups.rows));
+    if groups.len() <= FEW_VALUES {
+        return format!("its values are {}{sample_note}", counted(&groups));
     }
 
     let mut parts = Vec::new();
@@ -193,10 +180,10 @@ async fn values_summary<D: Database + ?Sized>(
         }
     }
     let numeric = groups
-        .rows
         .iter()
         .all(|row| row[0].is_number() || row[0].is_null());
     if numeric || range {
+        let c = quote_ident(&column.name);
         let range_sql = format!("SELECT min({c}), max({c}) FROM {source}");
         if let Ok(range) = toolbox.query(&range_sql, 1).await {
             if let Some(row) = range.rows.first() {
@@ -209,7 +196,6 @@ async fn values_summary<D: Database + ?Sized>(
         }
     } else {
         let top: Vec<Vec<Value>> = groups
-            .rows
             .iter()
             .filter(|row| !row[0].is_null())
             .take(MOST_FREQUENT)
@@ -245,6 +231,8 @@ async fn near_values<D: Database + ?Sized>(
         Err(_) => Vec::new(),
     };
     let (source, _) = sampled_source(table);
+    // Not `value_counts`, which orders equal counts by value: here they stay in SQLite's order,
+    // so that the 200 candidates, and the order of equally near ones, are what they always were.
     let frequent_sql = format!(
         "SELECT {c}, count(*) FROM {source} WHERE {c} IS NOT NULL \
          GROUP BY {c} ORDER BY count(*) DESC LIMIT 200"

@@ -20,7 +20,7 @@ pub mod run_sql;
 use super::text::{cap_bytes, serialize_row_count};
 use super::AgentConfig;
 use crate::engine::{
-    query, Database, DbError, QueryLimits, QueryResult, RowCount, Schema, TableKind,
+    query, Database, DbError, QueryLimits, QueryResult, RowCount, Schema, TableKind, Value,
 };
 use crate::llm::{ToolCall, ToolSpec};
 use args::Args;
@@ -33,6 +33,13 @@ pub const RESULT_BYTES: usize = 8 * 1024;
 
 /// Statistics over a bigger table are taken from its first this-many rows.
 pub(crate) const SAMPLE_ROWS: u64 = 10_000;
+
+/// A column with at most this many distinct values has all of them listed.
+pub(crate) const FEW_VALUES: usize = 25;
+/// Otherwise this many of its most frequent values are.
+pub(crate) const MOST_FREQUENT: usize = 10;
+/// Values in statistics and in messages about the data are cut to this many characters.
+pub(crate) const VALUE_CHARS: usize = 60;
 
 /// What a tool produced: structured for the page, turned into text for the model.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -300,6 +307,43 @@ impl<'a, D: Database + ?Sized> Toolbox<'a, D> {
         let result = self.query(sql, 1).await?;
         let value = result.rows.first().and_then(|row| row.first());
         Ok(value.and_then(|v| v.as_f64()).unwrap_or(0.0) as u64)
+    }
+
+    /// How many rows of `table` have `column` `condition` (`IS NULL`, `= 'Tokyo'`).
+    pub(crate) async fn count_where(
+        &self,
+        table: &str,
+        column: &str,
+        condition: &str,
+    ) -> Result<u64, DbError> {
+        let sql = format!(
+            "SELECT count(*) FROM {} WHERE {} {condition}",
+            crate::sql::quote_ident(table),
+            crate::sql::quote_ident(column)
+        );
+        self.count(&sql).await
+    }
+
+    /// Rows of (value, count) of `column` in `source`, at most `limit`: the most frequent first,
+    /// equal counts in value order, NULL (unless `skip_null`) after the values as frequent.
+    pub(crate) async fn value_counts(
+        &self,
+        source: &str,
+        column: &str,
+        limit: usize,
+        skip_null: bool,
+    ) -> Result<Vec<Vec<Value>>, DbError> {
+        let c = crate::sql::quote_ident(column);
+        let filter = if skip_null {
+            format!("WHERE {c} IS NOT NULL ")
+        } else {
+            String::new()
+        };
+        let sql = format!(
+            "SELECT {c}, count(*) FROM {source} {filter}GROUP BY {c} \
+             ORDER BY count(*) DESC, {c} IS NULL, {c} LIMIT {limit}"
+        );
+        Ok(self.query(&sql, limit).await?.rows)
     }
 
     pub(crate) fn schema(&self) -> &'a Schema {

@@ -1,6 +1,8 @@
 //! Which names or values are near one that was not found: the same but for case or spaces, one
 //! inside the other, or a few typing mistakes away.
 
+use crate::engine::Schema;
+
 /// Up to `max` of `candidates` near `probe`, nearest first.
 pub(crate) fn nearest<'c>(
     probe: &str,
@@ -18,6 +20,25 @@ pub(crate) fn nearest<'c>(
     scored.sort_by_key(|(d, _)| *d);
     scored.dedup_by(|a, b| a.1 == b.1);
     scored.into_iter().take(max).map(|(_, c)| c).collect()
+}
+
+/// The tables a name that is not in the schema may have meant.
+pub(crate) enum TableHint<'s> {
+    /// The names near it, nearest first.
+    Near(Vec<&'s str>),
+    /// None is near: the first tables of the schema instead.
+    Tables(Vec<&'s str>),
+}
+
+/// Up to 5 tables near `name`, or else the first 40 tables.
+pub(crate) fn table_hint<'s>(schema: &'s Schema, name: &str) -> TableHint<'s> {
+    let names = schema.tables.iter().map(|t| t.name.as_str());
+    let close = nearest(name, names.clone(), 5);
+    if close.is_empty() {
+        TableHint::Tables(names.take(40).collect())
+    } else {
+        TableHint::Near(close)
+    }
 }
 
 fn normalize(text: &str) -> String {

@@ -1,6 +1,6 @@
 //! `run_sql(sql)`: one read-only query, its first rows, and what the model cannot see for itself.
 
-use super::super::text::{round_ms, serialize_row_count, value_json};
+use super::super::text::{round_ms, rows_json, serialize_row_count};
 use super::diagnostics::{self, Diagnostic};
 use super::{halve, ToolOutput, Toolbox};
 use crate::engine::{Database, QueryResult, RowCount};
@@ -34,11 +34,7 @@ impl SqlRun {
         SqlRun {
             sql,
             columns: result.columns.clone(),
-            rows: result
-                .rows
-                .iter()
-                .map(|row| row.iter().map(|v| value_json(v, VALUE_CHARS)).collect())
-                .collect(),
+            rows: rows_json(&result.rows, VALUE_CHARS),
             total_rows: result.total_rows,
             more_rows: result.truncated,
             elapsed_ms: round_ms(result.elapsed_ms),
