@@ -71,20 +71,9 @@ async function watch(page) {
   });
 }
 
-/**
- * Like `session.open`, with `watch` in place before the page loads; the page's context
- * closes when test `t` ends.
- */
+/** `session.open` at `search`, with `watch` in place before the page loads, closed after test `t`. */
 export async function openWatched(t, session, search = '') {
-  const context = await session.browser.newContext({ acceptDownloads: true });
-  t.after(() => context.close());
-  const page = await context.newPage();
-  page.problems = [];
-  page.on('pageerror', (error) => page.problems.push(`page error: ${error.message}`));
-  await watch(page);
-  await page.goto(`${session.url}/${search}`);
-  await page.getByTestId('db-file').waitFor({ state: 'attached', timeout: STEP_TIMEOUT_MS });
-  return page;
+  return session.open({ search, beforeLoad: watch, closeAfter: t });
 }
 
 /**

@@ -62,13 +62,17 @@ export async function startSession({ mounts = {} } = {}) {
     browser,
     /**
      * A new page at "/" + `search`, in its own browser context (so nothing is shared between
-     * tests) made with playwright's `contextOptions` (viewport, colorScheme, …).
+     * tests) made with playwright's `context` options (viewport, colorScheme, …). `beforeLoad`
+     * runs with the page before it loads; with `closeAfter` (a test), the context closes when
+     * that test ends.
      */
-    async open(search = '', contextOptions = {}) {
+    async open({ search = '', context: contextOptions = {}, beforeLoad, closeAfter } = {}) {
       const context = await browser.newContext({ acceptDownloads: true, ...contextOptions });
+      closeAfter?.after(() => context.close());
       const page = await context.newPage();
       page.problems = [];
       page.on('pageerror', (error) => page.problems.push(`page error: ${error.message}`));
+      await beforeLoad?.(page);
       await page.goto(`${server.url}/${search}`);
       await page.getByTestId('db-file').waitFor({ state: 'attached', timeout: STEP_TIMEOUT_MS });
       return page;
@@ -82,7 +86,7 @@ export async function startSession({ mounts = {} } = {}) {
 
 /**
  * One session (see `startSession`) for a whole test file: started before its first test and
- * closed after its last. The object returned stands for it (`open`, `url`, `browser`).
+ * closed after its last. The object returned stands for it (`open`, `url`).
  */
 export function sessionForFile(options) {
   let session;
@@ -91,12 +95,9 @@ export function sessionForFile(options) {
   });
   after(() => session?.close());
   return {
-    open: (search, contextOptions) => session.open(search, contextOptions),
+    open: (options) => session.open(options),
     get url() {
       return session.url;
-    },
-    get browser() {
-      return session.browser;
     },
   };
 }
