@@ -183,18 +183,21 @@ export async function runSql(page, sql, { keys = false } = {}) {
   }
 }
 
-/** The result table as { columns, rows } of cell texts, or null when none is shown. */
-export async function resultTable(page) {
-  return page.evaluate(() => {
-    const result = document.querySelector('[data-testid="result"]');
-    const table = result && result.checkVisibility() && result.querySelector('table');
+/**
+ * The table inside test id `testId`'s element (the console's result by default) as
+ * { columns, rows } of cell texts, or null when none is shown.
+ */
+export async function resultTable(page, testId = 'result') {
+  return page.evaluate((id) => {
+    const holder = document.querySelector(`[data-testid="${id}"]`);
+    const table = holder && holder.checkVisibility() && holder.querySelector('table');
     if (!table) return null;
     const texts = (cells) => Array.from(cells, (cell) => cell.textContent.trim());
     return {
       columns: texts(table.querySelectorAll('thead th')),
       rows: Array.from(table.querySelectorAll('tbody tr'), (row) => texts(row.querySelectorAll('td'))),
     };
-  });
+  }, testId);
 }
 
 /** Runs `sql` and waits until the shown result table passes `accept` and no error shows. */
