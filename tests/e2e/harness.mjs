@@ -218,16 +218,15 @@ export async function expectRows(page, sql, rows, options = {}) {
   return expectTable(page, sql, (table) => JSON.stringify(table.rows) === expected, expected, options);
 }
 
+/** Waits for the console's error (`what` names it in a timeout); returns its text. */
+export async function waitForSqlError(page, timeout = STEP_TIMEOUT_MS, what = "the console's error") {
+  return waitUntil(what, () => visibleText(page, 'sql-error'), Boolean, timeout);
+}
+
 /** Runs `sql` and waits for the console's error; returns its text. */
 export async function expectSqlError(page, sql, options = {}) {
   await runSql(page, sql, options);
-  const state = await waitUntil(
-    `an error for ${sql}`,
-    async () => visibleText(page, 'sql-error'),
-    (text) => Boolean(text),
-    options.timeout,
-  );
-  return state;
+  return waitForSqlError(page, options.timeout, `an error for ${sql}`);
 }
 
 /**

@@ -4,12 +4,14 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { openDemo, sessionForFile, waitForOpen, waitUntil } from './harness.mjs';
+import { expectTable, openDemo, sessionForFile, waitForOpen, waitUntil } from './harness.mjs';
 import {
   TOKYO_ROWS,
   TOKYO_SQL,
+  ask,
   call,
   chatAddress,
+  configure,
   expectAnswerRows,
   finalAnswer,
   scriptedLlm,
@@ -48,13 +50,11 @@ test('on a 400 px screen, the console, settings, transcript and answer fit the w
   assert.deepEqual(await spills(page), [], 'before a database is open');
   await openDemo(page);
   // A wide result: every column of the widest table.
-  await page.getByTestId('sql-input').fill('SELECT * FROM orders JOIN customers ON customers.id = orders.customer_id JOIN products ON products.id = orders.product_id');
-  await page.getByTestId('sql-run').click();
-  await waitUntil('the result', () => page.locator('[data-testid="result"] tbody tr').count(), (n) => n > 0);
-  await page.getByTestId('settings').click();
-  await page.getByTestId('api-key').fill('sk-layout');
-  await page.getByTestId('question').fill('Which customers live in Tokyo?');
-  await page.getByTestId('ask').click();
+  const everything =
+    'SELECT * FROM orders JOIN customers ON customers.id = orders.customer_id JOIN products ON products.id = orders.product_id';
+  await expectTable(page, everything, ({ rows }) => rows.length > 0, 'rows');
+  await configure(page, { apiKey: 'sk-layout' });
+  await ask(page, 'Which customers live in Tokyo?');
   await waitForAnswer(page);
   await expectAnswerRows(page, TOKYO_ROWS);
   // Open every step, so that its details are measured too.
