@@ -4,11 +4,10 @@
 mod support;
 
 use askdb::agent::{system_prompt, AgentConfig, Session};
-use futures::executor::block_on;
 use support::RusqliteDb;
 
 fn prompt_for(db: &RusqliteDb) -> (String, Session) {
-    let session = block_on(Session::load(db)).expect("schema");
+    let session = support::scripted_llm::session(db);
     (
         system_prompt(session.schema(), &AgentConfig::default()),
         session,

@@ -418,25 +418,18 @@ fn describe_table_is_cached_and_knows_close_names() {
 
     // Asked again in the same session: the same description, from the cache.
     let counting = CountingDb::new(&db);
-    let clock = support::scripted_llm::FakeClock::default();
-    let llm = support::scripted_llm::ScriptedLlm::new(
+    let again = ask(
+        &counting,
+        &mut session,
+        "?",
         vec![
             calls(vec![describe("3", "ORDERS")]),
             calls(vec![final_answer("f", "done", "")]),
         ],
-        &clock,
     );
-    let agent = askdb::agent::Agent::new(&counting, &llm, &clock, Default::default());
-    futures::executor::block_on(agent.ask(&mut session, "?", &mut |_| {}, std::future::pending()))
-        .unwrap();
+    assert_eq!(again.answer().text, "done");
     assert_eq!(counting.queries.get(), 0);
-    let requests = llm.requests.borrow();
-    match requests[1].messages.last() {
-        Some(askdb::llm::Message::ToolResults { results: again }) => {
-            assert_eq!(again[0].content, results[0].content)
-        }
-        other => panic!("{other:?}"),
-    }
+    assert_eq!(again.results_in(1)[0].content, results[0].content);
 }
 
 #[test]

@@ -1016,88 +1016,45 @@ fn provider_reports_an_unreachable_server_with_its_url() {
     assert!(!error.is_retryable());
 }
 
-/// The loop the agent runs, minus the waiting: returns the reply and the delays it would wait.
-fn call_with_retries(
-    provider: &impl LlmProvider,
-    policy: &RetryPolicy,
-    request: &ChatRequest,
-) -> (Result<ModelReply, LlmError>, Vec<u32>) {
-    let mut waits = Vec::new();
-    let mut attempt = 0;
-    loop {
-        match block_on(provider.complete(request)) {
-            Ok(reply) => return (Ok(reply), waits),
-            Err(error) => {
-                attempt += 1;
-                match policy.delay_before_retry(attempt, &error) {
-                    Some(ms) => waits.push(ms),
-                    None => return (Err(error), waits),
-                }
-            }
-        }
-    }
-}
+// What the agent's retry policy makes of parsed errors: the waits before each retry, and when
+// it gives up. The loop that waits and calls again is the agent's (tests/agent_loop.rs).
 
 #[test]
-fn overloaded_then_rate_limited_then_answered() {
-    let http = ScriptedHttp::new(vec![
-        Ok(response(
-            529,
-            &[],
-            &fixture_text("anthropic/error_529.json"),
-        )),
-        Ok(response(
-            429,
-            &[("retry-after", "3")],
-            &fixture_text("anthropic/error_429.json"),
-        )),
-        Ok(ok_fixture("anthropic/response_text.json")),
-    ]);
-    let provider = HttpProvider::new(EndpointConfig::new(ProviderKind::Anthropic, "", "k"), &http);
-    let (outcome, waits) = call_with_retries(
-        &provider,
-        &RetryPolicy::default(),
-        &simple_request(ProviderKind::Anthropic),
+fn overloaded_then_rate_limited_waits_the_backoff_then_the_retry_after() {
+    let policy = RetryPolicy::default();
+    let overloaded = error_of(
+        ProviderKind::Anthropic,
+        529,
+        &[],
+        "anthropic/error_529.json",
     );
-    assert_eq!(
-        outcome.unwrap().text.as_deref(),
-        Some("There are 7 customers in Berlin.")
+    let limited = error_of(
+        ProviderKind::Anthropic,
+        429,
+        &[("retry-after", "3")],
+        "anthropic/error_429.json",
     );
-    assert_eq!(waits, [1_000, 3_000]);
-    assert_eq!(http.sent.borrow().len(), 3);
+    assert_eq!(policy.delay_before_retry(1, &overloaded), Some(1_000));
+    assert_eq!(policy.delay_before_retry(2, &limited), Some(3_000));
 }
 
 #[test]
 fn a_refused_key_is_not_retried() {
-    let http = ScriptedHttp::new(vec![Ok(response(
-        401,
-        &[],
-        &fixture_text("openai/error_401.json"),
-    ))]);
-    let provider = HttpProvider::new(EndpointConfig::new(ProviderKind::OpenAi, "", "bad"), &http);
-    let (outcome, waits) = call_with_retries(
-        &provider,
-        &RetryPolicy::default(),
-        &simple_request(ProviderKind::OpenAi),
-    );
-    assert!(matches!(outcome, Err(LlmError::Unauthorized { .. })));
-    assert!(waits.is_empty());
-    assert_eq!(http.sent.borrow().len(), 1);
+    let refused = error_of(ProviderKind::OpenAi, 401, &[], "openai/error_401.json");
+    assert!(matches!(refused, LlmError::Unauthorized { .. }));
+    assert_eq!(RetryPolicy::default().delay_before_retry(1, &refused), None);
 }
 
 #[test]
 fn a_server_that_stays_down_is_given_up_after_max_retries() {
-    let failing = || Ok(response(503, &[], &fixture_text("gemini/error_503.json")));
-    let http = ScriptedHttp::new((0..4).map(|_| failing()).collect());
-    let provider = HttpProvider::new(EndpointConfig::new(ProviderKind::Gemini, "", "k"), &http);
-    let (outcome, waits) = call_with_retries(
-        &provider,
-        &RetryPolicy::default(),
-        &simple_request(ProviderKind::Gemini),
-    );
-    assert!(matches!(outcome, Err(LlmError::Server { status: 503, .. })));
-    assert_eq!(waits, [1_000, 2_000, 4_000]);
-    assert_eq!(http.sent.borrow().len(), 4);
+    let policy = RetryPolicy::default();
+    let down = error_of(ProviderKind::Gemini, 503, &[], "gemini/error_503.json");
+    assert!(matches!(down, LlmError::Server { status: 503, .. }));
+    let waits: Vec<Option<u32>> = (1..=4)
+        .map(|attempt| policy.delay_before_retry(attempt, &down))
+        .collect();
+    // Three retries (four calls in all), then no more.
+    assert_eq!(waits, [Some(1_000), Some(2_000), Some(4_000), None]);
 }
 
 // ---------------------------------------------------------------------------------------------

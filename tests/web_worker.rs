@@ -2,22 +2,20 @@
 //!
 //! Needs the built page (`trunk build`) served on 127.0.0.1 with two headers, because the test
 //! harness runs on its own origin (with cross-origin isolation): CORS for the worker's fetch of
-//! `sql-wasm.wasm`, and a cross-origin resource policy for its `importScripts`:
+//! `sql-wasm.wasm`, and a cross-origin resource policy for its `importScripts`. The end-to-end
+//! tests' static server sends both; run as a program it serves a folder on a free port and
+//! prints its URL, which `ASKDB_DIST_URL` (read at build time, with a trailing `/`) passes on,
+//! as `scripts/test.sh` does:
 //!
 //! ```text
-//! python3 -c 'import http.server as h, functools as f
-//! class C(h.SimpleHTTPRequestHandler):
-//!     def end_headers(s):
-//!         s.send_header("Access-Control-Allow-Origin", "*")
-//!         s.send_header("Cross-Origin-Resource-Policy", "cross-origin")
-//!         super().end_headers()
-//! h.ThreadingHTTPServer(("127.0.0.1", 8765), f.partial(C, directory="dist")).serve_forever()' &
-//! CHROMEDRIVER=/usr/bin/chromedriver \
-//! CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+//! node tests/e2e/static-server.mjs dist > /tmp/askdb-dist-url &
+//! sleep 1
+//! CHROMEDRIVER=/usr/bin/chromedriver ASKDB_DIST_URL="$(head -1 /tmp/askdb-dist-url)/" \
 //!   cargo test --target wasm32-unknown-unknown --test web_worker
+//! kill %1
 //! ```
 //!
-//! `ASKDB_DIST_URL` (at build time) names another address than `http://127.0.0.1:8765/`.
+//! Without `ASKDB_DIST_URL` the page is looked for at `http://127.0.0.1:8765/`.
 #![cfg(target_arch = "wasm32")]
 
 use askdb::engine::worker::WorkerDatabase;

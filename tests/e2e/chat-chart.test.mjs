@@ -3,14 +3,12 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { openDemo, sessionForFile, waitUntil } from './harness.mjs';
+import { sessionForFile, waitUntil } from './harness.mjs';
 import {
   ask,
-  configureFor,
+  demoWithLlm,
   expectAnswerRows,
   finalAnswer,
-  openWatched,
-  scriptedLlm,
   waitForAnswer,
 } from './chat-support.mjs';
 
@@ -20,10 +18,7 @@ test('customers per prefecture: the answer offers a bar chart of its rows', asyn
   const sql =
     'SELECT prefecture, count(*) AS customers FROM customers WHERE prefecture IS NOT NULL ' +
     'GROUP BY prefecture ORDER BY prefecture';
-  const llm = await scriptedLlm(t, [finalAnswer('Tokyo has the most customers (2).', sql)]);
-  const page = await openWatched(t, session);
-  await openDemo(page);
-  await configureFor(page, llm, 'gemini');
+  const { page } = await demoWithLlm(t, session, [finalAnswer('Tokyo has the most customers (2).', sql)], 'gemini');
   await ask(page, 'How many customers are there per prefecture?');
   await waitForAnswer(page);
   const rows = [['Fukuoka', '1'], ['Hokkaido', '1'], ['Osaka', '1'], ['Tokyo', '2']];

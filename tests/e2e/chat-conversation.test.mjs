@@ -4,18 +4,16 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { openDemo, sessionForFile, visibleText, waitUntil } from './harness.mjs';
+import { sessionForFile, visibleText, waitUntil } from './harness.mjs';
 import {
   TOKYO_ROWS,
   TOKYO_SQL,
   ask,
   bodyText,
   call,
-  configureFor,
+  demoWithLlm,
   expectAnswerRows,
   finalAnswer,
-  openWatched,
-  scriptedLlm,
   stepTools,
   steps,
   waitForAnswer,
@@ -25,14 +23,11 @@ const session = sessionForFile();
 
 test('東京都: the empty result names the values that exist, and the model retries with Tokyo', async (t) => {
   const wrongSql = "SELECT name FROM customers WHERE prefecture = '東京都'";
-  const llm = await scriptedLlm(t, [
+  const { llm, page } = await demoWithLlm(t, session, [
     call('run_sql', { sql: wrongSql }),
     call('run_sql', { sql: TOKYO_SQL }),
     finalAnswer('Alice and Evan', TOKYO_SQL),
   ]);
-  const page = await openWatched(t, session);
-  await openDemo(page);
-  await configureFor(page, llm, 'openai');
   await ask(page, '東京都に住んでいる顧客は誰ですか？');
   const answer = await waitForAnswer(page);
   assert.match(answer, /Alice and Evan/);
@@ -58,13 +53,10 @@ test('a follow-up question carries the earlier question and answer; new conversa
   const ordersSql =
     'SELECT count(*) AS orders FROM orders JOIN customers ON customers.id = orders.customer_id ' +
     "WHERE customers.prefecture = 'Tokyo'";
-  const llm = await scriptedLlm(t, [
+  const { llm, page } = await demoWithLlm(t, session, [
     finalAnswer('Alice and Evan', TOKYO_SQL),
     finalAnswer('They placed 4 orders.', ordersSql),
   ]);
-  const page = await openWatched(t, session);
-  await openDemo(page);
-  await configureFor(page, llm, 'openai');
 
   await ask(page, first);
   assert.match(await waitForAnswer(page), /Alice and Evan/);

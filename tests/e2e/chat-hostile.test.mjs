@@ -6,16 +6,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import {
-  chooseFile,
-  dbStatus,
-  resultTable,
-  runSql,
-  startSession,
-  tempDir,
-  visibleText,
-  waitUntil,
-} from './harness.mjs';
+import { chooseFile, expectRows, startSession, tempDir, visibleText, waitForOpen } from './harness.mjs';
 import {
   ask,
   call,
@@ -102,15 +93,10 @@ test("hostile values in a database and in the model's answer run nothing, load n
 
   const page = await openWatched(t, session);
   await chooseFile(page, file);
-  await waitUntil('hostile.db to open', () => dbStatus(page), (text) => /hostile/i.test(text));
+  await waitForOpen(page, 'hostile.db');
 
   // The console shows the values as they are.
-  await runSql(page, 'SELECT body FROM notes ORDER BY id');
-  await waitUntil(
-    'the console to show the notes',
-    () => resultTable(page),
-    (table) => JSON.stringify(table?.rows) === JSON.stringify(values.map((v) => [v])),
-  );
+  await expectRows(page, 'SELECT body FROM notes ORDER BY id', values.map((v) => [v]));
   assert.deepEqual(await damage(page, llm), NOTHING, 'after the console');
 
   const sql = 'SELECT body FROM notes ORDER BY id';

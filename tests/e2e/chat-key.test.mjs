@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { test } from 'node:test';
-import { openDemo, resultTable, runSql, sessionForFile, waitUntil } from './harness.mjs';
+import { expectTable, openDemo, sessionForFile, waitUntil } from './harness.mjs';
 import {
   API_KEY,
   PROVIDERS,
@@ -75,8 +75,8 @@ for (const provider of PROVIDERS) {
     const evidenceCsv = await readFile(await evidence.path(), 'utf8');
     assert.match(evidenceCsv, /Evan/);
     assert.ok(!evidenceCsv.includes(API_KEY), "the answer's CSV has no key");
-    await runSql(page, 'SELECT name, prefecture FROM customers ORDER BY id');
-    await waitUntil('the console result', () => resultTable(page), (table) => table?.rows.length === 6);
+    const everyone = 'SELECT name, prefecture FROM customers ORDER BY id';
+    await expectTable(page, everyone, ({ rows }) => rows.length === 6, '6 rows');
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('csv-download').click()]);
     const csv = await readFile(await download.path(), 'utf8');
     assert.match(csv, /Alice/);

@@ -18,8 +18,8 @@ import {
   call,
   chatAddress,
   configure,
-  configureFor,
   cspViolations,
+  demoWithLlm,
   expectAnswerRows,
   finalAnswer,
   openSettings,
@@ -87,10 +87,7 @@ test('index.html sets a Content-Security-Policy', async (t) => {
 });
 
 test('OpenAI: settings typed in, a whole episode, Chat Completions requests', async (t) => {
-  const llm = await scriptedLlm(t, EPISODE);
-  const page = await openWatched(t, session);
-  await openDemo(page);
-  await configureFor(page, llm, 'openai');
+  const { llm, page } = await demoWithLlm(t, session, EPISODE, 'openai');
   const requests = await runEpisode(page, llm);
 
   for (const { path, headers, body } of requests) {

@@ -3,7 +3,7 @@
 // through the page's data-testid contract.
 
 import { createServer } from 'node:net';
-import { openDemo, STEP_TIMEOUT_MS, visibleText, waitUntil } from './harness.mjs';
+import { openDemo, resultTable, STEP_TIMEOUT_MS, visibleText, waitUntil } from './harness.mjs';
 import { startLlmServer } from './llm-server.mjs';
 
 export const PROVIDERS = ['openai', 'anthropic', 'gemini'];
@@ -71,20 +71,9 @@ async function watch(page) {
   });
 }
 
-/**
- * Like `session.open`, with `watch` in place before the page loads; the page's context
- * closes when test `t` ends.
- */
+/** `session.open` at `search`, with `watch` in place before the page loads, closed after test `t`. */
 export async function openWatched(t, session, search = '') {
-  const context = await session.browser.newContext({ acceptDownloads: true });
-  t.after(() => context.close());
-  const page = await context.newPage();
-  page.problems = [];
-  page.on('pageerror', (error) => page.problems.push(`page error: ${error.message}`));
-  await watch(page);
-  await page.goto(`${session.url}/${search}`);
-  await page.getByTestId('db-file').waitFor({ state: 'attached', timeout: STEP_TIMEOUT_MS });
-  return page;
+  return session.open({ search, beforeLoad: watch, closeAfter: t });
 }
 
 /**
@@ -174,26 +163,12 @@ export async function stepTools(page) {
   return (await steps(page)).map((step) => step.tool).filter(Boolean);
 }
 
-/** The table inside a test id's element as { columns, rows } of cell texts, or null. */
-async function tableIn(page, testId) {
-  return page.evaluate((id) => {
-    const holder = document.querySelector(`[data-testid="${id}"]`);
-    const table = holder && holder.checkVisibility() && holder.querySelector('table');
-    if (!table) return null;
-    const texts = (cells) => Array.from(cells, (cell) => cell.textContent.trim());
-    return {
-      columns: texts(table.querySelectorAll('thead th')),
-      rows: Array.from(table.querySelectorAll('tbody tr'), (row) => texts(row.querySelectorAll('td'))),
-    };
-  }, testId);
-}
-
 /** Waits until the answer's re-run result shows exactly `rows`. */
 export async function expectAnswerRows(page, rows) {
   const expected = JSON.stringify(rows);
   return waitUntil(
     `answer-result to show ${expected}`,
-    () => tableIn(page, 'answer-result'),
+    () => resultTable(page, 'answer-result'),
     (table) => table !== null && JSON.stringify(table.rows) === expected,
   );
 }

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
   databaseDifferences, expectRows, expectSqlError, expectTable, exportedBytes, openDemo, runSql,
-  sessionForFile, setDeadlineSeconds, shopDbBytes, visibleText, waitUntil,
+  sessionForFile, setDeadlineSeconds, shopDbBytes, visibleText, waitForSqlError, waitUntil,
 } from './harness.mjs';
 
 const RUNAWAYS = [
@@ -63,12 +63,7 @@ test('the Stop button ends a running query at once, and the next query works', a
   await waitUntil('Stop to be enabled', () => stop.isEnabled(), Boolean);
   const started = Date.now();
   await stop.click();
-  const message = await waitUntil(
-    'the stopped message',
-    async () => visibleText(page, 'sql-error'),
-    (text) => Boolean(text),
-    60_000,
-  );
+  const message = await waitForSqlError(page, 60_000, 'the stopped message');
   console.log(`  stopped ${Date.now() - started} ms after the click: ${message}`);
   assert.match(message, /was stopped/);
   assert.doesNotMatch(message, /deadline/);

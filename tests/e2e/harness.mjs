@@ -62,13 +62,17 @@ export async function startSession({ mounts = {} } = {}) {
     browser,
     /**
      * A new page at "/" + `search`, in its own browser context (so nothing is shared between
-     * tests) made with playwright's `contextOptions` (viewport, colorScheme, …).
+     * tests) made with playwright's `context` options (viewport, colorScheme, …). `beforeLoad`
+     * runs with the page before it loads; with `closeAfter` (a test), the context closes when
+     * that test ends.
      */
-    async open(search = '', contextOptions = {}) {
+    async open({ search = '', context: contextOptions = {}, beforeLoad, closeAfter } = {}) {
       const context = await browser.newContext({ acceptDownloads: true, ...contextOptions });
+      closeAfter?.after(() => context.close());
       const page = await context.newPage();
       page.problems = [];
       page.on('pageerror', (error) => page.problems.push(`page error: ${error.message}`));
+      await beforeLoad?.(page);
       await page.goto(`${server.url}/${search}`);
       await page.getByTestId('db-file').waitFor({ state: 'attached', timeout: STEP_TIMEOUT_MS });
       return page;
@@ -82,7 +86,7 @@ export async function startSession({ mounts = {} } = {}) {
 
 /**
  * One session (see `startSession`) for a whole test file: started before its first test and
- * closed after its last. The object returned stands for it (`open`, `url`, `browser`).
+ * closed after its last. The object returned stands for it (`open`, `url`).
  */
 export function sessionForFile(options) {
   let session;
@@ -91,12 +95,9 @@ export function sessionForFile(options) {
   });
   after(() => session?.close());
   return {
-    open: (search, contextOptions) => session.open(search, contextOptions),
+    open: (options) => session.open(options),
     get url() {
       return session.url;
-    },
-    get browser() {
-      return session.browser;
     },
   };
 }
@@ -182,18 +183,21 @@ export async function runSql(page, sql, { keys = false } = {}) {
   }
 }
 
-/** The result table as { columns, rows } of cell texts, or null when none is shown. */
-export async function resultTable(page) {
-  return page.evaluate(() => {
-    const result = document.querySelector('[data-testid="result"]');
-    const table = result && result.checkVisibility() && result.querySelector('table');
+/**
+ * The table inside test id `testId`'s element (the console's result by default) as
+ * { columns, rows } of cell texts, or null when none is shown.
+ */
+export async function resultTable(page, testId = 'result') {
+  return page.evaluate((id) => {
+    const holder = document.querySelector(`[data-testid="${id}"]`);
+    const table = holder && holder.checkVisibility() && holder.querySelector('table');
     if (!table) return null;
     const texts = (cells) => Array.from(cells, (cell) => cell.textContent.trim());
     return {
       columns: texts(table.querySelectorAll('thead th')),
       rows: Array.from(table.querySelectorAll('tbody tr'), (row) => texts(row.querySelectorAll('td'))),
     };
-  });
+  }, testId);
 }
 
 /** Runs `sql` and waits until the shown result table passes `accept` and no error shows. */
@@ -214,16 +218,15 @@ export async function expectRows(page, sql, rows, options = {}) {
   return expectTable(page, sql, (table) => JSON.stringify(table.rows) === expected, expected, options);
 }
 
+/** Waits for the console's error (`what` names it in a timeout); returns its text. */
+export async function waitForSqlError(page, timeout = STEP_TIMEOUT_MS, what = "the console's error") {
+  return waitUntil(what, () => visibleText(page, 'sql-error'), Boolean, timeout);
+}
+
 /** Runs `sql` and waits for the console's error; returns its text. */
 export async function expectSqlError(page, sql, options = {}) {
   await runSql(page, sql, options);
-  const state = await waitUntil(
-    `an error for ${sql}`,
-    async () => visibleText(page, 'sql-error'),
-    (text) => Boolean(text),
-    options.timeout,
-  );
-  return state;
+  return waitForSqlError(page, options.timeout, `an error for ${sql}`);
 }
 
 /**

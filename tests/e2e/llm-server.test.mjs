@@ -3,6 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { waitUntil } from './harness.mjs';
 import { providerOf, startLlmServer } from './llm-server.mjs';
 
 let llm;
@@ -164,13 +165,15 @@ test('a client that hangs up before the answer is recorded as aborted', async ()
     body: '{}',
     signal: controller.signal,
   });
-  while (!llm.requests.at(-1)?.path.endsWith('/messages') || llm.remaining() !== 1) {
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  await waitUntil(
+    'the request to take its turn',
+    () => ({ path: llm.requests.at(-1)?.path, remaining: llm.remaining() }),
+    ({ path, remaining }) => path?.endsWith('/messages') && remaining === 1,
+  );
   const record = llm.requests.at(-1);
   controller.abort();
   await assert.rejects(hungUp);
-  while (!record.aborted) await new Promise((resolve) => setTimeout(resolve, 10));
+  await waitUntil('the hang-up to be recorded', () => record.aborted, Boolean);
   const answered = await post('/v1/messages', { model: 'm', messages: [] });
   assert.equal(answered.body.content[0].text, 'read');
   assert.equal(llm.requests.at(-1).aborted, undefined);

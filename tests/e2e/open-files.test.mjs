@@ -27,6 +27,9 @@ function noise(length) {
 
 const BIG_ORDERS = 175_000; // about 26 MB with make_big.py
 
+/** The address part that makes the page open the database at `url` when it starts. */
+const dbAddress = (url) => `?db=${encodeURIComponent(url)}`;
+
 let session;
 let big;
 before(async () => {
@@ -77,7 +80,7 @@ test('a 25 MB database opens from the file input and answers', async () => {
 });
 
 test('?db=<url> opens a database when the page starts', async () => {
-  const page = await session.open(`?db=${encodeURIComponent(`${session.url}/files/big.db`)}`);
+  const page = await session.open({ search: dbAddress(`${session.url}/files/big.db`) });
   assert.match(await waitForOpen(page, 'big.db', 120_000), /(?<!\d)5 tables\b/);
   await expectRows(page, BIG_QUERY, [[String(BIG_ORDERS)]], { timeout: 60_000 });
   assert.deepEqual(page.problems, []);
@@ -122,7 +125,7 @@ test('?db=<url> that cannot be fetched says why: not found, or no cross-origin p
     { url: elsewhere, reason: /cross-origin|Access-Control-Allow-Origin/i },
   ];
   for (const { url, reason } of cases) {
-    const page = await session.open(`?db=${encodeURIComponent(url)}`);
+    const page = await session.open({ search: dbAddress(url) });
     const status = await waitUntil(
       `an error naming ${url}`,
       () => settledStatus(page),
@@ -155,7 +158,7 @@ test('?db=<url> shows the download as it progresses', async (t) => {
   await new Promise((resolve) => slow.listen(0, '127.0.0.1', resolve));
   t.after(() => new Promise((resolve) => { slow.closeAllConnections(); slow.close(resolve); }));
 
-  const page = await session.open(`?db=${encodeURIComponent(`http://127.0.0.1:${slow.address().port}/big.db`)}`);
+  const page = await session.open({ search: dbAddress(`http://127.0.0.1:${slow.address().port}/big.db`) });
   const fractions = new Set();
   await waitUntil(
     'the database to open, with progress seen on the way',

@@ -4,12 +4,14 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { openDemo, sessionForFile, waitForOpen, waitUntil } from './harness.mjs';
+import { expectTable, openDemo, sessionForFile, waitForOpen, waitUntil } from './harness.mjs';
 import {
   TOKYO_ROWS,
   TOKYO_SQL,
+  ask,
   call,
   chatAddress,
+  configure,
   expectAnswerRows,
   finalAnswer,
   scriptedLlm,
@@ -17,13 +19,6 @@ import {
 } from './chat-support.mjs';
 
 const session = sessionForFile();
-
-/** A page in its own context with `options` (viewport, colour scheme), closed after `t`. */
-async function openWith(t, options, search = '') {
-  const page = await session.open(search, options);
-  t.after(() => page.context().close());
-  return page;
-}
 
 /** Elements wider than the window, which would make the page scroll sideways. */
 const spills = (page) =>
@@ -47,17 +42,19 @@ test('on a 400 px screen, the console, settings, transcript and answer fit the w
     call('run_sql', { sql: TOKYO_SQL }),
     finalAnswer('**Alice** and **Evan** live in Tokyo.', TOKYO_SQL, 'Prefectures are stored in English.'),
   ]);
-  const page = await openWith(t, { viewport: { width: 400, height: 800 } }, chatAddress(llm, 'openai'));
+  const page = await session.open({
+    search: chatAddress(llm, 'openai'),
+    context: { viewport: { width: 400, height: 800 } },
+    closeAfter: t,
+  });
   assert.deepEqual(await spills(page), [], 'before a database is open');
   await openDemo(page);
   // A wide result: every column of the widest table.
-  await page.getByTestId('sql-input').fill('SELECT * FROM orders JOIN customers ON customers.id = orders.customer_id JOIN products ON products.id = orders.product_id');
-  await page.getByTestId('sql-run').click();
-  await waitUntil('the result', () => page.locator('[data-testid="result"] tbody tr').count(), (n) => n > 0);
-  await page.getByTestId('settings').click();
-  await page.getByTestId('api-key').fill('sk-layout');
-  await page.getByTestId('question').fill('Which customers live in Tokyo?');
-  await page.getByTestId('ask').click();
+  const everything =
+    'SELECT * FROM orders JOIN customers ON customers.id = orders.customer_id JOIN products ON products.id = orders.product_id';
+  await expectTable(page, everything, ({ rows }) => rows.length > 0, 'rows');
+  await configure(page, { apiKey: 'sk-layout' });
+  await ask(page, 'Which customers live in Tokyo?');
   await waitForAnswer(page);
   await expectAnswerRows(page, TOKYO_ROWS);
   // Open every step, so that its details are measured too.
@@ -70,7 +67,7 @@ test('on a 400 px screen, the console, settings, transcript and answer fit the w
 
 test('the keyboard alone opens the demo, runs SQL, asks a question and opens a step', async (t) => {
   const llm = await scriptedLlm(t, [call('run_sql', { sql: TOKYO_SQL }), finalAnswer('Alice and Evan', TOKYO_SQL)]);
-  const page = await openWith(t, {}, chatAddress(llm, 'openai'));
+  const page = await session.open({ search: chatAddress(llm, 'openai'), closeAfter: t });
   const focused = () =>
     page.evaluate(() => document.activeElement?.dataset?.testid ?? document.activeElement?.tagName.toLowerCase());
 
@@ -121,7 +118,7 @@ test('the keyboard alone opens the demo, runs SQL, asks a question and opens a s
 
 test('the colours follow the light or dark preference of the system', async (t) => {
   const colours = async (colorScheme) => {
-    const page = await openWith(t, { colorScheme });
+    const page = await session.open({ context: { colorScheme }, closeAfter: t });
     await openDemo(page);
     return page.evaluate(() => {
       const style = (selector) => getComputedStyle(document.querySelector(selector));

@@ -1,9 +1,9 @@
 //! A model that replays a script, and a clock whose time passes only when someone waits: the
 //! agent's loop can be tested turn by turn, with no network and no real waiting.
 
-use super::RusqliteDb;
 use askdb::agent::{Agent, AgentConfig, AgentEvent, Answer, Failure, Session};
 use askdb::clock::Clock;
+use askdb::engine::Database;
 use askdb::llm::{
     ChatRequest, LlmError, LlmProvider, Message, ModelReply, ToolCall, ToolResult, Usage,
 };
@@ -174,7 +174,12 @@ impl Episode {
 }
 
 /// Asks `question` on `db` with a scripted model, in `session`.
-pub fn ask(db: &RusqliteDb, session: &mut Session, question: &str, turns: Vec<Turn>) -> Episode {
+pub fn ask<D: Database>(
+    db: &D,
+    session: &mut Session,
+    question: &str,
+    turns: Vec<Turn>,
+) -> Episode {
     ask_with(
         db,
         session,
@@ -185,8 +190,8 @@ pub fn ask(db: &RusqliteDb, session: &mut Session, question: &str, turns: Vec<Tu
     )
 }
 
-pub fn ask_with(
-    db: &RusqliteDb,
+pub fn ask_with<D: Database>(
+    db: &D,
     session: &mut Session,
     question: &str,
     turns: Vec<Turn>,
@@ -213,6 +218,6 @@ pub fn ask_with(
 }
 
 /// A session on `db`.
-pub fn session(db: &RusqliteDb) -> Session {
+pub fn session<D: Database>(db: &D) -> Session {
     futures::executor::block_on(Session::load(db)).expect("schema")
 }
