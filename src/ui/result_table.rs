@@ -18,12 +18,13 @@ const CLIP_CHARS: usize = 120;
 /// How many cells are added to the page in one go (see `ResultTable`).
 const CELLS_PER_SLICE: usize = 2_000;
 
+/// `running` dims the result shown while the next one is on its way (none when not given).
 /// `testid_scope` sets a view apart from the console's when a page shows two: its test ids
 /// become `<scope>-result`, `<scope>-sql-error`, and so on.
 #[component]
 pub fn ResultView(
     outcome: RwSignal<Option<Result<QueryResult, String>>>,
-    running: RwSignal<bool>,
+    #[prop(optional, into)] running: Signal<bool>,
     #[prop(optional)] testid_scope: Option<&'static str>,
 ) -> impl IntoView {
     let ids = TestIds(testid_scope);

@@ -30,7 +30,6 @@ pub struct Exchange {
     outcome: RwSignal<Option<Result<Answer, Failure>>>,
     /// The answer's SQL as the page ran it.
     evidence: RwSignal<Option<Result<QueryResult, String>>>,
-    evidence_running: RwSignal<bool>,
 }
 
 impl Exchange {
@@ -40,7 +39,6 @@ impl Exchange {
             transcript: Transcript::new(),
             outcome: RwSignal::new(None),
             evidence: RwSignal::new(None),
-            evidence_running: RwSignal::new(false),
         }
     }
 
@@ -236,12 +234,10 @@ impl ChatState {
         let evidence = result.as_ref().ok().and_then(|answer| answer.sql.clone());
         exchange.outcome.set(Some(result));
         if let Some(sql) = evidence {
-            exchange.evidence_running.set(true);
             let rerun = query(&*db, &sql, &limits).await;
             exchange
                 .evidence
                 .set(Some(rerun.map_err(|e| e.to_string())));
-            exchange.evidence_running.set(false);
         }
     }
 
