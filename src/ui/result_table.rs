@@ -7,8 +7,8 @@
 
 use super::chart_view::TableOrChart;
 use crate::engine::csv::to_csv;
-use crate::engine::{QueryResult, RowCount, Value};
-use crate::present::count::{grouped, plural};
+use crate::engine::{QueryResult, Value};
+use crate::present::count::{grouped, plural, rows};
 use leptos::prelude::*;
 use std::sync::Arc;
 use wasm_bindgen::JsCast;
@@ -211,16 +211,11 @@ fn row_count_text(result: &QueryResult) -> String {
     if !result.truncated {
         return plural(shown as u64, "row", "rows");
     }
-    match result.total_rows {
-        RowCount::Exact(total) => {
-            format!("first {} of {} rows", grouped(shown as u64), grouped(total))
-        }
-        RowCount::MoreThan(total) => format!(
-            "first {} of more than {} rows",
-            grouped(shown as u64),
-            grouped(total)
-        ),
-    }
+    format!(
+        "first {} of {}",
+        grouped(shown as u64),
+        rows(result.total_rows)
+    )
 }
 
 /// "0.4 ms", "35 ms", "2.31 s".

@@ -3,7 +3,7 @@
 
 use super::{chat_state, Totals};
 use crate::llm::Usage;
-use crate::present::count::grouped;
+use crate::present::count::{grouped, plural};
 use leptos::ev;
 use leptos::prelude::*;
 
@@ -108,13 +108,9 @@ fn UsageLine() -> impl IntoView {
 }
 
 fn session_text(totals: &Totals) -> String {
-    let questions = if totals.questions == 1 {
-        "1 question".to_string()
-    } else {
-        format!("{} questions", totals.questions)
-    };
     format!(
-        "Session: {questions}, {}, {}",
+        "Session: {}, {}, {}",
+        plural(totals.questions.into(), "question", "questions"),
         tokens(totals.usage),
         super::format_ms(totals.elapsed_ms)
     )
