@@ -9,6 +9,7 @@ use super::chart_view::TableOrChart;
 use crate::engine::csv::to_csv;
 use crate::engine::{QueryResult, Value};
 use crate::present::count::{grouped, plural, rows};
+use crate::present::time::elapsed;
 use leptos::prelude::*;
 use std::sync::Arc;
 use wasm_bindgen::JsCast;
@@ -71,7 +72,7 @@ fn ResultTable(result: QueryResult, ids: TestIds) -> impl IntoView {
         .collect_view();
     let meta = view! {
         <span data-testid=ids.id("result-rowcount")>{row_count_text(&result)}</span>
-        <span class="muted" data-testid=ids.id("result-elapsed")>{elapsed_text(result.elapsed_ms)}</span>
+        <span class="muted" data-testid=ids.id("result-elapsed")>{elapsed(result.elapsed_ms)}</span>
     };
 
     // Rows appear a slice at a time, one slice per task, so that a thousand wide rows never
@@ -216,17 +217,6 @@ fn row_count_text(result: &QueryResult) -> String {
         grouped(shown as u64),
         rows(result.total_rows)
     )
-}
-
-/// "0.4 ms", "35 ms", "2.31 s".
-fn elapsed_text(ms: f64) -> String {
-    if ms < 10.0 {
-        format!("{ms:.1} ms")
-    } else if ms < 1_000.0 {
-        format!("{ms:.0} ms")
-    } else {
-        format!("{:.2} s", ms / 1_000.0)
-    }
 }
 
 /// Saves `text` as `result.csv` through a temporary link to a blob (no server involved).

@@ -330,14 +330,3 @@ fn sentence(message: &str) -> String {
         None => String::new(),
     }
 }
-
-/// "0.4 ms", "35 ms", "2.3 s".
-fn format_ms(ms: f64) -> String {
-    if ms < 10.0 {
-        format!("{ms:.1} ms")
-    } else if ms < 1_000.0 {
-        format!("{ms:.0} ms")
-    } else {
-        format!("{:.1} s", ms / 1_000.0)
-    }
-}

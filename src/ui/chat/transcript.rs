@@ -4,7 +4,6 @@
 //!
 //! Everything here came from the model or the database and is shown as text.
 
-use super::format_ms;
 use crate::agent::tools::cross_check::Side;
 use crate::agent::tools::diagnostics::{Diagnostic, DiagnosticKind};
 use crate::agent::tools::ToolOutput;
@@ -12,6 +11,7 @@ use crate::agent::{AgentEvent, EventKind};
 use crate::engine::RowCount;
 use crate::llm::Usage;
 use crate::present::count::{grouped, plural, rows};
+use crate::present::time::elapsed;
 use leptos::prelude::*;
 
 /// Rows of a result shown in a card; the model saw more, the evidence table shows all.
@@ -239,7 +239,7 @@ fn StepCard(step: Step) -> impl IntoView {
                         })}
                     </span>
                     <span class="step-time muted">
-                        {move || result.with(|r| r.as_ref().map(|r| format_ms(r.elapsed_ms)))}
+                        {move || result.with(|r| r.as_ref().map(|r| elapsed(r.elapsed_ms)))}
                     </span>
                 </summary>
                 <div class="step-body">
