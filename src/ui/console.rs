@@ -2,6 +2,7 @@
 //! Every query goes through `engine::query`, so the read-only rules apply here too.
 
 use super::app_state;
+use super::number_input::NumberInput;
 use super::result_table::ResultView;
 use crate::engine::{query, DbError, QueryResult};
 use futures::future::{AbortHandle, Abortable};
@@ -116,50 +117,28 @@ fn explain(error: DbError) -> String {
 #[component]
 fn Settings() -> impl IntoView {
     let state = app_state();
-    let on_row_cap = move |event: ev::Event| {
-        let input: web_sys::HtmlInputElement = event_target(&event);
-        match input.value().trim().parse::<usize>() {
-            Ok(n) if (1..=MAX_ROW_CAP).contains(&n) => state.limits.update(|l| l.max_rows = n),
-            // Not a usable number: show the setting that stands.
-            _ => input.set_value(&state.limits.get_untracked().max_rows.to_string()),
-        }
-    };
-    let on_deadline = move |event: ev::Event| {
-        let input: web_sys::HtmlInputElement = event_target(&event);
-        match input.value().trim().parse::<f64>() {
-            Ok(s) if (0.1..=MAX_DEADLINE_S).contains(&s) => state
-                .limits
-                .update(|l| l.deadline_ms = (s * 1_000.0).round() as u32),
-            _ => input.set_value(&seconds(state.limits.get_untracked().deadline_ms)),
-        }
-    };
-
     view! {
         <div class="settings">
             <label>
                 "Row cap "
-                <input
-                    type="number"
-                    class="number-input"
-                    data-testid="setting-row-cap"
-                    min="1"
-                    max=MAX_ROW_CAP.to_string()
+                <NumberInput
+                    testid="setting-row-cap"
+                    range=1..=MAX_ROW_CAP
                     step="1"
-                    prop:value=move || state.limits.get().max_rows.to_string()
-                    on:change=on_row_cap
+                    value=Signal::derive(move || state.limits.get().max_rows.to_string())
+                    set=move |n| state.limits.update(|l| l.max_rows = n)
                 />
             </label>
             <label>
                 "Deadline "
-                <input
-                    type="number"
-                    class="number-input"
-                    data-testid="setting-deadline"
-                    min="0.1"
-                    max=MAX_DEADLINE_S.to_string()
+                <NumberInput
+                    testid="setting-deadline"
+                    range=0.1..=MAX_DEADLINE_S
                     step="any"
-                    prop:value=move || seconds(state.limits.get().deadline_ms)
-                    on:change=on_deadline
+                    value=Signal::derive(move || seconds(state.limits.get().deadline_ms))
+                    set=move |s: f64| {
+                        state.limits.update(|l| l.deadline_ms = (s * 1_000.0).round() as u32)
+                    }
                 />
                 " s"
             </label>
