@@ -3,11 +3,12 @@
 
 use super::app_state;
 use super::number_input::NumberInput;
-use super::result_table::ResultView;
-use crate::engine::{query, DbError, QueryResult};
+use super::result_table::{Outcome, ResultView};
+use crate::engine::{query, DbError};
 use futures::future::{AbortHandle, Abortable};
 use leptos::ev;
 use leptos::prelude::*;
+use std::sync::Arc;
 
 /// The largest row cap the page accepts: every kept row is rendered.
 const MAX_ROW_CAP: usize = 100_000;
@@ -17,7 +18,7 @@ const MAX_DEADLINE_S: f64 = 600.0;
 #[component]
 pub fn Console() -> impl IntoView {
     let state = app_state();
-    let outcome = RwSignal::new(None::<Result<QueryResult, String>>);
+    let outcome = RwSignal::new(None::<Outcome>);
     let running = RwSignal::new(false);
     // Stops the running query: dropping it makes the engine terminate its worker at once.
     let stop = StoredValue::new_local(None::<AbortHandle>);
@@ -40,7 +41,7 @@ pub fn Console() -> impl IntoView {
         leptos::task::spawn_local(async move {
             let result = Abortable::new(query(&*db, &sql, &limits), registration).await;
             outcome.set(Some(match result {
-                Ok(result) => result.map_err(explain),
+                Ok(result) => result.map(Arc::new).map_err(explain),
                 Err(_stopped) => Err(STOPPED.to_string()),
             }));
             stop.set_value(None);

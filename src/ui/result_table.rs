@@ -19,12 +19,15 @@ const CLIP_CHARS: usize = 120;
 /// How many cells are added to the page in one go (see `ResultTable`).
 const CELLS_PER_SLICE: usize = 2_000;
 
+/// A query's result (shared, not copied, by the views that show it), or why it has none.
+pub type Outcome = Result<Arc<QueryResult>, String>;
+
 /// `running` dims the result shown while the next one is on its way (none when not given).
 /// `testid_scope` sets a view apart from the console's when a page shows two: its test ids
 /// become `<scope>-result`, `<scope>-sql-error`, and so on.
 #[component]
 pub fn ResultView(
-    outcome: RwSignal<Option<Result<QueryResult, String>>>,
+    outcome: RwSignal<Option<Outcome>>,
     #[prop(optional, into)] running: Signal<bool>,
     #[prop(optional)] testid_scope: Option<&'static str>,
 ) -> impl IntoView {
@@ -64,7 +67,7 @@ impl TestIds {
 }
 
 #[component]
-fn ResultTable(result: QueryResult, ids: TestIds) -> impl IntoView {
+fn ResultTable(result: Arc<QueryResult>, ids: TestIds) -> impl IntoView {
     let header = result
         .columns
         .iter()
@@ -79,7 +82,6 @@ fn ResultTable(result: QueryResult, ids: TestIds) -> impl IntoView {
     // hold the page up; the first slice shows at once.
     let rows_per_slice = (CELLS_PER_SLICE / result.columns.len().max(1)).max(1);
     let slice_count = result.rows.len().div_ceil(rows_per_slice);
-    let result = Arc::new(result);
     let revealed = RwSignal::new(1usize);
     leptos::task::spawn_local(async move {
         for shown in 2..=slice_count {

@@ -10,16 +10,18 @@ mod question;
 mod transcript;
 
 use super::browser_clock::BrowserClock;
+use super::result_table::Outcome;
 use super::settings::{focus_element, ModelChoice, SettingsButton, SettingsPanel};
 use super::state::AppState;
 use super::{app_state, markdown_view::MarkdownView};
 use crate::agent::{Agent, AgentError, AgentEvent, Answer, Failure, Session};
-use crate::engine::{query, QueryResult, Schema};
+use crate::engine::{query, Schema};
 use crate::llm::http::GlooHttp;
 use crate::llm::{HttpProvider, Usage};
 use crate::settings::ModelSettings;
 use futures::channel::oneshot;
 use leptos::prelude::*;
+use std::sync::Arc;
 use transcript::{Transcript, TranscriptView};
 
 /// One question asked, and what became of it.
@@ -29,7 +31,7 @@ pub struct Exchange {
     transcript: Transcript,
     outcome: RwSignal<Option<Result<Answer, Failure>>>,
     /// The answer's SQL as the page ran it.
-    evidence: RwSignal<Option<Result<QueryResult, String>>>,
+    evidence: RwSignal<Option<Outcome>>,
 }
 
 impl Exchange {
@@ -237,7 +239,7 @@ impl ChatState {
             let rerun = query(&*db, &sql, &limits).await;
             exchange
                 .evidence
-                .set(Some(rerun.map_err(|e| e.to_string())));
+                .set(Some(rerun.map(Arc::new).map_err(|e| e.to_string())));
         }
     }
 
