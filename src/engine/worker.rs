@@ -495,8 +495,8 @@ fn set(target: &Object, key: &str, value: &JsValue) {
     let _ = Reflect::set(target, &JsValue::from_str(key), value);
 }
 
-/// A JavaScript error or value as text.
-fn describe(value: &JsValue) -> String {
+/// A JavaScript error or value as text (the page's other JavaScript errors use it too).
+pub(crate) fn describe(value: &JsValue) -> String {
     if let Some(error) = value.dyn_ref::<js_sys::Error>() {
         return String::from(error.message());
     }
@@ -504,7 +504,15 @@ fn describe(value: &JsValue) -> String {
         return text;
     }
     if value.is_null() || value.is_undefined() {
-        return format!("{value:?}");
+        // Only errors get here (a NULL from the database is decoded before).
+        return "unknown error".into();
+    }
+    // Something that looks like an error without being one: its message.
+    if let Some(message) = Reflect::get(value, &"message".into())
+        .ok()
+        .and_then(|m| m.as_string())
+    {
+        return message;
     }
     // `toString()` of whatever it is (a BigInt too large for i64, an object).
     String::from(value.unchecked_ref::<Object>().to_string())

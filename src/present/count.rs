@@ -1,5 +1,7 @@
 //! Counts as a person reads them: "1 row", "1,234 rows".
 
+use crate::engine::RowCount;
+
 /// 1234567 → "1,234,567".
 pub fn grouped(n: u64) -> String {
     let digits = n.to_string();
@@ -19,6 +21,15 @@ pub fn plural(n: u64, one: &str, many: &str) -> String {
         format!("1 {one}")
     } else {
         format!("{} {many}", grouped(n))
+    }
+}
+
+/// "1 row", "1,234 rows", "more than 1,000 rows".
+pub fn rows(count: RowCount) -> String {
+    match count {
+        RowCount::Exact(n) => plural(n, "row", "rows"),
+        // "more than 1 row", as one says "more than one row".
+        RowCount::MoreThan(n) => format!("more than {}", plural(n, "row", "rows")),
     }
 }
 
@@ -47,5 +58,14 @@ mod tests {
         assert_eq!(plural(1, "row", "rows"), "1 row");
         assert_eq!(plural(0, "row", "rows"), "0 rows");
         assert_eq!(plural(1_000, "row", "rows"), "1,000 rows");
+    }
+
+    #[test]
+    fn row_counts_say_when_counting_stopped() {
+        assert_eq!(rows(RowCount::Exact(0)), "0 rows");
+        assert_eq!(rows(RowCount::Exact(1)), "1 row");
+        assert_eq!(rows(RowCount::Exact(1_234)), "1,234 rows");
+        assert_eq!(rows(RowCount::MoreThan(1)), "more than 1 row");
+        assert_eq!(rows(RowCount::MoreThan(1_000)), "more than 1,000 rows");
     }
 }

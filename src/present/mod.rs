@@ -6,7 +6,9 @@
 //!   web or mail links.
 //! - [`chart`]: whether a query result can be drawn as a bar or line chart, and the SVG geometry.
 //! - [`count`]: counts with their thousands grouped.
+//! - [`time`]: how long something took.
 
 pub mod chart;
 pub mod count;
 pub mod markdown;
+pub mod time;

@@ -2,11 +2,13 @@
 //! Every query goes through `engine::query`, so the read-only rules apply here too.
 
 use super::app_state;
-use super::result_table::ResultView;
-use crate::engine::{query, DbError, QueryResult};
+use super::number_input::NumberInput;
+use super::result_table::{Outcome, ResultView};
+use crate::engine::{query, DbError};
 use futures::future::{AbortHandle, Abortable};
 use leptos::ev;
 use leptos::prelude::*;
+use std::sync::Arc;
 
 /// The largest row cap the page accepts: every kept row is rendered.
 const MAX_ROW_CAP: usize = 100_000;
@@ -16,7 +18,7 @@ const MAX_DEADLINE_S: f64 = 600.0;
 #[component]
 pub fn Console() -> impl IntoView {
     let state = app_state();
-    let outcome = RwSignal::new(None::<Result<QueryResult, String>>);
+    let outcome = RwSignal::new(None::<Outcome>);
     let running = RwSignal::new(false);
     // Stops the running query: dropping it makes the engine terminate its worker at once.
     let stop = StoredValue::new_local(None::<AbortHandle>);
@@ -39,7 +41,7 @@ pub fn Console() -> impl IntoView {
         leptos::task::spawn_local(async move {
             let result = Abortable::new(query(&*db, &sql, &limits), registration).await;
             outcome.set(Some(match result {
-                Ok(result) => result.map_err(explain),
+                Ok(result) => result.map(Arc::new).map_err(explain),
                 Err(_stopped) => Err(STOPPED.to_string()),
             }));
             stop.set_value(None);
@@ -116,50 +118,28 @@ fn explain(error: DbError) -> String {
 #[component]
 fn Settings() -> impl IntoView {
     let state = app_state();
-    let on_row_cap = move |event: ev::Event| {
-        let input: web_sys::HtmlInputElement = event_target(&event);
-        match input.value().trim().parse::<usize>() {
-            Ok(n) if (1..=MAX_ROW_CAP).contains(&n) => state.limits.update(|l| l.max_rows = n),
-            // Not a usable number: show the setting that stands.
-            _ => input.set_value(&state.limits.get_untracked().max_rows.to_string()),
-        }
-    };
-    let on_deadline = move |event: ev::Event| {
-        let input: web_sys::HtmlInputElement = event_target(&event);
-        match input.value().trim().parse::<f64>() {
-            Ok(s) if (0.1..=MAX_DEADLINE_S).contains(&s) => state
-                .limits
-                .update(|l| l.deadline_ms = (s * 1_000.0).round() as u32),
-            _ => input.set_value(&seconds(state.limits.get_untracked().deadline_ms)),
-        }
-    };
-
     view! {
         <div class="settings">
             <label>
                 "Row cap "
-                <input
-                    type="number"
-                    class="number-input"
-                    data-testid="setting-row-cap"
-                    min="1"
-                    max=MAX_ROW_CAP.to_string()
+                <NumberInput
+                    testid="setting-row-cap"
+                    range=1..=MAX_ROW_CAP
                     step="1"
-                    prop:value=move || state.limits.get().max_rows.to_string()
-                    on:change=on_row_cap
+                    value=Signal::derive(move || state.limits.get().max_rows.to_string())
+                    set=move |n| state.limits.update(|l| l.max_rows = n)
                 />
             </label>
             <label>
                 "Deadline "
-                <input
-                    type="number"
-                    class="number-input"
-                    data-testid="setting-deadline"
-                    min="0.1"
-                    max=MAX_DEADLINE_S.to_string()
+                <NumberInput
+                    testid="setting-deadline"
+                    range=0.1..=MAX_DEADLINE_S
                     step="any"
-                    prop:value=move || seconds(state.limits.get().deadline_ms)
-                    on:change=on_deadline
+                    value=Signal::derive(move || seconds(state.limits.get().deadline_ms))
+                    set=move |s: f64| {
+                        state.limits.update(|l| l.deadline_ms = (s * 1_000.0).round() as u32)
+                    }
                 />
                 " s"
             </label>

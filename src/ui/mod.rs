@@ -11,6 +11,7 @@ mod chat;
 mod console;
 mod database_panel;
 mod markdown_view;
+mod number_input;
 mod opening;
 mod result_table;
 mod schema_view;

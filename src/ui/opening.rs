@@ -7,6 +7,7 @@
 
 use super::state::{AppState, Loading, OpenDatabase};
 use crate::engine::schema;
+use crate::engine::worker::describe;
 use futures::channel::oneshot;
 use js_sys::{Array, ArrayBuffer, Reflect, Uint8Array};
 use leptos::prelude::*;
@@ -263,18 +264,4 @@ pub fn page_address() -> String {
     web_sys::window()
         .and_then(|w| w.location().href().ok())
         .unwrap_or_default()
-}
-
-/// A JavaScript error as text.
-fn describe(value: &JsValue) -> String {
-    if let Some(error) = value.dyn_ref::<js_sys::Error>() {
-        return String::from(error.message());
-    }
-    if let Some(text) = value.as_string() {
-        return text;
-    }
-    Reflect::get(value, &"message".into())
-        .ok()
-        .and_then(|m| m.as_string())
-        .unwrap_or_else(|| "unknown error".into())
 }

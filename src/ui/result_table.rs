@@ -7,8 +7,9 @@
 
 use super::chart_view::TableOrChart;
 use crate::engine::csv::to_csv;
-use crate::engine::{QueryResult, RowCount, Value};
-use crate::present::count::{grouped, plural};
+use crate::engine::{QueryResult, Value};
+use crate::present::count::{grouped, plural, rows};
+use crate::present::time::elapsed;
 use leptos::prelude::*;
 use std::sync::Arc;
 use wasm_bindgen::JsCast;
@@ -18,12 +19,16 @@ const CLIP_CHARS: usize = 120;
 /// How many cells are added to the page in one go (see `ResultTable`).
 const CELLS_PER_SLICE: usize = 2_000;
 
+/// A query's result (shared, not copied, by the views that show it), or why it has none.
+pub type Outcome = Result<Arc<QueryResult>, String>;
+
+/// `running` dims the result shown while the next one is on its way (none when not given).
 /// `testid_scope` sets a view apart from the console's when a page shows two: its test ids
 /// become `<scope>-result`, `<scope>-sql-error`, and so on.
 #[component]
 pub fn ResultView(
-    outcome: RwSignal<Option<Result<QueryResult, String>>>,
-    running: RwSignal<bool>,
+    outcome: RwSignal<Option<Outcome>>,
+    #[prop(optional, into)] running: Signal<bool>,
     #[prop(optional)] testid_scope: Option<&'static str>,
 ) -> impl IntoView {
     let ids = TestIds(testid_scope);
@@ -62,7 +67,7 @@ impl TestIds {
 }
 
 #[component]
-fn ResultTable(result: QueryResult, ids: TestIds) -> impl IntoView {
+fn ResultTable(result: Arc<QueryResult>, ids: TestIds) -> impl IntoView {
     let header = result
         .columns
         .iter()
@@ -70,14 +75,13 @@ fn ResultTable(result: QueryResult, ids: TestIds) -> impl IntoView {
         .collect_view();
     let meta = view! {
         <span data-testid=ids.id("result-rowcount")>{row_count_text(&result)}</span>
-        <span class="muted" data-testid=ids.id("result-elapsed")>{elapsed_text(result.elapsed_ms)}</span>
+        <span class="muted" data-testid=ids.id("result-elapsed")>{elapsed(result.elapsed_ms)}</span>
     };
 
     // Rows appear a slice at a time, one slice per task, so that a thousand wide rows never
     // hold the page up; the first slice shows at once.
     let rows_per_slice = (CELLS_PER_SLICE / result.columns.len().max(1)).max(1);
     let slice_count = result.rows.len().div_ceil(rows_per_slice);
-    let result = Arc::new(result);
     let revealed = RwSignal::new(1usize);
     leptos::task::spawn_local(async move {
         for shown in 2..=slice_count {
@@ -210,27 +214,11 @@ fn row_count_text(result: &QueryResult) -> String {
     if !result.truncated {
         return plural(shown as u64, "row", "rows");
     }
-    match result.total_rows {
-        RowCount::Exact(total) => {
-            format!("first {} of {} rows", grouped(shown as u64), grouped(total))
-        }
-        RowCount::MoreThan(total) => format!(
-            "first {} of more than {} rows",
-            grouped(shown as u64),
-            grouped(total)
-        ),
-    }
-}
-
-/// "0.4 ms", "35 ms", "2.31 s".
-fn elapsed_text(ms: f64) -> String {
-    if ms < 10.0 {
-        format!("{ms:.1} ms")
-    } else if ms < 1_000.0 {
-        format!("{ms:.0} ms")
-    } else {
-        format!("{:.2} s", ms / 1_000.0)
-    }
+    format!(
+        "first {} of {}",
+        grouped(shown as u64),
+        rows(result.total_rows)
+    )
 }
 
 /// Saves `text` as `result.csv` through a temporary link to a blob (no server involved).

@@ -2,8 +2,8 @@
 
 use super::app_state;
 use crate::engine::schema::{Column, Table};
-use crate::engine::{RowCount, TableKind};
-use crate::present::count::{grouped, plural};
+use crate::engine::TableKind;
+use crate::present::count::rows;
 use leptos::prelude::*;
 
 /// Small schemas start unfolded; larger ones start as a list of names.
@@ -106,8 +106,7 @@ fn references_of(table: &Table, column: &str) -> Option<String> {
 
 fn row_count_text(table: &Table) -> String {
     match (table.kind, table.row_count) {
-        (_, Some(RowCount::Exact(n))) => plural(n, "row", "rows"),
-        (_, Some(RowCount::MoreThan(n))) => format!("more than {} rows", grouped(n)),
+        (_, Some(count)) => rows(count),
         (TableKind::View, None) => String::new(),
         (TableKind::Table, None) => "rows not counted".into(),
     }

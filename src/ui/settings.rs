@@ -6,11 +6,11 @@
 //! ticks "remember on this device". It is never put in the address, a log or the transcript.
 
 use super::app_state;
+use super::number_input::NumberInput;
 use crate::settings::keys::KeyRing;
 use crate::settings::{
-    address, check_base_url, check_max_steps, check_model, check_temperature, model_example,
-    ModelSettings, KEYS_STORAGE_KEY, OPENAI_COMPATIBLE_PRESETS, PROVIDERS, SETTINGS_STORAGE_KEY,
-    STEP_RANGE, TEMPERATURE_RANGE,
+    address, check_base_url, check_model, model_example, ModelSettings, KEYS_STORAGE_KEY,
+    OPENAI_COMPATIBLE_PRESETS, PROVIDERS, SETTINGS_STORAGE_KEY, STEP_RANGE, TEMPERATURE_RANGE,
 };
 use leptos::ev;
 use leptos::prelude::*;
@@ -166,33 +166,6 @@ pub fn SettingsPanel() -> impl IntoView {
         Ok(model) => choice.edit(|s| s.model = model),
         Err(why) => choice.problem.set(Some(why)),
     };
-    let on_temperature = move |event: ev::Event| {
-        let input: web_sys::HtmlInputElement = event_target(&event);
-        match input
-            .value()
-            .trim()
-            .parse::<f32>()
-            .map_err(|_| String::new())
-            .and_then(check_temperature)
-        {
-            Ok(t) => choice.edit(|s| s.temperature = t),
-            Err(_) => input.set_value(&settings.get_untracked().temperature.to_string()),
-        }
-    };
-    let on_steps = move |event: ev::Event| {
-        let input: web_sys::HtmlInputElement = event_target(&event);
-        match input
-            .value()
-            .trim()
-            .parse::<u32>()
-            .map_err(|_| String::new())
-            .and_then(check_max_steps)
-        {
-            Ok(n) => choice.edit(|s| s.max_steps = n),
-            Err(_) => input.set_value(&settings.get_untracked().max_steps.to_string()),
-        }
-    };
-
     let provider_options = PROVIDERS
         .iter()
         .map(|&(kind, id, label)| {
@@ -325,28 +298,22 @@ pub fn SettingsPanel() -> impl IntoView {
             <div class="field-row">
                 <label>
                     "Temperature "
-                    <input
-                        type="number"
-                        class="number-input"
-                        data-testid="temperature"
-                        min=TEMPERATURE_RANGE.start().to_string()
-                        max=TEMPERATURE_RANGE.end().to_string()
+                    <NumberInput
+                        testid="temperature"
+                        range=TEMPERATURE_RANGE
                         step="0.1"
-                        prop:value=move || settings.with(|s| s.temperature.to_string())
-                        on:change=on_temperature
+                        value=Signal::derive(move || settings.with(|s| s.temperature.to_string()))
+                        set=move |t| choice.edit(|s| s.temperature = t)
                     />
                 </label>
                 <label>
                     "Step limit "
-                    <input
-                        type="number"
-                        class="number-input"
-                        data-testid="step-limit"
-                        min=STEP_RANGE.start().to_string()
-                        max=STEP_RANGE.end().to_string()
+                    <NumberInput
+                        testid="step-limit"
+                        range=STEP_RANGE
                         step="1"
-                        prop:value=move || settings.with(|s| s.max_steps.to_string())
-                        on:change=on_steps
+                        value=Signal::derive(move || settings.with(|s| s.max_steps.to_string()))
+                        set=move |n| choice.edit(|s| s.max_steps = n)
                     />
                 </label>
             </div>

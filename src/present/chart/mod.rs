@@ -14,8 +14,7 @@ mod text;
 mod ticks;
 
 pub use layout::layout;
-pub use plan::{plan, MAX_BAR_ROWS, MAX_LINE_ROWS, MAX_SERIES};
-pub use ticks::format_tick;
+pub use plan::{plan, MAX_BAR_ROWS, MAX_SERIES};
 
 /// What a plan draws.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

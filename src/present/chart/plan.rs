@@ -9,6 +9,8 @@ use std::collections::HashSet;
 pub const MAX_BAR_ROWS: usize = 200;
 /// A line stays readable with many more points than bars.
 pub const MAX_LINE_ROWS: usize = 2_000;
+// `plan` turns away results longer than a line takes: bars must not take more.
+const _: () = assert!(MAX_BAR_ROWS <= MAX_LINE_ROWS);
 /// More number columns than this is a table, not a chart (and runs out of distinct colours).
 pub const MAX_SERIES: usize = 8;
 
@@ -33,7 +35,11 @@ enum ColumnKind {
 /// sorted by date; anything else makes bars, in the result's order. Number columns named like
 /// keys (`id`, `customer_id`, `CustomerId`) are not drawn; all-NULL columns are skipped.
 pub fn plan(columns: &[String], rows: &[Vec<Value>]) -> Option<ChartPlan> {
-    if rows.len() < 2 || rows.iter().any(|row| row.len() != columns.len()) {
+    // Longer results are no chart of either kind: they are turned away before being read.
+    if rows.len() < 2 || rows.len() > MAX_LINE_ROWS {
+        return None;
+    }
+    if rows.iter().any(|row| row.len() != columns.len()) {
         return None;
     }
     let kinds: Vec<ColumnKind> = (0..columns.len())
@@ -52,7 +58,7 @@ pub fn plan(columns: &[String], rows: &[Vec<Value>]) -> Option<ChartPlan> {
     let labels: Vec<String> = rows.iter().map(|row| label_text(&row[label])).collect();
     let mut order: Vec<usize> = (0..rows.len()).collect();
     let (kind, positions) = match date_positions(&labels) {
-        Some(times) if rows.len() <= MAX_LINE_ROWS => {
+        Some(times) => {
             order.sort_by(|&a, &b| times[a].total_cmp(&times[b]));
             (ChartKind::Line, order.iter().map(|&r| times[r]).collect())
         }

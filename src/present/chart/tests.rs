@@ -1,5 +1,6 @@
 //! Charts from query results shaped like the ones the agent produces.
 
+use super::plan::MAX_LINE_ROWS;
 use super::{layout, plan, svg_points, ChartKind, ChartLayout, ChartPlan, MAX_BAR_ROWS};
 use crate::engine::Value;
 
@@ -285,6 +286,26 @@ fn too_many_bars_are_not_a_chart_but_a_long_line_is() {
     assert!(chart.x_labels.len() >= 3);
     assert_labels_apart(&chart);
     assert_inside(&chart);
+}
+
+#[test]
+fn too_long_a_line_is_not_a_chart() {
+    // Distinct dates, 336 a year (twelve months of 28 days).
+    let days: Vec<Vec<Value>> = (0..=MAX_LINE_ROWS)
+        .map(|d| {
+            let date = format!(
+                "{}-{:02}-{:02}",
+                2000 + d / 336,
+                d % 336 / 28 + 1,
+                d % 28 + 1
+            );
+            vec![text(&date), int(d as i64)]
+        })
+        .collect();
+    let columns = columns(&["day", "n"]);
+    assert_eq!(plan(&columns, &days), None);
+    let longest = plan(&columns, &days[..MAX_LINE_ROWS]).expect("the longest line");
+    assert_eq!(longest.kind, ChartKind::Line);
 }
 
 #[test]

@@ -45,7 +45,6 @@ fn answer_view(exchange: Exchange, answer: Answer) -> impl IntoView {
                 <div data-testid="answer-result">
                     <ResultView
                         outcome=exchange.evidence
-                        running=exchange.evidence_running
                         testid_scope="evidence"
                     />
                 </div>

@@ -10,16 +10,18 @@ mod question;
 mod transcript;
 
 use super::browser_clock::BrowserClock;
+use super::result_table::Outcome;
 use super::settings::{focus_element, ModelChoice, SettingsButton, SettingsPanel};
 use super::state::AppState;
 use super::{app_state, markdown_view::MarkdownView};
 use crate::agent::{Agent, AgentError, AgentEvent, Answer, Failure, Session};
-use crate::engine::{query, QueryResult, Schema};
+use crate::engine::{query, Schema};
 use crate::llm::http::GlooHttp;
 use crate::llm::{HttpProvider, Usage};
 use crate::settings::ModelSettings;
 use futures::channel::oneshot;
 use leptos::prelude::*;
+use std::sync::Arc;
 use transcript::{Transcript, TranscriptView};
 
 /// One question asked, and what became of it.
@@ -29,8 +31,7 @@ pub struct Exchange {
     transcript: Transcript,
     outcome: RwSignal<Option<Result<Answer, Failure>>>,
     /// The answer's SQL as the page ran it.
-    evidence: RwSignal<Option<Result<QueryResult, String>>>,
-    evidence_running: RwSignal<bool>,
+    evidence: RwSignal<Option<Outcome>>,
 }
 
 impl Exchange {
@@ -40,7 +41,6 @@ impl Exchange {
             transcript: Transcript::new(),
             outcome: RwSignal::new(None),
             evidence: RwSignal::new(None),
-            evidence_running: RwSignal::new(false),
         }
     }
 
@@ -236,12 +236,10 @@ impl ChatState {
         let evidence = result.as_ref().ok().and_then(|answer| answer.sql.clone());
         exchange.outcome.set(Some(result));
         if let Some(sql) = evidence {
-            exchange.evidence_running.set(true);
             let rerun = query(&*db, &sql, &limits).await;
             exchange
                 .evidence
-                .set(Some(rerun.map_err(|e| e.to_string())));
-            exchange.evidence_running.set(false);
+                .set(Some(rerun.map(Arc::new).map_err(|e| e.to_string())));
         }
     }
 
@@ -332,16 +330,5 @@ fn sentence(message: &str) -> String {
     match chars.next() {
         Some(first) => first.to_uppercase().chain(chars).collect(),
         None => String::new(),
-    }
-}
-
-/// "0.4 ms", "35 ms", "2.3 s".
-fn format_ms(ms: f64) -> String {
-    if ms < 10.0 {
-        format!("{ms:.1} ms")
-    } else if ms < 1_000.0 {
-        format!("{ms:.0} ms")
-    } else {
-        format!("{:.1} s", ms / 1_000.0)
     }
 }

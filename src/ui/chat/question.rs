@@ -3,7 +3,8 @@
 
 use super::{chat_state, Totals};
 use crate::llm::Usage;
-use crate::present::count::grouped;
+use crate::present::count::{grouped, plural};
+use crate::present::time::elapsed;
 use leptos::ev;
 use leptos::prelude::*;
 
@@ -94,7 +95,7 @@ fn UsageLine() -> impl IntoView {
         }
         let question = current.map(|(usage, elapsed_ms, done)| {
             let label = if done { "This question" } else { "So far" };
-            let time = elapsed_ms.map(|ms| format!(", {}", super::format_ms(ms)));
+            let time = elapsed_ms.map(|ms| format!(", {}", elapsed(ms)));
             format!("{label}: {}{}", tokens(usage), time.unwrap_or_default())
         });
         let session = (totals.questions > 0).then(|| session_text(&totals));
@@ -108,15 +109,11 @@ fn UsageLine() -> impl IntoView {
 }
 
 fn session_text(totals: &Totals) -> String {
-    let questions = if totals.questions == 1 {
-        "1 question".to_string()
-    } else {
-        format!("{} questions", totals.questions)
-    };
     format!(
-        "Session: {questions}, {}, {}",
+        "Session: {}, {}, {}",
+        plural(totals.questions.into(), "question", "questions"),
         tokens(totals.usage),
-        super::format_ms(totals.elapsed_ms)
+        elapsed(totals.elapsed_ms)
     )
 }
 

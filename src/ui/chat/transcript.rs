@@ -4,12 +4,14 @@
 //!
 //! Everything here came from the model or the database and is shown as text.
 
-use super::format_ms;
 use crate::agent::tools::cross_check::Side;
 use crate::agent::tools::diagnostics::{Diagnostic, DiagnosticKind};
 use crate::agent::tools::ToolOutput;
 use crate::agent::{AgentEvent, EventKind};
+use crate::engine::RowCount;
 use crate::llm::Usage;
+use crate::present::count::{grouped, plural, rows};
+use crate::present::time::elapsed;
 use leptos::prelude::*;
 
 /// Rows of a result shown in a card; the model saw more, the evidence table shows all.
@@ -237,7 +239,7 @@ fn StepCard(step: Step) -> impl IntoView {
                         })}
                     </span>
                     <span class="step-time muted">
-                        {move || result.with(|r| r.as_ref().map(|r| format_ms(r.elapsed_ms)))}
+                        {move || result.with(|r| r.as_ref().map(|r| elapsed(r.elapsed_ms)))}
                     </span>
                 </summary>
                 <div class="step-body">
@@ -275,36 +277,20 @@ fn arguments_of(arguments: &str) -> serde_json::Map<String, serde_json::Value> {
 /// The result in a few words: "12 rows · 1 warning", "error", "same results".
 fn outcome(output: &ToolOutput) -> String {
     match output {
-        ToolOutput::Tables { tables, .. } => counted(tables.len(), "table", "tables"),
-        ToolOutput::Table(table) => counted(table.columns.len(), "column", "columns"),
-        ToolOutput::Rows(run) => {
-            let rows = rows_text(&run.total_rows.to_string());
-            match warnings(&run.warnings) {
-                0 => rows,
-                n => format!("{rows} · {}", counted(n, "warning", "warnings")),
-            }
-        }
+        ToolOutput::Tables { tables, .. } => plural(tables.len() as u64, "table", "tables"),
+        ToolOutput::Table(table) => plural(table.columns.len() as u64, "column", "columns"),
+        ToolOutput::Rows(run) => match warnings(&run.warnings) {
+            0 => rows(run.total_rows),
+            n => format!(
+                "{} · {}",
+                rows(run.total_rows),
+                plural(n as u64, "warning", "warnings")
+            ),
+        },
         ToolOutput::CrossCheck(report) => report.message.clone(),
         ToolOutput::Answer(answer) if answer.verified => "answer with SQL".into(),
         ToolOutput::Answer(_) => "answer without evidence".into(),
         ToolOutput::Error { .. } => "error".into(),
-    }
-}
-
-/// "1 row", "12 rows", "more than 1000 rows".
-fn rows_text(total: &str) -> String {
-    if total == "1" {
-        "1 row".into()
-    } else {
-        format!("{total} rows")
-    }
-}
-
-fn counted(n: usize, one: &str, many: &str) -> String {
-    if n == 1 {
-        format!("1 {one}")
-    } else {
-        format!("{n} {many}")
     }
 }
 
@@ -349,14 +335,14 @@ fn output_view(tool: &str, arguments: &str, output: &ToolOutput) -> AnyView {
             let items = tables
                 .iter()
                 .map(|table| {
-                    let rows = table.rows.map(|rows| format!(" ({rows} rows)"));
-                    view! { <li><code>{table.name.clone()}</code>{rows}</li> }
+                    let count = table.rows.map(|count| format!(" ({})", rows(count)));
+                    view! { <li><code>{table.name.clone()}</code>{count}</li> }
                 })
                 .collect_view();
             view! { <ul class="table-list">{items}</ul>{note_line(note)} }.into_any()
         }
         ToolOutput::Table(table) => {
-            let rows = table.rows.map(|rows| format!("{rows} rows. "));
+            let count = table.rows.map(|count| format!("{}. ", rows(count)));
             let columns = table
                 .columns
                 .iter()
@@ -368,7 +354,7 @@ fn output_view(tool: &str, arguments: &str, output: &ToolOutput) -> AnyView {
                 .collect::<Vec<_>>()
                 .join(", ");
             view! {
-                <p>{rows}"Columns: "{columns}</p>
+                <p>{count}"Columns: "{columns}</p>
                 {note_line(&table.statistics_from)}
                 {note_line(&table.note)}
             }
@@ -376,7 +362,7 @@ fn output_view(tool: &str, arguments: &str, output: &ToolOutput) -> AnyView {
         }
         ToolOutput::Rows(run) => view! {
             {sql_block(&run.sql)}
-            {rows_view(&run.columns, &run.rows, &run.total_rows.to_string())}
+            {rows_view(&run.columns, &run.rows, run.total_rows)}
             {diagnostics_view(&run.warnings)}
             {note_line(&run.note)}
         }
@@ -400,7 +386,7 @@ fn side_view(name: &'static str, side: &Side) -> impl IntoView {
         <div class="cross-side">
             <p class="muted">"Query "{name}</p>
             {sql_block(&side.sql)}
-            {rows_view(&side.columns, &side.first_rows, &side.total_rows.to_string())}
+            {rows_view(&side.columns, &side.first_rows, side.total_rows)}
             {diagnostics_view(&side.warnings)}
         </div>
     }
@@ -416,21 +402,21 @@ fn note_line(note: &Option<String>) -> Option<AnyView> {
 }
 
 /// The first rows of a result, as the model saw them.
-fn rows_view(columns: &[String], rows: &[Vec<serde_json::Value>], total: &str) -> AnyView {
+fn rows_view(columns: &[String], first: &[Vec<serde_json::Value>], total: RowCount) -> AnyView {
     if columns.is_empty() {
         return ().into_any();
     }
-    let shown = rows.len().min(CARD_ROWS);
-    let caption = if rows.len() > shown || total != shown.to_string() {
-        format!("first {shown} of {total} rows")
+    let shown = first.len().min(CARD_ROWS);
+    let caption = if first.len() > shown || total != RowCount::Exact(shown as u64) {
+        format!("first {} of {}", grouped(shown as u64), rows(total))
     } else {
-        counted(shown, "row", "rows")
+        plural(shown as u64, "row", "rows")
     };
     let header = columns
         .iter()
         .map(|name| view! { <th scope="col">{name.clone()}</th> })
         .collect_view();
-    let body = rows
+    let body = first
         .iter()
         .take(CARD_ROWS)
         .map(|row| view! { <tr>{row.iter().map(json_cell).collect_view()}</tr> })
