@@ -1,6 +1,6 @@
 // The SQL console on the demo database: opening it, the schema, running queries with the
-// button and with Ctrl+Enter, how NULL and empty values look, numbers and long text, and the
-// CSV download.
+// button and with Ctrl+Enter, how NULL and empty values look, numbers and long text, the number
+// settings, and the CSV download.
 
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
@@ -85,6 +85,33 @@ test('numbers are right-aligned; long text is clipped with a button that shows i
   assert.equal(await button.getAttribute('aria-expanded'), 'true');
   await button.click();
   await waitUntil('the text to be clipped again', async () => (await cells())[3].text, (text) => !text.includes('END'));
+});
+
+test('a number setting outside its range puts back the value that stands; one inside is taken', async () => {
+  const page = await session.open();
+  await openDemo(page);
+  await page.getByTestId('settings').click();
+  const cases = [
+    ['setting-row-cap', '0', '50'],
+    ['setting-deadline', '-3', '5'],
+    ['temperature', '9', '0.7'],
+    ['step-limit', '51', '12'],
+  ];
+  for (const [id, outside, inside] of cases) {
+    const input = page.getByTestId(id);
+    const standing = await input.inputValue();
+    await input.fill(outside);
+    await input.dispatchEvent('change');
+    assert.equal(await input.inputValue(), standing, `${id}: ${outside} is refused`);
+    await input.fill(inside);
+    await input.dispatchEvent('change');
+    assert.equal(await input.inputValue(), inside, `${id}: ${inside} is taken`);
+  }
+  // The row cap taken is the one the console uses.
+  const sql = 'WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r LIMIT 80) SELECT x FROM r';
+  const table = await expectTable(page, sql, ({ rows }) => rows.length > 0, 'rows');
+  assert.equal(table.rows.length, 50);
+  assert.match(await visibleText(page, 'result-rowcount'), /first 50 of 80 rows/);
 });
 
 test('the CSV download quotes commas, quotes and newlines (RFC 4180) and is UTF-8', async () => {
