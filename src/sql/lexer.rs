@@ -381,10 +381,14 @@ fn next_token(s: &[u8], at: usize) -> Result<(TokenKind, usize), &'static str> {
         i
     };
     let token = match byte(0) {
-        b' ' | b'\t' | b'\n' | b'\x0c' | b'\r' => (
-            Space,
-            run(1, &|b| matches!(b, b' ' | b'\t' | b'\n' | b'\x0c' | b'\r')),
-        ),
+        // A run of whitespace starts with one of these five but goes on through a vertical
+        // tab too (SQLite's `sqlite3Isspace`), while a vertical tab alone is not a token.
+        b' ' | b'\t' | b'\n' | b'\x0c' | b'\r' => {
+            (Space, run(1, &|b| b.is_ascii_whitespace() || b == b'\x0b'))
+        }
+        // The UTF-8 byte order mark (U+FEFF) where a token starts is whitespace to SQLite;
+        // inside a name it is part of the name, like any byte ≥ 0x80.
+        0xEF if byte(1) == 0xBB && byte(2) == 0xBF => (Space, 3),
         b'-' if byte(1) == b'-' => (Comment, run(2, &|b| b != b'\n')),
         b'-' if byte(1) == b'>' => (Operator, if byte(2) == b'>' { 3 } else { 2 }),
         b'/' if byte(1) == b'*' => match find(s, at + 2, b"*/") {
@@ -424,14 +428,49 @@ fn next_token(s: &[u8], at: usize) -> Result<(TokenKind, usize), &'static str> {
         b'.' => (Dot, 1),
         b'0'..=b'9' => number(s, at),
         b'?' => (Parameter, run(1, &|b| b.is_ascii_digit())),
-        b'$' | b'@' | b':' | b'#' => match run(1, &is_id_char) {
-            1 => (Unknown, 1),
-            len => (Parameter, len),
-        },
+        b'$' | b'@' | b':' | b'#' => named_parameter(s, at),
         b if is_id_start(b) => (Word, run(1, &is_id_char)),
         _ => (Unknown, 1),
     };
     Ok(token)
+}
+
+/// A `$name`, `@name`, `:name` or `#name` parameter, with the extras SQLite's tokenizer takes
+/// into the token (`tokenize.c`, `CC_DOLLAR`/`CC_VARALPHA`): `::` inside the name, and after
+/// the name a `(…)` suffix that runs to the first `)` or whitespace, whatever is in between
+/// (quotes, `--` and `/*` included). Reading it any shorter would let a quote or a comment
+/// opener inside it start a string or comment that SQLite never sees.
+fn named_parameter(s: &[u8], at: usize) -> (TokenKind, usize) {
+    let mut i = at + 1;
+    let mut name_chars = 0;
+    while let Some(&b) = s.get(i) {
+        if is_id_char(b) {
+            name_chars += 1;
+            i += 1;
+        } else if b == b'(' && name_chars > 0 {
+            i += 1;
+            while s
+                .get(i)
+                .is_some_and(|&b| b != b')' && !b.is_ascii_whitespace() && b != 0x0b)
+            {
+                i += 1;
+            }
+            if s.get(i) == Some(&b')') {
+                return (TokenKind::Parameter, i + 1 - at);
+            }
+            return (TokenKind::Unknown, i - at);
+        } else if b == b':' && s.get(i + 1) == Some(&b':') {
+            i += 2;
+        } else {
+            break;
+        }
+    }
+    let kind = if name_chars == 0 {
+        TokenKind::Unknown
+    } else {
+        TokenKind::Parameter
+    };
+    (kind, i - at)
 }
 
 /// Length of a quoted token starting at `at`; a doubled quote stands for one inside it.
