@@ -6,15 +6,22 @@ use super::lexer::{self, TokenKind};
 /// backticks, surrounding whitespace, trailing `;`. Never changes the statement itself.
 pub fn tidy(sql: &str) -> String {
     let mut text = sql.trim();
-    // Wrappers can nest (a fenced, quoted statement); each pass removes one layer.
-    loop {
+    // Wrappers can nest (a fenced, quoted statement); each pass removes one layer. A pass reads
+    // the whole text, so the number of passes is capped to keep the time linear in the text's
+    // length: a model never stacks more than two or three wrappers, a hostile text stacks
+    // thousands.
+    for _ in 0..MAX_WRAPPERS {
         let unwrapped = strip_trailing_semicolons(unquote(unfence(text)));
         if unwrapped == text {
-            return text.to_string();
+            break;
         }
         text = unwrapped;
     }
+    text.to_string()
 }
+
+/// How many layers of fences and quotes [`tidy`] takes off, at most.
+const MAX_WRAPPERS: usize = 4;
 
 /// ```` ```sql\n…\n``` ```` → `…`, only when the fence wraps the whole text.
 fn unfence(text: &str) -> &str {
@@ -109,6 +116,9 @@ mod tests {
         }
         // A fence whose first line is SQL keeps that line.
         assert_eq!(tidy("```SELECT\n*\nFROM t```"), "SELECT\n*\nFROM t");
+        // Past four layers the rest is left for the guard to refuse, however deep it goes.
+        let deep = format!("{}SELECT 1{}", "```\n".repeat(6), "\n```".repeat(6));
+        assert_eq!(tidy(&deep), format!("```\n```\nSELECT 1\n```\n```"));
         // Text around a fence is not guessed at.
         let chatty = "Here it is:\n```sql\nSELECT 1\n```";
         assert_eq!(tidy(chatty), chatty);
