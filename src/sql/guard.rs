@@ -24,12 +24,20 @@ impl ReadOnlySql {
 pub enum Refusal {
     /// Nothing but whitespace and comments.
     Empty,
+    /// Longer than [`MAX_SQL_BYTES`].
+    TooLong { bytes: usize },
+    /// Parentheses (or `CASE … END`) nested deeper than [`MAX_NESTING`].
+    TooDeep { depth: usize },
     /// More than one statement; `count` as far as it could tell.
     MultipleStatements { count: usize },
     /// One statement, but not a read: `kind` names it ("DELETE", "PRAGMA", "CREATE TABLE"...).
     NotReadOnly { kind: String },
     /// A read that calls something that is never allowed (e.g. `load_extension`).
     ForbiddenFunction { name: String },
+    /// A pragma function (`pragma_…`) that is not on the list of plain reads.
+    ForbiddenPragma { name: String },
+    /// A parameter token (`?`, `?1`, `:name`, `@name`, `$name`, `#name`): nothing binds them.
+    Parameter { token: String },
     /// The text cannot be tokenized (an unterminated string, quoted name or comment).
     Malformed { reason: String },
 }
@@ -42,6 +50,16 @@ impl fmt::Display for Refusal {
             Refusal::Empty => write!(
                 f,
                 "there is no SQL statement to run, only whitespace or comments"
+            ),
+            Refusal::TooLong { bytes } => write!(
+                f,
+                "this SQL is {bytes} bytes long, over the limit of {MAX_SQL_BYTES} bytes \
+                 (100 KB): write a shorter query"
+            ),
+            Refusal::TooDeep { depth } => write!(
+                f,
+                "this SQL nests parentheses {depth} deep, over the limit of {MAX_NESTING}: \
+                 write it flatter (a WITH clause instead of nested subqueries)"
             ),
             Refusal::MultipleStatements { count } => write!(
                 f,
@@ -60,6 +78,21 @@ impl fmt::Display for Refusal {
                 "the function {name}() is not allowed: it could change or read things outside \
                  this database"
             ),
+            Refusal::ForbiddenPragma { name } => write!(
+                f,
+                "{name} is not allowed: of SQLite's pragma functions only these plain reads \
+                 can run: {}",
+                READ_ONLY_PRAGMAS
+                    .iter()
+                    .map(|p| format!("pragma_{p}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            Refusal::Parameter { token } => write!(
+                f,
+                "`{token}` is a parameter, and nothing here binds parameters: write the value \
+                 itself into the SQL (e.g. 'Tokyo' or 42)"
+            ),
             Refusal::Malformed { reason } => write!(f, "the SQL cannot be read: {reason}"),
         }
     }
@@ -67,11 +100,20 @@ impl fmt::Display for Refusal {
 
 impl std::error::Error for Refusal {}
 
+/// The longest SQL text that is read at all. Real queries are a few KB; the cap keeps every
+/// walk over SQL (here and in the analysis) short, whatever a model sends.
+pub const MAX_SQL_BYTES: usize = 100 * 1024;
+
+/// The deepest nesting of parentheses accepted. Real queries stay under twenty levels; the cap
+/// bounds the depth of every walk over a statement's structure (SQLite's own parser refuses
+/// far less deep expressions than a thousand levels anyway).
+pub const MAX_NESTING: usize = 100;
+
 /// Functions refused wherever they appear (as `name(`), even inside a `SELECT`: each can act
 /// outside the query's result. sql.js ships only `load_extension` and `fts3_tokenizer` of
 /// these; the rest come with the sqlite3 shell or common extensions and are listed so that no
 /// engine that has them can be reached through here.
-const FORBIDDEN_FUNCTIONS: &[&str] = &[
+pub const FORBIDDEN_FUNCTIONS: &[&str] = &[
     "load_extension", // loads native code into the engine
     "fts3_tokenizer", // registers a tokenizer by raw pointer: arbitrary code
     "readfile",       // shell: reads any file on the machine
@@ -85,8 +127,42 @@ const FORBIDDEN_FUNCTIONS: &[&str] = &[
     "fileio_ls",      // sqlean: lists directories
 ];
 
+/// The pragma functions (`pragma_<name>`, SQLite's table-valued form of `PRAGMA <name>`) that
+/// may run. SQLite runs `PRAGMA <name>=<first argument>` behind each, so most are not reads:
+/// `pragma_optimize` runs ANALYZE and writes a table, `pragma_user_version(5)` sets a header
+/// field, `pragma_journal_mode('off')` changes the journal. These only describe the schema.
+pub const READ_ONLY_PRAGMAS: &[&str] = &[
+    "table_info",
+    "table_xinfo",
+    "table_list",
+    "index_list",
+    "index_info",
+    "index_xinfo",
+    "foreign_key_list",
+    "collation_list",
+    "function_list",
+    "module_list",
+    "pragma_list",
+    "database_list",
+];
+
 /// Decides whether `sql` may run. Accepts surrounding whitespace, comments and one trailing `;`.
+///
+/// Every step is a loop over the tokens (no recursion), so the time is linear in the text and
+/// the stack stays flat however the text is nested.
 pub fn check(sql: &str) -> Result<ReadOnlySql, Refusal> {
+    if sql.len() > MAX_SQL_BYTES {
+        return Err(Refusal::TooLong { bytes: sql.len() });
+    }
+    // SQLite stops reading at a NUL byte; what follows it would be seen here and not there.
+    if let Some(at) = sql.find('\0') {
+        return Err(Refusal::Malformed {
+            reason: format!(
+                "there is a NUL character (U+0000) at character {}",
+                sql[..at].chars().count() + 1
+            ),
+        });
+    }
     let tokens = lexer::significant_tokens(sql).map_err(|e| Refusal::Malformed {
         reason: e.to_string(),
     })?;
@@ -117,15 +193,76 @@ pub fn check(sql: &str) -> Result<ReadOnlySql, Refusal> {
             count: statements.len(),
         });
     }
+    if let Some(token) = statement.iter().find(|t| t.kind == TokenKind::Parameter) {
+        return Err(Refusal::Parameter {
+            token: token.text.to_string(),
+        });
+    }
     if let Some(name) = forbidden_call(statement) {
         return Err(Refusal::ForbiddenFunction { name });
+    }
+    if let Some(name) = forbidden_pragma(statement) {
+        return Err(Refusal::ForbiddenPragma { name });
+    }
+    let depth = nesting_depth(statement);
+    if depth > MAX_NESTING {
+        return Err(Refusal::TooDeep { depth });
     }
     let text = &sql[statement[0].start..statement[statement.len() - 1].end()];
     Ok(ReadOnlySql(text.to_string()))
 }
 
 /// `Ok` for a read; otherwise what the statement is, e.g. "DELETE" or "CREATE TEMP TABLE".
+/// SQLite's grammar allows one `EXPLAIN [QUERY PLAN]`, then one `WITH …`, then the statement:
+/// no more, so nothing here recurses or loops over prefixes.
 fn read_only(statement: &[Token]) -> Result<(), String> {
+    let explain = explain_prefix(statement);
+    let explained = &statement[explain..];
+    let name = |kind: String| {
+        if explain > 0 {
+            format!("EXPLAIN of {kind}")
+        } else {
+            kind
+        }
+    };
+    if explained.is_empty() {
+        return Err("EXPLAIN of nothing".to_string());
+    }
+    if explain_prefix(explained) > 0 {
+        return Err(name("EXPLAIN".to_string()));
+    }
+    let main = if explained[0].is_keyword("WITH") {
+        match lexer::with_clause(explained, 0) {
+            Some((_, main)) if main < explained.len() && !explained[main].is_keyword("WITH") => {
+                &explained[main..]
+            }
+            _ => {
+                return Err(name(
+                    "WITH clause that is not followed by a SELECT".to_string(),
+                ))
+            }
+        }
+    } else {
+        explained
+    };
+    statement_kind(main).map_err(name)
+}
+
+/// How many tokens an `EXPLAIN` or `EXPLAIN QUERY PLAN` at the start takes (0 without one).
+fn explain_prefix(statement: &[Token]) -> usize {
+    let keyword = |i: usize, k: &str| statement.get(i).is_some_and(|t| t.is_keyword(k));
+    match (
+        keyword(0, "EXPLAIN"),
+        keyword(1, "QUERY") && keyword(2, "PLAN"),
+    ) {
+        (true, true) => 3,
+        (true, false) => 1,
+        _ => 0,
+    }
+}
+
+/// `Ok` when the statement is a `SELECT` or `VALUES`; otherwise what it is.
+fn statement_kind(statement: &[Token]) -> Result<(), String> {
     let first = statement[0];
     let word = |i: usize| {
         statement
@@ -138,25 +275,6 @@ fn read_only(statement: &[Token]) -> Result<(), String> {
     };
     match keyword.as_str() {
         "SELECT" | "VALUES" => Ok(()),
-        "WITH" => match lexer::with_clause(statement, 0) {
-            Some((_, main)) if main < statement.len() => read_only(&statement[main..]),
-            _ => Err("WITH clause that is not followed by a SELECT".to_string()),
-        },
-        "EXPLAIN" => {
-            let skip = if statement.get(1).is_some_and(|t| t.is_keyword("QUERY"))
-                && statement.get(2).is_some_and(|t| t.is_keyword("PLAN"))
-            {
-                3
-            } else {
-                1
-            };
-            match statement.get(skip..) {
-                Some(rest) if !rest.is_empty() => {
-                    read_only(rest).map_err(|kind| format!("EXPLAIN of {kind}"))
-                }
-                _ => Err("EXPLAIN of nothing".to_string()),
-            }
-        }
         "CREATE" => {
             let mut parts = vec!["CREATE".to_string()];
             let mut i = 1;
@@ -191,6 +309,33 @@ fn forbidden_call(statement: &[Token]) -> Option<String> {
         (pair[1].kind == TokenKind::LeftParen && FORBIDDEN_FUNCTIONS.contains(&name.as_str()))
             .then_some(name)
     })
+}
+
+/// The first name `pragma_<x>` (bare or quoted, any case) whose `<x>` is not a plain read.
+/// Any such name counts, called or not: SQLite runs `FROM pragma_optimize` without `(…)` too.
+fn forbidden_pragma(statement: &[Token]) -> Option<String> {
+    statement.iter().find_map(|token| {
+        let name = token.name()?.to_ascii_lowercase();
+        let pragma = name.strip_prefix("pragma_")?;
+        (!READ_ONLY_PRAGMAS.contains(&pragma)).then_some(name)
+    })
+}
+
+/// How deep the statement's parentheses and `CASE … END`s nest.
+fn nesting_depth(statement: &[Token]) -> usize {
+    let (mut depth, mut deepest, mut open_cases) = (0usize, 0usize, 0usize);
+    for token in statement {
+        if token.kind == TokenKind::LeftParen || token.is_keyword("CASE") {
+            open_cases += usize::from(token.kind == TokenKind::Word);
+            depth += 1;
+            deepest = deepest.max(depth);
+        } else if token.kind == TokenKind::RightParen || (open_cases > 0 && token.is_keyword("END"))
+        {
+            open_cases -= usize::from(token.kind == TokenKind::Word);
+            depth = depth.saturating_sub(1);
+        }
+    }
+    deepest
 }
 
 #[cfg(test)]
@@ -381,6 +526,121 @@ mod tests {
         assert!(refusal("SELECT load_extension('x')")
             .to_string()
             .contains("load_extension()"));
+    }
+
+    #[test]
+    fn parameters_are_refused_however_sqlite_reads_them() {
+        for (sql, token) in [
+            ("SELECT ?", "?"),
+            ("SELECT ?12", "?12"),
+            ("SELECT :name", ":name"),
+            ("SELECT @p", "@p"),
+            ("SELECT #p", "#p"),
+            ("SELECT $a::b", "$a::b"),
+            // SQLite's Tcl-style suffix runs to the first `)`: the quote and the comment opener
+            // inside it are part of the token, not a string or a comment.
+            ("SELECT $a(')", "$a(')"),
+            ("SELECT $a(--) FROM t", "$a(--)"),
+            ("SELECT $a(/*) FROM t", "$a(/*)"),
+        ] {
+            assert_eq!(
+                refusal(sql),
+                Refusal::Parameter {
+                    token: token.into()
+                },
+                "{sql}"
+            );
+        }
+        // What the token hides is refused too, as SQLite would read it.
+        assert!(check("SELECT $a(') ; DELETE FROM t; SELECT (')").is_err());
+        assert!(check("SELECT $a(/*) ; DELETE FROM t --*/)").is_err());
+        assert!(refusal("SELECT :x")
+            .to_string()
+            .contains("write the value itself"));
+    }
+
+    #[test]
+    fn a_byte_order_mark_between_tokens_is_whitespace() {
+        assert_eq!(
+            refusal("SELECT \u{FEFF}load_extension('x')"),
+            Refusal::ForbiddenFunction {
+                name: "load_extension".into()
+            }
+        );
+        assert_eq!(kind("\u{FEFF}DELETE FROM t"), "DELETE");
+        check("SELECT 1,\u{FEFF}2").unwrap();
+        // Inside a name it is part of the name, as any byte ≥ 0x80 is.
+        check("SELECT a\u{FEFF}b FROM t").unwrap();
+        // A vertical tab goes on a run of whitespace but cannot start one.
+        check("SELECT \x0b1").unwrap();
+        assert!(matches!(refusal("SELECT\x0b1"), Refusal::Malformed { .. }));
+    }
+
+    #[test]
+    fn a_nul_character_is_refused() {
+        for sql in ["SELECT 1\0; DELETE FROM t", "SELECT '\0'", "SELECT 1 -- \0"] {
+            let message = refusal(sql).to_string();
+            assert!(message.contains("NUL character"), "{sql:?}: {message}");
+        }
+    }
+
+    #[test]
+    fn only_pragma_functions_that_read_the_schema_may_run() {
+        check("SELECT * FROM pragma_table_info('orders')").unwrap();
+        check("SELECT name FROM PRAGMA_INDEX_LIST('orders')").unwrap();
+        check("SELECT * FROM main.pragma_foreign_key_list('t')").unwrap();
+        for (sql, name) in [
+            ("SELECT * FROM pragma_optimize", "pragma_optimize"),
+            (
+                "SELECT * FROM pragma_user_version(5)",
+                "pragma_user_version",
+            ),
+            (
+                "SELECT * FROM \"pragma_journal_mode\"('off')",
+                "pragma_journal_mode",
+            ),
+            ("SELECT * FROM [PRAGMA_Optimize]", "pragma_optimize"),
+            (
+                "SELECT 1 WHERE EXISTS (SELECT * FROM pragma_wal_checkpoint)",
+                "pragma_wal_checkpoint",
+            ),
+        ] {
+            assert_eq!(
+                refusal(sql),
+                Refusal::ForbiddenPragma { name: name.into() },
+                "{sql}"
+            );
+        }
+        assert!(refusal("SELECT * FROM pragma_optimize")
+            .to_string()
+            .contains("pragma_table_info"));
+    }
+
+    #[test]
+    fn length_and_depth_are_capped_with_a_message() {
+        let long = format!("SELECT '{}'", "x".repeat(MAX_SQL_BYTES));
+        assert!(refusal(&long)
+            .to_string()
+            .contains("over the limit of 102400 bytes"));
+        let nested =
+            |levels: usize| format!("SELECT {}1{}", "(".repeat(levels), ")".repeat(levels));
+        check(&nested(MAX_NESTING)).unwrap();
+        assert_eq!(
+            refusal(&nested(MAX_NESTING + 1)),
+            Refusal::TooDeep {
+                depth: MAX_NESTING + 1
+            }
+        );
+        // SQLite takes one EXPLAIN and one WITH before a statement, and so does the guard.
+        let explains = format!("{}SELECT 1", "EXPLAIN ".repeat(10_000));
+        assert_eq!(kind(&explains), "EXPLAIN of EXPLAIN");
+        let withs = format!("{}SELECT 1", "WITH x AS (SELECT 1) ".repeat(4_000));
+        assert_eq!(kind(&withs), "WITH clause that is not followed by a SELECT");
+        check("EXPLAIN QUERY PLAN WITH x AS (SELECT 1) SELECT * FROM x").unwrap();
+        assert_eq!(
+            kind("EXPLAIN WITH x AS (SELECT 1) DELETE FROM t"),
+            "EXPLAIN of DELETE"
+        );
     }
 
     /// The shared list the browser end-to-end tests also run: every line must be refused.
