@@ -1,0 +1,362 @@
+//! SQLite judges the guard. Every text of a generated corpus (`tests/corpus`) goes through
+//! `guard::check`; every text it accepts is prepared and run by SQLite itself, the way sql.js
+//! runs it in the page (the first statement only), on a *read-write* scratch copy of the demo
+//! database with no `query_only`, so that the guard is the only wall. The test fails when SQLite
+//! does anything but read:
+//!
+//! - an action other than a read, a select, a function call or a recursive CTE (and, behind
+//!   the allowed pragma functions, their own `PRAGMA <name>`), seen by an authorizer;
+//! - `sqlite3_stmt_readonly` false;
+//! - text left after the first statement (SQLite ended it earlier than the guard did);
+//! - a function the guard refuses by name reaching SQLite;
+//! - any change to the scratch database;
+//! - a panic in the guard or in `tidy`.
+//!
+//! CI runs the default corpus (about a minute in all). A longer run, with another seed:
+//!
+//! ```text
+//! ASKDB_ORACLE_CASES=2000000 ASKDB_ORACLE_SEED=7 cargo test --release --test guard_oracle -- --nocapture
+//! ```
+//!
+//! Every text it ever found goes into `tests/fixtures/guard_regressions.jsonl`, which runs
+//! first, every time. A failing run writes its findings, one a line in that file's format, to
+//! `target/guard_oracle_findings.jsonl`.
+
+mod corpus;
+
+use askdb::sql::guard::{self, FORBIDDEN_FUNCTIONS, READ_ONLY_PRAGMAS};
+use askdb::sql::tidy::tidy;
+use corpus::{Corpus, Source};
+use rusqlite::ffi;
+use rusqlite::hooks::{AuthAction, AuthContext, Authorization};
+use rusqlite::Connection;
+use std::ffi::c_int;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+const DEFAULT_CASES: usize = 300_000;
+const DEFAULT_SEED: u64 = 0xA5DB_5EED;
+/// Rows stepped per statement, and SQLite VM steps before it is interrupted.
+const MAX_ROWS: usize = 50;
+const MAX_VM_STEPS: c_int = 200_000;
+
+fn env_number(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .map(|v| {
+            v.parse()
+                .unwrap_or_else(|_| panic!("{name}={v} is not a number"))
+        })
+        .unwrap_or(default)
+}
+
+/// A scratch copy of the demo database, opened read-write, with an authorizer that records
+/// every action SQLite asks about.
+struct Scratch {
+    connection: Connection,
+    path: PathBuf,
+    original: Vec<u8>,
+    actions: Arc<Mutex<Vec<String>>>,
+}
+
+impl Scratch {
+    fn new(dir: &Path) -> Scratch {
+        let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("www/demo/shop.db");
+        let original = std::fs::read(&source).expect("the demo database");
+        let path = dir.join("scratch.db");
+        std::fs::write(&path, &original).expect("a scratch copy");
+        let connection = Connection::open(&path).expect("open the scratch copy read-write");
+        let actions = Arc::new(Mutex::new(Vec::new()));
+        let seen = actions.clone();
+        connection.authorizer(Some(move |context: AuthContext<'_>| {
+            let verdict = judge(&context.action);
+            if let Err(what) = verdict {
+                seen.lock().unwrap().push(what);
+            }
+            // ATTACH could create a file; everything else is allowed, so that a write the
+            // authorizer did not see still shows as a change in the file.
+            match context.action {
+                AuthAction::Attach { .. } => Authorization::Deny,
+                _ => Authorization::Allow,
+            }
+        }));
+        // Stop runaway statements (recursive CTEs, cross joins) after a fixed amount of work.
+        let mut steps = 0u32;
+        connection.progress_handler(
+            1_000,
+            Some(move || {
+                steps += 1;
+                steps > (MAX_VM_STEPS / 1_000) as u32
+            }),
+        );
+        Scratch {
+            connection,
+            path,
+            original,
+            actions,
+        }
+    }
+
+    /// Prepares and runs `sql` as sql.js does; `Err` says what SQLite did beyond reading.
+    fn run(&mut self, sql: &str) -> Result<Outcome, String> {
+        self.actions.lock().unwrap().clear();
+        let before = self.connection.total_changes();
+        let outcome = unsafe { prepare_and_step(self.connection.handle(), sql) };
+        let mut problems: Vec<String> = std::mem::take(&mut *self.actions.lock().unwrap());
+        match &outcome {
+            Outcome::Prepared { tail, read_only } => {
+                if !tail.is_empty() {
+                    problems.push(format!(
+                        "SQLite left text after the first statement: {tail:?}"
+                    ));
+                }
+                if !read_only {
+                    problems.push("sqlite3_stmt_readonly says it writes".into());
+                }
+            }
+            Outcome::Refused => {}
+        }
+        if self.connection.total_changes() != before {
+            problems.push("rows changed".into());
+        }
+        let now = std::fs::read(&self.path).expect("the scratch file");
+        if now != self.original {
+            problems.push("the database file changed".into());
+            std::fs::write(&self.path, &self.original).expect("restore the scratch copy");
+        }
+        if problems.is_empty() {
+            Ok(outcome)
+        } else {
+            Err(problems.join("; "))
+        }
+    }
+}
+
+enum Outcome {
+    /// SQLite refused to prepare it: nothing ran.
+    Refused,
+    /// It prepared; `tail` is what SQLite left after the first statement.
+    Prepared { tail: String, read_only: bool },
+}
+
+/// `Err` naming the action unless it is a plain read.
+fn judge(action: &AuthAction<'_>) -> Result<(), String> {
+    match action {
+        AuthAction::Read { .. } | AuthAction::Select | AuthAction::Recursive => Ok(()),
+        AuthAction::Function { function_name } => {
+            let name = function_name.to_ascii_lowercase();
+            if FORBIDDEN_FUNCTIONS.contains(&name.as_str()) {
+                Err(format!("the forbidden function {name}() reached SQLite"))
+            } else {
+                Ok(())
+            }
+        }
+        // An allowed pragma function runs its PRAGMA inside SQLite, through the authorizer.
+        AuthAction::Pragma { pragma_name, .. }
+            if READ_ONLY_PRAGMAS.contains(&pragma_name.to_ascii_lowercase().as_str()) =>
+        {
+            Ok(())
+        }
+        other => Err(format!("SQLite was asked to allow {other:?}")),
+    }
+}
+
+/// Prepares `sql` with `sqlite3_prepare_v2` (as sql.js does: the first statement, the rest
+/// left as the tail), then steps up to [`MAX_ROWS`] rows.
+///
+/// # Safety
+/// `db` is an open connection's handle.
+unsafe fn prepare_and_step(db: *mut ffi::sqlite3, sql: &str) -> Outcome {
+    let mut statement: *mut ffi::sqlite3_stmt = std::ptr::null_mut();
+    let mut tail: *const std::ffi::c_char = std::ptr::null();
+    let rc = ffi::sqlite3_prepare_v2(
+        db,
+        sql.as_ptr().cast(),
+        sql.len() as c_int,
+        &mut statement,
+        &mut tail,
+    );
+    if rc != ffi::SQLITE_OK || statement.is_null() {
+        ffi::sqlite3_finalize(statement);
+        return Outcome::Refused;
+    }
+    let consumed = (tail as usize).saturating_sub(sql.as_ptr() as usize);
+    let tail = String::from_utf8_lossy(&sql.as_bytes()[consumed.min(sql.len())..]).into_owned();
+    let read_only = ffi::sqlite3_stmt_readonly(statement) != 0;
+    for _ in 0..MAX_ROWS {
+        if ffi::sqlite3_step(statement) != ffi::SQLITE_ROW {
+            break;
+        }
+    }
+    ffi::sqlite3_finalize(statement);
+    Outcome::Prepared { tail, read_only }
+}
+
+#[derive(Default)]
+struct Tally {
+    texts: usize,
+    accepted: usize,
+    prepared: usize,
+    findings: Vec<(String, String)>,
+}
+
+impl Tally {
+    /// Runs one text through the guard (and tidy) and, when it is accepted, through SQLite.
+    fn judge(&mut self, scratch: &mut Scratch, text: &str) {
+        self.texts += 1;
+        let checked = catch_unwind(|| (tidy(text), guard::check(text)));
+        let (tidied, verdict) = match checked {
+            Ok(both) => both,
+            Err(_) => {
+                self.findings
+                    .push((text.to_string(), "the guard or tidy panicked".into()));
+                return;
+            }
+        };
+        let mut accepted = Vec::new();
+        if let Ok(sql) = verdict {
+            accepted.push(sql);
+        }
+        if tidied != text {
+            match catch_unwind(AssertUnwindSafe(|| guard::check(&tidied))) {
+                Ok(Ok(sql)) => accepted.push(sql),
+                Ok(Err(_)) => {}
+                Err(_) => {
+                    self.findings.push((tidied, "the guard panicked".into()));
+                    return;
+                }
+            }
+        }
+        for sql in accepted {
+            self.accepted += 1;
+            match scratch.run(sql.as_str()) {
+                Ok(Outcome::Prepared { .. }) => self.prepared += 1,
+                Ok(Outcome::Refused) => {}
+                Err(problem) => self.findings.push((sql.as_str().to_string(), problem)),
+            }
+        }
+    }
+
+    fn report(&self, what: &str) {
+        eprintln!(
+            "{what}: {} texts, {} accepted by the guard, {} of those prepared by SQLite, {} findings",
+            self.texts,
+            self.accepted,
+            self.prepared,
+            self.findings.len()
+        );
+    }
+
+    fn fail_on_findings(&self) {
+        if self.findings.is_empty() {
+            return;
+        }
+        let out = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/guard_oracle_findings.jsonl");
+        let lines: Vec<String> = self
+            .findings
+            .iter()
+            .map(|(t, _)| corpus::to_line(t))
+            .collect();
+        let _ = std::fs::create_dir_all(out.parent().unwrap());
+        let _ = std::fs::write(&out, lines.join("\n") + "\n");
+        let shown: Vec<String> = self
+            .findings
+            .iter()
+            .take(20)
+            .map(|(text, problem)| format!("  {}\n    {problem}", corpus::to_line(text)))
+            .collect();
+        panic!(
+            "the guard accepted {} texts that SQLite reads as more than one read (all written to {}):\n{}",
+            self.findings.len(),
+            out.display(),
+            shown.join("\n")
+        );
+    }
+}
+
+fn scratch_dir() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("askdb-oracle-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    dir
+}
+
+/// Real queries to mutate, beside the corpus's own: Spider's Chinook gold queries.
+fn gold_seeds() -> Vec<String> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/datasets/chinook/questions_spider_chinook_1.json");
+    let items: Vec<serde_json::Value> =
+        serde_json::from_str(&std::fs::read_to_string(path).expect("chinook questions"))
+            .expect("a JSON list");
+    items
+        .iter()
+        .filter_map(|i| i["gold_sql"].as_str().map(String::from))
+        .collect()
+}
+
+#[test]
+fn every_regression_case_is_refused_or_is_exactly_what_sqlite_runs() {
+    let dir = scratch_dir();
+    let mut scratch = Scratch::new(&dir);
+    let mut tally = Tally::default();
+    let cases = corpus::from_lines(include_str!("fixtures/guard_regressions.jsonl"));
+    assert!(cases.len() >= 10, "the regression file lost its cases");
+    for text in &cases {
+        tally.judge(&mut scratch, text);
+    }
+    tally.report("regressions");
+    let _ = std::fs::remove_dir_all(dir);
+    tally.fail_on_findings();
+}
+
+#[test]
+fn sqlite_agrees_with_the_guard_on_a_generated_corpus() {
+    let cases = env_number("ASKDB_ORACLE_CASES", DEFAULT_CASES as u64) as usize;
+    let seed = env_number("ASKDB_ORACLE_SEED", DEFAULT_SEED);
+    let dir = scratch_dir();
+    let mut scratch = Scratch::new(&dir);
+    let mut tally = Tally::default();
+    let mut corpus = Corpus::new(seed, &gold_seeds());
+    let mut by_source = [0usize; 3];
+    for _ in 0..cases {
+        let (source, text) = corpus.next_text();
+        let accepted_before = tally.accepted;
+        tally.judge(&mut scratch, &text);
+        if tally.accepted > accepted_before {
+            by_source[source as usize] += 1;
+        }
+    }
+    tally.report(&format!("corpus (seed {seed})"));
+    eprintln!(
+        "accepted by source: tricks {}, mutations {}, grammar {}",
+        by_source[Source::Trick as usize],
+        by_source[Source::Mutation as usize],
+        by_source[Source::Grammar as usize]
+    );
+    let _ = std::fs::remove_dir_all(dir);
+    tally.fail_on_findings();
+    // The corpus must reach SQLite's execution in numbers, or it proves little.
+    assert!(
+        tally.prepared * 10 >= tally.texts,
+        "only {} of {} texts were accepted and prepared: the corpus has drifted",
+        tally.prepared,
+        tally.texts
+    );
+}
+
+/// The guard's checks are loops: deep or long texts are refused with a message, never a stack
+/// overflow, on a 1 MiB stack (the page's wasm has about that much).
+#[test]
+fn deep_nesting_is_refused_on_a_small_stack() {
+    let worker = std::thread::Builder::new()
+        .stack_size(1 << 20)
+        .spawn(|| {
+            for text in corpus::deep_texts(100_000) {
+                let tidied = tidy(&text);
+                let refusal = guard::check(&tidied).expect_err("refused");
+                assert!(!refusal.to_string().is_empty());
+            }
+        })
+        .expect("a thread");
+    worker.join().expect("no stack overflow, no panic");
+}
