@@ -8,6 +8,9 @@
 //! generated statements reach SQLite's execution, not only its parser.
 #![allow(dead_code)] // each test binary uses its own part of this module
 
+/// The seed the test suite uses, natively and in the browser.
+pub const DEFAULT_SEED: u64 = 0xA5DB_5EED;
+
 /// A small, fixed-seed random source (SplitMix64). A crate would add a dependency to two test
 /// binaries for twelve lines of arithmetic whose output must never change between versions.
 pub struct Rng(u64);
@@ -37,6 +40,11 @@ impl Rng {
 
     pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
         &items[self.below(items.len())]
+    }
+
+    /// [`Rng::pick`] for lists of texts, giving the text itself.
+    pub fn pick_str(&mut self, items: &[&'static str]) -> &'static str {
+        items[self.below(items.len())]
     }
 }
 
@@ -331,7 +339,7 @@ impl Corpus {
         if let Some(trick) = TRICKS.get(self.count - 1) {
             return (Source::Trick, trick.to_string());
         }
-        if self.count % 3 == 0 {
+        if self.count.is_multiple_of(3) {
             (Source::Mutation, self.mutation())
         } else {
             (Source::Grammar, self.generated())
@@ -344,7 +352,7 @@ impl Corpus {
         for _ in 0..=self.rng.below(4) {
             let at = self.boundary(&text);
             match self.rng.below(6) {
-                0 | 1 => text.insert_str(at, *self.rng.pick(FRAGMENTS)),
+                0 | 1 => text.insert_str(at, self.rng.pick_str(FRAGMENTS)),
                 2 => {
                     let end = self.boundary_after(&text, at);
                     text.replace_range(at..end, "");
@@ -424,10 +432,10 @@ impl Corpus {
         let mut text = String::new();
         for (i, token) in out.iter().enumerate() {
             if !text.is_empty() {
-                text.push_str(*self.rng.pick(TRIVIA));
+                text.push_str(self.rng.pick_str(TRIVIA));
             }
             if hostile_at == Some(i) {
-                text.push_str(*self.rng.pick(FRAGMENTS));
+                text.push_str(self.rng.pick_str(FRAGMENTS));
             }
             text.push_str(token);
         }
@@ -445,7 +453,7 @@ impl Corpus {
 
     fn select_columns(&mut self, out: &mut Vec<String>, depth: usize, most: usize) {
         let mut from = Vec::new();
-        let scope = self.from_clause(&mut from, depth);
+        let scope = self.write_from(&mut from, depth);
         out.push("SELECT".into());
         if self.rng.chance(15) {
             out.push("DISTINCT".into());
@@ -496,7 +504,7 @@ impl Corpus {
     }
 
     /// `FROM …` (or nothing) into `out`; the names it brings into scope.
-    fn from_clause(&mut self, out: &mut Vec<String>, depth: usize) -> Scope {
+    fn write_from(&mut self, out: &mut Vec<String>, depth: usize) -> Scope {
         let mut scope = Scope::default();
         if self.rng.chance(10) {
             return scope;
