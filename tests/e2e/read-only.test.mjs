@@ -24,14 +24,16 @@ function writeAttempts() {
 
 /**
  * The guard's refusals (src/sql/guard.rs, `Refusal`'s messages): not a read, several statements,
- * a forbidden function, or text that is not SQL. A message from SQLite itself would mean the
- * statement got past the guard.
+ * a forbidden function, a pragma function that is not a read, a parameter, or text that is not
+ * SQL. A message from SQLite itself would mean the statement got past the guard.
  */
 const REFUSED = new RegExp(
   [
     /^only a single read-only statement can run; this is an? \S.*: write one SELECT/,
     /^only a single read-only statement can run; this text has \d+ statements/,
     /^the function \w+\(\) is not allowed/,
+    /^pragma_\w+ is not allowed: of SQLite's pragma functions only these plain reads can run/,
+    /^`[^`]+` is a parameter, and nothing here binds parameters/,
     /^the SQL cannot be read: /,
   ]
     .map((pattern) => pattern.source)
