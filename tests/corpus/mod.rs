@@ -706,3 +706,14 @@ pub fn deep_texts(levels: usize) -> Vec<String> {
     }
     texts
 }
+
+/// Every question the lints ask of a query, for tests that only care that it does not fall
+/// over (no panic, no stack overflow).
+pub fn analyse(sql: &str) {
+    use askdb::sql::analysis;
+    let _ = analysis::tables_in(sql);
+    let _ = analysis::literal_comparisons(sql);
+    let _ = analysis::not_in_subqueries(sql);
+    let _ = analysis::null_comparisons(sql);
+    let _ = analysis::has_order_by(sql);
+}
