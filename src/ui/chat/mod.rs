@@ -9,12 +9,12 @@ mod answer;
 mod question;
 mod transcript;
 
-use super::browser_clock::BrowserClock;
 use super::result_table::Outcome;
-use super::settings::{focus_element, ModelChoice, SettingsButton, SettingsPanel};
+use super::settings::{ModelChoice, SettingsButton, SettingsPanel};
 use super::state::AppState;
 use super::{app_state, markdown_view::MarkdownView};
 use crate::agent::{Agent, AgentError, AgentEvent, Answer, Failure, Session};
+use crate::browser::{focus_element, BrowserClock};
 use crate::engine::{query, Schema};
 use crate::llm::http::GlooHttp;
 use crate::llm::{HttpProvider, Usage};
