@@ -72,7 +72,10 @@ else
   say "wasm tests: none found (no wasm_bindgen_test in src/ or tests/*.rs)"
 fi
 
-step "e2e tests" node --test --test-reporter=spec tests/e2e/
+# Two test files at a time (node's default on two cores is one): most of their time is spent
+# waiting on the page, timers and retries, not on the CPU. Each file has its own servers and
+# browser, so they do not meet.
+step "e2e tests" node --test --test-concurrency=2 --test-reporter=spec tests/e2e/
 
 # Add up the counts that cargo test ("test result: ok. 3 passed; 0 failed; 1 ignored")
 # and node's test runner ("ℹ pass 3", "ℹ fail 0", "ℹ skipped 0") printed.
