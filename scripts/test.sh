@@ -50,26 +50,32 @@ step "release build" trunk build --offline --release
 mapfile -t WASM_TARGETS < <(wasm_test_targets)
 if ((${#WASM_TARGETS[@]})); then
   # The worker tests load the built page's worker, sql.js and demo from a server on 127.0.0.1
-  # (its address is compiled in through ASKDB_DIST_URL).
-  node tests/e2e/static-server.mjs dist >"$LOG_DIR/dist-url" &
+  # (a free port). It writes its address into tests/dist-url.txt, which the tests read at run
+  # time from the test runner's own server: a new port does not rebuild them.
+  DIST_URL_FILE=tests/dist-url.txt
+  rm -f "$DIST_URL_FILE"
+  node tests/e2e/static-server.mjs dist "$DIST_URL_FILE" >/dev/null &
   DIST_SERVER=$!
   # `|| true`: under `set -e` a failing command inside the EXIT trap becomes the script's exit
   # status, and the server is usually gone already (killed below) when the trap runs.
-  trap 'kill $DIST_SERVER 2>/dev/null || true; rm -rf "$LOG_DIR"' EXIT
-  for _ in $(seq 50); do [ -s "$LOG_DIR/dist-url" ] && break; sleep 0.1; done
-  [ -s "$LOG_DIR/dist-url" ] || fail "the static server for the wasm tests did not start"
+  trap 'kill $DIST_SERVER 2>/dev/null || true; rm -rf "$LOG_DIR" "$DIST_URL_FILE"' EXIT
+  for _ in $(seq 50); do [ -s "$DIST_URL_FILE" ] && break; sleep 0.1; done
+  [ -s "$DIST_URL_FILE" ] || fail "the static server for the wasm tests did not start"
   # The runner (.cargo/config.toml) drives Chromium through chromedriver, headless. Test
   # binaries without wasm_bindgen_test_configure! run in the browser too, not in Node.
   step "wasm tests" env CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_USE_BROWSER=1 \
     WASM_BINDGEN_TEST_TIMEOUT=120 WASM_BINDGEN_TEST_DRIVER_TIMEOUT=30 \
-    ASKDB_DIST_URL="$(head -1 "$LOG_DIR/dist-url")/" \
     cargo test --target wasm32-unknown-unknown "${WASM_TARGETS[@]}"
   kill "$DIST_SERVER" 2>/dev/null || true
+  rm -f "$DIST_URL_FILE"
 else
   say "wasm tests: none found (no wasm_bindgen_test in src/ or tests/*.rs)"
 fi
 
-step "e2e tests" node --test --test-reporter=spec tests/e2e/
+# Two test files at a time (node's default on two cores is one): most of their time is spent
+# waiting on the page, timers and retries, not on the CPU. Each file has its own servers and
+# browser, so they do not meet.
+step "e2e tests" node --test --test-concurrency=2 --test-reporter=spec tests/e2e/
 
 # Add up the counts that cargo test ("test result: ok. 3 passed; 0 failed; 1 ignored")
 # and node's test runner ("ℹ pass 3", "ℹ fail 0", "ℹ skipped 0") printed.

@@ -7,9 +7,13 @@
 //! - [`agent`]: the question-answering loop and its tools; knows nothing of the browser.
 //! - [`present`]: answers and results made safe and drawable (Markdown tree, chart geometry).
 //! - [`settings`]: the model a person chose (from the address, saved), keys bound to endpoints.
+//! - `browser` (wasm32 only): the browser's address, time, storage and errors, for the
+//!   engine's worker, HTTP and the page.
 //! - `ui` (wasm32 only): the Leptos page.
 
 pub mod agent;
+#[cfg(target_arch = "wasm32")]
+pub mod browser;
 pub mod clock;
 pub mod engine;
 pub mod llm;

@@ -4,18 +4,15 @@
 //! harness runs on its own origin (with cross-origin isolation): CORS for the worker's fetch of
 //! `sql-wasm.wasm`, and a cross-origin resource policy for its `importScripts`. The end-to-end
 //! tests' static server sends both; run as a program it serves a folder on a free port and
-//! prints its URL, which `ASKDB_DIST_URL` (read at build time, with a trailing `/`) passes on,
-//! as `scripts/test.sh` does:
+//! writes its URL into a file. The tests read that file at run time (the test runner serves the
+//! crate's folder beside the test page), so a new port does not rebuild them. As
+//! `scripts/test.sh` does:
 //!
 //! ```text
-//! node tests/e2e/static-server.mjs dist > /tmp/askdb-dist-url &
-//! sleep 1
-//! CHROMEDRIVER=/usr/bin/chromedriver ASKDB_DIST_URL="$(head -1 /tmp/askdb-dist-url)/" \
-//!   cargo test --target wasm32-unknown-unknown --test web_worker
+//! node tests/e2e/static-server.mjs dist tests/dist-url.txt &
+//! CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown --test web_worker
 //! kill %1
 //! ```
-//!
-//! Without `ASKDB_DIST_URL` the page is looked for at `http://127.0.0.1:8765/`.
 #![cfg(target_arch = "wasm32")]
 
 use askdb::engine::worker::WorkerDatabase;
@@ -27,12 +24,27 @@ use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-fn dist_url() -> &'static str {
-    option_env!("ASKDB_DIST_URL").unwrap_or("http://127.0.0.1:8765/")
+/// The file the static server writes its URL into, as the test runner serves it (it serves the
+/// crate's folder beside the test page).
+const DIST_URL_FILE: &str = "/tests/dist-url.txt";
+
+/// The built page's address, as the static server wrote it (see this file's header).
+async fn dist_url() -> String {
+    let response = gloo_net::http::Request::get(DIST_URL_FILE)
+        .send()
+        .await
+        .unwrap_or_else(|e| panic!("{DIST_URL_FILE} could not be read: {e}"));
+    assert!(
+        response.ok(),
+        "{DIST_URL_FILE} answered {}: start the static server first (see this file's header)",
+        response.status()
+    );
+    let url = response.text().await.expect("the address as text");
+    format!("{}/", url.trim().trim_end_matches('/'))
 }
 
 async fn demo_bytes() -> Uint8Array {
-    let url = format!("{}demo/shop.db", dist_url());
+    let url = format!("{}demo/shop.db", dist_url().await);
     let response = gloo_net::http::Request::get(&url)
         .send()
         .await
@@ -42,7 +54,8 @@ async fn demo_bytes() -> Uint8Array {
 }
 
 async fn open_demo() -> WorkerDatabase {
-    let db = WorkerDatabase::new(&format!("{}worker.js", dist_url())).expect("worker address");
+    let db =
+        WorkerDatabase::new(&format!("{}worker.js", dist_url().await)).expect("worker address");
     db.open(demo_bytes().await).await.expect("the demo opens");
     db
 }
@@ -268,7 +281,8 @@ async fn export_has_the_pages_it_was_opened_with() {
 #[wasm_bindgen_test]
 async fn an_engine_that_cannot_start_says_so() {
     // No worker script at this address: SQLite never starts, and nothing claims a restart.
-    let db = WorkerDatabase::new(&format!("{}nosuch/worker.js", dist_url())).expect("address");
+    let db =
+        WorkerDatabase::new(&format!("{}nosuch/worker.js", dist_url().await)).expect("address");
     let outcome = db.open(demo_bytes().await).await;
     match &outcome {
         Err(error @ DbError::Unavailable(_)) => assert!(
@@ -296,7 +310,7 @@ async fn after_a_crash_the_next_query_runs_on_the_same_data() {
     assert_eq!(count_orders(&db).await, vec![vec![Value::Integer(12)]]);
 
     // With nothing open, a crash does not claim that data came back.
-    let empty = WorkerDatabase::new(&format!("{}worker.js", dist_url())).expect("address");
+    let empty = WorkerDatabase::new(&format!("{}worker.js", dist_url().await)).expect("address");
     let outcome = empty.simulate_crash().await;
     assert!(
         matches!(

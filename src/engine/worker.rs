@@ -8,6 +8,7 @@
 
 use super::file_check::{check_header, HEADER_LEN};
 use super::{Database, DbError, QueryLimits, QueryResult, ReadOnlySql, RowCount, Value};
+use crate::browser::{describe, now_ms, page_address, page_origin};
 use futures::channel::oneshot;
 use futures::future::{select, Either};
 use futures::lock::Mutex;
@@ -75,10 +76,7 @@ impl WorkerDatabase {
     /// A database engine whose worker script is at `script_url` (absolute, or relative to the
     /// page). The worker starts with the first request.
     pub fn new(script_url: &str) -> Result<WorkerDatabase, DbError> {
-        let page = web_sys::window()
-            .and_then(|w| w.location().href().ok())
-            .unwrap_or_default();
-        let script_url = Url::new_with_base(script_url, &page)
+        let script_url = Url::new_with_base(script_url, &page_address())
             .map_err(|e| DbError::Unavailable(format!("bad worker address: {}", describe(&e))))?
             .href();
         Ok(WorkerDatabase {
@@ -392,11 +390,8 @@ impl Database for WorkerDatabase {
 /// server) cannot be a worker directly, so a same-origin blob that imports it stands in.
 fn new_worker(script_url: &str) -> Result<Worker, String> {
     let failed = |e: JsValue| format!("the database worker did not start: {}", describe(&e));
-    let page_origin = web_sys::window()
-        .and_then(|w| w.location().origin().ok())
-        .unwrap_or_default();
     let script_origin = Url::new(script_url).map(|u| u.origin()).unwrap_or_default();
-    if script_origin == page_origin {
+    if script_origin == page_origin() {
         return Worker::new(script_url).map_err(failed);
     }
     let source = format!(
@@ -493,34 +488,4 @@ fn get(target: &JsValue, key: &str) -> JsValue {
 fn set(target: &Object, key: &str, value: &JsValue) {
     // Setting a plain property on a fresh plain object cannot fail.
     let _ = Reflect::set(target, &JsValue::from_str(key), value);
-}
-
-/// A JavaScript error or value as text (the page's other JavaScript errors use it too).
-pub(crate) fn describe(value: &JsValue) -> String {
-    if let Some(error) = value.dyn_ref::<js_sys::Error>() {
-        return String::from(error.message());
-    }
-    if let Some(text) = value.as_string() {
-        return text;
-    }
-    if value.is_null() || value.is_undefined() {
-        // Only errors get here (a NULL from the database is decoded before).
-        return "unknown error".into();
-    }
-    // Something that looks like an error without being one: its message.
-    if let Some(message) = Reflect::get(value, &"message".into())
-        .ok()
-        .and_then(|m| m.as_string())
-    {
-        return message;
-    }
-    // `toString()` of whatever it is (a BigInt too large for i64, an object).
-    String::from(value.unchecked_ref::<Object>().to_string())
-}
-
-fn now_ms() -> f64 {
-    web_sys::window()
-        .and_then(|w| w.performance())
-        .map(|p| p.now())
-        .unwrap_or_else(js_sys::Date::now)
 }

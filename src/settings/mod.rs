@@ -20,8 +20,6 @@ pub const SETTINGS_STORAGE_KEY: &str = "askdb.model-settings";
 /// Where the page keeps the keys a person asked it to remember (see [`keys::KeyRing`]).
 pub const KEYS_STORAGE_KEY: &str = "askdb.api-keys";
 
-pub const DEFAULT_TEMPERATURE: f32 = 0.2;
-pub const DEFAULT_MAX_STEPS: u32 = 10;
 pub const TEMPERATURE_RANGE: RangeInclusive<f32> = 0.0..=2.0;
 pub const STEP_RANGE: RangeInclusive<u32> = 1..=50;
 
@@ -42,14 +40,16 @@ pub struct ModelSettings {
     pub max_steps: u32,
 }
 
+/// Temperature and step limit start at the agent's own defaults ([`AgentConfig`] owns them).
 impl Default for ModelSettings {
     fn default() -> Self {
+        let agent = AgentConfig::default();
         ModelSettings {
             provider: ProviderKind::OpenAi,
             base_url: ProviderKind::OpenAi.default_base_url().to_string(),
             model: String::new(),
-            temperature: DEFAULT_TEMPERATURE,
-            max_steps: DEFAULT_MAX_STEPS,
+            temperature: agent.temperature,
+            max_steps: agent.max_steps,
         }
     }
 }
@@ -150,13 +150,13 @@ impl ModelSettings {
         EndpointConfig::new(self.provider, self.endpoint_url(), api_key)
     }
 
-    /// The agent's settings; `query_deadline_ms` is the page's one deadline for every query.
-    pub fn agent_config(&self, query_deadline_ms: u32) -> AgentConfig {
+    /// The agent's settings as the person chose them; the rest are the agent's defaults. The
+    /// page sets the query deadline, which is the console's (not a model setting).
+    pub fn agent_config(&self) -> AgentConfig {
         AgentConfig {
             model: self.model.trim().to_string(),
             temperature: self.temperature,
             max_steps: self.max_steps,
-            query_deadline_ms,
             ..AgentConfig::default()
         }
     }
@@ -319,18 +319,17 @@ mod tests {
     }
 
     #[test]
-    fn agent_config_takes_the_pages_query_deadline() {
+    fn agent_config_takes_the_persons_choices() {
         let settings = ModelSettings {
             model: "  test-model ".into(),
             temperature: 0.7,
             max_steps: 4,
             ..ModelSettings::default()
         };
-        let config = settings.agent_config(2_500);
+        let config = settings.agent_config();
         assert_eq!(config.model, "test-model");
         assert_eq!(config.temperature, 0.7);
         assert_eq!(config.max_steps, 4);
-        assert_eq!(config.query_deadline_ms, 2_500);
         assert_eq!(config.deadline_ms, AgentConfig::default().deadline_ms);
     }
 
@@ -377,8 +376,8 @@ mod tests {
             "https://generativelanguage.googleapis.com/v1beta"
         );
         assert_eq!(settings.model, "m");
-        assert_eq!(settings.temperature, DEFAULT_TEMPERATURE);
-        assert_eq!(settings.max_steps, DEFAULT_MAX_STEPS);
+        assert_eq!(settings.temperature, AgentConfig::default().temperature);
+        assert_eq!(settings.max_steps, AgentConfig::default().max_steps);
         // An unknown provider makes the whole record unreadable: start from the defaults.
         assert_eq!(
             ModelSettings::from_json(r#"{"provider":"other","model":"m"}"#),

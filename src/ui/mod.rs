@@ -5,7 +5,6 @@
 //! database panel and the schema side by side with the main column. Text from the database is
 //! only ever rendered as text nodes, never as HTML.
 
-mod browser_clock;
 mod chart_view;
 mod chat;
 mod console;
@@ -19,6 +18,7 @@ mod settings;
 mod state;
 mod test_hooks;
 
+use crate::browser::query_parameters;
 use crate::engine::worker::WorkerDatabase;
 use leptos::prelude::*;
 use opening::Source;
@@ -62,11 +62,13 @@ fn App() -> impl IntoView {
     }
 }
 
-/// The `db` parameter of the page's address, if any.
+/// The (first) `db` parameter of the page's address, if any.
 fn start_address() -> Option<String> {
-    let search = web_sys::window()?.location().search().ok()?;
-    let params = web_sys::UrlSearchParams::new_with_str(&search).ok()?;
-    params.get("db").filter(|url| !url.trim().is_empty())
+    query_parameters()
+        .into_iter()
+        .find(|(name, _)| name == "db")
+        .map(|(_, url)| url)
+        .filter(|url| !url.trim().is_empty())
 }
 
 /// The shared state, provided by [`App`].

@@ -6,8 +6,8 @@
 //! worker: a 300 MB file is never copied into wasm memory, and never leaves the browser.
 
 use super::state::{AppState, Loading, OpenDatabase};
+use crate::browser::{describe, page_address};
 use crate::engine::schema;
-use crate::engine::worker::describe;
 use futures::channel::oneshot;
 use js_sys::{Array, ArrayBuffer, Reflect, Uint8Array};
 use leptos::prelude::*;
@@ -257,11 +257,4 @@ async fn download(url: &str, progress: impl Fn(Option<f64>)) -> Result<Uint8Arra
         offset += chunk.length();
     }
     Ok(bytes)
-}
-
-/// The page's own address, to resolve relative ones against.
-pub fn page_address() -> String {
-    web_sys::window()
-        .and_then(|w| w.location().href().ok())
-        .unwrap_or_default()
 }

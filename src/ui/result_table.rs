@@ -6,13 +6,13 @@
 //! a button that shows it whole.
 
 use super::chart_view::TableOrChart;
+use crate::browser::save_file;
 use crate::engine::csv::to_csv;
 use crate::engine::{QueryResult, Value};
 use crate::present::count::{grouped, plural, rows};
 use crate::present::time::elapsed;
 use leptos::prelude::*;
 use std::sync::Arc;
-use wasm_bindgen::JsCast;
 
 /// Longer text is clipped to this many characters until asked for.
 const CLIP_CHARS: usize = 120;
@@ -221,26 +221,9 @@ fn row_count_text(result: &QueryResult) -> String {
     )
 }
 
-/// Saves `text` as `result.csv` through a temporary link to a blob (no server involved).
+/// Saves the rows as `result.csv`.
 fn download_csv(text: &str) {
-    let saved = (|| {
-        let options = web_sys::BlobPropertyBag::new();
-        options.set_type("text/csv;charset=utf-8");
-        let parts = js_sys::Array::of1(&text.into());
-        let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options)?;
-        let url = web_sys::Url::create_object_url_with_blob(&blob)?;
-        let link: web_sys::HtmlAnchorElement = document().create_element("a")?.unchecked_into();
-        link.set_href(&url);
-        link.set_download("result.csv");
-        link.click();
-        // The download has started from the blob; its address is no longer needed.
-        leptos::task::spawn_local(async move {
-            gloo_timers::future::TimeoutFuture::new(1_000).await;
-            let _ = web_sys::Url::revoke_object_url(&url);
-        });
-        Ok::<(), wasm_bindgen::JsValue>(())
-    })();
-    if let Err(e) = saved {
+    if let Err(e) = save_file("result.csv", "text/csv;charset=utf-8", text) {
         web_sys::console::error_2(&"askdb: the CSV download failed".into(), &e);
     }
 }

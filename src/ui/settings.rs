@@ -7,6 +7,7 @@
 
 use super::app_state;
 use super::number_input::NumberInput;
+use crate::browser::{focus_element, query_parameters, storage, StorageRefused};
 use crate::settings::keys::KeyRing;
 use crate::settings::{
     address, check_base_url, check_model, model_example, ModelSettings, KEYS_STORAGE_KEY,
@@ -14,7 +15,6 @@ use crate::settings::{
 };
 use leptos::ev;
 use leptos::prelude::*;
-use wasm_bindgen::JsCast;
 
 const PANEL_ID: &str = "model-settings";
 const BUTTON_ID: &str = "settings-button";
@@ -40,11 +40,11 @@ pub struct ModelChoice {
 impl ModelChoice {
     /// The saved settings with the address's on top, and the question `?q=` asks to fill in.
     pub fn load() -> (ModelChoice, Option<String>) {
-        let mut settings = read_storage(SETTINGS_STORAGE_KEY)
+        let mut settings = storage::read(SETTINGS_STORAGE_KEY)
             .map(|json| ModelSettings::from_json(&json))
             .unwrap_or_default();
-        let from_address = address::apply(&mut settings, &address_parameters());
-        let saved_keys = read_storage(KEYS_STORAGE_KEY)
+        let from_address = address::apply(&mut settings, &query_parameters());
+        let saved_keys = storage::read(KEYS_STORAGE_KEY)
             .map(|json| KeyRing::from_json(&json))
             .unwrap_or_default();
         let choice = ModelChoice {
@@ -72,7 +72,7 @@ impl ModelChoice {
         self.settings.update(change);
         self.problem.set(None);
         let json = self.settings.with_untracked(ModelSettings::to_json);
-        self.report(write_storage(SETTINGS_STORAGE_KEY, &json));
+        self.report(storage::write(SETTINGS_STORAGE_KEY, &json));
     }
 
     fn key(&self) -> String {
@@ -113,15 +113,16 @@ impl ModelChoice {
     fn save_keys(&self) {
         let saved = self.saved_keys.get_untracked();
         let written = if saved.is_empty() {
-            remove_storage(KEYS_STORAGE_KEY)
+            storage::remove(KEYS_STORAGE_KEY)
         } else {
-            write_storage(KEYS_STORAGE_KEY, &saved.to_json())
+            storage::write(KEYS_STORAGE_KEY, &saved.to_json())
         };
         self.report(written);
     }
 
-    fn report(&self, written: Result<(), String>) {
-        self.storage_error.set(written.err());
+    fn report(&self, written: Result<(), StorageRefused>) {
+        self.storage_error
+            .set(written.err().map(|refused| refused.to_string()));
     }
 }
 
@@ -330,58 +331,5 @@ pub fn SettingsPanel() -> impl IntoView {
                  query results go to the model's address above, and nowhere else."
             </p>
         </section>
-    }
-}
-
-/// The decoded query parameters of the page's address, in order.
-fn address_parameters() -> Vec<(String, String)> {
-    let Some(search) = web_sys::window().and_then(|w| w.location().search().ok()) else {
-        return Vec::new();
-    };
-    let Ok(params) = web_sys::UrlSearchParams::new_with_str(&search) else {
-        return Vec::new();
-    };
-    let Ok(Some(entries)) = js_sys::try_iter(params.as_ref()) else {
-        return Vec::new();
-    };
-    entries
-        .flatten()
-        .filter_map(|entry| {
-            let pair: js_sys::Array = entry.dyn_into().ok()?;
-            Some((pair.get(0).as_string()?, pair.get(1).as_string()?))
-        })
-        .collect()
-}
-
-fn storage() -> Option<web_sys::Storage> {
-    web_sys::window()?.local_storage().ok()?
-}
-
-fn read_storage(key: &str) -> Option<String> {
-    storage()?.get_item(key).ok()?
-}
-
-const STORAGE_REFUSED: &str =
-    "This browser did not allow saving (private mode or storage turned off): the settings last \
-     until the tab closes.";
-
-fn write_storage(key: &str, value: &str) -> Result<(), String> {
-    storage()
-        .and_then(|s| s.set_item(key, value).ok())
-        .ok_or_else(|| STORAGE_REFUSED.to_string())
-}
-
-fn remove_storage(key: &str) -> Result<(), String> {
-    storage()
-        .and_then(|s| s.remove_item(key).ok())
-        .ok_or_else(|| STORAGE_REFUSED.to_string())
-}
-
-pub fn focus_element(id: &str) {
-    if let Some(element) = document()
-        .get_element_by_id(id)
-        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
-    {
-        let _ = element.focus();
     }
 }

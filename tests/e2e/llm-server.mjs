@@ -102,7 +102,8 @@ export async function startLlmServer(turns = []) {
       sendJson(response, 500, { error: { message: 'llm-server: the script has no turn left for this request' } });
       return;
     }
-    if (turn.delayMs) await new Promise((resolve) => setTimeout(resolve, turn.delayMs));
+    if (turn.delayMs) await answerLate(turn.delayMs, response);
+    if (response.destroyed) return; // the client hung up meanwhile: nobody to answer
     if (turn.status !== undefined) {
       const body = typeof turn.body === 'string' ? turn.body : JSON.stringify(turn.body ?? {});
       const type = typeof turn.body === 'string' ? 'text/plain' : 'application/json';
@@ -130,6 +131,20 @@ export async function startLlmServer(turns = []) {
         server.close(resolve);
       }),
   };
+}
+
+/**
+ * Waits `ms`, or less when the client hangs up first (a stopped question): a timer left running
+ * would keep the test's process alive after its last test, for nothing.
+ */
+function answerLate(ms, response) {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    response.once('close', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
 }
 
 const USAGE_IN = 100;

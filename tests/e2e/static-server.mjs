@@ -4,7 +4,7 @@
 
 import { createServer } from 'node:http';
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 const TYPES = {
@@ -95,9 +95,13 @@ async function serve(root, mounts, request, response) {
   createReadStream(file).pipe(response);
 }
 
-// Run as a program (`node tests/e2e/static-server.mjs DIR`): serves DIR until killed and prints
-// its URL on the first line of standard output. scripts/test.sh uses it for the wasm tests.
+// Run as a program (`node tests/e2e/static-server.mjs DIR [URL_FILE]`): serves DIR until killed,
+// prints its URL on the first line of standard output and, when URL_FILE is given, writes the
+// URL there once the server listens. scripts/test.sh uses it for the wasm tests, which read
+// that file at run time (tests/web_worker.rs).
 if (process.argv[1] && import.meta.url === new URL(`file://${path.resolve(process.argv[1])}`).href) {
-  const { url } = await startStaticServer(process.argv[2] ?? 'dist');
+  const [root = 'dist', urlFile] = process.argv.slice(2);
+  const { url } = await startStaticServer(root);
+  if (urlFile) await writeFile(urlFile, `${url}/\n`);
   console.log(url);
 }

@@ -1,8 +1,8 @@
 //! [`HttpClient`] for the browser, on `fetch` through gloo-net.
 
 use super::{HttpClient, HttpRequest, HttpResponse, TransportError};
+use crate::browser::describe;
 use gloo_net::http::{Headers, Request};
-use wasm_bindgen::JsCast;
 use web_sys::AbortController;
 
 /// `fetch` from the page. Sends exactly the headers the wire format asks for, so that CORS
@@ -67,15 +67,5 @@ fn gloo_error(error: gloo_net::Error) -> TransportError {
 fn js_error(error: wasm_bindgen::JsValue) -> TransportError {
     TransportError {
         message: describe(&error),
-    }
-}
-
-fn describe(error: &wasm_bindgen::JsValue) -> String {
-    if let Some(text) = error.as_string() {
-        return text;
-    }
-    match error.dyn_ref::<js_sys::Error>() {
-        Some(error) => String::from(error.message()),
-        None => format!("{error:?}"),
     }
 }

@@ -9,12 +9,12 @@ mod answer;
 mod question;
 mod transcript;
 
-use super::browser_clock::BrowserClock;
 use super::result_table::Outcome;
-use super::settings::{focus_element, ModelChoice, SettingsButton, SettingsPanel};
+use super::settings::{ModelChoice, SettingsButton, SettingsPanel};
 use super::state::AppState;
 use super::{app_state, markdown_view::MarkdownView};
-use crate::agent::{Agent, AgentError, AgentEvent, Answer, Failure, Session};
+use crate::agent::{Agent, AgentConfig, AgentError, AgentEvent, Answer, Failure, Session};
+use crate::browser::{focus_element, BrowserClock};
 use crate::engine::{query, Schema};
 use crate::llm::http::GlooHttp;
 use crate::llm::{HttpProvider, Usage};
@@ -194,12 +194,12 @@ impl ChatState {
         let llm = HttpProvider::new(settings.endpoint(&self.model.key_untracked()), GlooHttp);
         let db = self.app.database();
         let clock = BrowserClock;
-        let agent = Agent::new(
-            &*db,
-            &llm,
-            &clock,
-            settings.agent_config(limits.deadline_ms),
-        );
+        // The model settings and the console's query deadline meet here.
+        let config = AgentConfig {
+            query_deadline_ms: limits.deadline_ms,
+            ..settings.agent_config()
+        };
+        let agent = Agent::new(&*db, &llm, &clock, config);
         let owner = self.owner.get_value();
         let mut show = |event: AgentEvent| owner.with(|| exchange.transcript.record(event));
         // A dropped sender also stops the question: nobody is left to see it.

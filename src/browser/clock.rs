@@ -1,19 +1,25 @@
-//! The agent's [`Clock`] in the browser: `performance.now()` and `setTimeout`.
+//! Time in the page: `performance.now()` and `setTimeout`.
 
 use crate::clock::Clock;
 use futures::future::LocalBoxFuture;
 use futures::FutureExt;
 use gloo_timers::future::TimeoutFuture;
 
-/// Time as the page sees it. `performance.now()` never jumps when the system clock is set.
+/// Milliseconds since the page started. `performance.now()` never jumps when the system clock
+/// is set; `Date.now()` stands in where there is no `performance`.
+pub fn now_ms() -> f64 {
+    web_sys::window()
+        .and_then(|window| window.performance())
+        .map_or_else(js_sys::Date::now, |performance| performance.now())
+}
+
+/// The agent's [`Clock`] in the browser.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct BrowserClock;
 
 impl Clock for BrowserClock {
     fn now_ms(&self) -> f64 {
-        web_sys::window()
-            .and_then(|window| window.performance())
-            .map_or_else(js_sys::Date::now, |performance| performance.now())
+        now_ms()
     }
 
     fn sleep(&self, ms: u32) -> LocalBoxFuture<'static, ()> {

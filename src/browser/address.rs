@@ -1,0 +1,38 @@
+//! The page's own address.
+
+use wasm_bindgen::JsCast;
+
+/// The page's address (`location.href`), to resolve relative ones against; empty when there
+/// is no window.
+pub fn page_address() -> String {
+    web_sys::window()
+        .and_then(|window| window.location().href().ok())
+        .unwrap_or_default()
+}
+
+/// The page's origin (`location.origin`); empty when there is no window.
+pub fn page_origin() -> String {
+    web_sys::window()
+        .and_then(|window| window.location().origin().ok())
+        .unwrap_or_default()
+}
+
+/// The decoded parameters of the page's query string, in order (a name may come twice).
+pub fn query_parameters() -> Vec<(String, String)> {
+    let Some(search) = web_sys::window().and_then(|window| window.location().search().ok()) else {
+        return Vec::new();
+    };
+    let Ok(params) = web_sys::UrlSearchParams::new_with_str(&search) else {
+        return Vec::new();
+    };
+    let Ok(Some(entries)) = js_sys::try_iter(params.as_ref()) else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .filter_map(|entry| {
+            let pair: js_sys::Array = entry.dyn_into().ok()?;
+            Some((pair.get(0).as_string()?, pair.get(1).as_string()?))
+        })
+        .collect()
+}
