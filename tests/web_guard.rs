@@ -11,31 +11,14 @@
 #![cfg(target_arch = "wasm32")]
 
 mod corpus;
+mod web_support;
 
-use askdb::engine::worker::WorkerDatabase;
 use askdb::engine::{query, QueryLimits};
 use askdb::sql::{guard, tidy::tidy};
-use js_sys::Uint8Array;
 use wasm_bindgen_test::*;
+use web_support::open_demo;
 
 wasm_bindgen_test_configure!(run_in_browser);
-
-fn dist_url() -> &'static str {
-    option_env!("ASKDB_DIST_URL").unwrap_or("http://127.0.0.1:8765/")
-}
-
-async fn open_demo() -> WorkerDatabase {
-    let url = format!("{}demo/shop.db", dist_url());
-    let response = gloo_net::http::Request::get(&url)
-        .send()
-        .await
-        .unwrap_or_else(|e| panic!("{url} is not served (see web_worker.rs's header): {e}"));
-    assert!(response.ok(), "{url} answered {}", response.status());
-    let bytes = Uint8Array::from(&response.binary().await.expect("demo bytes")[..]);
-    let db = WorkerDatabase::new(&format!("{}worker.js", dist_url())).expect("worker address");
-    db.open(bytes).await.expect("the demo opens");
-    db
-}
 
 #[wasm_bindgen_test]
 fn deep_nesting_is_refused_without_exhausting_the_stack() {

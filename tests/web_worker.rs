@@ -24,41 +24,8 @@ use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-/// The file the static server writes its URL into, as the test runner serves it (it serves the
-/// crate's folder beside the test page).
-const DIST_URL_FILE: &str = "/tests/dist-url.txt";
-
-/// The built page's address, as the static server wrote it (see this file's header).
-async fn dist_url() -> String {
-    let response = gloo_net::http::Request::get(DIST_URL_FILE)
-        .send()
-        .await
-        .unwrap_or_else(|e| panic!("{DIST_URL_FILE} could not be read: {e}"));
-    assert!(
-        response.ok(),
-        "{DIST_URL_FILE} answered {}: start the static server first (see this file's header)",
-        response.status()
-    );
-    let url = response.text().await.expect("the address as text");
-    format!("{}/", url.trim().trim_end_matches('/'))
-}
-
-async fn demo_bytes() -> Uint8Array {
-    let url = format!("{}demo/shop.db", dist_url().await);
-    let response = gloo_net::http::Request::get(&url)
-        .send()
-        .await
-        .unwrap_or_else(|e| panic!("{url} is not served (see this file's header): {e}"));
-    assert!(response.ok(), "{url} answered {}", response.status());
-    Uint8Array::from(&response.binary().await.expect("demo bytes")[..])
-}
-
-async fn open_demo() -> WorkerDatabase {
-    let db =
-        WorkerDatabase::new(&format!("{}worker.js", dist_url().await)).expect("worker address");
-    db.open(demo_bytes().await).await.expect("the demo opens");
-    db
-}
+mod web_support;
+use web_support::{demo_bytes, dist_url, open_demo};
 
 /// The smallest database there is: one 512-byte page, no tables.
 fn empty_database() -> Uint8Array {
