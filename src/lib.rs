@@ -7,6 +7,7 @@
 //! - [`agent`]: the question-answering loop and its tools; knows nothing of the browser.
 //! - [`present`]: answers and results made safe and drawable (Markdown tree, chart geometry).
 //! - [`settings`]: the model a person chose (from the address, saved), keys bound to endpoints.
+//! - [`text`]: cutting text to size, shared by the agent and the page.
 //! - `ui` (wasm32 only): the Leptos page.
 
 pub mod agent;
@@ -16,6 +17,7 @@ pub mod llm;
 pub mod present;
 pub mod settings;
 pub mod sql;
+pub mod text;
 
 #[cfg(target_arch = "wasm32")]
 pub mod ui;

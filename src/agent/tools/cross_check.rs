@@ -5,7 +5,7 @@ use super::super::text::{round_ms, rows_json, serialize_row_count};
 use super::diagnostics::{self, explain_error, Diagnostic};
 use super::{halve, ToolOutput, Toolbox};
 use crate::engine::{Database, QueryResult, RowCount, Value};
-use crate::sql::analysis::has_order_by;
+use crate::sql::analysis::Query;
 use serde::Serialize;
 use std::cmp::Ordering;
 
@@ -89,7 +89,7 @@ pub async fn cross_check<D: Database + ?Sized>(
             ))
         }
     };
-    let ordered = has_order_by(&sql_a) && has_order_by(&sql_b);
+    let ordered = Query::read(&sql_a).has_order_by() && Query::read(&sql_b).has_order_by();
     let comparison = compare(&a, &b, ordered);
     let warnings_a = diagnostics::inspect(toolbox, &sql_a, &a).await;
     let warnings_b = diagnostics::inspect(toolbox, &sql_b, &b).await;

@@ -6,7 +6,7 @@ use super::{dates, literals, Toolbox};
 use crate::agent::text::sql_name;
 use crate::engine::schema::Column;
 use crate::engine::{Database, DbError, QueryResult, Schema, Table, Value};
-use crate::sql::analysis::{self, ColumnRef, TableRef};
+use crate::sql::analysis::{ColumnRef, Query, TableRef};
 use serde::Serialize;
 
 /// One finding about a query.
@@ -53,14 +53,15 @@ pub async fn inspect<D: Database + ?Sized>(
     result: &QueryResult,
 ) -> Vec<Diagnostic> {
     let schema = toolbox.schema();
-    let comparisons = analysis::literal_comparisons(sql);
+    let query = Query::read(sql);
+    let comparisons = query.literal_comparisons();
     let mut found = Vec::new();
     if found_nothing(result) {
         found.extend(literals::check_literals(toolbox, &comparisons).await);
-        found.extend(not_in_with_nulls(toolbox, sql).await);
+        found.extend(not_in_with_nulls(toolbox, &query).await);
     }
     found.extend(dates::check_date_literals(toolbox, &comparisons).await);
-    for written in analysis::null_comparisons(sql) {
+    for written in query.null_comparisons() {
         found.push(Diagnostic::new(
             DiagnosticKind::NullComparison,
             format!(
@@ -73,7 +74,7 @@ pub async fn inspect<D: Database + ?Sized>(
         resolve(schema, column, scope)
             .is_some_and(|(_, c)| c.decl_type.to_ascii_uppercase().contains("INT"))
     };
-    for written in analysis::integer_divisions(sql, &is_integer) {
+    for written in query.integer_divisions(&is_integer) {
         found.push(Diagnostic::new(
             DiagnosticKind::IntegerDivision,
             format!(
@@ -101,11 +102,12 @@ fn found_nothing(result: &QueryResult) -> bool {
 /// result is empty: a result with rows shows that no NULL reached the `NOT IN`.
 async fn not_in_with_nulls<D: Database + ?Sized>(
     toolbox: &Toolbox<'_, D>,
-    sql: &str,
+    query: &Query<'_>,
 ) -> Vec<Diagnostic> {
     let schema = toolbox.schema();
     let mut found = Vec::new();
-    for not_in in analysis::not_in_subqueries(sql) {
+    let mut tables = None;
+    for not_in in query.not_in_subqueries() {
         let Some(inner) = &not_in.subquery_column else {
             continue;
         };
@@ -124,7 +126,8 @@ async fn not_in_with_nulls<D: Database + ?Sized>(
         if nulls == 0 {
             continue;
         }
-        let outer = outer_column(schema, sql, &not_in.column, table);
+        let tables = tables.get_or_insert_with(|| query.tables());
+        let outer = outer_column(schema, tables, &not_in.column, table);
         let (t, c) = (sql_name(&table.name), sql_name(&column.name));
         found.push(Diagnostic::new(
             DiagnosticKind::NotInWithNulls,
@@ -147,11 +150,16 @@ fn never_null(column: &Column) -> bool {
 
 /// The outer column of a `NOT IN`, qualified so that it cannot be taken for a column of the
 /// subquery's table inside `NOT EXISTS`.
-fn outer_column(schema: &Schema, sql: &str, column: &ColumnRef, inner_table: &Table) -> String {
+fn outer_column(
+    schema: &Schema,
+    tables: &[TableRef],
+    column: &ColumnRef,
+    inner_table: &Table,
+) -> String {
     if let Some(qualifier) = &column.qualifier {
         return format!("{}.{}", sql_name(qualifier), sql_name(&column.name));
     }
-    let owner = analysis::tables_in(sql).into_iter().find(|t| {
+    let owner = tables.iter().find(|t| {
         !t.name.eq_ignore_ascii_case(&inner_table.name)
             && schema
                 .table(&t.name)
