@@ -11,13 +11,15 @@
 //! let answer = agent.ask(&mut session, "How many orders in March 2024?", &mut show, cancel).await;
 //! ```
 
+pub mod checks;
+mod data;
 mod events;
 mod memory;
 mod prompt;
 mod race;
 mod run;
-pub(crate) mod text;
 pub mod tools;
+mod values;
 
 pub use events::{AgentEvent, EventKind};
 pub use memory::{Conversation, Turn};

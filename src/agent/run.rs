@@ -3,14 +3,15 @@
 
 use super::events::{AgentEvent, EventKind};
 use super::race::Race;
-use super::text::{cap_bytes, round_ms};
 use super::tools::answer::AcceptedAnswer;
 use super::tools::{self, ToolOutput, Toolbox};
+use super::values::round_ms;
 use super::{prompt, Agent, AgentError, Answer, Failure, Session};
 use crate::clock::Clock;
 use crate::engine::Database;
 use crate::llm::retry::RetryPolicy;
 use crate::llm::{ChatRequest, LlmProvider, Message, ModelReply, ToolCall, ToolResult, Usage};
+use crate::text::cap_bytes;
 use std::future::Future;
 use std::pin::Pin;
 

@@ -3,8 +3,8 @@
 //! times, after which the answer is taken as it is, marked as without evidence.
 
 use super::args::Args;
-use super::diagnostics::explain_error;
 use super::{ToolOutput, Toolbox};
+use crate::agent::checks::explain_error;
 use crate::engine::Database;
 use serde::Serialize;
 
@@ -37,14 +37,14 @@ pub(crate) async fn final_answer<D: Database + ?Sized>(
     if sql.is_empty() {
         return Ok(accepted(answer, None, notes, false));
     }
-    match toolbox.query(&sql, 1).await {
+    match toolbox.data().query(&sql, 1).await {
         Ok(_) => Ok(accepted(answer, Some(sql), notes, true)),
         Err(error) if toolbox.refused_answers < REFUSALS_ALLOWED => {
             toolbox.refused_answers += 1;
             Err(format!(
                 "not accepted, because the evidence SQL does not run: {}. Fix the SQL and call \
                  final_answer again.",
-                explain_error(toolbox.schema(), &error)
+                explain_error(toolbox.data().schema(), &error)
             ))
         }
         Err(error) => {

@@ -1,9 +1,9 @@
 //! `cross_check(sql_a, sql_b)`: two ways to ask the same question, compared. Agreement is
 //! evidence; agreement on nothing is not, and the report says so.
 
-use super::super::text::{round_ms, rows_json, serialize_row_count};
-use super::diagnostics::{self, explain_error, Diagnostic};
 use super::{halve, ToolOutput, Toolbox};
+use crate::agent::checks::{self, explain_error, Diagnostic};
+use crate::agent::values::{round_ms, rows_json, serialize_row_count};
 use crate::engine::{Database, QueryResult, RowCount, Value};
 use crate::sql::analysis::Query;
 use serde::Serialize;
@@ -13,7 +13,7 @@ use std::cmp::Ordering;
 const COMPARED_ROWS: usize = 1_000;
 /// Rows shown per side, and rows shown of each difference.
 const SHOWN_ROWS: usize = 5;
-const VALUE_CHARS: usize = 100;
+const COMPARED_VALUE_CHARS: usize = 100;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -70,9 +70,9 @@ pub async fn cross_check<D: Database + ?Sized>(
 ) -> ToolOutput {
     let sql_a = crate::sql::tidy::tidy(sql_a);
     let sql_b = crate::sql::tidy::tidy(sql_b);
-    let result_a = toolbox.query(&sql_a, COMPARED_ROWS).await;
-    let result_b = toolbox.query(&sql_b, COMPARED_ROWS).await;
-    let schema = toolbox.schema();
+    let result_a = toolbox.data().query(&sql_a, COMPARED_ROWS).await;
+    let result_b = toolbox.data().query(&sql_b, COMPARED_ROWS).await;
+    let schema = toolbox.data().schema();
     let (a, b) = match (result_a, result_b) {
         (Ok(a), Ok(b)) => (a, b),
         (Err(error), Ok(_)) => {
@@ -91,8 +91,8 @@ pub async fn cross_check<D: Database + ?Sized>(
     };
     let ordered = Query::read(&sql_a).has_order_by() && Query::read(&sql_b).has_order_by();
     let comparison = compare(&a, &b, ordered);
-    let warnings_a = diagnostics::inspect(toolbox, &sql_a, &a).await;
-    let warnings_b = diagnostics::inspect(toolbox, &sql_b, &b).await;
+    let warnings_a = checks::inspect(toolbox.data(), &sql_a, &a).await;
+    let warnings_b = checks::inspect(toolbox.data(), &sql_b, &b).await;
     let cut_note = (a.truncated || b.truncated)
         .then(|| format!("only the first {COMPARED_ROWS} rows of each were compared"));
     ToolOutput::CrossCheck(CrossCheckReport {
@@ -118,7 +118,7 @@ fn side(sql: String, result: &QueryResult, warnings: Vec<Diagnostic>) -> Side {
 }
 
 fn shown<R: AsRef<[Value]>>(rows: &[R]) -> Vec<Vec<serde_json::Value>> {
-    rows_json(rows.iter().take(SHOWN_ROWS), VALUE_CHARS)
+    rows_json(rows.iter().take(SHOWN_ROWS), COMPARED_VALUE_CHARS)
 }
 
 struct Comparison<'r> {

@@ -10,19 +10,15 @@
 pub mod answer;
 mod args;
 pub mod cross_check;
-mod dates;
 pub mod describe;
-pub mod diagnostics;
-mod literals;
-mod near;
 pub mod run_sql;
 
-use super::text::{cap_bytes, serialize_row_count};
+use super::data::Data;
+use super::values::serialize_row_count;
 use super::AgentConfig;
-use crate::engine::{
-    query, Database, DbError, QueryLimits, QueryResult, RowCount, Schema, TableKind, Value,
-};
+use crate::engine::{Database, RowCount, Schema, TableKind};
 use crate::llm::{ToolCall, ToolSpec};
+use crate::text::cap_bytes;
 use args::Args;
 use serde::Serialize;
 use serde_json::json;
@@ -30,16 +26,6 @@ use std::collections::HashMap;
 
 /// The most a tool result may weigh in the model's context.
 pub const RESULT_BYTES: usize = 8 * 1024;
-
-/// Statistics over a bigger table are taken from its first this-many rows.
-pub(crate) const SAMPLE_ROWS: u64 = 10_000;
-
-/// A column with at most this many distinct values has all of them listed.
-pub(crate) const FEW_VALUES: usize = 25;
-/// Otherwise this many of its most frequent values are.
-pub(crate) const MOST_FREQUENT: usize = 10;
-/// Values in statistics and in messages about the data are cut to this many characters.
-pub(crate) const VALUE_CHARS: usize = 60;
 
 /// What a tool produced: structured for the page, turned into text for the model.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -214,12 +200,8 @@ pub fn specs() -> Vec<ToolSpec> {
 
 /// What the tools work with during one question.
 pub struct Toolbox<'a, D: ?Sized> {
-    db: &'a D,
-    schema: &'a Schema,
+    data: Data<'a, D>,
     descriptions: &'a mut HashMap<String, describe::TableDescription>,
-    config: &'a AgentConfig,
-    /// What is left of the question's time: no query may run longer.
-    time_left_ms: u32,
     /// `final_answer` calls refused so far; after a few, the answer is taken without evidence.
     refused_answers: u32,
 }
@@ -232,17 +214,14 @@ impl<'a, D: Database + ?Sized> Toolbox<'a, D> {
         config: &'a AgentConfig,
     ) -> Self {
         Toolbox {
-            db,
-            schema,
+            data: Data::new(db, schema, config),
             descriptions,
-            config,
-            time_left_ms: config.query_deadline_ms,
             refused_answers: 0,
         }
     }
 
     pub(crate) fn set_time_left(&mut self, ms: u32) {
-        self.time_left_ms = ms;
+        self.data.set_time_left(ms);
     }
 
     /// Runs one tool call. Never fails: failures are error outputs for the model to read.
@@ -269,7 +248,7 @@ impl<'a, D: Database + ?Sized> Toolbox<'a, D> {
             other => Err(format!(
                 "there is no tool `{}`; the tools are list_tables, describe_table, run_sql, \
                  cross_check, final_answer",
-                super::text::cut_chars(other, 60)
+                crate::text::cut_chars(other, 60)
             )),
         };
         output.unwrap_or_else(|message| ToolOutput::error(format!("{}: {message}", call.name)))
@@ -278,7 +257,8 @@ impl<'a, D: Database + ?Sized> Toolbox<'a, D> {
     fn list_tables(&self) -> ToolOutput {
         ToolOutput::Tables {
             tables: self
-                .schema
+                .data
+                .schema()
                 .tables
                 .iter()
                 .map(|table| TableSummary {
@@ -292,75 +272,7 @@ impl<'a, D: Database + ?Sized> Toolbox<'a, D> {
         }
     }
 
-    /// Runs `sql` through the guard, with at most `max_rows` rows and the query deadline (or
-    /// what is left of the question's time, when that is less).
-    pub(crate) async fn query(&self, sql: &str, max_rows: usize) -> Result<QueryResult, DbError> {
-        let limits = QueryLimits {
-            max_rows: max_rows.max(1),
-            deadline_ms: self.config.query_deadline_ms.min(self.time_left_ms.max(1)),
-        };
-        query(self.db, sql, &limits).await
-    }
-
-    /// The first number of the first row of `sql`, for counts.
-    pub(crate) async fn count(&self, sql: &str) -> Result<u64, DbError> {
-        let result = self.query(sql, 1).await?;
-        let value = result.rows.first().and_then(|row| row.first());
-        Ok(value.and_then(|v| v.as_f64()).unwrap_or(0.0) as u64)
-    }
-
-    /// How many rows of `table` have `column` `condition` (`IS NULL`, `= 'Tokyo'`).
-    pub(crate) async fn count_where(
-        &self,
-        table: &str,
-        column: &str,
-        condition: &str,
-    ) -> Result<u64, DbError> {
-        let sql = format!(
-            "SELECT count(*) FROM {} WHERE {} {condition}",
-            crate::sql::quote_ident(table),
-            crate::sql::quote_ident(column)
-        );
-        self.count(&sql).await
-    }
-
-    /// Rows of (value, count) of `column` in `source`, at most `limit`: the most frequent first,
-    /// equal counts in value order, NULL (unless `skip_null`) after the values as frequent.
-    pub(crate) async fn value_counts(
-        &self,
-        source: &str,
-        column: &str,
-        limit: usize,
-        skip_null: bool,
-    ) -> Result<Vec<Vec<Value>>, DbError> {
-        let c = crate::sql::quote_ident(column);
-        let filter = if skip_null {
-            format!("WHERE {c} IS NOT NULL ")
-        } else {
-            String::new()
-        };
-        let sql = format!(
-            "SELECT {c}, count(*) FROM {source} {filter}GROUP BY {c} \
-             ORDER BY count(*) DESC, {c} IS NULL, {c} LIMIT {limit}"
-        );
-        Ok(self.query(&sql, limit).await?.rows)
-    }
-
-    pub(crate) fn schema(&self) -> &'a Schema {
-        self.schema
-    }
-
-    pub(crate) fn config(&self) -> &AgentConfig {
-        self.config
-    }
-}
-
-/// What statistics over `table` read: the table itself when small, else its first
-/// [`SAMPLE_ROWS`] rows. The flag says whether it is a sample.
-pub(crate) fn sampled_source(table: &crate::engine::Table) -> (String, bool) {
-    let name = crate::sql::quote_ident(&table.name);
-    match table.row_count {
-        Some(RowCount::Exact(n)) if n <= SAMPLE_ROWS => (name, false),
-        _ => (format!("(SELECT * FROM {name} LIMIT {SAMPLE_ROWS})"), true),
+    pub(crate) fn data(&self) -> &Data<'a, D> {
+        &self.data
     }
 }

@@ -1,13 +1,13 @@
 //! `run_sql(sql)`: one read-only query, its first rows, and what the model cannot see for itself.
 
-use super::super::text::{round_ms, rows_json, serialize_row_count};
-use super::diagnostics::{self, Diagnostic};
 use super::{halve, ToolOutput, Toolbox};
+use crate::agent::checks::{self, Diagnostic};
+use crate::agent::values::{round_ms, rows_json, serialize_row_count};
 use crate::engine::{Database, QueryResult, RowCount};
 use serde::Serialize;
 
 /// Text values in result rows are cut to this many characters.
-const VALUE_CHARS: usize = 200;
+const RESULT_VALUE_CHARS: usize = 200;
 
 /// A query that ran, as the model and the page see it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -34,7 +34,7 @@ impl SqlRun {
         SqlRun {
             sql,
             columns: result.columns.clone(),
-            rows: rows_json(&result.rows, VALUE_CHARS),
+            rows: rows_json(&result.rows, RESULT_VALUE_CHARS),
             total_rows: result.total_rows,
             more_rows: result.truncated,
             elapsed_ms: round_ms(result.elapsed_ms),
@@ -54,11 +54,15 @@ impl SqlRun {
 
 pub async fn run_sql<D: Database + ?Sized>(toolbox: &Toolbox<'_, D>, sql: &str) -> ToolOutput {
     let sql = crate::sql::tidy::tidy(sql);
-    match toolbox.query(&sql, toolbox.config().rows_to_model).await {
+    match toolbox
+        .data()
+        .query(&sql, toolbox.data().config().rows_to_model)
+        .await
+    {
         Ok(result) => {
-            let warnings = diagnostics::inspect(toolbox, &sql, &result).await;
+            let warnings = checks::inspect(toolbox.data(), &sql, &result).await;
             ToolOutput::Rows(SqlRun::new(sql, &result, warnings))
         }
-        Err(error) => ToolOutput::error(diagnostics::explain_error(toolbox.schema(), &error)),
+        Err(error) => ToolOutput::error(checks::explain_error(toolbox.data().schema(), &error)),
     }
 }

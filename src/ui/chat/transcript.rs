@@ -4,8 +4,8 @@
 //!
 //! Everything here came from the model or the database and is shown as text.
 
+use crate::agent::checks::{Diagnostic, DiagnosticKind};
 use crate::agent::tools::cross_check::Side;
-use crate::agent::tools::diagnostics::{Diagnostic, DiagnosticKind};
 use crate::agent::tools::ToolOutput;
 use crate::agent::{AgentEvent, EventKind};
 use crate::engine::RowCount;
