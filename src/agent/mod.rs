@@ -33,7 +33,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::fmt;
 use std::future::Future;
-use tools::describe::TableDescription;
+use tools::describe_table::TableDescription;
 
 /// What a person may tune. Missing fields take their defaults, so saved settings stay readable.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

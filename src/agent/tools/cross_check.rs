@@ -1,12 +1,15 @@
 //! `cross_check(sql_a, sql_b)`: two ways to ask the same question, compared. Agreement is
 //! evidence; agreement on nothing is not, and the report says so.
 
-use super::{halve, ToolOutput, Toolbox};
+use super::args::Args;
+use super::{halve, spec, text_parameter, Tool, ToolOutput, Toolbox};
 use crate::agent::checks::{self, explain_error, Diagnostic};
 use crate::agent::values::{round_ms, rows_json, serialize_row_count};
 use crate::engine::{Database, QueryResult, RowCount, Value};
+use crate::llm::ToolSpec;
 use crate::sql::analysis::Query;
 use serde::Serialize;
+use serde_json::json;
 use std::cmp::Ordering;
 
 /// Rows of each result that take part in the comparison.
@@ -63,7 +66,49 @@ impl CrossCheckReport {
     }
 }
 
-pub async fn cross_check<D: Database + ?Sized>(
+/// `cross_check(sql_a, sql_b)`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CrossCheck {
+    pub sql_a: String,
+    pub sql_b: String,
+}
+
+impl Tool for CrossCheck {
+    const NAME: &'static str = "cross_check";
+
+    fn spec() -> ToolSpec {
+        spec(
+            Self::NAME,
+            "Runs two different queries meant to answer the same question and compares their \
+             results (as multisets, in order only when both have ORDER BY). Use it when unsure \
+             that a query means what the question asks.",
+            json!({
+                "type": "object",
+                "properties": {
+                    "sql_a": text_parameter("The first query."),
+                    "sql_b": text_parameter("A different query for the same question."),
+                },
+                "required": ["sql_a", "sql_b"],
+            }),
+        )
+    }
+
+    fn read(args: &Args) -> Result<Self, String> {
+        Ok(CrossCheck {
+            sql_a: args.text("sql_a")?,
+            sql_b: args.text("sql_b")?,
+        })
+    }
+
+    async fn run<D: Database + ?Sized>(
+        &self,
+        toolbox: &mut Toolbox<'_, D>,
+    ) -> Result<ToolOutput, String> {
+        Ok(cross_check(toolbox, &self.sql_a, &self.sql_b).await)
+    }
+}
+
+async fn cross_check<D: Database + ?Sized>(
     toolbox: &Toolbox<'_, D>,
     sql_a: &str,
     sql_b: &str,

@@ -2,7 +2,8 @@
 //! distinct counts, the values themselves when few, ranges of numbers and dates, sample rows.
 //! Statistics over a big table come from its first rows, and say so.
 
-use super::{halve, ToolOutput, Toolbox};
+use super::args::Args;
+use super::{halve, spec, text_parameter, Tool, ToolOutput, Toolbox};
 use crate::agent::checks::near::{table_hint, TableHint};
 use crate::agent::data::{
     sampled_source, FEW_VALUES, MOST_FREQUENT, SAMPLE_ROWS, STATISTIC_VALUE_CHARS,
@@ -10,9 +11,11 @@ use crate::agent::data::{
 use crate::agent::values::{rows_json, value_json};
 use crate::engine::schema::Column;
 use crate::engine::{Database, DbError, RowCount, Table, TableKind, Value};
+use crate::llm::ToolSpec;
 use crate::sql::analysis::date_shape;
 use crate::sql::{quote_ident, quote_literal};
 use serde::Serialize;
+use serde_json::json;
 
 const SAMPLE_ROW_COUNT: usize = 3;
 /// Wider tables have statistics for their first this-many columns only.
@@ -23,10 +26,10 @@ type Counted = (serde_json::Value, u64);
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TableDescription {
     pub table: String,
-    #[serde(skip_serializing_if = "super::is_table")]
+    #[serde(skip_serializing_if = "super::list_tables::is_table")]
     pub kind: TableKind,
     #[serde(
-        serialize_with = "super::serialize_optional_count",
+        serialize_with = "super::list_tables::serialize_optional_count",
         skip_serializing_if = "Option::is_none"
     )]
     pub rows: Option<RowCount>,
@@ -103,10 +106,45 @@ impl TableDescription {
     }
 }
 
-pub async fn describe<D: Database + ?Sized>(
-    toolbox: &mut Toolbox<'_, D>,
-    name: &str,
-) -> ToolOutput {
+/// `describe_table(table)`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DescribeTable {
+    /// As the model wrote it; looked up without regard to case.
+    pub table: String,
+}
+
+impl Tool for DescribeTable {
+    const NAME: &'static str = "describe_table";
+
+    fn spec() -> ToolSpec {
+        spec(
+            Self::NAME,
+            "Describes one table or view: columns (type, NOT NULL, primary key, default), foreign \
+             keys both ways, indexes, 3 sample rows, and per column the NULL count, the distinct \
+             count, its values with counts (all when few, else the most frequent) and min/max.",
+            json!({
+                "type": "object",
+                "properties": { "table": text_parameter("The table or view name, as in the schema.") },
+                "required": ["table"],
+            }),
+        )
+    }
+
+    fn read(args: &Args) -> Result<Self, String> {
+        Ok(DescribeTable {
+            table: args.text("table")?,
+        })
+    }
+
+    async fn run<D: Database + ?Sized>(
+        &self,
+        toolbox: &mut Toolbox<'_, D>,
+    ) -> Result<ToolOutput, String> {
+        Ok(describe(toolbox, &self.table).await)
+    }
+}
+
+async fn describe<D: Database + ?Sized>(toolbox: &mut Toolbox<'_, D>, name: &str) -> ToolOutput {
     let Some(table) = toolbox.data().schema().table(name) else {
         return ToolOutput::error(unknown_table(toolbox, name));
     };
