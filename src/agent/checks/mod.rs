@@ -19,19 +19,18 @@ use crate::engine::{Database, QueryResult, Value};
 use crate::sql::analysis::{ColumnRef, Query, TableRef};
 use resolve::resolve;
 
-/// Everything worth telling the model about `sql`, which produced `result`.
+/// Everything worth telling the model about `query`, which produced `result`.
 pub(crate) async fn inspect<D: Database + ?Sized>(
     data: &Data<'_, D>,
-    sql: &str,
+    query: &Query<'_>,
     result: &QueryResult,
 ) -> Vec<Diagnostic> {
     let schema = data.schema();
-    let query = Query::read(sql);
     let comparisons = query.literal_comparisons();
     let mut found = Vec::new();
     if found_nothing(result) {
         found.extend(literals::check_literals(data, &comparisons).await);
-        found.extend(not_in::not_in_with_nulls(data, &query).await);
+        found.extend(not_in::not_in_with_nulls(data, query).await);
     }
     found.extend(dates::check_date_literals(data, &comparisons).await);
     for written in query.null_comparisons() {

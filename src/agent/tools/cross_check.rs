@@ -134,10 +134,11 @@ async fn cross_check<D: Database + ?Sized>(
             ))
         }
     };
-    let ordered = Query::read(&sql_a).has_order_by() && Query::read(&sql_b).has_order_by();
+    let (query_a, query_b) = (Query::read(&sql_a), Query::read(&sql_b));
+    let ordered = query_a.has_order_by() && query_b.has_order_by();
     let comparison = compare(&a, &b, ordered);
-    let warnings_a = checks::inspect(toolbox.data(), &sql_a, &a).await;
-    let warnings_b = checks::inspect(toolbox.data(), &sql_b, &b).await;
+    let warnings_a = checks::inspect(toolbox.data(), &query_a, &a).await;
+    let warnings_b = checks::inspect(toolbox.data(), &query_b, &b).await;
     let cut_note = (a.truncated || b.truncated)
         .then(|| format!("only the first {COMPARED_ROWS} rows of each were compared"));
     ToolOutput::CrossCheck(CrossCheckReport {

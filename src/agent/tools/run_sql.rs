@@ -6,6 +6,7 @@ use crate::agent::checks::{self, Diagnostic};
 use crate::agent::values::{round_ms, rows_json, serialize_row_count};
 use crate::engine::{Database, QueryResult, RowCount};
 use crate::llm::ToolSpec;
+use crate::sql::analysis::Query;
 use serde::Serialize;
 use serde_json::json;
 
@@ -102,7 +103,7 @@ async fn run_sql<D: Database + ?Sized>(toolbox: &Toolbox<'_, D>, sql: &str) -> T
         .await
     {
         Ok(result) => {
-            let warnings = checks::inspect(toolbox.data(), &sql, &result).await;
+            let warnings = checks::inspect(toolbox.data(), &Query::read(&sql), &result).await;
             ToolOutput::Rows(SqlRun::new(sql, &result, warnings))
         }
         Err(error) => ToolOutput::error(checks::explain_error(toolbox.data().schema(), &error)),
