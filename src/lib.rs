@@ -7,6 +7,7 @@
 //! - [`agent`]: the question-answering loop and its tools; knows nothing of the browser.
 //! - [`present`]: answers and results made safe and drawable (Markdown tree, chart geometry).
 //! - [`settings`]: the model a person chose (from the address, saved), keys bound to endpoints.
+//! - [`text`]: cutting text to size, shared by the agent and the page.
 //! - `browser` (wasm32 only): the browser's address, time, storage and errors, for the
 //!   engine's worker, HTTP and the page.
 //! - `ui` (wasm32 only): the Leptos page.
@@ -20,6 +21,7 @@ pub mod llm;
 pub mod present;
 pub mod settings;
 pub mod sql;
+pub mod text;
 
 #[cfg(target_arch = "wasm32")]
 pub mod ui;

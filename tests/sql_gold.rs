@@ -84,7 +84,7 @@ fn check_all(golds: &[Gold]) -> Tally {
             Ok(result) if result.rows == expected && !result.truncated => {}
             other => tally.mismatched.push(format!("{sql}\n  -> {other:?}")),
         }
-        let tables = analysis::tables_in(&sql);
+        let tables = analysis::Query::read(&sql).tables();
         if tables.is_empty() {
             tally
                 .unknown_tables
@@ -105,10 +105,11 @@ fn check_all(golds: &[Gold]) -> Tally {
 }
 
 fn run_analysis(sql: &str) {
-    analysis::not_in_subqueries(sql);
-    analysis::null_comparisons(sql);
-    analysis::integer_divisions(sql, &|_, _| true);
-    for comparison in analysis::literal_comparisons(sql) {
+    let query = analysis::Query::read(sql);
+    query.not_in_subqueries();
+    query.null_comparisons();
+    query.integer_divisions(&|_, _| true);
+    for comparison in query.literal_comparisons() {
         for literal in comparison.literals {
             if let analysis::Literal::Text(text) = literal {
                 analysis::date_shape(&text);
@@ -175,7 +176,7 @@ fn analysis_reads_the_comparisons_of_real_queries() {
             .split_whitespace()
             .collect::<String>()
             .to_uppercase();
-        let found = analysis::not_in_subqueries(&gold.sql).len();
+        let found = analysis::Query::read(&gold.sql).not_in_subqueries().len();
         let expected = squeezed.matches("NOTIN(SELECT").count();
         not_ins += expected;
         if found != expected {
@@ -184,7 +185,8 @@ fn analysis_reads_the_comparisons_of_real_queries() {
                 gold.sql
             ));
         }
-        let literals: Vec<_> = analysis::literal_comparisons(&gold.sql)
+        let literals: Vec<_> = analysis::Query::read(&gold.sql)
+            .literal_comparisons()
             .into_iter()
             .flat_map(|c| c.literals)
             .collect();

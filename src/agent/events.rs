@@ -1,6 +1,6 @@
 //! What the agent reports while it works, so the page can show a live transcript.
 
-use super::tools::ToolOutput;
+use super::tools::{ToolCall, ToolOutput};
 use super::Answer;
 use crate::llm::Usage;
 use serde::Serialize;
@@ -38,12 +38,13 @@ pub enum EventKind {
     ModelText { step: u32, text: String },
     /// The model answered in plain text or not at all; it was asked to use `final_answer`.
     Nudged { step: u32, reason: String },
-    /// The model called a tool; `arguments` as it sent them (cut when huge).
+    /// The model called a tool: `name` as it sent it, and the call as read from its arguments
+    /// (`None` when it could not be read; the result says why).
     ToolCall {
         step: u32,
         call_id: String,
         name: String,
-        arguments: String,
+        call: Option<ToolCall>,
     },
     /// What the tool gave back, as data the page can render.
     ToolResult {

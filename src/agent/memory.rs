@@ -2,9 +2,9 @@
 //! behind them, so that "and in April?" makes sense. Not the tool traffic: that would cost tokens
 //! on every later question and tell the model little it cannot ask for again.
 
-use super::text::cut_chars;
 use super::Answer;
 use crate::llm::Message;
+use crate::text::cut_chars;
 use serde::{Deserialize, Serialize};
 
 /// Earlier turns beyond this many are forgotten.

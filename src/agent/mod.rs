@@ -11,13 +11,15 @@
 //! let answer = agent.ask(&mut session, "How many orders in March 2024?", &mut show, cancel).await;
 //! ```
 
+pub mod checks;
+mod data;
 mod events;
 mod memory;
 mod prompt;
 mod race;
 mod run;
-pub(crate) mod text;
 pub mod tools;
+mod values;
 
 pub use events::{AgentEvent, EventKind};
 pub use memory::{Conversation, Turn};
@@ -31,7 +33,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::fmt;
 use std::future::Future;
-use tools::describe::TableDescription;
+use tools::describe_table::TableDescription;
 
 /// What a person may tune. Missing fields take their defaults, so saved settings stay readable.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -1,9 +1,9 @@
 //! The system prompt: how to work, and the schema up front so that the model needs no turn to
 //! discover it. The prompt guides; it never guards (the guard and the read-only engine do).
 
-use super::text::sql_name as ident;
 use super::AgentConfig;
 use crate::engine::{Schema, Table, TableKind};
+use crate::sql::ident;
 use std::fmt::Write;
 
 /// Up to this size the whole schema goes into the prompt; beyond, only table names.

@@ -3,9 +3,9 @@
 
 use super::events::{AgentEvent, EventKind};
 use super::race::Race;
-use super::text::{cap_bytes, round_ms};
-use super::tools::answer::AcceptedAnswer;
-use super::tools::{self, ToolOutput, Toolbox};
+use super::tools::final_answer::AcceptedAnswer;
+use super::tools::{self, ToolName, ToolOutput, Toolbox};
+use super::values::round_ms;
 use super::{prompt, Agent, AgentError, Answer, Failure, Session};
 use crate::clock::Clock;
 use crate::engine::Database;
@@ -16,8 +16,8 @@ use std::pin::Pin;
 
 /// Tool calls beyond this many in one reply are refused, not run.
 const MAX_CALLS_PER_REPLY: usize = 10;
-/// Tool arguments in events are cut to this size; the page shows them, the model sent them.
-const EVENT_ARGUMENT_BYTES: usize = 8 * 1024;
+/// The tools offered to the model.
+const OFFERED: &[ToolName] = ToolName::ALL;
 
 /// The state of one question.
 struct Run<'r> {
@@ -169,7 +169,7 @@ where
             model: config.model.clone(),
             system: system.clone(),
             messages: messages.clone(),
-            tools: tools::specs(),
+            tools: tools::specs(OFFERED),
             temperature: config.temperature,
             max_tokens: config.max_tokens,
         };
@@ -244,20 +244,23 @@ async fn run_calls<D: Database + ?Sized>(
 ) -> Result<Calls, AgentError> {
     let mut results = Vec::new();
     for (index, call) in calls.iter().enumerate() {
+        let read = tools::ToolCall::read(&call.name, &call.arguments, OFFERED);
         run.emit(EventKind::ToolCall {
             step,
             call_id: call.id.clone(),
             name: call.name.clone(),
-            arguments: cap_bytes(&call.arguments, EVENT_ARGUMENT_BYTES),
+            call: read.as_ref().ok().cloned(),
         });
         let started = run.clock.now_ms();
-        let output = if index < MAX_CALLS_PER_REPLY {
-            toolbox.set_time_left(run.race.remaining_ms());
-            run.race.run(toolbox.call(call)).await?
-        } else {
-            ToolOutput::error(format!(
+        let output = match read {
+            _ if index >= MAX_CALLS_PER_REPLY => ToolOutput::error(format!(
                 "not run: at most {MAX_CALLS_PER_REPLY} tool calls are run per reply"
-            ))
+            )),
+            Ok(tool_call) => {
+                toolbox.set_time_left(run.race.remaining_ms());
+                run.race.run(toolbox.run(&tool_call)).await?
+            }
+            Err(message) => ToolOutput::error(message),
         };
         run.emit(EventKind::ToolResult {
             step,

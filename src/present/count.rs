@@ -1,4 +1,4 @@
-//! Counts as a person reads them: "1 row", "1,234 rows".
+//! Counts as a person reads them: "1 row", "1,234 rows", "first 5 of 1,234 rows".
 
 use crate::engine::RowCount;
 
@@ -30,6 +30,16 @@ pub fn rows(count: RowCount) -> String {
         RowCount::Exact(n) => plural(n, "row", "rows"),
         // "more than 1 row", as one says "more than one row".
         RowCount::MoreThan(n) => format!("more than {}", plural(n, "row", "rows")),
+    }
+}
+
+/// The caption of the first `shown` rows of a result of `total` rows: "3 rows", or "first 5 of
+/// 1,234 rows" when `all_shown` is false.
+pub fn rows_caption(shown: usize, all_shown: bool, total: RowCount) -> String {
+    if all_shown {
+        plural(shown as u64, "row", "rows")
+    } else {
+        format!("first {} of {}", grouped(shown as u64), rows(total))
     }
 }
 
@@ -67,5 +77,19 @@ mod tests {
         assert_eq!(rows(RowCount::Exact(1_234)), "1,234 rows");
         assert_eq!(rows(RowCount::MoreThan(1)), "more than 1 row");
         assert_eq!(rows(RowCount::MoreThan(1_000)), "more than 1,000 rows");
+    }
+
+    #[test]
+    fn captions_say_when_only_the_first_rows_are_shown() {
+        assert_eq!(rows_caption(3, true, RowCount::Exact(3)), "3 rows");
+        assert_eq!(rows_caption(1, true, RowCount::Exact(1)), "1 row");
+        assert_eq!(
+            rows_caption(5, false, RowCount::Exact(1_234)),
+            "first 5 of 1,234 rows"
+        );
+        assert_eq!(
+            rows_caption(50, false, RowCount::MoreThan(1_000)),
+            "first 50 of more than 1,000 rows"
+        );
     }
 }

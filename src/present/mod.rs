@@ -7,8 +7,10 @@
 //! - [`chart`]: whether a query result can be drawn as a bar or line chart, and the SVG geometry.
 //! - [`count`]: counts with their thousands grouped.
 //! - [`time`]: how long something took.
+//! - [`transcript`]: the agent's events as the steps and notes of a question's transcript.
 
 pub mod chart;
 pub mod count;
 pub mod markdown;
 pub mod time;
+pub mod transcript;

@@ -3,7 +3,7 @@
 //! in histories, logs and chats, so a key in it is ignored and the person is told so.
 
 use super::{check_base_url, check_model, parse_provider, ModelSettings};
-use crate::agent::text::cut_chars;
+use crate::text::cut_chars;
 
 /// A value quoted back to the person is cut to this many characters, so that a long address
 /// cannot flood the panel.

@@ -10,6 +10,22 @@ pub mod guard;
 pub mod lexer;
 pub mod tidy;
 
+/// A name as it must be written in SQL: plain when it can be, quoted otherwise (odd characters,
+/// keywords such as `order`).
+pub fn ident(name: &str) -> String {
+    let plain = name
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !lexer::is_keyword(name);
+    if plain {
+        name.to_string()
+    } else {
+        quote_ident(name)
+    }
+}
+
 /// Quotes a name for use as an SQL identifier: `Order Details` → `"Order Details"`.
 pub fn quote_ident(name: &str) -> String {
     format!("\"{}\"", name.replace('"', "\"\""))
@@ -29,5 +45,13 @@ mod tests {
         assert_eq!(quote_ident("Order Details"), "\"Order Details\"");
         assert_eq!(quote_ident("a\"b"), "\"a\"\"b\"");
         assert_eq!(quote_literal("O'Brien"), "'O''Brien'");
+    }
+
+    #[test]
+    fn names_are_quoted_only_when_they_must_be() {
+        assert_eq!(ident("orders"), "orders");
+        assert_eq!(ident("order"), "\"order\"");
+        assert_eq!(ident("Order Details"), "\"Order Details\"");
+        assert_eq!(ident("2024"), "\"2024\"");
     }
 }

@@ -9,7 +9,7 @@ use super::chart_view::TableOrChart;
 use crate::browser::save_file;
 use crate::engine::csv::to_csv;
 use crate::engine::{QueryResult, Value};
-use crate::present::count::{grouped, plural, rows};
+use crate::present::count::{plural, rows_caption};
 use crate::present::time::elapsed;
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -210,15 +210,7 @@ fn number_text(value: &Value) -> String {
 }
 
 fn row_count_text(result: &QueryResult) -> String {
-    let shown = result.rows.len();
-    if !result.truncated {
-        return plural(shown as u64, "row", "rows");
-    }
-    format!(
-        "first {} of {}",
-        grouped(shown as u64),
-        rows(result.total_rows)
-    )
+    rows_caption(result.rows.len(), !result.truncated, result.total_rows)
 }
 
 /// Saves the rows as `result.csv`.

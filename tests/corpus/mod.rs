@@ -710,10 +710,11 @@ pub fn deep_texts(levels: usize) -> Vec<String> {
 /// Every question the lints ask of a query, for tests that only care that it does not fall
 /// over (no panic, no stack overflow).
 pub fn analyse(sql: &str) {
-    use askdb::sql::analysis;
-    let _ = analysis::tables_in(sql);
-    let _ = analysis::literal_comparisons(sql);
-    let _ = analysis::not_in_subqueries(sql);
-    let _ = analysis::null_comparisons(sql);
-    let _ = analysis::has_order_by(sql);
+    let query = askdb::sql::analysis::Query::read(sql);
+    let _ = query.tables();
+    let _ = query.literal_comparisons();
+    let _ = query.not_in_subqueries();
+    let _ = query.null_comparisons();
+    let _ = query.integer_divisions(&|_, _| true);
+    let _ = query.has_order_by();
 }

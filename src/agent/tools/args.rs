@@ -1,7 +1,7 @@
 //! Reading a tool call's arguments, which the model wrote and may have got wrong. Every mistake
 //! becomes a message the model can act on.
 
-use super::super::text::cut_chars;
+use crate::text::cut_chars;
 use serde_json::{Map, Value};
 
 #[derive(Debug)]

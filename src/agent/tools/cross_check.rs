@@ -1,19 +1,22 @@
 //! `cross_check(sql_a, sql_b)`: two ways to ask the same question, compared. Agreement is
 //! evidence; agreement on nothing is not, and the report says so.
 
-use super::super::text::{round_ms, rows_json, serialize_row_count};
-use super::diagnostics::{self, explain_error, Diagnostic};
-use super::{halve, ToolOutput, Toolbox};
+use super::args::Args;
+use super::{halve, spec, text_parameter, Tool, ToolOutput, Toolbox};
+use crate::agent::checks::{self, explain_error, Diagnostic};
+use crate::agent::values::{round_ms, rows_json, serialize_row_count};
 use crate::engine::{Database, QueryResult, RowCount, Value};
-use crate::sql::analysis::has_order_by;
+use crate::llm::ToolSpec;
+use crate::sql::analysis::Query;
 use serde::Serialize;
+use serde_json::json;
 use std::cmp::Ordering;
 
 /// Rows of each result that take part in the comparison.
 const COMPARED_ROWS: usize = 1_000;
 /// Rows shown per side, and rows shown of each difference.
 const SHOWN_ROWS: usize = 5;
-const VALUE_CHARS: usize = 100;
+const COMPARED_VALUE_CHARS: usize = 100;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -63,16 +66,58 @@ impl CrossCheckReport {
     }
 }
 
-pub async fn cross_check<D: Database + ?Sized>(
+/// `cross_check(sql_a, sql_b)`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CrossCheck {
+    pub sql_a: String,
+    pub sql_b: String,
+}
+
+impl Tool for CrossCheck {
+    const NAME: &'static str = "cross_check";
+
+    fn spec() -> ToolSpec {
+        spec(
+            Self::NAME,
+            "Runs two different queries meant to answer the same question and compares their \
+             results (as multisets, in order only when both have ORDER BY). Use it when unsure \
+             that a query means what the question asks.",
+            json!({
+                "type": "object",
+                "properties": {
+                    "sql_a": text_parameter("The first query."),
+                    "sql_b": text_parameter("A different query for the same question."),
+                },
+                "required": ["sql_a", "sql_b"],
+            }),
+        )
+    }
+
+    fn read(args: &Args) -> Result<Self, String> {
+        Ok(CrossCheck {
+            sql_a: args.text("sql_a")?,
+            sql_b: args.text("sql_b")?,
+        })
+    }
+
+    async fn run<D: Database + ?Sized>(
+        &self,
+        toolbox: &mut Toolbox<'_, D>,
+    ) -> Result<ToolOutput, String> {
+        Ok(cross_check(toolbox, &self.sql_a, &self.sql_b).await)
+    }
+}
+
+async fn cross_check<D: Database + ?Sized>(
     toolbox: &Toolbox<'_, D>,
     sql_a: &str,
     sql_b: &str,
 ) -> ToolOutput {
     let sql_a = crate::sql::tidy::tidy(sql_a);
     let sql_b = crate::sql::tidy::tidy(sql_b);
-    let result_a = toolbox.query(&sql_a, COMPARED_ROWS).await;
-    let result_b = toolbox.query(&sql_b, COMPARED_ROWS).await;
-    let schema = toolbox.schema();
+    let result_a = toolbox.data().query(&sql_a, COMPARED_ROWS).await;
+    let result_b = toolbox.data().query(&sql_b, COMPARED_ROWS).await;
+    let schema = toolbox.data().schema();
     let (a, b) = match (result_a, result_b) {
         (Ok(a), Ok(b)) => (a, b),
         (Err(error), Ok(_)) => {
@@ -89,10 +134,11 @@ pub async fn cross_check<D: Database + ?Sized>(
             ))
         }
     };
-    let ordered = has_order_by(&sql_a) && has_order_by(&sql_b);
+    let (query_a, query_b) = (Query::read(&sql_a), Query::read(&sql_b));
+    let ordered = query_a.has_order_by() && query_b.has_order_by();
     let comparison = compare(&a, &b, ordered);
-    let warnings_a = diagnostics::inspect(toolbox, &sql_a, &a).await;
-    let warnings_b = diagnostics::inspect(toolbox, &sql_b, &b).await;
+    let warnings_a = checks::inspect(toolbox.data(), &query_a, &a).await;
+    let warnings_b = checks::inspect(toolbox.data(), &query_b, &b).await;
     let cut_note = (a.truncated || b.truncated)
         .then(|| format!("only the first {COMPARED_ROWS} rows of each were compared"));
     ToolOutput::CrossCheck(CrossCheckReport {
@@ -118,7 +164,7 @@ fn side(sql: String, result: &QueryResult, warnings: Vec<Diagnostic>) -> Side {
 }
 
 fn shown<R: AsRef<[Value]>>(rows: &[R]) -> Vec<Vec<serde_json::Value>> {
-    rows_json(rows.iter().take(SHOWN_ROWS), VALUE_CHARS)
+    rows_json(rows.iter().take(SHOWN_ROWS), COMPARED_VALUE_CHARS)
 }
 
 struct Comparison<'r> {

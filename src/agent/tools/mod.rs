@@ -6,85 +6,170 @@
 //! to the model as that tool's error result, so it can correct itself; none ends the question.
 //! Results go to the model as compact JSON capped at [`RESULT_BYTES`], and to the page as
 //! [`ToolOutput`] data.
+//!
+//! Each tool lives in the file named after it: its arguments type (a [`Tool`]: name, spec,
+//! reading, running). The one list below makes [`ToolCall`], which a model's call is read into
+//! once ([`ToolCall::read`]), and [`ToolName`], the tools a mode may offer.
 
-pub mod answer;
 mod args;
 pub mod cross_check;
-mod dates;
-pub mod describe;
-pub mod diagnostics;
-mod literals;
-mod near;
+pub mod describe_table;
+pub mod final_answer;
+pub mod list_tables;
 pub mod run_sql;
 
-use super::text::{cap_bytes, serialize_row_count};
+use super::data::Data;
 use super::AgentConfig;
-use crate::engine::{
-    query, Database, DbError, QueryLimits, QueryResult, RowCount, Schema, TableKind, Value,
-};
-use crate::llm::{ToolCall, ToolSpec};
+use crate::engine::{Database, Schema};
+use crate::llm::ToolSpec;
+use crate::text::cap_bytes;
 use args::Args;
 use serde::Serialize;
 use serde_json::json;
 use std::collections::HashMap;
 
+/// One tool, in the file named after it: its arguments as a type, its name and spec, and what
+/// it does.
+pub(crate) trait Tool: Sized {
+    const NAME: &'static str;
+    /// What the model reads about the tool: what it does, and its arguments' JSON Schema.
+    fn spec() -> ToolSpec;
+    /// The arguments, from what the model wrote. `Err` says what is wrong, for the model.
+    fn read(args: &Args) -> Result<Self, String>;
+    /// Runs the tool. `Err` is a message for the model.
+    async fn run<D: Database + ?Sized>(
+        &self,
+        toolbox: &mut Toolbox<'_, D>,
+    ) -> Result<ToolOutput, String>;
+}
+
+/// Makes, from the one list of tools below, the typed call ([`ToolCall`]), the names a mode may
+/// offer ([`ToolName`]), and the matches that read and run each tool.
+macro_rules! tools {
+    ($($variant:ident($tool:ty)),+ $(,)?) => {
+        /// A tool call as the model meant it, read once: which tool, with its arguments.
+        #[derive(Clone, Debug, PartialEq, Serialize)]
+        #[serde(tag = "tool", rename_all = "snake_case")]
+        pub enum ToolCall {
+            $($variant($tool)),+
+        }
+
+        /// A tool without its arguments: what a mode offers the model.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum ToolName {
+            $($variant),+
+        }
+
+        impl ToolName {
+            /// Every tool, in the order the model reads them.
+            pub const ALL: &'static [ToolName] = &[$(ToolName::$variant),+];
+
+            /// The name the model calls it by.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(ToolName::$variant => <$tool as Tool>::NAME),+
+                }
+            }
+
+            pub fn spec(self) -> ToolSpec {
+                match self {
+                    $(ToolName::$variant => <$tool as Tool>::spec()),+
+                }
+            }
+
+            fn read_arguments(self, args: &Args) -> Result<ToolCall, String> {
+                match self {
+                    $(ToolName::$variant => <$tool as Tool>::read(args).map(ToolCall::$variant)),+
+                }
+            }
+        }
+
+        impl ToolCall {
+            pub fn name(&self) -> ToolName {
+                match self {
+                    $(ToolCall::$variant(_) => ToolName::$variant),+
+                }
+            }
+
+            async fn run<D: Database + ?Sized>(
+                &self,
+                toolbox: &mut Toolbox<'_, D>,
+            ) -> Result<ToolOutput, String> {
+                match self {
+                    $(ToolCall::$variant(tool) => tool.run(toolbox).await),+
+                }
+            }
+        }
+    };
+}
+
+// The tools. Adding one: a file named after it whose arguments type implements [`Tool`], and
+// one line here.
+tools! {
+    ListTables(list_tables::ListTables),
+    DescribeTable(describe_table::DescribeTable),
+    RunSql(run_sql::RunSql),
+    CrossCheck(cross_check::CrossCheck),
+    FinalAnswer(final_answer::FinalAnswer),
+}
+
+impl ToolCall {
+    /// Reads a call the model made to tool `name` with `arguments` (JSON text), among the
+    /// tools `offered`. `Err` is the message for the model: the arguments are not JSON, the tool
+    /// is not offered, or an argument is missing or of the wrong kind.
+    pub fn read(name: &str, arguments: &str, offered: &[ToolName]) -> Result<ToolCall, String> {
+        let for_the_model = |message: String| format!("{name}: {message}");
+        let args = Args::parse(arguments).map_err(for_the_model)?;
+        let Some(tool) = offered.iter().find(|tool| tool.as_str() == name) else {
+            let names: Vec<&str> = offered.iter().map(|tool| tool.as_str()).collect();
+            return Err(for_the_model(format!(
+                "there is no tool `{}`; the tools are {}",
+                crate::text::cut_chars(name, 60),
+                names.join(", ")
+            )));
+        };
+        tool.read_arguments(&args).map_err(for_the_model)
+    }
+}
+
+/// The specs of the tools `offered`, as sent with every model call.
+pub fn specs(offered: &[ToolName]) -> Vec<ToolSpec> {
+    offered.iter().map(|tool| tool.spec()).collect()
+}
+
+/// A spec: the tool's name, what it does, and its arguments' JSON Schema.
+pub(crate) fn spec(name: &str, description: &str, parameters: serde_json::Value) -> ToolSpec {
+    ToolSpec {
+        name: name.to_string(),
+        description: description.to_string(),
+        parameters,
+    }
+}
+
+/// A text argument's JSON Schema.
+pub(crate) fn text_parameter(description: &str) -> serde_json::Value {
+    json!({ "type": "string", "description": description })
+}
+
 /// The most a tool result may weigh in the model's context.
 pub const RESULT_BYTES: usize = 8 * 1024;
-
-/// Statistics over a bigger table are taken from its first this-many rows.
-pub(crate) const SAMPLE_ROWS: u64 = 10_000;
-
-/// A column with at most this many distinct values has all of them listed.
-pub(crate) const FEW_VALUES: usize = 25;
-/// Otherwise this many of its most frequent values are.
-pub(crate) const MOST_FREQUENT: usize = 10;
-/// Values in statistics and in messages about the data are cut to this many characters.
-pub(crate) const VALUE_CHARS: usize = 60;
 
 /// What a tool produced: structured for the page, turned into text for the model.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum ToolOutput {
     Tables {
-        tables: Vec<TableSummary>,
+        tables: Vec<list_tables::TableSummary>,
         #[serde(skip_serializing_if = "Option::is_none")]
         note: Option<String>,
     },
-    Table(describe::TableDescription),
+    Table(describe_table::TableDescription),
     Rows(run_sql::SqlRun),
     CrossCheck(cross_check::CrossCheckReport),
-    Answer(answer::AcceptedAnswer),
+    Answer(final_answer::AcceptedAnswer),
     Error {
         message: String,
     },
-}
-
-/// One line of `list_tables`.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct TableSummary {
-    pub name: String,
-    #[serde(skip_serializing_if = "is_table")]
-    pub kind: TableKind,
-    #[serde(
-        serialize_with = "serialize_optional_count",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub rows: Option<RowCount>,
-    pub columns: usize,
-}
-
-fn is_table(kind: &TableKind) -> bool {
-    *kind == TableKind::Table
-}
-
-fn serialize_optional_count<S: serde::Serializer>(
-    count: &Option<RowCount>,
-    serializer: S,
-) -> Result<S::Ok, S::Error> {
-    match count {
-        Some(count) => serialize_row_count(count, serializer),
-        None => serializer.serialize_none(),
-    }
 }
 
 impl ToolOutput {
@@ -141,85 +226,10 @@ pub(crate) fn halve<T>(items: &mut Vec<T>, note: &mut Option<String>) -> bool {
     true
 }
 
-/// The tools' JSON Schemas, as sent with every model call.
-pub fn specs() -> Vec<ToolSpec> {
-    fn spec(name: &str, description: &str, parameters: serde_json::Value) -> ToolSpec {
-        ToolSpec {
-            name: name.to_string(),
-            description: description.to_string(),
-            parameters,
-        }
-    }
-    let text = |description: &str| json!({ "type": "string", "description": description });
-    vec![
-        spec(
-            "list_tables",
-            "Lists the tables and views with their row and column counts.",
-            json!({ "type": "object", "properties": {} }),
-        ),
-        spec(
-            "describe_table",
-            "Describes one table or view: columns (type, NOT NULL, primary key, default), foreign \
-             keys both ways, indexes, 3 sample rows, and per column the NULL count, the distinct \
-             count, its values with counts (all when few, else the most frequent) and min/max.",
-            json!({
-                "type": "object",
-                "properties": { "table": text("The table or view name, as in the schema.") },
-                "required": ["table"],
-            }),
-        ),
-        spec(
-            "run_sql",
-            "Runs one read-only SQLite query (SELECT or WITH ... SELECT). Returns the columns, \
-             the first rows, the total row count, and warnings about traps: a literal that does \
-             not occur in the data (with the values that do), NOT IN over NULLs, = NULL, integer \
-             division, dates written in another format.",
-            json!({
-                "type": "object",
-                "properties": { "sql": text("One SQLite SELECT statement.") },
-                "required": ["sql"],
-            }),
-        ),
-        spec(
-            "cross_check",
-            "Runs two different queries meant to answer the same question and compares their \
-             results (as multisets, in order only when both have ORDER BY). Use it when unsure \
-             that a query means what the question asks.",
-            json!({
-                "type": "object",
-                "properties": {
-                    "sql_a": text("The first query."),
-                    "sql_b": text("A different query for the same question."),
-                },
-                "required": ["sql_a", "sql_b"],
-            }),
-        ),
-        spec(
-            "final_answer",
-            "Gives the answer to the person and ends the question. Call it once you have the \
-             result.",
-            json!({
-                "type": "object",
-                "properties": {
-                    "answer": text("The answer, in the language of the question."),
-                    "sql": text("The one query whose result proves the answer; it is shown to \
-                                 the person and run again. Empty only when no query can answer."),
-                    "notes": text("Optional: interpretations you chose, caveats."),
-                },
-                "required": ["answer", "sql"],
-            }),
-        ),
-    ]
-}
-
 /// What the tools work with during one question.
 pub struct Toolbox<'a, D: ?Sized> {
-    db: &'a D,
-    schema: &'a Schema,
-    descriptions: &'a mut HashMap<String, describe::TableDescription>,
-    config: &'a AgentConfig,
-    /// What is left of the question's time: no query may run longer.
-    time_left_ms: u32,
+    data: Data<'a, D>,
+    descriptions: &'a mut HashMap<String, describe_table::TableDescription>,
     /// `final_answer` calls refused so far; after a few, the answer is taken without evidence.
     refused_answers: u32,
 }
@@ -228,139 +238,60 @@ impl<'a, D: Database + ?Sized> Toolbox<'a, D> {
     pub(crate) fn new(
         db: &'a D,
         schema: &'a Schema,
-        descriptions: &'a mut HashMap<String, describe::TableDescription>,
+        descriptions: &'a mut HashMap<String, describe_table::TableDescription>,
         config: &'a AgentConfig,
     ) -> Self {
         Toolbox {
-            db,
-            schema,
+            data: Data::new(db, schema, config),
             descriptions,
-            config,
-            time_left_ms: config.query_deadline_ms,
             refused_answers: 0,
         }
     }
 
     pub(crate) fn set_time_left(&mut self, ms: u32) {
-        self.time_left_ms = ms;
+        self.data.set_time_left(ms);
     }
 
     /// Runs one tool call. Never fails: failures are error outputs for the model to read.
-    pub async fn call(&mut self, call: &ToolCall) -> ToolOutput {
-        let args = match Args::parse(&call.arguments) {
-            Ok(args) => args,
-            Err(message) => return ToolOutput::error(format!("{}: {message}", call.name)),
-        };
-        let output = match call.name.as_str() {
-            "list_tables" => Ok(self.list_tables()),
-            "describe_table" => match args.text("table") {
-                Ok(table) => Ok(describe::describe(self, &table).await),
-                Err(message) => Err(message),
-            },
-            "run_sql" => match args.text("sql") {
-                Ok(sql) => Ok(run_sql::run_sql(self, &sql).await),
-                Err(message) => Err(message),
-            },
-            "cross_check" => match (args.text("sql_a"), args.text("sql_b")) {
-                (Ok(a), Ok(b)) => Ok(cross_check::cross_check(self, &a, &b).await),
-                (Err(message), _) | (_, Err(message)) => Err(message),
-            },
-            "final_answer" => answer::final_answer(self, &args).await,
-            other => Err(format!(
-                "there is no tool `{}`; the tools are list_tables, describe_table, run_sql, \
-                 cross_check, final_answer",
-                super::text::cut_chars(other, 60)
-            )),
-        };
-        output.unwrap_or_else(|message| ToolOutput::error(format!("{}: {message}", call.name)))
+    pub async fn run(&mut self, call: &ToolCall) -> ToolOutput {
+        call.run(self).await.unwrap_or_else(|message| {
+            ToolOutput::error(format!("{}: {message}", call.name().as_str()))
+        })
     }
 
-    fn list_tables(&self) -> ToolOutput {
-        ToolOutput::Tables {
-            tables: self
-                .schema
-                .tables
-                .iter()
-                .map(|table| TableSummary {
-                    name: table.name.clone(),
-                    kind: table.kind,
-                    rows: table.row_count,
-                    columns: table.columns.len(),
-                })
-                .collect(),
-            note: None,
-        }
-    }
-
-    /// Runs `sql` through the guard, with at most `max_rows` rows and the query deadline (or
-    /// what is left of the question's time, when that is less).
-    pub(crate) async fn query(&self, sql: &str, max_rows: usize) -> Result<QueryResult, DbError> {
-        let limits = QueryLimits {
-            max_rows: max_rows.max(1),
-            deadline_ms: self.config.query_deadline_ms.min(self.time_left_ms.max(1)),
-        };
-        query(self.db, sql, &limits).await
-    }
-
-    /// The first number of the first row of `sql`, for counts.
-    pub(crate) async fn count(&self, sql: &str) -> Result<u64, DbError> {
-        let result = self.query(sql, 1).await?;
-        let value = result.rows.first().and_then(|row| row.first());
-        Ok(value.and_then(|v| v.as_f64()).unwrap_or(0.0) as u64)
-    }
-
-    /// How many rows of `table` have `column` `condition` (`IS NULL`, `= 'Tokyo'`).
-    pub(crate) async fn count_where(
-        &self,
-        table: &str,
-        column: &str,
-        condition: &str,
-    ) -> Result<u64, DbError> {
-        let sql = format!(
-            "SELECT count(*) FROM {} WHERE {} {condition}",
-            crate::sql::quote_ident(table),
-            crate::sql::quote_ident(column)
-        );
-        self.count(&sql).await
-    }
-
-    /// Rows of (value, count) of `column` in `source`, at most `limit`: the most frequent first,
-    /// equal counts in value order, NULL (unless `skip_null`) after the values as frequent.
-    pub(crate) async fn value_counts(
-        &self,
-        source: &str,
-        column: &str,
-        limit: usize,
-        skip_null: bool,
-    ) -> Result<Vec<Vec<Value>>, DbError> {
-        let c = crate::sql::quote_ident(column);
-        let filter = if skip_null {
-            format!("WHERE {c} IS NOT NULL ")
-        } else {
-            String::new()
-        };
-        let sql = format!(
-            "SELECT {c}, count(*) FROM {source} {filter}GROUP BY {c} \
-             ORDER BY count(*) DESC, {c} IS NULL, {c} LIMIT {limit}"
-        );
-        Ok(self.query(&sql, limit).await?.rows)
-    }
-
-    pub(crate) fn schema(&self) -> &'a Schema {
-        self.schema
-    }
-
-    pub(crate) fn config(&self) -> &AgentConfig {
-        self.config
+    pub(crate) fn data(&self) -> &Data<'a, D> {
+        &self.data
     }
 }
 
-/// What statistics over `table` read: the table itself when small, else its first
-/// [`SAMPLE_ROWS`] rows. The flag says whether it is a sample.
-pub(crate) fn sampled_source(table: &crate::engine::Table) -> (String, bool) {
-    let name = crate::sql::quote_ident(&table.name);
-    match table.row_count {
-        Some(RowCount::Exact(n)) if n <= SAMPLE_ROWS => (name, false),
-        _ => (format!("(SELECT * FROM {name} LIMIT {SAMPLE_ROWS})"), true),
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_call_is_read_once_into_its_tool() {
+        let call = ToolCall::read("run_sql", r#"{"sql": "SELECT 1"}"#, ToolName::ALL).unwrap();
+        assert_eq!(
+            call,
+            ToolCall::RunSql(run_sql::RunSql {
+                sql: "SELECT 1".into()
+            })
+        );
+        assert_eq!(call.name().as_str(), "run_sql");
+        assert_eq!(
+            ToolCall::read("describe_table", "{}", ToolName::ALL).unwrap_err(),
+            "describe_table: the argument `table` is missing"
+        );
+    }
+
+    #[test]
+    fn a_tool_not_offered_is_refused_with_the_tools_that_are() {
+        let offered = [ToolName::ListTables, ToolName::FinalAnswer];
+        assert_eq!(
+            ToolCall::read("run_sql", r#"{"sql": "SELECT 1"}"#, &offered).unwrap_err(),
+            "run_sql: there is no tool `run_sql`; the tools are list_tables, final_answer"
+        );
+        let names: Vec<String> = specs(&offered).into_iter().map(|s| s.name).collect();
+        assert_eq!(names, ["list_tables", "final_answer"]);
     }
 }

@@ -1,13 +1,17 @@
 //! `run_sql(sql)`: one read-only query, its first rows, and what the model cannot see for itself.
 
-use super::super::text::{round_ms, rows_json, serialize_row_count};
-use super::diagnostics::{self, Diagnostic};
-use super::{halve, ToolOutput, Toolbox};
+use super::args::Args;
+use super::{halve, spec, text_parameter, Tool, ToolOutput, Toolbox};
+use crate::agent::checks::{self, Diagnostic};
+use crate::agent::values::{round_ms, rows_json, serialize_row_count};
 use crate::engine::{Database, QueryResult, RowCount};
+use crate::llm::ToolSpec;
+use crate::sql::analysis::Query;
 use serde::Serialize;
+use serde_json::json;
 
 /// Text values in result rows are cut to this many characters.
-const VALUE_CHARS: usize = 200;
+const RESULT_VALUE_CHARS: usize = 200;
 
 /// A query that ran, as the model and the page see it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -34,7 +38,7 @@ impl SqlRun {
         SqlRun {
             sql,
             columns: result.columns.clone(),
-            rows: rows_json(&result.rows, VALUE_CHARS),
+            rows: rows_json(&result.rows, RESULT_VALUE_CHARS),
             total_rows: result.total_rows,
             more_rows: result.truncated,
             elapsed_ms: round_ms(result.elapsed_ms),
@@ -52,13 +56,56 @@ impl SqlRun {
     }
 }
 
-pub async fn run_sql<D: Database + ?Sized>(toolbox: &Toolbox<'_, D>, sql: &str) -> ToolOutput {
+/// `run_sql(sql)`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RunSql {
+    /// As the model wrote it (it is tidied before it runs).
+    pub sql: String,
+}
+
+impl Tool for RunSql {
+    const NAME: &'static str = "run_sql";
+
+    fn spec() -> ToolSpec {
+        spec(
+            Self::NAME,
+            "Runs one read-only SQLite query (SELECT or WITH ... SELECT). Returns the columns, \
+             the first rows, the total row count, and warnings about traps: a literal that does \
+             not occur in the data (with the values that do), NOT IN over NULLs, = NULL, integer \
+             division, dates written in another format.",
+            json!({
+                "type": "object",
+                "properties": { "sql": text_parameter("One SQLite SELECT statement.") },
+                "required": ["sql"],
+            }),
+        )
+    }
+
+    fn read(args: &Args) -> Result<Self, String> {
+        Ok(RunSql {
+            sql: args.text("sql")?,
+        })
+    }
+
+    async fn run<D: Database + ?Sized>(
+        &self,
+        toolbox: &mut Toolbox<'_, D>,
+    ) -> Result<ToolOutput, String> {
+        Ok(run_sql(toolbox, &self.sql).await)
+    }
+}
+
+async fn run_sql<D: Database + ?Sized>(toolbox: &Toolbox<'_, D>, sql: &str) -> ToolOutput {
     let sql = crate::sql::tidy::tidy(sql);
-    match toolbox.query(&sql, toolbox.config().rows_to_model).await {
+    match toolbox
+        .data()
+        .query(&sql, toolbox.data().config().rows_to_model)
+        .await
+    {
         Ok(result) => {
-            let warnings = diagnostics::inspect(toolbox, &sql, &result).await;
+            let warnings = checks::inspect(toolbox.data(), &Query::read(&sql), &result).await;
             ToolOutput::Rows(SqlRun::new(sql, &result, warnings))
         }
-        Err(error) => ToolOutput::error(diagnostics::explain_error(toolbox.schema(), &error)),
+        Err(error) => ToolOutput::error(checks::explain_error(toolbox.data().schema(), &error)),
     }
 }

@@ -1,9 +1,18 @@
-//! Reading a query's structure from its tokens: which `SELECT` each token belongs to, the
-//! tables of each `FROM`, and the operands around an operator. The traps in the parent module
-//! are found with these.
+//! Reading a query's structure from its tokens, once: which `SELECT` each token belongs to, the
+//! tables of each `FROM`, and the operands around an operator. The traps (`traps`) are found
+//! with these.
+//!
+//! Reading is linear in the number of tokens: parentheses are matched once with a stack, and
+//! every later step jumps over a parenthesized part through its partner instead of scanning it.
 
 use super::{ColumnRef, Literal, TableRef};
 use crate::sql::lexer::{self, Token, TokenKind};
+use std::sync::Arc;
+
+/// A comparison's scope reaches this many enclosing `SELECT`s out at most: a correlated
+/// subquery names a table a few levels up, and a deeper reach would make every comparison of a
+/// deeply nested query carry every table around it.
+const SCOPE_LEVELS: usize = 32;
 
 /// Keywords that are ordinary names when SQLite reads them as columns or tables.
 const KEYWORDS_USED_AS_NAMES: &[&str] = &[
@@ -64,9 +73,10 @@ pub(super) struct Level {
     pub(super) cores: Vec<usize>,
 }
 
-/// The query as the heuristics see it: significant tokens, matching parentheses, and the
+/// An SQL text read once, ready for questions ([`Query::tables`],
+/// [`Query::literal_comparisons`], …): its significant tokens, matching parentheses, and the
 /// `SELECT` each token belongs to.
-pub(super) struct Query<'a> {
+pub struct Query<'a> {
     sql: &'a str,
     pub(super) tokens: Vec<Token<'a>>,
     /// For each `(` its `)` and for each `)` its `(`.
@@ -76,13 +86,16 @@ pub(super) struct Query<'a> {
     pub(super) core_of: Vec<Option<usize>>,
     pub(super) levels: Vec<Level>,
     pub(super) cores: Vec<Core>,
+    /// For each core, the tables a column in it can name (see [`Query::scope`]).
+    scopes: Vec<Arc<[TableRef]>>,
     pub(super) cte_names: Vec<String>,
 }
 
 impl<'a> Query<'a> {
-    /// `None` when the text does not tokenize (it cannot run either).
-    pub(super) fn read(sql: &'a str) -> Option<Query<'a>> {
-        let tokens = lexer::significant_tokens(sql).ok()?;
+    /// Reads `sql`. Text that does not tokenize (it cannot run either) reads as an empty query,
+    /// which finds nothing.
+    pub fn read(sql: &'a str) -> Query<'a> {
+        let tokens = lexer::significant_tokens(sql).unwrap_or_default();
         let n = tokens.len();
         let mut partner = vec![None; n];
         let mut open = Vec::new();
@@ -109,17 +122,19 @@ impl<'a> Query<'a> {
                 cores: Vec::new(),
             }],
             cores: Vec::new(),
+            scopes: Vec::new(),
             cte_names: Vec::new(),
         };
         query.find_levels_and_cores();
         query.read_from_clauses();
+        query.scopes = (0..query.cores.len())
+            .map(|core| query.scope_of(core))
+            .collect();
         query.cte_names = (0..n)
             .filter(|&i| query.tokens[i].is_keyword("WITH"))
-            .filter_map(|i| lexer::with_clause(&query.tokens, i))
-            .flat_map(|(names, _)| names)
-            .filter_map(|i| query.tokens[i].name())
+            .flat_map(|i| query.cte_names_after(i))
             .collect();
-        Some(query)
+        query
     }
 
     fn find_levels_and_cores(&mut self) {
@@ -160,6 +175,8 @@ impl<'a> Query<'a> {
     }
 
     fn read_from_clauses(&mut self) {
+        // Where each core's last `FROM` clause ended: a stray `FROM` inside it is not read again.
+        let mut read_until = vec![0; self.cores.len()];
         for i in 0..self.tokens.len() {
             let after_distinct = i > 0 && self.tokens[i - 1].is_keyword("DISTINCT");
             if let (true, false, Some(core)) = (
@@ -167,14 +184,18 @@ impl<'a> Query<'a> {
                 after_distinct,
                 self.core_of[i],
             ) {
-                let tables = self.tables_after_from(i, core);
+                if i < read_until[core] {
+                    continue;
+                }
+                let (tables, end) = self.tables_after_from(i, core);
+                read_until[core] = end;
                 self.cores[core].tables.extend(tables);
             }
         }
     }
 
-    /// The tables named from the `FROM` at `from` to the end of its clause.
-    fn tables_after_from(&self, from: usize, core: usize) -> Vec<(usize, TableRef)> {
+    /// The tables named from the `FROM` at `from` to the end of its clause, and where it ends.
+    fn tables_after_from(&self, from: usize, core: usize) -> (Vec<(usize, TableRef)>, usize) {
         let mut tables = Vec::new();
         let mut expect_table = true;
         let mut i = from + 1;
@@ -231,7 +252,7 @@ impl<'a> Query<'a> {
                 _ => i += 1,
             }
         }
-        tables
+        (tables, i)
     }
 
     /// Reads an optional `[AS] alias` at `at`: where reading goes on, and the alias.
@@ -265,14 +286,61 @@ impl<'a> Query<'a> {
     }
 
     /// The tables a comparison in `core` can name: its own, then those of enclosing `SELECT`s.
-    pub(super) fn scope(&self, core: Option<usize>) -> Vec<TableRef> {
+    pub(super) fn scope(&self, core: Option<usize>) -> Arc<[TableRef]> {
+        core.and_then(|c| self.scopes.get(c).cloned())
+            .unwrap_or_else(|| Arc::from([]))
+    }
+
+    fn scope_of(&self, core: usize) -> Arc<[TableRef]> {
         let mut scope = Vec::new();
-        let mut at = core;
-        while let Some(c) = at {
+        let mut at = Some(core);
+        for _ in 0..SCOPE_LEVELS {
+            let Some(c) = at else { break };
             scope.extend(self.cores[c].tables.iter().map(|(_, t)| t.clone()));
             at = self.cores[c].parent;
         }
-        scope
+        scope.into()
+    }
+
+    /// The names a `WITH` at `with` defines (`WITH a AS (…), b(x) AS (…)`); none when it is not
+    /// read as a `WITH` clause.
+    fn cte_names_after(&self, with: usize) -> Vec<String> {
+        let mut names = Vec::new();
+        let mut i = with + 1;
+        if self.is_keyword(i, "RECURSIVE") {
+            i += 1;
+        }
+        loop {
+            let Some(name) = self.tokens.get(i).and_then(|t| t.name()) else {
+                return Vec::new();
+            };
+            names.push(name);
+            i += 1;
+            if self.is(i, TokenKind::LeftParen) {
+                let Some(close) = self.partner[i] else {
+                    return Vec::new();
+                };
+                i = close + 1;
+            }
+            if !self.is_keyword(i, "AS") {
+                return Vec::new();
+            }
+            i += 1;
+            if self.is_keyword(i, "NOT") {
+                i += 1;
+            }
+            if self.is_keyword(i, "MATERIALIZED") {
+                i += 1;
+            }
+            match (self.is(i, TokenKind::LeftParen), self.partner.get(i)) {
+                (true, Some(Some(close))) => i = close + 1,
+                _ => return Vec::new(),
+            }
+            if !self.is(i, TokenKind::Comma) {
+                return names;
+            }
+            i += 1;
+        }
     }
 
     pub(super) fn is(&self, i: usize, kind: TokenKind) -> bool {

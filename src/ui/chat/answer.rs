@@ -3,6 +3,7 @@
 
 use super::Exchange;
 use crate::agent::Answer;
+use crate::present::transcript::unverified_reason;
 use crate::ui::app_state;
 use crate::ui::markdown_view::MarkdownView;
 use crate::ui::result_table::ResultView;
@@ -62,17 +63,6 @@ fn answer_view(exchange: Exchange, answer: Answer) -> impl IntoView {
             {notes}
             {evidence}
         </section>
-    }
-}
-
-/// Why an answer is not backed by a query, if it is not.
-fn unverified_reason(answer: &Answer) -> Option<&'static str> {
-    match (&answer.sql, answer.verified) {
-        (Some(_), true) => None,
-        (None, _) => Some("No query backs this answer: check it before relying on it."),
-        (Some(_), false) => {
-            Some("Its SQL was not checked by the agent: check it before relying on it.")
-        }
     }
 }
 

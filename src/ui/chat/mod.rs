@@ -249,7 +249,7 @@ impl ChatState {
         Some(exchange.outcome.with(|outcome| match outcome {
             Some(Ok(answer)) => (answer.usage, Some(answer.elapsed_ms), true),
             Some(Err(failure)) => (failure.usage, Some(failure.elapsed_ms), true),
-            None => (exchange.transcript.usage.get(), None, false),
+            None => (exchange.transcript.usage(), None, false),
         }))
     }
 }

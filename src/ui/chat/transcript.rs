@@ -1,176 +1,56 @@
 //! The live transcript of one question: a compact card per tool call (its SQL, the first rows,
 //! the warnings, the time), and short notes for what happened between (the model's words,
-//! retries, nudges). Filled from the agent's events as they arrive.
+//! retries, nudges). What it holds is `present::transcript`, filled from the agent's events as
+//! they arrive; here is the signal and the markup.
 //!
 //! Everything here came from the model or the database and is shown as text.
 
+use crate::agent::checks::Diagnostic;
 use crate::agent::tools::cross_check::Side;
-use crate::agent::tools::diagnostics::{Diagnostic, DiagnosticKind};
 use crate::agent::tools::ToolOutput;
-use crate::agent::{AgentEvent, EventKind};
+use crate::agent::AgentEvent;
 use crate::engine::RowCount;
 use crate::llm::Usage;
-use crate::present::count::{grouped, plural, rows};
+use crate::present::count::{rows, rows_caption};
 use crate::present::time::elapsed;
+use crate::present::transcript::{self as model, is_warning, Entry, NoteKind, Step};
 use leptos::prelude::*;
 
 /// Rows of a result shown in a card; the model saw more, the evidence table shows all.
 const CARD_ROWS: usize = 5;
-/// Longer text from the model between tool calls is cut in the transcript.
-const NOTE_CHARS: usize = 1_200;
 
-/// One line of the transcript.
-#[derive(Clone)]
-pub enum Entry {
-    Step(Step),
-    Note { kind: NoteKind, text: String },
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum NoteKind {
-    /// What the model wrote besides its tool calls.
-    ModelText,
-    /// A model call failed in a way that may pass; the agent waits and tries again.
-    Retry,
-    /// The model answered without `final_answer` and was asked to use it.
-    Nudge,
-    Stopped,
-}
-
-/// One tool call and, once it is done, its result.
-#[derive(Clone)]
-pub struct Step {
-    pub call_id: String,
-    pub tool: String,
-    /// The arguments as the model sent them (JSON text, maybe invalid).
-    pub arguments: String,
-    pub result: RwSignal<Option<StepResult>>,
-}
-
-#[derive(Clone)]
-pub struct StepResult {
-    pub elapsed_ms: f64,
-    pub output: ToolOutput,
-}
-
-/// The transcript of one question, as signals the view follows.
+/// The transcript of one question, as a signal the view follows.
 #[derive(Clone, Copy)]
-pub struct Transcript {
-    pub entries: RwSignal<Vec<Entry>>,
-    /// What the agent is doing now, while it works.
-    pub status: RwSignal<Option<String>>,
-    /// Tokens used so far by this question.
-    pub usage: RwSignal<Usage>,
-}
+pub struct Transcript(RwSignal<model::Transcript>);
 
 impl Transcript {
     pub fn new() -> Transcript {
-        Transcript {
-            entries: RwSignal::new(Vec::new()),
-            status: RwSignal::new(Some("Starting…".into())),
-            usage: RwSignal::new(Usage::default()),
-        }
+        Transcript(RwSignal::new(model::Transcript::default()))
     }
 
     /// Takes in one event from the agent.
     pub fn record(&self, event: AgentEvent) {
-        match event.kind {
-            EventKind::StepStarted { step, max_steps } => self.status.set(Some(format!(
-                "Step {step} of {max_steps}: waiting for the model…"
-            ))),
-            EventKind::LlmRetry {
-                attempt,
-                wait_ms,
-                reason,
-                ..
-            } => {
-                let wait = crate::engine::format_seconds(wait_ms);
-                self.status
-                    .set(Some(format!("Waiting {wait} before retry {attempt}…")));
-                self.note(
-                    NoteKind::Retry,
-                    format!("Retry {attempt} in {wait}, because {reason}"),
-                );
-            }
-            EventKind::ModelReplied { total_usage, .. } => self.usage.set(total_usage),
-            EventKind::ModelText { text, .. } => self.note(NoteKind::ModelText, cut(&text)),
-            EventKind::Nudged { reason, .. } => self.note(
-                NoteKind::Nudge,
-                format!(
-                    "The model {reason}; it was asked to give its answer with the SQL behind it."
-                ),
-            ),
-            EventKind::ToolCall {
-                call_id,
-                name,
-                arguments,
-                ..
-            } => {
-                self.status.set(Some(format!("Running {name}…")));
-                self.entries.update(|entries| {
-                    entries.push(Entry::Step(Step {
-                        call_id,
-                        tool: name,
-                        arguments,
-                        result: RwSignal::new(None),
-                    }))
-                });
-            }
-            EventKind::ToolResult {
-                call_id,
-                elapsed_ms,
-                output,
-                ..
-            } => {
-                let step = self.entries.with_untracked(|entries| {
-                    entries.iter().rev().find_map(|entry| match entry {
-                        Entry::Step(step) if step.call_id == call_id => Some(step.result),
-                        _ => None,
-                    })
-                });
-                if let Some(result) = step {
-                    result.set(Some(StepResult {
-                        elapsed_ms,
-                        output: *output,
-                    }));
-                }
-            }
-            EventKind::Answer { answer } => {
-                self.status.set(None);
-                // A plain-text answer was already shown as the model's words: once is enough.
-                self.entries.update(|entries| {
-                    if let Some(Entry::Note {
-                        kind: NoteKind::ModelText,
-                        text,
-                    }) = entries.last()
-                    {
-                        if *text == cut(answer.text.trim()) {
-                            entries.pop();
-                        }
-                    }
-                });
-            }
-            EventKind::Error { .. } => self.status.set(None),
-        }
+        self.0.update(|transcript| transcript.record(event));
     }
 
     /// The question was stopped: what was shown stays, marked as stopped.
     pub fn stopped(&self) {
-        self.status.set(None);
-        self.note(NoteKind::Stopped, "Stopped.".into());
+        self.0.update(|transcript| transcript.stopped());
     }
 
-    fn note(&self, kind: NoteKind, text: String) {
-        self.entries
-            .update(|entries| entries.push(Entry::Note { kind, text }));
+    /// Tokens used so far by this question.
+    pub fn usage(&self) -> Usage {
+        self.0.with(|transcript| transcript.usage)
     }
-}
 
-fn cut(text: &str) -> String {
-    if text.chars().count() <= NOTE_CHARS {
-        text.to_string()
-    } else {
-        format!("{}…", text.chars().take(NOTE_CHARS).collect::<String>())
+    /// `read` of the step at `index`, while there is one (tracked: it runs again when the
+    /// transcript changes).
+    fn with_step<R>(&self, index: usize, read: impl FnOnce(&Step) -> R) -> Option<R> {
+        self.0
+            .with(|transcript| match transcript.entries.get(index) {
+                Some(Entry::Step(step)) => Some(read(step)),
+                _ => None,
+            })
     }
 }
 
@@ -180,20 +60,39 @@ pub fn TranscriptView(transcript: Transcript) -> impl IntoView {
     view! {
         <ol class="transcript" aria-label="What the agent did">
             <For
-                each=move || transcript.entries.get().into_iter().enumerate()
-                key=|(index, _)| *index
-                children=|(_, entry)| match entry {
-                    Entry::Step(step) => view! { <StepCard step=step/> }.into_any(),
-                    Entry::Note { kind, text } => note_view(kind, text),
+                each=move || transcript.0.with(|t| t.entries.iter().map(is_step).enumerate().collect::<Vec<_>>())
+                key=|entry| *entry
+                children=move |(index, step)| {
+                    if step {
+                        view! { <StepCard transcript=transcript index=index/> }.into_any()
+                    } else {
+                        note_at(transcript, index)
+                    }
                 }
             />
         </ol>
         {move || {
             transcript
-                .status
-                .get()
+                .0
+                .with(|t| t.status.clone())
                 .map(|status| view! { <p class="agent-status" role="status">{status}</p> })
         }}
+    }
+}
+
+fn is_step(entry: &Entry) -> bool {
+    matches!(entry, Entry::Step(_))
+}
+
+/// The note at `index` (notes do not change once written).
+fn note_at(transcript: Transcript, index: usize) -> AnyView {
+    let note = transcript.0.with_untracked(|t| match t.entries.get(index) {
+        Some(Entry::Note { kind, text }) => Some((*kind, text.clone())),
+        _ => None,
+    });
+    match note {
+        Some((kind, text)) => note_view(kind, text),
+        None => ().into_any(),
     }
 }
 
@@ -216,118 +115,57 @@ fn note_view(kind: NoteKind, text: String) -> AnyView {
 /// One tool call: a one-line summary that opens onto the details. Opens by itself when the
 /// tool reported an error or a warning, which is what a person should read.
 #[component]
-fn StepCard(step: Step) -> impl IntoView {
-    let result = step.result;
-    let tool = step.tool.clone();
-    let brief = brief(&step.tool, &step.arguments);
-    let arguments = step.arguments.clone();
-    let tool_name = step.tool.clone();
+fn StepCard(transcript: Transcript, index: usize) -> impl IntoView {
+    let step = move |read: fn(&Step) -> _| transcript.with_step(index, read);
+    let Some((tool, brief)) = transcript.0.with_untracked(|t| match t.entries.get(index) {
+        Some(Entry::Step(step)) => Some((step.tool.clone(), step.brief().to_string())),
+        _ => None,
+    }) else {
+        return ().into_any();
+    };
+    let tool_name = tool.clone();
     view! {
-        <li class="step" data-testid="step" data-tool=step.tool.clone()>
+        <li class="step" data-testid="step" data-tool=tool_name>
             <details
                 class="step-card"
-                class:failed=move || result.with(|r| r.as_ref().is_some_and(|r| r.output.is_error()))
-                open=move || result.with(|r| r.as_ref().is_some_and(|r| needs_attention(&r.output)))
+                class:failed=move || step(Step::failed) == Some(true)
+                open=move || step(Step::needs_attention) == Some(true)
             >
                 <summary>
                     <span class="tool-name">{tool}</span>
                     <span class="step-brief">{brief}</span>
                     <span class="step-outcome">
-                        {move || result.with(|r| match r {
-                            None => "running…".to_string(),
-                            Some(r) => outcome(&r.output),
-                        })}
+                        {move || transcript.with_step(index, Step::outcome)}
                     </span>
                     <span class="step-time muted">
-                        {move || result.with(|r| r.as_ref().map(|r| elapsed(r.elapsed_ms)))}
+                        {move || transcript.with_step(index, |s| s.result.as_ref().map(|r| elapsed(r.elapsed_ms))).flatten()}
                     </span>
                 </summary>
                 <div class="step-body">
-                    {move || match result.get() {
-                        None => called_with(&tool_name, &arguments),
-                        Some(r) => output_view(&tool_name, &arguments, &r.output),
-                    }}
+                    {move || transcript.with_step(index, |s| match &s.result {
+                        None => called_with(s),
+                        Some(r) => output_view(s, &r.output),
+                    })}
                 </div>
             </details>
         </li>
     }
-}
-
-/// What the summary names: the first line of the SQL, or the table.
-fn brief(tool: &str, arguments: &str) -> String {
-    let args = arguments_of(arguments);
-    let text = |name: &str| {
-        args.get(name)
-            .and_then(|v| v.as_str())
-            .unwrap_or_default()
-            .to_string()
-    };
-    match tool {
-        "run_sql" => text("sql"),
-        "describe_table" => text("table"),
-        "cross_check" => text("sql_a"),
-        _ => String::new(),
-    }
-}
-
-fn arguments_of(arguments: &str) -> serde_json::Map<String, serde_json::Value> {
-    serde_json::from_str(arguments).unwrap_or_default()
-}
-
-/// The result in a few words: "12 rows · 1 warning", "error", "same results".
-fn outcome(output: &ToolOutput) -> String {
-    match output {
-        ToolOutput::Tables { tables, .. } => plural(tables.len() as u64, "table", "tables"),
-        ToolOutput::Table(table) => plural(table.columns.len() as u64, "column", "columns"),
-        ToolOutput::Rows(run) => match warnings(&run.warnings) {
-            0 => rows(run.total_rows),
-            n => format!(
-                "{} · {}",
-                rows(run.total_rows),
-                plural(n as u64, "warning", "warnings")
-            ),
-        },
-        ToolOutput::CrossCheck(report) => report.message.clone(),
-        ToolOutput::Answer(answer) if answer.verified => "answer with SQL".into(),
-        ToolOutput::Answer(_) => "answer without evidence".into(),
-        ToolOutput::Error { .. } => "error".into(),
-    }
-}
-
-/// Warnings worth a person's eye (a literal that was found is reassurance, not a warning).
-fn warnings(diagnostics: &[Diagnostic]) -> usize {
-    diagnostics
-        .iter()
-        .filter(|d| d.kind != DiagnosticKind::LiteralFound)
-        .count()
-}
-
-fn needs_attention(output: &ToolOutput) -> bool {
-    match output {
-        ToolOutput::Error { .. } => true,
-        ToolOutput::Rows(run) => warnings(&run.warnings) > 0,
-        ToolOutput::CrossCheck(report) => {
-            warnings(&report.a.warnings) + warnings(&report.b.warnings) > 0
-        }
-        _ => false,
-    }
+    .into_any()
 }
 
 /// While the tool runs: what it was called with.
-fn called_with(tool: &str, arguments: &str) -> AnyView {
-    let args = arguments_of(arguments);
-    let sql = |name: &str| args.get(name).and_then(|v| v.as_str()).map(sql_block);
-    match tool {
-        "run_sql" => sql("sql").into_any(),
-        "cross_check" => view! { {sql("sql_a")}{sql("sql_b")} }.into_any(),
-        _ => ().into_any(),
-    }
+fn called_with(step: &Step) -> AnyView {
+    step.called_with()
+        .into_iter()
+        .map(sql_block)
+        .collect_view()
+        .into_any()
 }
 
-fn output_view(tool: &str, arguments: &str, output: &ToolOutput) -> AnyView {
+fn output_view(step: &Step, output: &ToolOutput) -> AnyView {
     match output {
         ToolOutput::Error { message } => view! {
-            {called_with(tool, arguments)}
+            {called_with(step)}
             <p class="step-error">{message.clone()}</p>
         }
         .into_any(),
@@ -407,11 +245,8 @@ fn rows_view(columns: &[String], first: &[Vec<serde_json::Value>], total: RowCou
         return ().into_any();
     }
     let shown = first.len().min(CARD_ROWS);
-    let caption = if first.len() > shown || total != RowCount::Exact(shown as u64) {
-        format!("first {} of {}", grouped(shown as u64), rows(total))
-    } else {
-        plural(shown as u64, "row", "rows")
-    };
+    let all_shown = first.len() == shown && total == RowCount::Exact(shown as u64);
+    let caption = rows_caption(shown, all_shown, total);
     let header = columns
         .iter()
         .map(|name| view! { <th scope="col">{name.clone()}</th> })
@@ -454,11 +289,7 @@ fn diagnostics_view(diagnostics: &[Diagnostic]) -> AnyView {
     let items = diagnostics
         .iter()
         .map(|d| {
-            let class = if d.kind == DiagnosticKind::LiteralFound {
-                "check"
-            } else {
-                "warning"
-            };
+            let class = if is_warning(d) { "warning" } else { "check" };
             view! { <li class=class>{d.message.clone()}</li> }
         })
         .collect_view();

@@ -2,16 +2,20 @@
 //! distinct counts, the values themselves when few, ranges of numbers and dates, sample rows.
 //! Statistics over a big table come from its first rows, and say so.
 
-use super::super::text::{rows_json, value_json};
-use super::near::{table_hint, TableHint};
-use super::{
-    halve, sampled_source, ToolOutput, Toolbox, FEW_VALUES, MOST_FREQUENT, SAMPLE_ROWS, VALUE_CHARS,
+use super::args::Args;
+use super::{halve, spec, text_parameter, Tool, ToolOutput, Toolbox};
+use crate::agent::checks::near::{table_hint, TableHint};
+use crate::agent::data::{
+    sampled_source, FEW_VALUES, MOST_FREQUENT, SAMPLE_ROWS, STATISTIC_VALUE_CHARS,
 };
+use crate::agent::values::{rows_json, value_json};
 use crate::engine::schema::Column;
 use crate::engine::{Database, DbError, RowCount, Table, TableKind, Value};
+use crate::llm::ToolSpec;
 use crate::sql::analysis::date_shape;
 use crate::sql::{quote_ident, quote_literal};
 use serde::Serialize;
+use serde_json::json;
 
 const SAMPLE_ROW_COUNT: usize = 3;
 /// Wider tables have statistics for their first this-many columns only.
@@ -22,10 +26,10 @@ type Counted = (serde_json::Value, u64);
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TableDescription {
     pub table: String,
-    #[serde(skip_serializing_if = "super::is_table")]
+    #[serde(skip_serializing_if = "super::list_tables::is_table")]
     pub kind: TableKind,
     #[serde(
-        serialize_with = "super::serialize_optional_count",
+        serialize_with = "super::list_tables::serialize_optional_count",
         skip_serializing_if = "Option::is_none"
     )]
     pub rows: Option<RowCount>,
@@ -102,11 +106,46 @@ impl TableDescription {
     }
 }
 
-pub async fn describe<D: Database + ?Sized>(
-    toolbox: &mut Toolbox<'_, D>,
-    name: &str,
-) -> ToolOutput {
-    let Some(table) = toolbox.schema().table(name) else {
+/// `describe_table(table)`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DescribeTable {
+    /// As the model wrote it; looked up without regard to case.
+    pub table: String,
+}
+
+impl Tool for DescribeTable {
+    const NAME: &'static str = "describe_table";
+
+    fn spec() -> ToolSpec {
+        spec(
+            Self::NAME,
+            "Describes one table or view: columns (type, NOT NULL, primary key, default), foreign \
+             keys both ways, indexes, 3 sample rows, and per column the NULL count, the distinct \
+             count, its values with counts (all when few, else the most frequent) and min/max.",
+            json!({
+                "type": "object",
+                "properties": { "table": text_parameter("The table or view name, as in the schema.") },
+                "required": ["table"],
+            }),
+        )
+    }
+
+    fn read(args: &Args) -> Result<Self, String> {
+        Ok(DescribeTable {
+            table: args.text("table")?,
+        })
+    }
+
+    async fn run<D: Database + ?Sized>(
+        &self,
+        toolbox: &mut Toolbox<'_, D>,
+    ) -> Result<ToolOutput, String> {
+        Ok(describe(toolbox, &self.table).await)
+    }
+}
+
+async fn describe<D: Database + ?Sized>(toolbox: &mut Toolbox<'_, D>, name: &str) -> ToolOutput {
+    let Some(table) = toolbox.data().schema().table(name) else {
         return ToolOutput::error(unknown_table(toolbox, name));
     };
     let key = table.name.to_lowercase();
@@ -119,8 +158,8 @@ pub async fn describe<D: Database + ?Sized>(
 }
 
 fn unknown_table<D: Database + ?Sized>(toolbox: &Toolbox<'_, D>, name: &str) -> String {
-    let shown = quote_literal(&super::super::text::cut_chars(name, 60));
-    match table_hint(toolbox.schema(), name) {
+    let shown = quote_literal(&crate::text::cut_chars(name, 60));
+    match table_hint(toolbox.data().schema(), name) {
         TableHint::Near(close) => format!(
             "there is no table or view named {shown}; did you mean: {}?",
             close.join(", ")
@@ -161,13 +200,14 @@ async fn build<D: Database + ?Sized>(toolbox: &Toolbox<'_, D>, table: &Table) ->
     };
     let name = quote_ident(&table.name);
     if let Ok(sample) = toolbox
+        .data()
         .query(
             &format!("SELECT * FROM {name} LIMIT {SAMPLE_ROW_COUNT}"),
             SAMPLE_ROW_COUNT,
         )
         .await
     {
-        description.sample_rows = rows_json(&sample.rows, VALUE_CHARS);
+        description.sample_rows = rows_json(&sample.rows, STATISTIC_VALUE_CHARS);
     }
     if let Err(error) = add_statistics(toolbox, &source, table, &mut description.columns).await {
         description.note = Some(format!("statistics could not be computed: {error}"));
@@ -198,7 +238,7 @@ fn profile_of(column: &Column) -> ColumnProfile {
 
 fn referenced_by<D: Database + ?Sized>(toolbox: &Toolbox<'_, D>, table: &Table) -> Vec<KeyLink> {
     let mut links = Vec::new();
-    for other in &toolbox.schema().tables {
+    for other in &toolbox.data().schema().tables {
         for key in &other.foreign_keys {
             if key.to_table.eq_ignore_ascii_case(&table.name) {
                 links.push(KeyLink {
@@ -221,7 +261,7 @@ async fn indexes<D: Database + ?Sized>(toolbox: &Toolbox<'_, D>, table: &Table) 
          JOIN pragma_index_info(il.name) AS ii ORDER BY il.name, ii.seqno",
         t = quote_literal(&table.name)
     );
-    let Ok(result) = toolbox.query(&sql, 1_000).await else {
+    let Ok(result) = toolbox.data().query(&sql, 1_000).await else {
         return Vec::new();
     };
     let mut found: Vec<IndexInfo> = Vec::new();
@@ -258,7 +298,7 @@ async fn add_statistics<D: Database + ?Sized>(
         ));
     }
     let sql = format!("SELECT {} FROM {source}", parts.join(", "));
-    let result = toolbox.query(&sql, 1).await?;
+    let result = toolbox.data().query(&sql, 1).await?;
     let Some(row) = result.rows.first() else {
         return Ok(());
     };
@@ -271,8 +311,8 @@ async fn add_statistics<D: Database + ?Sized>(
         profile.nulls = Some(total - non_null.min(total));
         profile.distinct = Some(distinct);
         if has_range(column, &stats[2]) {
-            profile.min = Some(value_json(&stats[2], VALUE_CHARS));
-            profile.max = Some(value_json(&stats[3], VALUE_CHARS));
+            profile.min = Some(value_json(&stats[2], STATISTIC_VALUE_CHARS));
+            profile.max = Some(value_json(&stats[3], STATISTIC_VALUE_CHARS));
         }
         // The values of a numeric key say nothing its range does not.
         let numeric_key = column.primary_key > 0 && profile.min.is_some();
@@ -281,11 +321,13 @@ async fn add_statistics<D: Database + ?Sized>(
         }
         if distinct <= FEW_VALUES as u64 {
             let rows = toolbox
+                .data()
                 .value_counts(source, &column.name, FEW_VALUES + 1, false)
                 .await;
             profile.values = counted(rows);
         } else if distinct < non_null {
             let rows = toolbox
+                .data()
                 .value_counts(source, &column.name, MOST_FREQUENT, true)
                 .await;
             profile.most_frequent = counted(rows);
@@ -314,7 +356,7 @@ fn counted(rows: Result<Vec<Vec<Value>>, DbError>) -> Vec<Counted> {
         .iter()
         .map(|row| {
             let count = row[1].as_f64().unwrap_or(0.0) as u64;
-            (value_json(&row[0], VALUE_CHARS), count)
+            (value_json(&row[0], STATISTIC_VALUE_CHARS), count)
         })
         .collect()
 }

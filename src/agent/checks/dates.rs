@@ -3,22 +3,24 @@
 //! cuts its day or month in the wrong place. SQLite compares text character by character, so
 //! the model cannot see either from a result that merely "ran".
 
-use super::diagnostics::{resolve, Diagnostic, DiagnosticKind};
-use super::literals::MAX_COMPARISONS;
-use super::Toolbox;
-use crate::agent::text::sql_name;
+use super::diagnostic::{Diagnostic, DiagnosticKind};
+use super::resolve::resolve;
+use crate::agent::data::Data;
 use crate::engine::schema::Column;
 use crate::engine::{Database, Table, Value};
 use crate::sql::analysis::{date_shape, ComparisonOp, Literal, LiteralComparison, Order};
+use crate::sql::ident;
 use crate::sql::{quote_ident, quote_literal};
 use std::collections::HashMap;
 
+/// Comparisons checked for one query, at most.
+const MAX_COMPARISONS: usize = 6;
 /// How many of a column's values are looked at to learn its date shape.
 const SAMPLE: usize = 20;
 
 /// Findings about the date literals among `comparisons`.
-pub(crate) async fn check_date_literals<D: Database + ?Sized>(
-    toolbox: &Toolbox<'_, D>,
+pub(super) async fn check_date_literals<D: Database + ?Sized>(
+    data: &Data<'_, D>,
     comparisons: &[LiteralComparison],
 ) -> Vec<Diagnostic> {
     let mut found = Vec::new();
@@ -29,7 +31,7 @@ pub(crate) async fn check_date_literals<D: Database + ?Sized>(
         .iter()
         .filter(|c| !matches!(c.op, ComparisonOp::Like | ComparisonOp::Glob));
     for comparison in dated.take(MAX_COMPARISONS) {
-        let schema = toolbox.schema();
+        let schema = data.schema();
         let Some((table, column)) = resolve(schema, &comparison.column, &comparison.scope) else {
             continue;
         };
@@ -50,7 +52,7 @@ pub(crate) async fn check_date_literals<D: Database + ?Sized>(
             let shape = match shapes.get(&column_key) {
                 Some(shape) => shape.clone(),
                 None => {
-                    let shape = column_date_shape(toolbox, table, column).await;
+                    let shape = column_date_shape(data, table, column).await;
                     shapes.insert(column_key, shape.clone());
                     shape
                 }
@@ -149,7 +151,7 @@ fn cut_period(
              (substr({}, 1, {width}) {operator} {quoted}), or bound the range with < the next \
              day or month",
             quote_literal(&longer),
-            sql_name(column),
+            ident(column),
         ),
     )
 }
@@ -157,7 +159,7 @@ fn cut_period(
 /// The shape most of a column's first values have, with one example; `None` when they are not
 /// dates written as text.
 async fn column_date_shape<D: Database + ?Sized>(
-    toolbox: &Toolbox<'_, D>,
+    data: &Data<'_, D>,
     table: &Table,
     column: &Column,
 ) -> Option<(String, String)> {
@@ -166,7 +168,7 @@ async fn column_date_shape<D: Database + ?Sized>(
         c = quote_ident(&column.name),
         t = quote_ident(&table.name)
     );
-    let sample = toolbox.query(&sql, SAMPLE).await.ok()?;
+    let sample = data.query(&sql, SAMPLE).await.ok()?;
     let texts: Vec<&str> = sample
         .rows
         .iter()

@@ -1,16 +1,20 @@
 //! Literals compared with columns: does the value occur, and if not, which values do.
 
-use super::super::text::value_phrase;
-use super::diagnostics::{resolve, Diagnostic, DiagnosticKind};
+use super::diagnostic::{Diagnostic, DiagnosticKind};
 use super::near::nearest;
-use super::{sampled_source, Toolbox, FEW_VALUES, MOST_FREQUENT, VALUE_CHARS};
+use super::resolve::resolve;
+use crate::agent::data::{
+    sampled_source, Data, FEW_VALUES, MOST_FREQUENT, SAMPLE_ROWS, STATISTIC_VALUE_CHARS,
+};
+use crate::agent::values::value_phrase;
 use crate::engine::schema::Column;
 use crate::engine::{Database, Table, Value};
 use crate::sql::analysis::{ComparisonOp, Literal, LiteralComparison};
 use crate::sql::{quote_ident, quote_literal};
 
-/// Bounds on the work done for one query.
-pub(crate) const MAX_COMPARISONS: usize = 6;
+/// Bounds on the work done for one query: comparisons checked, literals per comparison, near
+/// values listed.
+const MAX_COMPARISONS: usize = 6;
 const MAX_LITERALS: usize = 10;
 const NEAREST: usize = 8;
 
@@ -32,8 +36,8 @@ fn literal_value(literal: &Literal) -> Value {
 
 /// For each comparison of a column with literals (of a query that returned no rows): whether
 /// each literal occurs, and when it does not, the values that do.
-pub(crate) async fn check_literals<D: Database + ?Sized>(
-    toolbox: &Toolbox<'_, D>,
+pub(super) async fn check_literals<D: Database + ?Sized>(
+    data: &Data<'_, D>,
     comparisons: &[LiteralComparison],
 ) -> Vec<Diagnostic> {
     let checked = comparisons.iter().filter(|c| {
@@ -49,17 +53,17 @@ pub(crate) async fn check_literals<D: Database + ?Sized>(
     });
     let mut found = Vec::new();
     for comparison in checked.take(MAX_COMPARISONS) {
-        let schema = toolbox.schema();
+        let schema = data.schema();
         let Some((table, column)) = resolve(schema, &comparison.column, &comparison.scope) else {
             continue;
         };
-        found.extend(check_comparison(toolbox, table, column, comparison).await);
+        found.extend(check_comparison(data, table, column, comparison).await);
     }
     found
 }
 
 async fn check_comparison<D: Database + ?Sized>(
-    toolbox: &Toolbox<'_, D>,
+    data: &Data<'_, D>,
     table: &Table,
     column: &Column,
     comparison: &LiteralComparison,
@@ -75,7 +79,7 @@ async fn check_comparison<D: Database + ?Sized>(
                     Literal::Text(text) => Some(text.clone()),
                     _ => None,
                 };
-                let phrase = value_phrase(&literal_value(literal), VALUE_CHARS);
+                let phrase = value_phrase(&literal_value(literal), STATISTIC_VALUE_CHARS);
                 tests.push((phrase, format!("= {}", literal_sql(literal)), probe));
             }
         }
@@ -111,7 +115,7 @@ async fn check_comparison<D: Database + ?Sized>(
     let mut present = Vec::new();
     let mut probe = None;
     for (phrase, condition, near) in tests {
-        match toolbox
+        match data
             .count_where(&table.name, &column.name, &condition)
             .await
         {
@@ -126,7 +130,7 @@ async fn check_comparison<D: Database + ?Sized>(
     let mut found = Vec::new();
     if !missing.is_empty() {
         let range = comparison.op == ComparisonOp::Between;
-        let values = values_summary(toolbox, table, column, probe.as_deref(), range).await;
+        let values = values_summary(data, table, column, probe.as_deref(), range).await;
         found.push(Diagnostic::new(
             DiagnosticKind::LiteralNotFound,
             format!("{target} has no value {}; {values}", missing.join(" or ")),
@@ -148,7 +152,7 @@ async fn check_comparison<D: Database + ?Sized>(
 /// The values a column does hold: all with counts when few, else those near `probe` and the
 /// most frequent (or the range, for numbers and when `range` is asked for).
 async fn values_summary<D: Database + ?Sized>(
-    toolbox: &Toolbox<'_, D>,
+    data: &Data<'_, D>,
     table: &Table,
     column: &Column,
     probe: Option<&str>,
@@ -156,11 +160,11 @@ async fn values_summary<D: Database + ?Sized>(
 ) -> String {
     let (source, sampled) = sampled_source(table);
     let sample_note = if sampled {
-        format!(" (in the first {} rows)", super::SAMPLE_ROWS)
+        format!(" (in the first {} rows)", SAMPLE_ROWS)
     } else {
         String::new()
     };
-    let Ok(groups) = toolbox
+    let Ok(groups) = data
         .value_counts(&source, &column.name, FEW_VALUES + 1, false)
         .await
     else {
@@ -172,7 +176,7 @@ async fn values_summary<D: Database + ?Sized>(
 
     let mut parts = Vec::new();
     if let Some(probe) = probe.filter(|p| !p.trim().is_empty()) {
-        let near = near_values(toolbox, table, column, probe).await;
+        let near = near_values(data, table, column, probe).await;
         if near.is_empty() {
             parts.push("no value is close to it".to_string());
         } else {
@@ -185,12 +189,12 @@ async fn values_summary<D: Database + ?Sized>(
     if numeric || range {
         let c = quote_ident(&column.name);
         let range_sql = format!("SELECT min({c}), max({c}) FROM {source}");
-        if let Ok(range) = toolbox.query(&range_sql, 1).await {
+        if let Ok(range) = data.query(&range_sql, 1).await {
             if let Some(row) = range.rows.first() {
                 parts.push(format!(
                     "its values run from {} to {}{sample_note}",
-                    value_phrase(&row[0], VALUE_CHARS),
-                    value_phrase(&row[1], VALUE_CHARS)
+                    value_phrase(&row[0], STATISTIC_VALUE_CHARS),
+                    value_phrase(&row[1], STATISTIC_VALUE_CHARS)
                 ));
             }
         }
@@ -212,7 +216,7 @@ async fn values_summary<D: Database + ?Sized>(
 /// Values of the column near `probe`: the same but for case and spaces, or one inside the other
 /// (searched in the whole table), or a few typing mistakes away (among the most frequent).
 async fn near_values<D: Database + ?Sized>(
-    toolbox: &Toolbox<'_, D>,
+    data: &Data<'_, D>,
     table: &Table,
     column: &Column,
     probe: &str,
@@ -226,7 +230,7 @@ async fn near_values<D: Database + ?Sized>(
          GROUP BY {c} ORDER BY count(*) DESC LIMIT {NEAREST}",
         t = quote_ident(&table.name)
     );
-    let mut near: Vec<Vec<Value>> = match toolbox.query(&similar_sql, NEAREST).await {
+    let mut near: Vec<Vec<Value>> = match data.query(&similar_sql, NEAREST).await {
         Ok(result) => result.rows,
         Err(_) => Vec::new(),
     };
@@ -237,7 +241,7 @@ async fn near_values<D: Database + ?Sized>(
         "SELECT {c}, count(*) FROM {source} WHERE {c} IS NOT NULL \
          GROUP BY {c} ORDER BY count(*) DESC LIMIT 200"
     );
-    if let Ok(frequent) = toolbox.query(&frequent_sql, 200).await {
+    if let Ok(frequent) = data.query(&frequent_sql, 200).await {
         let texts: Vec<String> = frequent.rows.iter().map(|r| r[0].to_string()).collect();
         for close in nearest(probe, texts.iter().map(String::as_str), NEAREST) {
             let row = frequent.rows.iter().find(|r| r[0].to_string() == close);
@@ -257,7 +261,7 @@ fn counted(rows: &[Vec<Value>]) -> String {
     rows.iter()
         .map(|row| {
             let count = row.get(1).map(|v| v.to_string()).unwrap_or_default();
-            format!("{} ({count})", value_phrase(&row[0], VALUE_CHARS))
+            format!("{} ({count})", value_phrase(&row[0], STATISTIC_VALUE_CHARS))
         })
         .collect::<Vec<_>>()
         .join(", ")

@@ -1,0 +1,76 @@
+//! `list_tables()`: the tables and views with their row and column counts.
+
+use super::args::Args;
+use super::{spec, Tool, ToolOutput, Toolbox};
+use crate::agent::values::serialize_row_count;
+use crate::engine::{Database, RowCount, TableKind};
+use crate::llm::ToolSpec;
+use serde::Serialize;
+use serde_json::json;
+
+/// `list_tables` takes no arguments.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ListTables {}
+
+impl Tool for ListTables {
+    const NAME: &'static str = "list_tables";
+
+    fn spec() -> ToolSpec {
+        spec(
+            Self::NAME,
+            "Lists the tables and views with their row and column counts.",
+            json!({ "type": "object", "properties": {} }),
+        )
+    }
+
+    fn read(_: &Args) -> Result<Self, String> {
+        Ok(ListTables {})
+    }
+
+    async fn run<D: Database + ?Sized>(
+        &self,
+        toolbox: &mut Toolbox<'_, D>,
+    ) -> Result<ToolOutput, String> {
+        let tables = toolbox
+            .data()
+            .schema()
+            .tables
+            .iter()
+            .map(|table| TableSummary {
+                name: table.name.clone(),
+                kind: table.kind,
+                rows: table.row_count,
+                columns: table.columns.len(),
+            })
+            .collect();
+        Ok(ToolOutput::Tables { tables, note: None })
+    }
+}
+
+/// One line of `list_tables`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TableSummary {
+    pub name: String,
+    #[serde(skip_serializing_if = "is_table")]
+    pub kind: TableKind,
+    #[serde(
+        serialize_with = "serialize_optional_count",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub rows: Option<RowCount>,
+    pub columns: usize,
+}
+
+pub(super) fn is_table(kind: &TableKind) -> bool {
+    *kind == TableKind::Table
+}
+
+pub(super) fn serialize_optional_count<S: serde::Serializer>(
+    count: &Option<RowCount>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    match count {
+        Some(count) => serialize_row_count(count, serializer),
+        None => serializer.serialize_none(),
+    }
+}

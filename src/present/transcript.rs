@@ -1,0 +1,425 @@
+//! The transcript of one question, made from the agent's events as they arrive: a step per tool
+//! call (with its result once done), short notes for what happened between (the model's words,
+//! retries, nudges), what the agent is doing now and the tokens used so far. The page only maps
+//! this to markup.
+
+use super::count::{plural, rows};
+use crate::agent::checks::{Diagnostic, DiagnosticKind};
+use crate::agent::tools::{ToolCall, ToolOutput};
+use crate::agent::{AgentEvent, Answer, EventKind};
+use crate::llm::Usage;
+use crate::text::cut_chars;
+
+/// Longer text from the model between tool calls is cut in the transcript.
+const NOTE_CHARS: usize = 1_200;
+
+/// One line of the transcript.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Entry {
+    Step(Box<Step>),
+    Note { kind: NoteKind, text: String },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoteKind {
+    /// What the model wrote besides its tool calls.
+    ModelText,
+    /// A model call failed in a way that may pass; the agent waits and tries again.
+    Retry,
+    /// The model answered without `final_answer` and was asked to use it.
+    Nudge,
+    Stopped,
+}
+
+/// One tool call and, once it is done, its result.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Step {
+    pub call_id: String,
+    /// The tool's name as the model wrote it.
+    pub tool: String,
+    /// The call as read from its arguments; `None` when they could not be read.
+    pub call: Option<ToolCall>,
+    pub result: Option<StepResult>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct StepResult {
+    pub elapsed_ms: f64,
+    pub output: ToolOutput,
+}
+
+/// The transcript of one question.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Transcript {
+    pub entries: Vec<Entry>,
+    /// What the agent is doing now, while it works.
+    pub status: Option<String>,
+    /// Tokens used so far by this question.
+    pub usage: Usage,
+}
+
+impl Default for Transcript {
+    fn default() -> Self {
+        Transcript {
+            entries: Vec::new(),
+            status: Some("Starting…".into()),
+            usage: Usage::default(),
+        }
+    }
+}
+
+impl Transcript {
+    /// Takes in one event from the agent.
+    pub fn record(&mut self, event: AgentEvent) {
+        match event.kind {
+            EventKind::StepStarted { step, max_steps } => {
+                self.status = Some(format!(
+                    "Step {step} of {max_steps}: waiting for the model…"
+                ))
+            }
+            EventKind::LlmRetry {
+                attempt,
+                wait_ms,
+                reason,
+                ..
+            } => {
+                let wait = crate::engine::format_seconds(wait_ms);
+                self.status = Some(format!("Waiting {wait} before retry {attempt}…"));
+                self.note(
+                    NoteKind::Retry,
+                    format!("Retry {attempt} in {wait}, because {reason}"),
+                );
+            }
+            EventKind::ModelReplied { total_usage, .. } => self.usage = total_usage,
+            EventKind::ModelText { text, .. } => {
+                self.note(NoteKind::ModelText, cut_chars(&text, NOTE_CHARS))
+            }
+            EventKind::Nudged { reason, .. } => self.note(
+                NoteKind::Nudge,
+                format!(
+                    "The model {reason}; it was asked to give its answer with the SQL behind it."
+                ),
+            ),
+            EventKind::ToolCall {
+                call_id,
+                name,
+                call,
+                ..
+            } => {
+                self.status = Some(format!("Running {name}…"));
+                self.entries.push(Entry::Step(Box::new(Step {
+                    call_id,
+                    tool: name,
+                    call,
+                    result: None,
+                })));
+            }
+            EventKind::ToolResult {
+                call_id,
+                elapsed_ms,
+                output,
+                ..
+            } => {
+                let step = self.entries.iter_mut().rev().find_map(|entry| match entry {
+                    Entry::Step(step) if step.call_id == call_id => Some(step),
+                    _ => None,
+                });
+                if let Some(step) = step {
+                    step.result = Some(StepResult {
+                        elapsed_ms,
+                        output: *output,
+                    });
+                }
+            }
+            EventKind::Answer { answer } => {
+                self.status = None;
+                // A plain-text answer was already shown as the model's words: once is enough.
+                if let Some(Entry::Note {
+                    kind: NoteKind::ModelText,
+                    text,
+                }) = self.entries.last()
+                {
+                    if *text == cut_chars(answer.text.trim(), NOTE_CHARS) {
+                        self.entries.pop();
+                    }
+                }
+            }
+            EventKind::Error { .. } => self.status = None,
+        }
+    }
+
+    /// The question was stopped: what was shown stays, marked as stopped.
+    pub fn stopped(&mut self) {
+        self.status = None;
+        self.note(NoteKind::Stopped, "Stopped.".into());
+    }
+
+    fn note(&mut self, kind: NoteKind, text: String) {
+        self.entries.push(Entry::Note { kind, text });
+    }
+}
+
+impl Step {
+    /// What the step's summary names: the SQL, or the table.
+    pub fn brief(&self) -> &str {
+        match &self.call {
+            Some(ToolCall::RunSql(call)) => &call.sql,
+            Some(ToolCall::DescribeTable(call)) => &call.table,
+            Some(ToolCall::CrossCheck(call)) => &call.sql_a,
+            _ => "",
+        }
+    }
+
+    /// The SQL the step was called with, to show while it runs (and beside an error).
+    pub fn called_with(&self) -> Vec<&str> {
+        match &self.call {
+            Some(ToolCall::RunSql(call)) => vec![&call.sql],
+            Some(ToolCall::CrossCheck(call)) => vec![&call.sql_a, &call.sql_b],
+            _ => Vec::new(),
+        }
+    }
+
+    /// The result in a few words: "12 rows · 1 warning", "error", "same results"; "running…"
+    /// until it is done.
+    pub fn outcome(&self) -> String {
+        let Some(result) = &self.result else {
+            return "running…".into();
+        };
+        match &result.output {
+            ToolOutput::Tables { tables, .. } => plural(tables.len() as u64, "table", "tables"),
+            ToolOutput::Table(table) => plural(table.columns.len() as u64, "column", "columns"),
+            ToolOutput::Rows(run) => match warnings(&run.warnings) {
+                0 => rows(run.total_rows),
+                n => format!(
+                    "{} · {}",
+                    rows(run.total_rows),
+                    plural(n as u64, "warning", "warnings")
+                ),
+            },
+            ToolOutput::CrossCheck(report) => report.message.clone(),
+            ToolOutput::Answer(answer) if answer.verified => "answer with SQL".into(),
+            ToolOutput::Answer(_) => "answer without evidence".into(),
+            ToolOutput::Error { .. } => "error".into(),
+        }
+    }
+
+    pub fn failed(&self) -> bool {
+        self.result.as_ref().is_some_and(|r| r.output.is_error())
+    }
+
+    /// Whether a person should read the details: the tool reported an error or a warning.
+    pub fn needs_attention(&self) -> bool {
+        let Some(result) = &self.result else {
+            return false;
+        };
+        match &result.output {
+            ToolOutput::Error { .. } => true,
+            ToolOutput::Rows(run) => warnings(&run.warnings) > 0,
+            ToolOutput::CrossCheck(report) => {
+                warnings(&report.a.warnings) + warnings(&report.b.warnings) > 0
+            }
+            _ => false,
+        }
+    }
+}
+
+/// Warnings worth a person's eye (a literal that was found is reassurance, not a warning).
+fn warnings(diagnostics: &[Diagnostic]) -> usize {
+    diagnostics.iter().filter(|d| is_warning(d)).count()
+}
+
+/// A finding is a check (reassurance) or a warning.
+pub fn is_warning(diagnostic: &Diagnostic) -> bool {
+    diagnostic.kind != DiagnosticKind::LiteralFound
+}
+
+/// Why an answer is not backed by a query, if it is not.
+pub fn unverified_reason(answer: &Answer) -> Option<&'static str> {
+    match (&answer.sql, answer.verified) {
+        (Some(_), true) => None,
+        (None, _) => Some("No query backs this answer: check it before relying on it."),
+        (Some(_), false) => {
+            Some("Its SQL was not checked by the agent: check it before relying on it.")
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agent::tools::run_sql::{RunSql, SqlRun};
+    use crate::engine::RowCount;
+
+    fn event(kind: EventKind) -> AgentEvent {
+        AgentEvent { at_ms: 0.0, kind }
+    }
+
+    fn run_sql_call(sql: &str) -> EventKind {
+        EventKind::ToolCall {
+            step: 1,
+            call_id: "c1".into(),
+            name: "run_sql".into(),
+            call: Some(ToolCall::RunSql(RunSql { sql: sql.into() })),
+        }
+    }
+
+    fn result(output: ToolOutput) -> EventKind {
+        EventKind::ToolResult {
+            step: 1,
+            call_id: "c1".into(),
+            name: "run_sql".into(),
+            is_error: output.is_error(),
+            elapsed_ms: 12.0,
+            output: Box::new(output),
+        }
+    }
+
+    fn rows_with(warnings: Vec<Diagnostic>) -> ToolOutput {
+        ToolOutput::Rows(SqlRun {
+            sql: "SELECT 1".into(),
+            columns: vec!["1".into()],
+            rows: vec![vec![1.into()]],
+            total_rows: RowCount::Exact(1_234),
+            more_rows: true,
+            elapsed_ms: 1.0,
+            warnings,
+            note: None,
+        })
+    }
+
+    fn only_step(transcript: &Transcript) -> &Step {
+        match transcript.entries.as_slice() {
+            [Entry::Step(step)] => step,
+            other => panic!("expected one step, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_tool_call_becomes_a_step_and_its_result_completes_it() {
+        let mut transcript = Transcript::default();
+        transcript.record(event(EventKind::StepStarted {
+            step: 1,
+            max_steps: 10,
+        }));
+        assert_eq!(
+            transcript.status.as_deref(),
+            Some("Step 1 of 10: waiting for the model…")
+        );
+        transcript.record(event(run_sql_call("SELECT count(*) FROM orders")));
+        let step = only_step(&transcript);
+        assert_eq!(transcript.status.as_deref(), Some("Running run_sql…"));
+        assert_eq!(step.brief(), "SELECT count(*) FROM orders");
+        assert_eq!(step.called_with(), vec!["SELECT count(*) FROM orders"]);
+        assert_eq!(step.outcome(), "running…");
+        assert!(!step.needs_attention());
+
+        let warning = Diagnostic {
+            kind: DiagnosticKind::NullComparison,
+            message: "`x = NULL` is never true".into(),
+        };
+        let found = Diagnostic {
+            kind: DiagnosticKind::LiteralFound,
+            message: "found".into(),
+        };
+        transcript.record(event(result(rows_with(vec![warning, found]))));
+        let step = only_step(&transcript);
+        assert_eq!(step.outcome(), "1,234 rows · 1 warning");
+        assert!(step.needs_attention());
+        assert!(!step.failed());
+    }
+
+    #[test]
+    fn an_error_needs_attention_and_a_found_literal_does_not() {
+        let mut transcript = Transcript::default();
+        transcript.record(event(run_sql_call("SELECT x")));
+        transcript.record(event(result(ToolOutput::error("no such column: x"))));
+        let step = only_step(&transcript);
+        assert_eq!(step.outcome(), "error");
+        assert!(step.failed() && step.needs_attention());
+
+        let mut transcript = Transcript::default();
+        transcript.record(event(run_sql_call("SELECT 1")));
+        let found = Diagnostic {
+            kind: DiagnosticKind::LiteralFound,
+            message: "found".into(),
+        };
+        transcript.record(event(result(rows_with(vec![found]))));
+        let step = only_step(&transcript);
+        assert_eq!(step.outcome(), "1,234 rows");
+        assert!(!step.needs_attention());
+    }
+
+    #[test]
+    fn a_call_that_could_not_be_read_shows_its_name_only() {
+        let mut transcript = Transcript::default();
+        transcript.record(event(EventKind::ToolCall {
+            step: 1,
+            call_id: "c1".into(),
+            name: "drop_everything".into(),
+            call: None,
+        }));
+        let step = only_step(&transcript);
+        assert_eq!(step.tool, "drop_everything");
+        assert_eq!(step.brief(), "");
+        assert!(step.called_with().is_empty());
+    }
+
+    #[test]
+    fn a_plain_text_answer_is_shown_once_and_long_words_are_cut() {
+        let mut transcript = Transcript::default();
+        let long = "word ".repeat(400);
+        transcript.record(event(EventKind::ModelText {
+            step: 1,
+            text: long.clone(),
+        }));
+        match &transcript.entries[0] {
+            Entry::Note { kind, text } => {
+                assert_eq!(*kind, NoteKind::ModelText);
+                assert_eq!(text.chars().count(), NOTE_CHARS + 1);
+                assert!(text.ends_with('…'));
+            }
+            other => panic!("expected a note, got {other:?}"),
+        }
+        let answer = Answer {
+            text: long,
+            sql: None,
+            notes: None,
+            verified: false,
+            usage: Usage::default(),
+            steps: 2,
+            elapsed_ms: 5.0,
+        };
+        transcript.record(event(EventKind::Answer { answer }));
+        assert!(transcript.entries.is_empty());
+        assert_eq!(transcript.status, None);
+
+        transcript.stopped();
+        assert_eq!(
+            transcript.entries,
+            vec![Entry::Note {
+                kind: NoteKind::Stopped,
+                text: "Stopped.".into()
+            }]
+        );
+    }
+
+    #[test]
+    fn an_answer_without_checked_sql_says_why() {
+        let answer = |sql: Option<&str>, verified| Answer {
+            text: "42".into(),
+            sql: sql.map(Into::into),
+            notes: None,
+            verified,
+            usage: Usage::default(),
+            steps: 1,
+            elapsed_ms: 1.0,
+        };
+        assert_eq!(unverified_reason(&answer(Some("SELECT 42"), true)), None);
+        assert!(unverified_reason(&answer(None, false))
+            .unwrap()
+            .starts_with("No query backs this answer"));
+        assert!(unverified_reason(&answer(Some("SELECT 42"), false))
+            .unwrap()
+            .starts_with("Its SQL was not checked"));
+    }
+}
