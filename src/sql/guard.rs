@@ -2,7 +2,11 @@
 //!
 //! Allowed: `SELECT`, `WITH … SELECT`, `VALUES`, and `EXPLAIN [QUERY PLAN]` of those. Everything
 //! else is refused here, before it reaches SQLite, with a message that names what it is. The
-//! engine's read-only connection is the second wall, not the first.
+//! engine's read-only connection is the second wall, not the first: this one must hold alone.
+//!
+//! SQLite is the judge of these rules: `tests/guard_oracle.rs` runs every text of a generated
+//! corpus that [`check`] accepts through SQLite itself, on a writable database, and fails on
+//! anything but one plain read.
 
 use super::lexer::{self, Token, TokenKind};
 use std::fmt;
