@@ -36,3 +36,15 @@ pub fn query_parameters() -> Vec<(String, String)> {
         })
         .collect()
 }
+
+/// `pairs` as a query string (`db=demo%2Fshop.db&q=…`, without the `?`), encoded as the
+/// browser encodes forms.
+pub fn query_string(pairs: &[(String, String)]) -> String {
+    let Ok(params) = web_sys::UrlSearchParams::new() else {
+        return String::new();
+    };
+    for (name, value) in pairs {
+        params.append(name, value);
+    }
+    params.to_string().into()
+}

@@ -35,6 +35,18 @@ pub fn save_file(name: &str, mime: &str, text: &str) -> Result<(), JsValue> {
     Ok(())
 }
 
+/// Forces light or dark colours (`"light"`, `"dark"`) through the root element's `data-theme`,
+/// which the styles read; `None` follows the system's preference.
+pub fn set_theme(theme: Option<&str>) {
+    let Some(root) = document().and_then(|d| d.document_element()) else {
+        return;
+    };
+    let _ = match theme {
+        Some(theme) => root.set_attribute("data-theme", theme),
+        None => root.remove_attribute("data-theme"),
+    };
+}
+
 fn document() -> Option<web_sys::Document> {
     web_sys::window()?.document()
 }

@@ -1,6 +1,9 @@
 //! Settings from the page's address: `?provider=`, `?base_url=`, `?model=`, and `?q=` for a
 //! question to fill in. A link can set up the model but never carries a key: an address ends up
 //! in histories, logs and chats, so a key in it is ignored and the person is told so.
+//!
+//! How the page shows itself comes from the address too ([`presentation`]): `?embed=1`, the
+//! compact page for an iframe, and `?theme=light|dark`.
 
 use super::{check_base_url, check_model, parse_provider, ModelSettings};
 use crate::text::cut_chars;
@@ -30,13 +33,7 @@ pub struct FromAddress {
 /// provider. Invalid values are left out and reported in [`FromAddress::ignored`].
 pub fn apply(settings: &mut ModelSettings, params: &[(String, String)]) -> FromAddress {
     let mut found = FromAddress::default();
-    let last = |name: &str| {
-        params
-            .iter()
-            .rev()
-            .find(|(key, _)| key == name)
-            .map(|(_, value)| value.as_str())
-    };
+    let last = |name: &str| last(params, name);
 
     if let Some(name) = last("provider") {
         match parse_provider(name) {
@@ -65,10 +62,8 @@ pub fn apply(settings: &mut ModelSettings, params: &[(String, String)]) -> FromA
         let question: String = question.trim().chars().take(MAX_QUESTION_CHARS).collect();
         found.question = Some(question).filter(|q| !q.is_empty());
     }
-    if params
-        .iter()
-        .any(|(key, _)| KEY_PARAMETERS.contains(&key.to_ascii_lowercase().as_str()))
-    {
+    found.ignored.extend(presentation(params).1);
+    if params.iter().any(|(key, _)| is_key_parameter(key)) {
         found.ignored.push(
             "an API key in the address is never used: enter it in Settings (and remove it from \
              the link)"
@@ -76,6 +71,87 @@ pub fn apply(settings: &mut ModelSettings, params: &[(String, String)]) -> FromA
         );
     }
     found
+}
+
+/// The value of the last parameter called `name`, if any (a later one overrides).
+fn last<'a>(params: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    params
+        .iter()
+        .rev()
+        .find(|(key, _)| key == name)
+        .map(|(_, value)| value.as_str())
+}
+
+fn is_key_parameter(name: &str) -> bool {
+    KEY_PARAMETERS.contains(&name.to_ascii_lowercase().as_str())
+}
+
+/// Light or dark colours.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Theme {
+    Light,
+    Dark,
+}
+
+impl Theme {
+    /// The name in the address, and on the page's root element (`data-theme`) for the styles.
+    pub fn name(self) -> &'static str {
+        match self {
+            Theme::Light => "light",
+            Theme::Dark => "dark",
+        }
+    }
+}
+
+/// How the page shows itself.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Presentation {
+    /// `?embed=1`: the compact page for an iframe in documentation.
+    pub embed: bool,
+    /// `?theme=light|dark`; `None` follows the preference of the system (or of the host page).
+    pub theme: Option<Theme>,
+}
+
+/// Reads `?embed=` and `?theme=` (the last of each). A value it cannot read is left out, and
+/// the second part says why, for the person to see.
+pub fn presentation(params: &[(String, String)]) -> (Presentation, Vec<String>) {
+    let mut shown = Presentation::default();
+    let mut ignored = Vec::new();
+    if let Some(value) = last(params, "embed") {
+        match value.trim().to_ascii_lowercase().as_str() {
+            // `?embed` alone means yes, as it would in a person's reading.
+            "" | "1" | "true" | "yes" => shown.embed = true,
+            "0" | "false" | "no" => shown.embed = false,
+            _ => ignored.push(format!(
+                "embed \"{}\" is not 1 or 0",
+                cut_chars(value, SHOWN_CHARS)
+            )),
+        }
+    }
+    if let Some(value) = last(params, "theme") {
+        match value.trim().to_ascii_lowercase().as_str() {
+            "light" => shown.theme = Some(Theme::Light),
+            "dark" => shown.theme = Some(Theme::Dark),
+            // The default, said out loud.
+            "" | "auto" | "system" => shown.theme = None,
+            _ => ignored.push(format!(
+                "theme \"{}\" is not light or dark",
+                cut_chars(value, SHOWN_CHARS)
+            )),
+        }
+    }
+    (shown, ignored)
+}
+
+/// The parameters of the full page that shows what an embedded page shows, for its "Open in
+/// askdb" link: the same ones in the same order, without `embed`, and never a key (the page
+/// would not use it, and a link must not spread it).
+pub fn full_page_parameters(params: &[(String, String)]) -> Vec<(String, String)> {
+    params
+        .iter()
+        .filter(|(name, _)| name != "embed" && !is_key_parameter(name))
+        .cloned()
+        .collect()
 }
 
 #[cfg(test)]
@@ -167,5 +243,68 @@ mod tests {
         let long = "x".repeat(10_000);
         let found = apply(&mut settings, &params(&[("q", &long)]));
         assert_eq!(found.question.unwrap().chars().count(), MAX_QUESTION_CHARS);
+    }
+
+    #[test]
+    fn embed_and_theme_are_read_and_bad_values_said_so() {
+        let read = |pairs: &[(&str, &str)]| presentation(&params(pairs));
+        assert_eq!(read(&[]), (Presentation::default(), vec![]));
+        let (shown, ignored) = read(&[("embed", "1"), ("theme", "Dark")]);
+        assert_eq!(
+            shown,
+            Presentation {
+                embed: true,
+                theme: Some(Theme::Dark)
+            }
+        );
+        assert!(ignored.is_empty());
+        assert!(read(&[("embed", "")]).0.embed, "?embed alone");
+        assert!(
+            !read(&[("embed", "1"), ("embed", "0")]).0.embed,
+            "the last one counts"
+        );
+        assert_eq!(read(&[("theme", "light")]).0.theme, Some(Theme::Light));
+        assert_eq!(
+            read(&[("theme", "auto")]),
+            (Presentation::default(), vec![])
+        );
+
+        let (shown, ignored) = read(&[("embed", "maybe"), ("theme", "<b>blue</b>")]);
+        assert_eq!(shown, Presentation::default());
+        assert_eq!(
+            ignored,
+            [
+                "embed \"maybe\" is not 1 or 0",
+                "theme \"<b>blue</b>\" is not light or dark"
+            ]
+        );
+    }
+
+    #[test]
+    fn the_settings_panel_hears_of_a_bad_theme() {
+        let mut settings = ModelSettings::default();
+        let found = apply(&mut settings, &params(&[("theme", "blue")]));
+        assert_eq!(found.ignored, ["theme \"blue\" is not light or dark"]);
+    }
+
+    #[test]
+    fn the_full_page_gets_every_parameter_but_embed_and_a_key() {
+        let given = params(&[
+            ("db", "demo/shop.db"),
+            ("embed", "1"),
+            ("q", "How many orders?"),
+            ("API_KEY", "sk-secret"),
+            ("theme", "dark"),
+            ("replay", "examples/shop.askdb.json"),
+        ]);
+        assert_eq!(
+            full_page_parameters(&given),
+            params(&[
+                ("db", "demo/shop.db"),
+                ("q", "How many orders?"),
+                ("theme", "dark"),
+                ("replay", "examples/shop.askdb.json"),
+            ])
+        );
     }
 }

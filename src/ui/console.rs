@@ -10,6 +10,9 @@ use leptos::ev;
 use leptos::prelude::*;
 use std::sync::Arc;
 
+/// The SQL box's `id`, to give it the focus.
+pub const INPUT_ID: &str = "sql-input";
+
 /// The largest row cap the page accepts: every kept row is rendered.
 const MAX_ROW_CAP: usize = 100_000;
 /// The longest deadline the page accepts, in seconds.
@@ -64,6 +67,7 @@ pub fn Console() -> impl IntoView {
         <section class="panel console" aria-labelledby="console-heading">
             <h2 id="console-heading">"SQL console"</h2>
             <textarea
+                id=INPUT_ID
                 class="sql-input"
                 data-testid="sql-input"
                 aria-label="SQL query"

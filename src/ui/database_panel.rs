@@ -54,7 +54,7 @@ pub fn DatabasePanel() -> impl IntoView {
 /// The open database's name and size, what is loading, or why the last open failed.
 /// `data-ready="true"` when nothing is loading (for tests).
 #[component]
-fn Status() -> impl IntoView {
+pub fn Status() -> impl IntoView {
     let state = app_state();
     let ready = move || state.loading.with(Option::is_none).to_string();
     let body = move || {

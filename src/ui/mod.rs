@@ -2,13 +2,15 @@
 //!
 //! Layout: the database panel, the main column (the question to the agent with its transcript
 //! and answer, then the console and its results), then the schema; wide screens show the
-//! database panel and the schema side by side with the main column. Text from the database is
-//! only ever rendered as text nodes, never as HTML.
+//! database panel and the schema side by side with the main column. `?embed=1` shows the
+//! compact page for an iframe instead ([`embed`]). Text from the database is only ever rendered
+//! as text nodes, never as HTML.
 
 mod chart_view;
 mod chat;
 mod console;
 mod database_panel;
+mod embed;
 mod markdown_view;
 mod number_input;
 mod opening;
@@ -18,8 +20,9 @@ mod settings;
 mod state;
 mod test_hooks;
 
-use crate::browser::query_parameters;
+use crate::browser::{query_parameters, set_theme};
 use crate::engine::worker::WorkerDatabase;
+use crate::settings::address::presentation;
 use leptos::prelude::*;
 use opening::Source;
 use state::AppState;
@@ -36,11 +39,27 @@ fn App() -> impl IntoView {
     provide_context(state);
     test_hooks::install(state);
 
+    let params = query_parameters();
+    // What is wrong with these two is said in the settings panel, with the other parameters.
+    let (shown, _) = presentation(&params);
+    set_theme(shown.theme.map(|theme| theme.name()));
+
     // `?db=<url>` opens that database at start.
-    if let Some(url) = start_address() {
-        opening::start_open(state, Source::address(&url));
+    let start = start_address(&params);
+    if let Some(url) = &start {
+        opening::start_open(state, Source::address(url));
     }
 
+    if shown.embed {
+        view! { <embed::CompactPage opens_from_address=start.is_some()/> }.into_any()
+    } else {
+        view! { <FullPage/> }.into_any()
+    }
+}
+
+/// The page on its own: every panel.
+#[component]
+fn FullPage() -> impl IntoView {
     view! {
         <div class="app">
             <header class="app-header">
@@ -63,11 +82,11 @@ fn App() -> impl IntoView {
 }
 
 /// The (first) `db` parameter of the page's address, if any.
-fn start_address() -> Option<String> {
-    query_parameters()
-        .into_iter()
+fn start_address(params: &[(String, String)]) -> Option<String> {
+    params
+        .iter()
         .find(|(name, _)| name == "db")
-        .map(|(_, url)| url)
+        .map(|(_, url)| url.clone())
         .filter(|url| !url.trim().is_empty())
 }
 

@@ -119,6 +119,29 @@ export async function waitUntil(what, probe, accept, timeout = STEP_TIMEOUT_MS) 
   }
 }
 
+/**
+ * What would make `page` (a page or a frame) scroll sideways: the document wider than its
+ * window, a panel wider than its box, an element ending past the window's right edge. Inside
+ * a box that scrolls on its own (a wide result table, SQL) width is allowed. Empty when all fits.
+ */
+export async function sidewaysSpills(page) {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const name = (element) => `${element.tagName.toLowerCase()}.${element.className}`;
+    const out = [];
+    if (document.documentElement.scrollWidth > width) out.push(`the page is ${document.documentElement.scrollWidth} px wide`);
+    for (const element of document.querySelectorAll('body *')) {
+      if (!element.checkVisibility() || element.closest('.table-scroll, pre')) continue;
+      const box = element.getBoundingClientRect();
+      if (box.right > width + 1) out.push(`${name(element)} ends at ${Math.round(box.right)} px`);
+      if (element.matches('.panel') && element.scrollWidth > element.clientWidth) {
+        out.push(`${name(element)} holds ${element.scrollWidth} px in ${element.clientWidth} px`);
+      }
+    }
+    return out.slice(0, 10);
+  });
+}
+
 /** Text of a test id's element, or null when it is absent or hidden. */
 export async function visibleText(page, testId) {
   return page.evaluate((id) => {

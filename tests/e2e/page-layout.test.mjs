@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { expectTable, openDemo, sessionForFile, waitForOpen, waitUntil } from './harness.mjs';
+import { expectTable, openDemo, sessionForFile, sidewaysSpills, waitForOpen, waitUntil } from './harness.mjs';
 import {
   TOKYO_ROWS,
   TOKYO_SQL,
@@ -20,22 +20,6 @@ import {
 
 const session = sessionForFile();
 
-/** Elements wider than the window, which would make the page scroll sideways. */
-const spills = (page) =>
-  page.evaluate(() => {
-    const width = document.documentElement.clientWidth;
-    const out = [];
-    if (document.documentElement.scrollWidth > width) out.push(`the page is ${document.documentElement.scrollWidth} px wide`);
-    for (const element of document.querySelectorAll('body *')) {
-      if (!element.checkVisibility()) continue;
-      // Inside a box that scrolls on its own (a wide result table), width is allowed.
-      if (element.closest('.table-scroll, pre')) continue;
-      const box = element.getBoundingClientRect();
-      if (box.right > width + 1) out.push(`${element.tagName.toLowerCase()}.${element.className} ends at ${Math.round(box.right)} px`);
-    }
-    return out.slice(0, 10);
-  });
-
 test('on a 400 px screen, the console, settings, transcript and answer fit the width', async (t) => {
   const llm = await scriptedLlm(t, [
     call('run_sql', { sql: "SELECT name FROM customers WHERE prefecture = '東京都'" }),
@@ -47,7 +31,7 @@ test('on a 400 px screen, the console, settings, transcript and answer fit the w
     context: { viewport: { width: 400, height: 800 } },
     closeAfter: t,
   });
-  assert.deepEqual(await spills(page), [], 'before a database is open');
+  assert.deepEqual(await sidewaysSpills(page), [], 'before a database is open');
   await openDemo(page);
   // A wide result: every column of the widest table.
   const everything =
@@ -61,7 +45,7 @@ test('on a 400 px screen, the console, settings, transcript and answer fit the w
   for (const summary of await page.locator('[data-testid="step"] summary').all()) {
     if (!(await summary.evaluate((s) => s.parentElement.open))) await summary.click();
   }
-  assert.deepEqual(await spills(page), []);
+  assert.deepEqual(await sidewaysSpills(page), []);
   assert.deepEqual(page.problems, []);
 });
 
