@@ -13,7 +13,7 @@
 pub mod format;
 mod read;
 mod recording;
-mod replay;
+pub mod replay;
 
 pub use format::{
     ConversationFile, DatabaseIdentity, ModelInfo, RecordedAnswer, RecordedQuestion, RecordedTurn,

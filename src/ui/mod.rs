@@ -20,6 +20,7 @@ mod test_hooks;
 
 use crate::browser::query_parameters;
 use crate::engine::worker::WorkerDatabase;
+use crate::settings::address::start_files;
 use leptos::prelude::*;
 use opening::Source;
 use state::AppState;
@@ -36,10 +37,10 @@ fn App() -> impl IntoView {
     provide_context(state);
     test_hooks::install(state);
 
-    // `?db=<url>` opens that database at start.
-    if let Some(url) = start_address() {
-        opening::start_open(state, Source::address(&url));
-    }
+    // `?db=<url>` opens that database at start, then `?replay=<url>` replays a conversation.
+    let start = start_files(&query_parameters());
+    let sources = [start.db, start.replay].into_iter().flatten();
+    opening::start_opening(state, sources.map(|url| Source::address(&url)).collect());
 
     view! {
         <div class="app">
@@ -60,15 +61,6 @@ fn App() -> impl IntoView {
             <database_panel::DropOverlay/>
         </div>
     }
-}
-
-/// The (first) `db` parameter of the page's address, if any.
-fn start_address() -> Option<String> {
-    query_parameters()
-        .into_iter()
-        .find(|(name, _)| name == "db")
-        .map(|(_, url)| url)
-        .filter(|url| !url.trim().is_empty())
 }
 
 /// The shared state, provided by [`App`].
