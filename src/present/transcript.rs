@@ -449,7 +449,10 @@ mod tests {
         transcript.mark_difference("c9", difference);
         assert!(matches!(
             transcript.entries.last(),
-            Some(Entry::Note { kind: NoteKind::Difference, .. })
+            Some(Entry::Note {
+                kind: NoteKind::Difference,
+                ..
+            })
         ));
     }
 

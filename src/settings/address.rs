@@ -194,7 +194,10 @@ mod tests {
         ]));
         assert_eq!(files.db.as_deref(), Some("demo/shop.db"));
         assert_eq!(files.replay.as_deref(), Some("docs/march.json"));
-        assert_eq!(start_files(&params(&[("replay", " ")])), StartFiles::default());
+        assert_eq!(
+            start_files(&params(&[("replay", " ")])),
+            StartFiles::default()
+        );
     }
 
     #[test]

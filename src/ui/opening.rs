@@ -127,9 +127,9 @@ async fn open_source(state: AppState, source: Source, name: String) {
     let message = match outcome {
         Ok(()) => None,
         Err(OpenError::Database(why)) => Some(format!("Could not open {name}: {why}.{still_open}")),
-        Err(OpenError::Conversation(why)) => {
-            Some(format!("Could not replay {name}: {why}. Nothing of it was run."))
-        }
+        Err(OpenError::Conversation(why)) => Some(format!(
+            "Could not replay {name}: {why}. Nothing of it was run."
+        )),
     };
     state.open_error.set(message);
 }

@@ -57,7 +57,10 @@ impl ChatState {
             return;
         };
         session.forget_conversation();
-        let identity = self.app.open.with_untracked(|open| open.as_ref()?.identity());
+        let identity = self
+            .app
+            .open
+            .with_untracked(|open| open.as_ref()?.identity());
         let other_database = match identity {
             Some(identity) => file.database.differs_from(&identity),
             None => Some(

@@ -22,16 +22,22 @@ impl ChatState {
             conversation::read(&text).map_err(|why| {
                 format!("This conversation cannot be saved as a replayable file: {why}.")
             })?;
-            save_file(&file.file_name(), "application/json", &text)
-                .map_err(|e| format!("The browser did not save the file ({}).", crate::browser::describe(&e)))
+            save_file(&file.file_name(), "application/json", &text).map_err(|e| {
+                format!(
+                    "The browser did not save the file ({}).",
+                    crate::browser::describe(&e)
+                )
+            })
         });
         self.error.set(saved.err());
     }
 
     fn conversation_file(&self) -> Result<ConversationFile, String> {
-        let questions: Vec<_> = self
-            .exchanges
-            .with_untracked(|list| list.iter().filter_map(|e| e.recording.get_value()).collect());
+        let questions: Vec<_> = self.exchanges.with_untracked(|list| {
+            list.iter()
+                .filter_map(|e| e.recording.get_value())
+                .collect()
+        });
         if questions.is_empty() {
             return Err("Ask a question first: there is nothing to save yet.".into());
         }

@@ -13,7 +13,9 @@ use crate::engine::RowCount;
 use crate::llm::Usage;
 use crate::present::count::{rows, rows_caption};
 use crate::present::time::elapsed;
-use crate::present::transcript::{self as model, is_warning, Entry, NoteKind, Step, StepDifference};
+use crate::present::transcript::{
+    self as model, is_warning, Entry, NoteKind, Step, StepDifference,
+};
 use leptos::prelude::*;
 
 /// Rows of a result shown in a card; the model saw more, the evidence table shows all.
