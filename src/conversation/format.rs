@@ -219,7 +219,8 @@ impl RecordedTurn {
     }
 }
 
-/// The answer a question ended with.
+/// The answer a question ended with. Its own type rather than `agent::Answer`, so that the
+/// agent may change without changing the file format (its time is the question's).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RecordedAnswer {
     pub text: String,
