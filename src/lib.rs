@@ -5,6 +5,7 @@
 //! - [`engine`]: the database as the app sees it, behind the [`engine::Database`] trait.
 //! - [`llm`]: LLM providers and their wire formats; they know messages and tools, not the loop.
 //! - [`agent`]: the question-answering loop and its tools; knows nothing of the browser.
+//! - [`conversation`]: conversations saved as files, read back with limits, replayed.
 //! - [`present`]: answers and results made safe and drawable (Markdown tree, chart geometry).
 //! - [`settings`]: the model a person chose (from the address, saved), keys bound to endpoints.
 //! - [`text`]: cutting text to size, shared by the agent and the page.
@@ -16,6 +17,7 @@ pub mod agent;
 #[cfg(target_arch = "wasm32")]
 pub mod browser;
 pub mod clock;
+pub mod conversation;
 pub mod engine;
 pub mod llm;
 pub mod present;

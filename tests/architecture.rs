@@ -41,6 +41,11 @@ const FORBIDDEN_MODULES: &[(&str, &[&str], &str)] = &[
         "browser is a leaf: engine, llm and ui use it, so it may use none of them",
     ),
     (
+        "src/conversation",
+        &["ui", "browser", "settings"],
+        "conversation files are pure: recorded, read and replayed without the page",
+    ),
+    (
         "src/present",
         &["ui", "browser"],
         "present is pure presentation logic, tested natively",
@@ -74,6 +79,7 @@ const PURE_FOLDERS: &[&str] = &[
     "src/engine",
     "src/present",
     "src/settings",
+    "src/conversation",
     "src/clock.rs",
 ];
 

@@ -13,6 +13,11 @@ pub fn now_ms() -> f64 {
         .map_or_else(js_sys::Date::now, |performance| performance.now())
 }
 
+/// The date and time now, in UTC, as ISO 8601 (`2026-12-01T09:30:00.000Z`).
+pub fn now_iso() -> String {
+    String::from(js_sys::Date::new_0().to_iso_string())
+}
+
 /// The agent's [`Clock`] in the browser.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct BrowserClock;

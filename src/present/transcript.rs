@@ -29,6 +29,8 @@ pub enum NoteKind {
     /// The model answered without `final_answer` and was asked to use it.
     Nudge,
     Stopped,
+    /// A replay: something recorded that did not happen now.
+    Difference,
 }
 
 /// One tool call and, once it is done, its result.
@@ -40,6 +42,15 @@ pub struct Step {
     /// The call as read from its arguments; `None` when they could not be read.
     pub call: Option<ToolCall>,
     pub result: Option<StepResult>,
+    /// In a replay, when the live result differs from the recorded one: why, and what the
+    /// recording says.
+    pub difference: Option<StepDifference>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct StepDifference {
+    pub message: String,
+    pub recorded: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -112,6 +123,7 @@ impl Transcript {
                     tool: name,
                     call,
                     result: None,
+                    difference: None,
                 })));
             }
             EventKind::ToolResult {
@@ -145,6 +157,19 @@ impl Transcript {
                 }
             }
             EventKind::Error { .. } => self.status = None,
+        }
+    }
+
+    /// In a replay: the step of `call_id` gave another result than the recording (a note when
+    /// no step made that call).
+    pub fn mark_difference(&mut self, call_id: &str, difference: StepDifference) {
+        let step = self.entries.iter_mut().rev().find_map(|entry| match entry {
+            Entry::Step(step) if step.call_id == call_id => Some(step),
+            _ => None,
+        });
+        match step {
+            Some(step) => step.difference = Some(difference),
+            None => self.note(NoteKind::Difference, difference.message),
         }
     }
 
@@ -207,8 +232,12 @@ impl Step {
         self.result.as_ref().is_some_and(|r| r.output.is_error())
     }
 
-    /// Whether a person should read the details: the tool reported an error or a warning.
+    /// Whether a person should read the details: the tool reported an error or a warning, or
+    /// (in a replay) its result differs from the recording.
     pub fn needs_attention(&self) -> bool {
+        if self.difference.is_some() {
+            return true;
+        }
         let Some(result) = &self.result else {
             return false;
         };
@@ -401,6 +430,30 @@ mod tests {
                 text: "Stopped.".into()
             }]
         );
+    }
+
+    #[test]
+    fn a_difference_from_the_recording_opens_its_step_or_becomes_a_note() {
+        let mut transcript = Transcript::default();
+        transcript.record(event(run_sql_call("SELECT 1")));
+        transcript.record(event(result(rows_with(Vec::new()))));
+        assert!(!only_step(&transcript).needs_attention());
+        let difference = StepDifference {
+            message: "The live result of run_sql differs from the recording.".into(),
+            recorded: Some("{\"rows\":[[2]]}".into()),
+        };
+        transcript.mark_difference("c1", difference.clone());
+        assert_eq!(only_step(&transcript).difference, Some(difference.clone()));
+        assert!(only_step(&transcript).needs_attention());
+
+        transcript.mark_difference("c9", difference);
+        assert!(matches!(
+            transcript.entries.last(),
+            Some(Entry::Note {
+                kind: NoteKind::Difference,
+                ..
+            })
+        ));
     }
 
     #[test]

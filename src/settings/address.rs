@@ -1,5 +1,5 @@
 //! Settings from the page's address: `?provider=`, `?base_url=`, `?model=`, and `?q=` for a
-//! question to fill in. A link can set up the model but never carries a key: an address ends up
+//! question to fill in; [`start_files`] reads `?db=` and `?replay=`, the files to open at start. A link can set up the model but never carries a key: an address ends up
 //! in histories, logs and chats, so a key in it is ignored and the person is told so.
 //!
 //! How the page shows itself comes from the address too ([`presentation`]): `?embed=1`, the
@@ -154,6 +154,31 @@ pub fn full_page_parameters(params: &[(String, String)]) -> Vec<(String, String)
         .collect()
 }
 
+
+/// The files the address asks to open at start, in the order they open: the database, then
+/// the conversation to replay on it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct StartFiles {
+    /// `?db=`: a database's URL.
+    pub db: Option<String>,
+    /// `?replay=`: a saved conversation's URL (relative to the page, or absolute).
+    pub replay: Option<String>,
+}
+
+/// `?db=` and `?replay=` (the first of each; blank ones are left out).
+pub fn start_files(params: &[(String, String)]) -> StartFiles {
+    let first = |name: &str| {
+        params
+            .iter()
+            .find(|(key, value)| key == name && !value.trim().is_empty())
+            .map(|(_, value)| value.trim().to_string())
+    };
+    StartFiles {
+        db: first("db"),
+        replay: first("replay"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -235,6 +260,21 @@ mod tests {
         assert!(!everything.contains("sk-secret"), "{everything}");
         assert_eq!(found.ignored.len(), 1);
         assert!(found.ignored[0].contains("API key"));
+    }
+
+    #[test]
+    fn a_link_names_a_database_and_a_conversation_to_replay_on_it() {
+        let files = start_files(&params(&[
+            ("replay", "docs/march.json"),
+            ("db", " demo/shop.db "),
+            ("db", "other.db"),
+        ]));
+        assert_eq!(files.db.as_deref(), Some("demo/shop.db"));
+        assert_eq!(files.replay.as_deref(), Some("docs/march.json"));
+        assert_eq!(
+            start_files(&params(&[("replay", " ")])),
+            StartFiles::default()
+        );
     }
 
     #[test]

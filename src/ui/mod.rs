@@ -22,7 +22,7 @@ mod test_hooks;
 
 use crate::browser::{query_parameters, set_theme};
 use crate::engine::worker::WorkerDatabase;
-use crate::settings::address::presentation;
+use crate::settings::address::{presentation, start_files};
 use leptos::prelude::*;
 use opening::Source;
 use state::AppState;
@@ -44,14 +44,14 @@ fn App() -> impl IntoView {
     let (shown, _) = presentation(&params);
     set_theme(shown.theme.map(|theme| theme.name()));
 
-    // `?db=<url>` opens that database at start.
-    let start = start_address(&params);
-    if let Some(url) = &start {
-        opening::start_open(state, Source::address(url));
-    }
+    // `?db=<url>` opens that database at start, then `?replay=<url>` replays a conversation.
+    let start = start_files(&params);
+    let opens_from_address = start.db.is_some();
+    let sources = [start.db, start.replay].into_iter().flatten();
+    opening::start_opening(state, sources.map(|url| Source::address(&url)).collect());
 
     if shown.embed {
-        view! { <embed::CompactPage opens_from_address=start.is_some()/> }.into_any()
+        view! { <embed::CompactPage opens_from_address=opens_from_address/> }.into_any()
     } else {
         view! { <FullPage/> }.into_any()
     }
@@ -79,15 +79,6 @@ fn FullPage() -> impl IntoView {
             <database_panel::DropOverlay/>
         </div>
     }
-}
-
-/// The (first) `db` parameter of the page's address, if any.
-fn start_address(params: &[(String, String)]) -> Option<String> {
-    params
-        .iter()
-        .find(|(name, _)| name == "db")
-        .map(|(_, url)| url.clone())
-        .filter(|url| !url.trim().is_empty())
 }
 
 /// The shared state, provided by [`App`].

@@ -2,17 +2,23 @@
 //! read the schema. Progress and errors go to the shared state; a failed open leaves the
 //! database that was open as it was.
 //!
+//! The same ways in open a saved conversation: a file whose first bytes are JSON rather than
+//! SQLite's header is read as one ([`conversation::read`], which refuses anything unsafe) and
+//! handed to the chat to replay.
+//!
 //! The bytes stay in JavaScript memory (a `Uint8Array`) from the file or the network to the
 //! worker: a 300 MB file is never copied into wasm memory, and never leaves the browser.
 
 use super::state::{AppState, Loading, OpenDatabase};
-use crate::browser::{describe, page_address};
+use crate::browser::{describe, finish_sha256, page_address, start_sha256};
+use crate::conversation::{self, sniff, FileKind, ReadError};
 use crate::engine::schema;
 use futures::channel::oneshot;
 use js_sys::{Array, ArrayBuffer, Reflect, Uint8Array};
 use leptos::prelude::*;
 use std::cell::RefCell;
 use std::rc::Rc;
+use std::sync::Arc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
@@ -61,22 +67,42 @@ impl Source {
     }
 }
 
-/// Starts opening `source` as the database, reporting progress and errors in `state`.
-/// One open at a time: a second one while the first runs is ignored (the buttons say so).
+/// Starts opening `source` (a database or a conversation), reporting progress and errors in
+/// `state`. One open at a time: a second one while the first runs is ignored (the buttons say
+/// so).
 pub fn start_open(state: AppState, source: Source) {
+    start_opening(state, vec![source]);
+}
+
+/// Opens `sources` one after the other (`?db=` then `?replay=`).
+pub fn start_opening(state: AppState, sources: Vec<Source>) {
     if state.loading.get_untracked().is_some() {
         return;
     }
-    let name = source.name();
+    let Some(first) = sources.first() else {
+        return;
+    };
     // Marked as loading at once, before the first await, so the page is never "ready" between.
     state.loading.set(Some(Loading {
-        label: format!("Reading {name}"),
+        label: format!("Reading {}", first.name()),
         fraction: Some(0.0),
     }));
-    leptos::task::spawn_local(open_database(state, source, name));
+    leptos::task::spawn_local(async move {
+        for source in sources {
+            let name = source.name();
+            open_source(state, source, name).await;
+        }
+        state.loading.set(None);
+    });
 }
 
-async fn open_database(state: AppState, source: Source, name: String) {
+/// What went wrong, and with what kind of file.
+enum OpenError {
+    Database(String),
+    Conversation(String),
+}
+
+async fn open_source(state: AppState, source: Source, name: String) {
     let show = move |label: String, fraction: Option<f64>| {
         state.loading.set(Some(Loading { label, fraction }));
     };
@@ -90,23 +116,45 @@ async fn open_database(state: AppState, source: Source, name: String) {
         Source::Url { url, .. } => download(url, progress).await,
     };
     let outcome = match bytes {
-        Ok(bytes) => open_bytes(state, &name, bytes).await,
-        Err(why) => Err(why),
+        Ok(bytes) => take_in(state, &name, bytes).await,
+        Err(why) => Err(OpenError::Database(why)),
     };
-    match outcome {
-        Ok(()) => state.open_error.set(None),
-        Err(why) => {
-            let still_open = state
-                .open
-                .get_untracked()
-                .map(|db| format!(" {} is still open.", db.name))
-                .unwrap_or_default();
-            state
-                .open_error
-                .set(Some(format!("Could not open {name}: {why}.{still_open}")));
-        }
+    let still_open = state
+        .open
+        .get_untracked()
+        .map(|db| format!(" {} is still open.", db.name))
+        .unwrap_or_default();
+    let message = match outcome {
+        Ok(()) => None,
+        Err(OpenError::Database(why)) => Some(format!("Could not open {name}: {why}.{still_open}")),
+        Err(OpenError::Conversation(why)) => Some(format!(
+            "Could not replay {name}: {why}. Nothing of it was run."
+        )),
+    };
+    state.open_error.set(message);
+}
+
+/// Opens `bytes` as a database, or reads them as a conversation when they look like one.
+async fn take_in(state: AppState, name: &str, bytes: Uint8Array) -> Result<(), OpenError> {
+    let head = bytes.subarray(0, bytes.length().min(64)).to_vec();
+    match sniff(&head) {
+        FileKind::Conversation => read_conversation(state, &bytes).map_err(OpenError::Conversation),
+        FileKind::Database | FileKind::Unknown => open_bytes(state, name, bytes)
+            .await
+            .map_err(OpenError::Database),
     }
-    state.loading.set(None);
+}
+
+fn read_conversation(state: AppState, bytes: &Uint8Array) -> Result<(), String> {
+    let size = bytes.length() as usize;
+    if size > conversation::LIMITS.file_bytes {
+        return Err(ReadError::TooLarge { bytes: size }.to_string());
+    }
+    let text = String::from_utf8(bytes.to_vec())
+        .map_err(|_| "the conversation file is not UTF-8 text".to_string())?;
+    let file = conversation::read(&text).map_err(|e| e.to_string())?;
+    state.pending_replay.set(Some(Arc::new(file)));
+    Ok(())
 }
 
 async fn open_bytes(state: AppState, name: &str, bytes: Uint8Array) -> Result<(), String> {
@@ -114,8 +162,15 @@ async fn open_bytes(state: AppState, name: &str, bytes: Uint8Array) -> Result<()
         label: format!("Opening {name}"),
         fraction: None,
     }));
+    let size = u64::from(bytes.length());
+    // Started before the bytes go to the worker; the browser hashes its own copy meanwhile.
+    let digest = start_sha256(&bytes);
     let db = state.database();
     db.open(bytes).await.map_err(|e| e.to_string())?;
+    let sha256 = match digest {
+        Ok(digest) => finish_sha256(digest).await.ok(),
+        Err(_) => None,
+    };
     state.loading.set(Some(Loading {
         label: "Reading the schema".into(),
         fraction: None,
@@ -126,6 +181,8 @@ async fn open_bytes(state: AppState, name: &str, bytes: Uint8Array) -> Result<()
     state.open.set(Some(OpenDatabase {
         name: name.to_string(),
         schema: loaded.unwrap_or_default(),
+        size,
+        sha256,
     }));
     match schema_error {
         // The database is open and can be queried; only the overview is missing.

@@ -1,10 +1,12 @@
 //! What the page's parts share: the database engine, what is open, and the query settings.
 
+use crate::conversation::{ConversationFile, DatabaseIdentity};
 use crate::engine::worker::WorkerDatabase;
 use crate::engine::{QueryLimits, Schema};
 use crate::present::count::plural;
 use leptos::prelude::*;
 use std::rc::Rc;
+use std::sync::Arc;
 
 /// The database that is open, as the page shows it.
 #[derive(Clone, Debug, PartialEq)]
@@ -12,9 +14,22 @@ pub struct OpenDatabase {
     /// A name for people: the file name, or the last part of the address.
     pub name: String,
     pub schema: Schema,
+    /// Its size in bytes.
+    pub size: u64,
+    /// SHA-256 of its bytes; `None` when the browser could not compute it.
+    pub sha256: Option<String>,
 }
 
 impl OpenDatabase {
+    /// What a saved conversation records about this database.
+    pub fn identity(&self) -> Option<DatabaseIdentity> {
+        Some(DatabaseIdentity {
+            name: self.name.clone(),
+            size: self.size,
+            sha256: self.sha256.clone()?,
+        })
+    }
+
     /// "3 tables", "13 tables, 17 views".
     pub fn summary(&self) -> String {
         use crate::engine::TableKind;
@@ -48,6 +63,9 @@ pub struct AppState {
     pub limits: RwSignal<QueryLimits>,
     /// The console's text (the schema view can fill it).
     pub sql: RwSignal<String>,
+    /// A conversation file opened to be replayed, until the chat takes it (once a database
+    /// is open).
+    pub pending_replay: RwSignal<Option<Arc<ConversationFile>>>,
 }
 
 impl AppState {
@@ -59,6 +77,7 @@ impl AppState {
             open_error: RwSignal::new(None),
             limits: RwSignal::new(QueryLimits::default()),
             sql: RwSignal::new(String::new()),
+            pending_replay: RwSignal::new(None),
         }
     }
 

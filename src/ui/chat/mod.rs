@@ -4,9 +4,15 @@
 //! [`crate::engine::Database`] the console uses), the model from the settings panel over
 //! `fetch`, and the browser's clock. Its events fill the transcript as they come; its answer's
 //! SQL is run again by the page. One [`Session`] per open database holds the conversation.
+//!
+//! Each live question is recorded at the model's boundary ([`Recorder`]) so that the
+//! conversation can be saved (`save`); a saved one is replayed (`replay`) through the same
+//! agent with the recorded model turns.
 
 mod answer;
 mod question;
+mod replay;
+mod save;
 mod transcript;
 
 use super::result_table::Outcome;
@@ -15,12 +21,14 @@ use super::state::AppState;
 use super::{app_state, markdown_view::MarkdownView};
 use crate::agent::{Agent, AgentConfig, AgentError, AgentEvent, Answer, Failure, Session};
 use crate::browser::{focus_element, BrowserClock};
-use crate::engine::{query, Schema};
+use crate::conversation::{ModelInfo, Pace, RecordedQuestion, Recorder, RunSettings};
+use crate::engine::{query, QueryLimits, Schema};
 use crate::llm::http::GlooHttp;
-use crate::llm::{HttpProvider, Usage};
+use crate::llm::{HttpProvider, LlmProvider, Usage};
 use crate::settings::ModelSettings;
 use futures::channel::oneshot;
 use leptos::prelude::*;
+use replay::ReplayInfo;
 use std::sync::Arc;
 use transcript::{Transcript, TranscriptView};
 
@@ -32,6 +40,10 @@ pub struct Exchange {
     outcome: RwSignal<Option<Result<Answer, Failure>>>,
     /// The answer's SQL as the page ran it.
     evidence: RwSignal<Option<Outcome>>,
+    /// What the model said and was told, to be saved (in a replay: the recording's own).
+    recording: StoredValue<Option<RecordedQuestion>>,
+    /// Played from a saved conversation rather than asked.
+    replayed: bool,
 }
 
 impl Exchange {
@@ -41,6 +53,16 @@ impl Exchange {
             transcript: Transcript::new(),
             outcome: RwSignal::new(None),
             evidence: RwSignal::new(None),
+            recording: StoredValue::new(None),
+            replayed: false,
+        }
+    }
+
+    fn replayed(recorded: &RecordedQuestion) -> Exchange {
+        Exchange {
+            recording: StoredValue::new(Some(recorded.clone())),
+            replayed: true,
+            ..Exchange::new(recorded.question.clone())
         }
     }
 
@@ -86,6 +108,12 @@ pub struct ChatState {
     /// the old session.
     generation: StoredValue<u64>,
     owner: StoredValue<Owner>,
+    /// The model and settings of the last question, for a saved conversation.
+    recorded_with: StoredValue<Option<(ModelInfo, RunSettings)>>,
+    /// The replay on screen, if any.
+    replay: RwSignal<Option<ReplayInfo>>,
+    /// The replay's pace, which its speed control changes while it plays.
+    pace: StoredValue<Pace, LocalStorage>,
 }
 
 fn chat_state() -> ChatState {
@@ -106,6 +134,9 @@ impl ChatState {
             cancel: StoredValue::new(None),
             generation: StoredValue::new(0),
             owner: StoredValue::new(Owner::current().unwrap_or_default()),
+            recorded_with: StoredValue::new(None),
+            replay: RwSignal::new(None),
+            pace: StoredValue::new_local(Pace::default()),
         }
     }
 
@@ -117,6 +148,7 @@ impl ChatState {
         self.exchanges.set(Vec::new());
         self.error.set(None);
         self.totals.set(Totals::default());
+        self.replay.set(None);
     }
 
     fn new_conversation(&self) {
@@ -130,6 +162,7 @@ impl ChatState {
         });
         self.exchanges.set(Vec::new());
         self.error.set(None);
+        self.replay.set(None);
     }
 
     fn stop(&self) {
@@ -183,7 +216,7 @@ impl ChatState {
 
     async fn run(
         self,
-        mut session: Session,
+        session: Session,
         generation: u64,
         question: String,
         exchange: Exchange,
@@ -192,38 +225,72 @@ impl ChatState {
         let settings = self.model.settings.get_untracked();
         let limits = self.app.limits.get_untracked();
         let llm = HttpProvider::new(settings.endpoint(&self.model.key_untracked()), GlooHttp);
-        let db = self.app.database();
         let clock = BrowserClock;
+        let recorder = Recorder::new(&llm, &clock);
         // The model settings and the console's query deadline meet here.
         let config = AgentConfig {
             query_deadline_ms: limits.deadline_ms,
             ..settings.agent_config()
         };
-        let agent = Agent::new(&*db, &llm, &clock, config);
+        let run_settings = RunSettings::new(&config, &limits);
+        let asked = Asked {
+            question: &question,
+            exchange,
+            generation,
+        };
+        let outcome = self
+            .drive(session, asked, cancelled, &recorder, config)
+            .await;
+        self.finished();
+        let Some(result) = outcome else {
+            return;
+        };
+        exchange.recording.set_value(Some(RecordedQuestion::new(
+            &question,
+            recorder.turns(),
+            &result,
+        )));
+        let model = ModelInfo::new(settings.provider, &settings.model, &settings.endpoint_url());
+        self.recorded_with.set_value(Some((model, run_settings)));
+        if result.is_ok() && self.question.get_untracked().trim() == question {
+            // The box is emptied for the next question, unless one is being typed.
+            self.question.set(String::new());
+        }
+        self.show_evidence(exchange, &limits).await;
+    }
+
+    /// Runs the agent on `asked` with `llm`, its steps shown as they come; the session goes
+    /// back to the chat. `None` when another database was opened meanwhile: the question
+    /// belongs to the old one.
+    async fn drive<L: LlmProvider>(
+        self,
+        mut session: Session,
+        asked: Asked<'_>,
+        cancelled: oneshot::Receiver<()>,
+        llm: &L,
+        config: AgentConfig,
+    ) -> Option<Result<Answer, Failure>> {
+        let db = self.app.database();
+        let clock = BrowserClock;
+        let agent = Agent::new(&*db, llm, &clock, config);
         let owner = self.owner.get_value();
+        let exchange = asked.exchange;
         let mut show = |event: AgentEvent| owner.with(|| exchange.transcript.record(event));
         // A dropped sender also stops the question: nobody is left to see it.
         let cancel = async move {
             let _ = cancelled.await;
         };
-        let result = agent.ask(&mut session, &question, &mut show, cancel).await;
-
-        self.cancel.set_value(None);
-        self.running.set(false);
-        if self.generation.get_value() != generation {
-            // Another database was opened meanwhile: this question belongs to the old one.
-            return;
+        let result = agent
+            .ask(&mut session, asked.question, &mut show, cancel)
+            .await;
+        if self.generation.get_value() != asked.generation {
+            return None;
         }
         self.session.set_value(Some(session));
         match &result {
-            Ok(answer) => {
-                self.totals
-                    .update(|t| t.add(answer.usage, answer.elapsed_ms));
-                // The box is emptied for the next question, unless one is being typed.
-                if self.question.get_untracked().trim() == question {
-                    self.question.set(String::new());
-                }
-            }
+            Ok(answer) => self
+                .totals
+                .update(|t| t.add(answer.usage, answer.elapsed_ms)),
             Err(failure) => {
                 self.totals
                     .update(|t| t.add(failure.usage, failure.elapsed_ms));
@@ -233,14 +300,26 @@ impl ChatState {
                 }
             }
         }
-        let evidence = result.as_ref().ok().and_then(|answer| answer.sql.clone());
-        exchange.outcome.set(Some(result));
-        if let Some(sql) = evidence {
-            let rerun = query(&*db, &sql, &limits).await;
-            exchange
-                .evidence
-                .set(Some(rerun.map(Arc::new).map_err(|e| e.to_string())));
-        }
+        exchange.outcome.set(Some(result.clone()));
+        Some(result)
+    }
+
+    /// The question is over: nothing to stop, a new one may be asked.
+    fn finished(&self) {
+        self.cancel.set_value(None);
+        self.running.set(false);
+    }
+
+    /// Re-runs the answer's SQL, to show its rows as this page gets them.
+    async fn show_evidence(&self, exchange: Exchange, limits: &QueryLimits) {
+        let Some(sql) = exchange.answer().and_then(|answer| answer.sql) else {
+            return;
+        };
+        let db = self.app.database();
+        let rerun = query(&*db, &sql, limits).await;
+        exchange
+            .evidence
+            .set(Some(rerun.map(Arc::new).map_err(|e| e.to_string())));
     }
 
     /// The current question's tokens, its time once done, and whether it is done.
@@ -252,6 +331,14 @@ impl ChatState {
             None => (exchange.transcript.usage(), None, false),
         }))
     }
+}
+
+/// A question on its way to the agent.
+struct Asked<'a> {
+    question: &'a str,
+    exchange: Exchange,
+    /// The database it was asked on (see [`ChatState::generation`]).
+    generation: u64,
 }
 
 /// The chat: settings, the question box, the current question and the earlier ones.
@@ -268,7 +355,16 @@ pub fn Chat() -> impl IntoView {
         let schema = app
             .open
             .with(|open| open.as_ref().map(|o| o.schema.clone()));
-        untrack(|| chat.start_afresh(schema));
+        untrack(|| {
+            chat.start_afresh(schema);
+            chat.replay_pending();
+        });
+    });
+    // A conversation opened to be replayed: at once if a database is open (else once one is).
+    Effect::new(move |_| {
+        if app.pending_replay.with(Option::is_some) {
+            untrack(|| chat.replay_pending());
+        }
     });
 
     view! {
@@ -278,6 +374,7 @@ pub fn Chat() -> impl IntoView {
                 <SettingsButton/>
             </div>
             <SettingsPanel/>
+            <replay::ReplayBanner/>
             <question::QuestionBox/>
             {move || {
                 let list = chat.exchanges.get();
@@ -295,8 +392,11 @@ pub fn Chat() -> impl IntoView {
 /// The question being asked (or last asked): the whole transcript and the answer.
 fn current_view(exchange: Exchange) -> impl IntoView {
     view! {
-        <article class="exchange current">
-            <p class="asked">{exchange.question.get_value()}</p>
+        <article class="exchange current" class:replayed=exchange.replayed>
+            <p class="asked">
+                {exchange.replayed.then(|| view! { <span class="badge replay">"replayed"</span>" " })}
+                {exchange.question.get_value()}
+            </p>
             <TranscriptView transcript=exchange.transcript/>
             <answer::AnswerView exchange=exchange/>
         </article>

@@ -69,6 +69,16 @@ pub fn QuestionBox() -> impl IntoView {
                 >
                     "New conversation"
                 </button>
+                <button
+                    type="button"
+                    class="button"
+                    data-testid="save-conversation"
+                    title="Download the questions, the model's turns and the answers as a file that replays without a key"
+                    disabled=move || running.get() || !chat.can_save()
+                    on:click=move |_| chat.save()
+                >
+                    "Save conversation"
+                </button>
                 <span class="hint keys">"Enter asks, Shift+Enter starts a new line."</span>
             </div>
         </form>

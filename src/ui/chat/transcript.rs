@@ -13,7 +13,9 @@ use crate::engine::RowCount;
 use crate::llm::Usage;
 use crate::present::count::{rows, rows_caption};
 use crate::present::time::elapsed;
-use crate::present::transcript::{self as model, is_warning, Entry, NoteKind, Step};
+use crate::present::transcript::{
+    self as model, is_warning, Entry, NoteKind, Step, StepDifference,
+};
 use leptos::prelude::*;
 
 /// Rows of a result shown in a card; the model saw more, the evidence table shows all.
@@ -31,6 +33,12 @@ impl Transcript {
     /// Takes in one event from the agent.
     pub fn record(&self, event: AgentEvent) {
         self.0.update(|transcript| transcript.record(event));
+    }
+
+    /// In a replay: the step of `call_id` gave another result than the recording.
+    pub fn mark_difference(&self, call_id: &str, difference: StepDifference) {
+        self.0
+            .update(|transcript| transcript.mark_difference(call_id, difference));
     }
 
     /// The question was stopped: what was shown stays, marked as stopped.
@@ -102,6 +110,7 @@ fn note_view(kind: NoteKind, text: String) -> AnyView {
         NoteKind::Retry => ("note retry", ""),
         NoteKind::Nudge => ("note nudge", ""),
         NoteKind::Stopped => ("note stopped", ""),
+        NoteKind::Difference => ("note difference", ""),
     };
     view! {
         <li class=class>
@@ -125,7 +134,12 @@ fn StepCard(transcript: Transcript, index: usize) -> impl IntoView {
     };
     let tool_name = tool.clone();
     view! {
-        <li class="step" data-testid="step" data-tool=tool_name>
+        <li
+            class="step"
+            class:differs=move || step(|s| s.difference.is_some()) == Some(true)
+            data-testid="step"
+            data-tool=tool_name
+        >
             <details
                 class="step-card"
                 class:failed=move || step(Step::failed) == Some(true)
@@ -148,9 +162,25 @@ fn StepCard(transcript: Transcript, index: usize) -> impl IntoView {
                     })}
                 </div>
             </details>
+            {move || transcript.with_step(index, |s| s.difference.clone()).flatten().map(difference_view)}
         </li>
     }
     .into_any()
+}
+
+/// In a replay: this step's result is not the recorded one.
+fn difference_view(difference: StepDifference) -> impl IntoView {
+    view! {
+        <div class="step-difference" data-testid="step-difference" role="note">
+            <p>{difference.message}</p>
+            {difference.recorded.map(|recorded| view! {
+                <details>
+                    <summary>"What the recording says"</summary>
+                    <pre class="recorded"><code>{recorded}</code></pre>
+                </details>
+            })}
+        </div>
+    }
 }
 
 /// While the tool runs: what it was called with.

@@ -1,0 +1,53 @@
+//! Conversations kept as files: recorded from a live run, read back (untrusted) and replayed
+//! with the SQL running live. Pure: no browser, so native tests cover every rule.
+//!
+//! - [`format`]: the file's types (`askdb-conversation/1`, see `docs/conversation-format.md`).
+//! - [`read`]: a file's text → a [`ConversationFile`], or a [`ReadError`] a person can act on;
+//!   every limit a hostile file could push against is checked here, before anything runs.
+//! - [`Recorder`]: an [`crate::llm::LlmProvider`] around the real one that keeps each model turn
+//!   and the tool results the model saw. Recording at the LLM boundary means the agent needs no
+//!   change: what the model received and sent is exactly what crosses that boundary.
+//! - [`ReplayLlm`]: an [`crate::llm::LlmProvider`] that answers from a recording, at a pace a
+//!   person can follow, and reports where the live tool results differ from the recorded ones.
+
+pub mod format;
+mod read;
+mod recording;
+pub mod replay;
+
+pub use format::{
+    ConversationFile, DatabaseIdentity, ModelInfo, RecordedAnswer, RecordedQuestion, RecordedTurn,
+    RunSettings, FORMAT,
+};
+pub use read::{read, ReadError, LIMITS};
+pub use recording::Recorder;
+pub use replay::{Difference, Pace, ReplayLlm};
+
+/// What a file a person opened holds, told by its first bytes (never by its name).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileKind {
+    /// Starts with SQLite's header.
+    Database,
+    /// Starts (after a byte-order mark and white space) with `{`: JSON, so perhaps a
+    /// conversation; [`read`] decides.
+    Conversation,
+    /// Anything else; opened as a database, whose checks say what is wrong with it.
+    Unknown,
+}
+
+const SQLITE_HEADER: &[u8] = b"SQLite format 3\0";
+
+/// What `head` (the first bytes of a file, 64 are plenty) looks like.
+pub fn sniff(head: &[u8]) -> FileKind {
+    if head.starts_with(SQLITE_HEADER) {
+        return FileKind::Database;
+    }
+    let text = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
+    match text.iter().find(|b| !b.is_ascii_whitespace()) {
+        Some(b'{') => FileKind::Conversation,
+        _ => FileKind::Unknown,
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,27 @@
+use super::format::bare_url;
+use super::*;
+
+#[test]
+fn files_are_told_apart_by_their_first_bytes() {
+    assert_eq!(sniff(b"SQLite format 3\0\x10\x00"), FileKind::Database);
+    assert_eq!(sniff(b"  \n{\"format\""), FileKind::Conversation);
+    assert_eq!(sniff(b"\xEF\xBB\xBF{"), FileKind::Conversation);
+    assert_eq!(sniff(b"<html>"), FileKind::Unknown);
+    assert_eq!(sniff(b""), FileKind::Unknown);
+}
+
+#[test]
+fn a_base_url_is_kept_without_password_query_or_fragment() {
+    assert_eq!(
+        bare_url("https://user:secret@proxy.example/v1?key=sk-1#x"),
+        "https://proxy.example/v1"
+    );
+    assert_eq!(
+        bare_url("http://127.0.0.1:11434/v1"),
+        "http://127.0.0.1:11434/v1"
+    );
+    assert_eq!(
+        bare_url("https://api.example?token=1"),
+        "https://api.example"
+    );
+}

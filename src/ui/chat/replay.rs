@@ -1,0 +1,281 @@
+//! Replaying a saved conversation: each recorded question is asked again through the agent,
+//! with the recorded model turns in place of a model and the tools running live on the open
+//! database. A banner says it is a replay (model, date), sets its pace, and says plainly where
+//! the open database or a result is not what was recorded.
+
+use super::{chat_state, Asked, ChatState, Exchange};
+use crate::browser::BrowserClock;
+use crate::conversation::replay::{DEFAULT_PACE_MS, SLOWEST_PACE_MS};
+use crate::conversation::{ConversationFile, Difference, ReplayLlm};
+use crate::llm::ProviderKind;
+use crate::present::count::plural;
+use crate::present::transcript::StepDifference;
+use futures::channel::oneshot;
+use leptos::prelude::*;
+use std::sync::Arc;
+
+/// Paces a person can choose (ms per step), slowest first.
+const SPEEDS: [(u32, &str); 3] = [
+    (SLOWEST_PACE_MS / 2, "slow"),
+    (DEFAULT_PACE_MS, "normal"),
+    (DEFAULT_PACE_MS / 3, "fast"),
+];
+
+/// The replay on screen.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReplayInfo {
+    pub model: String,
+    pub provider: ProviderKind,
+    /// When it was recorded, as the file says (shown as text).
+    pub recorded_at: String,
+    /// Why the open database is not the recorded one, if it is not.
+    pub other_database: Option<String>,
+    /// Tool results that differ from the recording so far.
+    pub differences: u32,
+    pub questions: usize,
+    pub playing: bool,
+    pub stopped: bool,
+}
+
+impl ChatState {
+    /// Replays the conversation waiting in the shared state, once a database is open.
+    pub(super) fn replay_pending(&self) {
+        if self.app.open.with_untracked(Option::is_none) {
+            return;
+        }
+        if self.running.get_untracked() {
+            self.error.set(Some(
+                "A question is running: stop it, then open the conversation again.".into(),
+            ));
+            self.app.pending_replay.set(None);
+            return;
+        }
+        let Some(file) = self.app.pending_replay.try_update(Option::take).flatten() else {
+            return;
+        };
+        let Some(mut session) = self.session.try_update_value(Option::take).flatten() else {
+            return;
+        };
+        session.forget_conversation();
+        let identity = self
+            .app
+            .open
+            .with_untracked(|open| open.as_ref()?.identity());
+        let other_database = match identity {
+            Some(identity) => file.database.differs_from(&identity),
+            None => Some(
+                "The open database's SHA-256 could not be computed, so it cannot be compared \
+                 with the recorded one: results may differ."
+                    .into(),
+            ),
+        };
+        self.exchanges.set(Vec::new());
+        self.error.set(None);
+        self.recorded_with
+            .set_value(Some((file.model.clone(), file.settings.clone())));
+        self.replay.set(Some(ReplayInfo {
+            model: file.model.name.clone(),
+            provider: file.model.provider,
+            recorded_at: file.recorded_at.clone(),
+            other_database,
+            differences: 0,
+            questions: file.questions.len(),
+            playing: true,
+            stopped: false,
+        }));
+        self.running.set(true);
+        let generation = self.generation.get_value();
+        leptos::task::spawn_local(self.play(file, session, generation));
+    }
+
+    /// Plays every recorded question in turn; the replayed ones become the conversation.
+    async fn play(
+        self,
+        file: Arc<ConversationFile>,
+        session: crate::agent::Session,
+        generation: u64,
+    ) {
+        let clock = BrowserClock;
+        let config = file.settings.replay_config(&file.model.name);
+        let limits = file.settings.evidence_limits();
+        let mut session = Some(session);
+        for recorded in &file.questions {
+            let Some(current) = session.take() else {
+                break;
+            };
+            let exchange = self
+                .owner
+                .with_value(|owner| owner.with(|| Exchange::replayed(recorded)));
+            self.exchanges.update(|list| list.push(exchange));
+            let (cancel, cancelled) = oneshot::channel();
+            self.cancel.set_value(Some(cancel));
+            let owner = self.owner.get_value();
+            let replay = self.replay;
+            let llm = ReplayLlm::new(recorded.turns.clone(), &clock, self.pace.get_value())
+                .on_difference(move |difference| {
+                    owner.with(|| mark(exchange, replay, difference));
+                });
+            let asked = Asked {
+                question: &recorded.question,
+                exchange,
+                generation,
+            };
+            let Some(result) = self
+                .drive(current, asked, cancelled, &llm, config.clone())
+                .await
+            else {
+                return; // another database was opened: this replay is over
+            };
+            self.show_evidence(exchange, &limits).await;
+            if result.is_err_and(|f| f.error == crate::agent::AgentError::Cancelled) {
+                self.replay
+                    .update(|r| r.iter_mut().for_each(|r| r.stopped = true));
+                break;
+            }
+            session = self.session.try_update_value(Option::take).flatten();
+        }
+        if let Some(session) = session {
+            self.session.set_value(Some(session));
+        }
+        self.replay
+            .update(|r| r.iter_mut().for_each(|r| r.playing = false));
+        self.finished();
+    }
+}
+
+/// Marks the step a difference belongs to, and counts it at the top.
+fn mark(exchange: Exchange, replay: RwSignal<Option<ReplayInfo>>, difference: &Difference) {
+    exchange.transcript.mark_difference(
+        &difference.call_id,
+        StepDifference {
+            message: difference.describe(),
+            recorded: difference.recorded_quote(),
+        },
+    );
+    replay.update(|r| r.iter_mut().for_each(|r| r.differences += 1));
+}
+
+/// "Replay of a recorded conversation", with its model and date, its pace, and what differs.
+#[component]
+pub fn ReplayBanner() -> impl IntoView {
+    let chat = chat_state();
+    let pending = move || {
+        let file = chat.app.pending_replay.get()?;
+        chat.app.open.with(Option::is_none).then(|| {
+            view! {
+                <p class="replay-pending" data-testid="replay-pending" role="status">
+                    "A saved conversation is ready to replay: open the database it was recorded on ("
+                    {file.database.name.clone()}
+                    ")."
+                </p>
+            }
+        })
+    };
+    let banner = move || {
+        let info = chat.replay.get()?;
+        Some(view! {
+            <section class="replay-banner" data-testid="replay-banner" aria-label="Replay">
+                <p class="replay-title">
+                    <strong>"Replay of a recorded conversation"</strong>
+                    " · model "
+                    <span data-testid="replay-model">{info.model.clone()}</span>
+                    {format!(" ({})", provider_name(info.provider))}
+                    " · recorded "
+                    <span data-testid="replay-date">{shown_date(&info.recorded_at)}</span>
+                </p>
+                <p class="muted">
+                    "The model's turns come from the file and no model is called; every query runs live on the open database."
+                </p>
+                {info.other_database.clone().map(|why| view! {
+                    <p class="replay-warning" data-testid="replay-other-database" role="alert">{why}</p>
+                })}
+                {(info.differences > 0).then(|| view! {
+                    <p class="replay-warning" data-testid="replay-differences" role="alert">
+                        {format!(
+                            "{} from the recording: marked at {}.",
+                            plural(info.differences.into(), "tool result differs", "tool results differ"),
+                            if info.differences == 1 { "its step" } else { "their steps" }
+                        )}
+                    </p>
+                })}
+                <div class="replay-controls">
+                    {info.playing.then(|| view! { <SpeedControl/> })}
+                    <span class="muted" data-testid="replay-state" role="status">
+                        {replay_state(&info)}
+                    </span>
+                </div>
+            </section>
+        })
+    };
+    view! { {pending} {banner} }
+}
+
+/// The pace of the replay, and "show all at once".
+#[component]
+fn SpeedControl() -> impl IntoView {
+    let chat = chat_state();
+    let pace = chat.pace;
+    let chosen = RwSignal::new(pace.with_value(|p| p.ms()));
+    let choose = move |ms: u32| {
+        pace.with_value(|p| p.set(ms));
+        chosen.set(ms);
+    };
+    let options = SPEEDS
+        .iter()
+        .map(|(ms, label)| {
+            let ms = *ms;
+            view! { <option value=ms.to_string() selected=move || chosen.get() == ms>{*label}</option> }
+        })
+        .collect_view();
+    view! {
+        <label class="replay-speed">
+            "Speed "
+            <select
+                data-testid="replay-speed"
+                on:change=move |event| {
+                    if let Ok(ms) = event_target_value(&event).parse() {
+                        choose(ms);
+                    }
+                }
+            >
+                {options}
+            </select>
+        </label>
+        <button
+            type="button"
+            class="button small"
+            data-testid="replay-all"
+            disabled=move || chosen.get() == 0
+            on:click=move |_| choose(0)
+        >
+            "Show all at once"
+        </button>
+    }
+}
+
+fn replay_state(info: &ReplayInfo) -> String {
+    let questions = plural(info.questions as u64, "question", "questions");
+    if info.playing {
+        format!("Playing {questions}…")
+    } else if info.stopped {
+        "Replay stopped.".into()
+    } else {
+        format!("Replay finished ({questions}). Ask a follow-up with your own model in Settings.")
+    }
+}
+
+fn provider_name(provider: ProviderKind) -> &'static str {
+    match provider {
+        ProviderKind::OpenAi => "OpenAI-compatible",
+        ProviderKind::Anthropic => "Anthropic",
+        ProviderKind::Gemini => "Gemini",
+    }
+}
+
+/// "2026-12-01 09:30 UTC" from the file's ISO date; anything else as it is.
+fn shown_date(iso: &str) -> String {
+    match (iso.get(..10), iso.get(11..16)) {
+        (Some(day), Some(time)) if iso.ends_with('Z') => format!("{day} {time} UTC"),
+        _ => iso.to_string(),
+    }
+}

@@ -1,0 +1,236 @@
+// Conversations saved and replayed: a question asked of the scripted LLM is saved (the
+// download), then replayed in a fresh page with no key and no LLM server: same answer, same
+// evidence rows, every step shown, and not one request to a model. Against another database the
+// difference is said; a link with ?db= and ?replay= plays the answer by itself; a follow-up with
+// one's own key sees the replayed question; hostile files are refused and run nothing.
+
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import {
+  chooseFile,
+  dataset,
+  openDemo,
+  sessionForFile,
+  settledStatus,
+  shopDbBytes,
+  visibleText,
+  waitForOpen,
+  waitUntil,
+} from './harness.mjs';
+import {
+  API_KEY,
+  TOKYO_ROWS,
+  TOKYO_SQL,
+  ask,
+  call,
+  configureFor,
+  cspViolations,
+  demoWithLlm,
+  expectAnswerRows,
+  finalAnswer,
+  openWatched,
+  scriptedLlm,
+  stepTools,
+  waitForAnswer,
+} from './chat-support.mjs';
+
+// Conversation files are served from here at /conv/ (for ?replay=).
+const CONVERSATIONS = mkdtempSync(path.join(tmpdir(), 'askdb-replay-'));
+const session = sessionForFile({ mounts: { conv: CONVERSATIONS, data: path.dirname(dataset('shop/shop.db')) } });
+
+const QUESTION = 'Which customers live in Tokyo?';
+
+/** Asks QUESTION of a scripted LLM and saves the conversation; returns { text, file, llm }. */
+async function recordTokyo(t) {
+  const { llm, page } = await demoWithLlm(t, session, [
+    call('run_sql', { sql: TOKYO_SQL }, { text: 'Looking at the customers.' }),
+    finalAnswer('**Alice and Evan** live in Tokyo.', TOKYO_SQL, 'Customers with no prefecture are left out.'),
+  ]);
+  await ask(page, QUESTION);
+  await waitForAnswer(page);
+  await expectAnswerRows(page, TOKYO_ROWS);
+  const liveSteps = await stepTools(page);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('save-conversation').click()]);
+  const text = await readFile(await download.path(), 'utf8');
+  const file = path.join(CONVERSATIONS, `tokyo-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
+  await writeFile(file, text);
+  await llm.close();
+  return { text, file, liveSteps, llmUrl: llm.url, name: download.suggestedFilename() };
+}
+
+/** A fresh page that records every request it makes. */
+async function watchedPage(t, search = '') {
+  const page = await openWatched(t, session, search);
+  page.requests = [];
+  page.on('request', (request) => page.requests.push({ method: request.method(), url: request.url() }));
+  return page;
+}
+
+async function waitForReplayEnd(page) {
+  return waitUntil('the replay to finish', () => visibleText(page, 'replay-state'), (text) => /finished|stopped/.test(text ?? ''));
+}
+
+test('a saved conversation replays in a fresh page with no key and no model: same answer, same rows, every step', async (t) => {
+  const recorded = await recordTokyo(t);
+  const saved = JSON.parse(recorded.text);
+  assert.equal(saved.format, 'askdb-conversation/1');
+  assert.match(recorded.name, /^askdb-shop.*\.json$/);
+  assert.equal(saved.database.sha256, createHash('sha256').update(await shopDbBytes()).digest('hex'));
+  assert.equal(saved.model.name, 'gpt-scripted');
+  assert.equal(saved.questions[0].question, QUESTION);
+  assert.equal(saved.questions[0].turns.length, 2);
+  assert.match(saved.questions[0].turns[0].results[0].content, /Alice/);
+  assert.ok(!recorded.text.includes(API_KEY), 'the key is never saved');
+
+  const page = await watchedPage(t);
+  await openDemo(page);
+  await chooseFile(page, recorded.file);
+  await page.getByTestId('replay-banner').waitFor({ timeout: 30_000 });
+  // Paced: the answer is not there the moment the replay starts.
+  assert.equal(await visibleText(page, 'answer'), null);
+  assert.equal(await visibleText(page, 'replay-model'), 'gpt-scripted');
+  assert.match(await visibleText(page, 'replay-date'), /^\d{4}-\d\d-\d\d \d\d:\d\d UTC$/);
+  assert.match(await waitForAnswer(page), /Alice and Evan/);
+  await expectAnswerRows(page, TOKYO_ROWS);
+  await waitForReplayEnd(page);
+  assert.deepEqual(await stepTools(page), recorded.liveSteps, 'every step of the recording');
+  assert.equal(await visibleText(page, 'replay-differences'), null);
+  assert.equal(await visibleText(page, 'replay-other-database'), null);
+  assert.equal(await page.getByTestId('step-difference').count(), 0);
+  const elsewhere = page.requests.filter((r) => !r.url.startsWith(session.url) && !r.url.startsWith('blob:'));
+  assert.deepEqual(elsewhere, [], 'no request leaves the page');
+  assert.ok(!page.requests.some((r) => r.url.startsWith(recorded.llmUrl)), 'none to the model');
+  assert.ok(!page.requests.some((r) => r.method === 'POST'), 'nothing is posted');
+
+  // A follow-up with one's own key sees the replayed question and answer.
+  const ordersSql =
+    "SELECT count(*) FROM orders JOIN customers ON customers.id = orders.customer_id WHERE customers.prefecture = 'Tokyo'";
+  const llm = await scriptedLlm(t, [finalAnswer('They placed 4 orders.', ordersSql)]);
+  await configureFor(page, llm, 'openai');
+  await ask(page, 'How many orders did they place?');
+  await waitUntil('the follow-up answer', () => visibleText(page, 'answer'), (text) => /4 orders/.test(text ?? ''));
+  const messages = llm.modelRequests()[0].body.messages;
+  assert.deepEqual(messages.filter((m) => m.role === 'user').map((m) => m.content), [QUESTION, 'How many orders did they place?']);
+  assert.match(messages.find((m) => m.role === 'assistant').content, /Alice and Evan/);
+});
+
+test('replayed on another database, the page says so at the top and at the step, and finishes', async (t) => {
+  const recorded = await recordTokyo(t);
+  const page = await watchedPage(t);
+  await chooseFile(page, dataset('shop_ja/shop_ja.db'));
+  await waitForOpen(page, 'shop_ja.db');
+  await chooseFile(page, recorded.file);
+  await waitForReplayEnd(page);
+  assert.match(await visibleText(page, 'replay-other-database'), /not the database the conversation was recorded on.*shop\.db.*shop_ja\.db/s);
+  assert.match(await visibleText(page, 'replay-differences'), /1 tool result differs from the recording/);
+  const marked = await page.getByTestId('step-difference').first().textContent();
+  assert.match(marked, /live result of run_sql differs from the recording/);
+  assert.match(marked, /Alice/, 'the recorded result can be read beside the live one');
+});
+
+test('?db= and ?replay= together open the database and play the recorded answer, all at once on request', async (t) => {
+  const recorded = await recordTokyo(t);
+  const search = `?db=data/shop.db&replay=${encodeURIComponent(`conv/${path.basename(recorded.file)}`)}`;
+  const page = await watchedPage(t, search);
+  await page.getByTestId('replay-banner').waitFor({ timeout: 30_000 });
+  await page.getByTestId('replay-speed').selectOption({ label: 'slow' });
+  await page.getByTestId('replay-all').click();
+  assert.match(await waitForAnswer(page, 5_000), /Alice and Evan/);
+  await expectAnswerRows(page, TOKYO_ROWS);
+  assert.equal(await visibleText(page, 'replay-other-database'), null);
+  assert.deepEqual(page.requests.filter((r) => r.method === 'POST'), []);
+});
+
+/** A minimal conversation file (one question answered by final_answer), then changed by `edit`. */
+function conversation(edit = () => {}) {
+  const answer = { answer: 'Twelve orders.', sql: 'SELECT count(*) FROM orders', notes: null };
+  const file = {
+    format: 'askdb-conversation/1',
+    recorded_at: '2026-12-01T09:30:00.000Z',
+    database: { name: 'shop.db', size: 16384, sha256: '0'.repeat(64) },
+    model: { provider: 'openai', name: 'm', base_url: 'https://api.example/v1' },
+    settings: { temperature: 0.2, max_steps: 10, max_tokens: 4096, deadline_ms: 120000, query_deadline_ms: 10000, rows_to_model: 50, row_cap: 1000 },
+    questions: [
+      {
+        question: 'How many orders?',
+        turns: [
+          {
+            text: null,
+            tool_calls: [{ id: 'c1', name: 'final_answer', arguments: JSON.stringify(answer) }],
+            usage: { input_tokens: 1, output_tokens: 1 },
+            elapsed_ms: 1,
+            results: [],
+          },
+        ],
+        answer: { text: answer.answer, sql: answer.sql, notes: null, verified: true, usage: { input_tokens: 1, output_tokens: 1 }, steps: 1 },
+        error: null,
+        elapsed_ms: 1,
+      },
+    ],
+  };
+  edit(file);
+  return file;
+}
+
+async function openConversationText(page, name, text) {
+  await chooseFile(page, { name, mimeType: 'application/json', buffer: Buffer.from(text) });
+}
+
+test('hostile, corrupt, truncated and wrong-version files are refused with a clear message and run nothing', async (t) => {
+  const valid = JSON.stringify(conversation());
+  const hostile = [
+    ['huge.json', JSON.stringify(conversation((f) => (f.questions[0].answer.text = 'x'.repeat(200_000)))), /answer of 200,000 bytes; at most/],
+    [
+      'steps.json',
+      JSON.stringify(conversation((f) => (f.questions[0].turns = Array(10_000).fill(f.questions[0].turns[0])))),
+      /10,000 model turns/,
+    ],
+    ['tool.json', JSON.stringify(conversation((f) => (f.questions[0].turns[0].tool_calls[0].name = 'write_file'))), /does not have.*write_file/],
+    ['types.json', JSON.stringify(conversation((f) => (f.settings.max_steps = 'many'))), /damaged: invalid type/],
+    ['cut.json', valid.slice(0, valid.length / 2), /cut short/],
+    ['v2.json', JSON.stringify(conversation((f) => (f.format = 'askdb-conversation/2'))), /askdb-conversation\/2/],
+    ['html.json', '{<script>alert(1)</script>', /not valid JSON/],
+  ];
+  const page = await watchedPage(t);
+  await openDemo(page);
+  for (const [name, text, expected] of hostile) {
+    await openConversationText(page, name, text);
+    const status = await waitUntil(`the refusal of ${name}`, () => settledStatus(page), (s) => s?.includes(name));
+    assert.match(status, new RegExp(`Could not replay ${name.replace('.', '\\.')}: `));
+    assert.match(status, expected);
+    assert.match(status, /Nothing of it was run/);
+    assert.equal(await page.getByTestId('replay-banner').count(), 0, `${name}: no replay`);
+    assert.equal(await page.getByTestId('step').count(), 0, `${name}: no step`);
+  }
+  assert.deepEqual(page.dialogs, []);
+  assert.deepEqual(page.requests.filter((r) => r.method === 'POST'), []);
+});
+
+test('HTML and remote images in a replayed answer are shown as text: no script, no image request', async (t) => {
+  const images = await scriptedLlm(t); // only its GET log is used: it records any image request
+  const text = `<script>window.__pwned = 1</script><img src="${images.url}/tag.png"> ![chart](${images.url}/md.png) **12**`;
+  const file = conversation((f) => {
+    const args = JSON.parse(f.questions[0].turns[0].tool_calls[0].arguments);
+    args.answer = text;
+    f.questions[0].turns[0].tool_calls[0].arguments = JSON.stringify(args);
+    f.questions[0].turns[0].text = `<img src="${images.url}/note.png">`;
+    f.questions[0].answer.text = text;
+  });
+  const page = await watchedPage(t);
+  await openDemo(page);
+  await openConversationText(page, 'html-answer.json', JSON.stringify(file));
+  const answer = await waitForAnswer(page);
+  assert.match(answer, /<script>window.__pwned = 1<\/script>/, 'the HTML shows as text');
+  await expectAnswerRows(page, [['12']]);
+  await waitForReplayEnd(page);
+  assert.equal(await page.evaluate(() => window.__pwned), undefined);
+  assert.equal(await page.locator('[data-testid="answer"] img, .transcript img').count(), 0);
+  assert.deepEqual(images.hits, [], 'no image was requested');
+  assert.ok(await visibleText(page, 'replay-other-database'), 'the made-up hash is not the demo');
+  assert.deepEqual(await cspViolations(page), []);
+});
