@@ -24,6 +24,8 @@ const ARTIFACTS = path.join(ROOT, 'tests', 'e2e', '.artifacts');
 /** Where the page is served a second time, as a documentation site would serve it. */
 const SUB_PATH = 'docs/askdb';
 const SHOP = 'embed=1&db=demo%2Fshop.db';
+/** What the published recordings answer (tests/examples.rs records and checks them). */
+const RECORDED_ANSWERS = { shop: /4 orders/, chinook: /Rock sold the most tracks/ };
 
 let session;
 before(async () => {
@@ -255,10 +257,22 @@ test('the example page: both demos load, the frames follow the heights they repo
     const again = await expectFitted(page, frame, 'shop', 'once the schema closes');
     assert.equal(again.content, closed.content);
 
-    // The recorded conversations are not there yet: each frame says so, instead of waiting.
-    const notes = await page.getByTestId('replay-missing').allTextContents();
-    assert.equal(notes.length, 2, `${notes}`);
-    assert.ok(notes.every((note) => /not published yet/.test(note)), `${notes}`);
+    // Each frame replays its published recording (www/examples/*.askdb.json) with no key: the
+    // banner names the stand-in model, nothing differs, and the recorded answer shows.
+    assert.equal(await page.getByTestId('replay-missing').count(), 0);
+    for (const [demo, answer] of Object.entries(RECORDED_ANSWERS)) {
+      const frame = await demoFrame(page, demo);
+      await frame.getByTestId('replay-all').click().catch(() => {});
+      await waitUntil(`the ${demo} answer`, () => frame.getByTestId('answer').textContent().catch(() => ''), (text) => answer.test(text));
+      assert.match(await frame.getByTestId('replay-model').textContent(), /scripted stand-in/);
+      assert.equal(await frame.getByTestId('replay-other-database').count(), 0, `${demo}: same database`);
+      assert.equal(await frame.getByTestId('step-difference').count(), 0, `${demo}: no difference`);
+      await expectFitted(page, frame, demo, 'with its answer');
+      assert.deepEqual(await sidewaysSpills(frame), [], `${demo} answered at ${width} px`);
+    }
+    // Chinook's answer is a label and a number per row: it can be drawn.
+    const chinook = await demoFrame(page, 'chinook');
+    assert.ok((await chinook.locator('[data-testid="answer"] [data-testid="show-chart"]').count()) > 0, 'a chart for Chinook');
     await page.screenshot({ path: path.join(ARTIFACTS, `embed-example-${width}.png`), fullPage: true });
     assert.deepEqual(page.problems, []);
   }
@@ -283,8 +297,7 @@ test('a page that is not inside a frame sends no height messages', async (t) => 
 test(`served under /${SUB_PATH}/, the page, its worker, the demo and the example page load from there`, async (t) => {
   const requests = [];
   const failures = [];
-  // The example page asks for recordings that are not published yet: those may fail.
-  const expected = (url) => url.endsWith('.askdb.json');
+  const expected = () => false;
   const watch = (page) => {
     page.on('request', (request) => requests.push(request.url()));
     page.on('response', (response) => {
