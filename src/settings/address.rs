@@ -154,7 +154,6 @@ pub fn full_page_parameters(params: &[(String, String)]) -> Vec<(String, String)
         .collect()
 }
 
-
 /// The files the address asks to open at start, in the order they open: the database, then
 /// the conversation to replay on it.
 #[derive(Clone, Debug, Default, PartialEq)]
