@@ -148,8 +148,14 @@ pub fn format_seconds(ms: u32) -> String {
 /// Futures are not `Send`: in the browser they wait on a Web Worker.
 #[allow(async_fn_in_trait)]
 pub trait Database {
-    /// Runs one statement that the rules accepted, within `limits`.
-    async fn run(&self, sql: &ReadOnlySql, limits: &QueryLimits) -> Result<QueryResult, DbError>;
+    /// Runs one statement that the rules accepted, with `values` bound to its parameters `?1` …
+    /// (as many as [`ReadOnlySql::parameters`]; none for most statements), within `limits`.
+    async fn run(
+        &self,
+        sql: &ReadOnlySql,
+        values: &[Value],
+        limits: &QueryLimits,
+    ) -> Result<QueryResult, DbError>;
 }
 
 /// Checks `sql` against the read-only rules, then runs it. The one way text becomes a query.
@@ -159,7 +165,20 @@ pub async fn query<D: Database + ?Sized>(
     limits: &QueryLimits,
 ) -> Result<QueryResult, DbError> {
     let statement = crate::sql::guard::check(sql)?;
-    db.run(&statement, limits).await
+    db.run(&statement, &[], limits).await
+}
+
+/// The same for a statement the app compiled with parameters `?1` … `?n`: `values` are bound
+/// to them by SQLite, never written into the text. The guard checks that the parameters are
+/// exactly those (`guard::check_bound`).
+pub async fn query_bound<D: Database + ?Sized>(
+    db: &D,
+    sql: &str,
+    values: &[Value],
+    limits: &QueryLimits,
+) -> Result<QueryResult, DbError> {
+    let statement = crate::sql::guard::check_bound(sql, values.len())?;
+    db.run(&statement, values, limits).await
 }
 
 #[cfg(test)]
