@@ -276,6 +276,8 @@ mod tests {
 
     fn rows_with(warnings: Vec<Diagnostic>) -> ToolOutput {
         ToolOutput::Rows(SqlRun {
+            number: None,
+            values: Vec::new(),
             sql: "SELECT 1".into(),
             columns: vec!["1".into()],
             rows: vec![vec![1.into()]],
@@ -383,6 +385,7 @@ mod tests {
         let answer = Answer {
             text: long,
             sql: None,
+            values: Vec::new(),
             notes: None,
             verified: false,
             usage: Usage::default(),
@@ -408,6 +411,7 @@ mod tests {
         let answer = |sql: Option<&str>, verified| Answer {
             text: "42".into(),
             sql: sql.map(Into::into),
+            values: Vec::new(),
             notes: None,
             verified,
             usage: Usage::default(),
