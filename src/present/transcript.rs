@@ -166,6 +166,7 @@ impl Step {
             Some(ToolCall::RunSql(call)) => &call.sql,
             Some(ToolCall::DescribeTable(call)) => &call.table,
             Some(ToolCall::CrossCheck(call)) => &call.sql_a,
+            Some(ToolCall::Query(call)) => &call.table,
             _ => "",
         }
     }

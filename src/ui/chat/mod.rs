@@ -15,7 +15,7 @@ use super::state::AppState;
 use super::{app_state, markdown_view::MarkdownView};
 use crate::agent::{Agent, AgentConfig, AgentError, AgentEvent, Answer, Failure, Session};
 use crate::browser::{focus_element, BrowserClock};
-use crate::engine::{query, Schema};
+use crate::engine::{query_bound, Schema};
 use crate::llm::http::GlooHttp;
 use crate::llm::{HttpProvider, Usage};
 use crate::settings::ModelSettings;
@@ -233,10 +233,14 @@ impl ChatState {
                 }
             }
         }
-        let evidence = result.as_ref().ok().and_then(|answer| answer.sql.clone());
+        let evidence = result
+            .as_ref()
+            .ok()
+            .and_then(|answer| Some((answer.sql.clone()?, answer.values.clone())));
         exchange.outcome.set(Some(result));
-        if let Some(sql) = evidence {
-            let rerun = query(&*db, &sql, &limits).await;
+        if let Some((sql, values)) = evidence {
+            // With its values bound, as it ran for the agent (none unless in safe mode).
+            let rerun = query_bound(&*db, &sql, &values, &limits).await;
             exchange
                 .evidence
                 .set(Some(rerun.map(Arc::new).map_err(|e| e.to_string())));
