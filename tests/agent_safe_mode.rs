@@ -41,6 +41,15 @@ fn query_result(db: &RusqliteDb, session: &mut Session, args: Json) -> (bool, Js
     (result.is_error, content)
 }
 
+/// The `query` tool as the model is offered it for `db`.
+fn query_spec(db: &RusqliteDb) -> askdb::llm::ToolSpec {
+    let mut session = session(db);
+    let episode = episode(db, &mut session, vec![]);
+    let tools = &episode.requests[0].tools;
+    let spec = tools.iter().find(|t| t.name == "query");
+    spec.expect("query is offered").clone()
+}
+
 fn count_where(db: &RusqliteDb, session: &mut Session, table: &str, filter: Json) -> i64 {
     let args =
         json!({ "table": table, "aggregates": [{ "function": "count" }], "filters": [filter] });
@@ -111,15 +120,7 @@ fn a_question_is_answered_through_query_alone_with_the_values_bound() {
 
 #[test]
 fn the_query_tool_describes_the_tables_fields_operators_and_values_within_its_budget() {
-    let db = RusqliteDb::shop();
-    let mut session = session(&db);
-    let episode = episode(&db, &mut session, vec![]);
-    let spec = episode.requests[0]
-        .tools
-        .iter()
-        .find(|t| t.name == "query")
-        .expect("query is offered")
-        .clone();
+    let spec = query_spec(&RusqliteDb::shop());
     let d = &spec.description;
     for expected in [
         "customers (6): id number, name text, prefecture enum [\"Fukuoka\",\"Hokkaido\",\"Osaka\",\"Tokyo\"], joined_at date YYYY-MM-DD from 2023-01-10 to 2023-06-11",
@@ -144,15 +145,7 @@ fn the_query_tool_describes_the_tables_fields_operators_and_values_within_its_bu
 
 #[test]
 fn a_large_catalog_is_cut_to_the_budget_and_says_where_the_rest_is() {
-    let db = RusqliteDb::open(&support::dataset("mondial/mondial.db"));
-    let mut session = session(&db);
-    let episode = episode(&db, &mut session, vec![]);
-    let spec = episode.requests[0]
-        .tools
-        .iter()
-        .find(|t| t.name == "query")
-        .unwrap()
-        .clone();
+    let spec = query_spec(&RusqliteDb::open(&support::dataset("mondial/mondial.db")));
     let size = spec.name.len() + spec.description.len() + spec.parameters.to_string().len();
     assert!(size <= SPEC_BYTES, "{size} bytes");
     assert!(
