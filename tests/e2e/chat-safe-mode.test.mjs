@@ -83,7 +83,7 @@ test('?mode=safe: run_sql is refused, a wrong value is answered with the values 
   await expectAnswerRows(page, [['0']]);
 
   const shown = await steps(page);
-  assert.deepEqual(shown.map((s) => s.tool), ['run_sql', 'query', 'query']);
+  assert.deepEqual(shown.map((s) => s.tool), ['run_sql', 'query', 'query', 'final_answer']);
   assert.match(shown[0].text, /there is no tool `run_sql`; the tools are list_tables, describe_table, query, final_answer/);
   assert.match(shown[1].text, /'東京都' does not occur in `prefecture`; the values that occur are: 'Fukuoka', 'Hokkaido', 'Osaka', 'Tokyo'/);
   const requests = llm.modelRequests();
@@ -102,8 +102,9 @@ test('a link cannot turn safe mode off once the person turned it on', async (t) 
   await configureFor(page, llm, 'openai');
   await page.getByTestId('safe-mode').check();
   await page.goto(`${page.url().split('?')[0]}?mode=sql`);
-  await openSettings(page);
-  assert.equal(await page.getByTestId('safe-mode').isChecked(), true);
-  await waitUntil('the panel to say why mode=sql was not used', () => page.textContent('#model-settings'), (text) =>
+  // A parameter that was not used opens the panel by itself, saying why.
+  const notice = () => page.evaluate(() => document.querySelector('#model-settings:not([hidden]) .notice')?.textContent);
+  await waitUntil('the panel to say why mode=sql was not used', notice, (text) =>
     /a link can turn safe mode on, not off/.test(text ?? ''));
+  assert.equal(await page.getByTestId('safe-mode').isChecked(), true);
 });

@@ -70,21 +70,19 @@ fn answer_view(exchange: Exchange, answer: Answer) -> impl IntoView {
     }
 }
 
-/// The values bound to a compiled statement's `?1`, `?2`, …, shown as text.
+/// The values bound to a compiled statement's `?1`, `?2`, …, shown as text on one line.
 fn bound_values(values: &[Value]) -> Option<impl IntoView> {
     (!values.is_empty()).then(|| {
-        let items = values
+        let listed: Vec<String> = values
             .iter()
             .enumerate()
-            .map(|(i, value)| {
-                view! { <li><code>{format!("?{} = {}", i + 1, value.sql_literal())}</code></li> }
-            })
-            .collect_view();
+            .map(|(i, value)| format!("?{} = {}", i + 1, value.sql_literal()))
+            .collect();
         view! {
-            <div class="bound-values" data-testid="answer-values">
-                <span class="muted">"Bound values (never written into the SQL): "</span>
-                <ul>{items}</ul>
-            </div>
+            <p class="muted" data-testid="answer-values">
+                "Bound values, never written into the SQL: "
+                <code>{listed.join(", ")}</code>
+            </p>
         }
     })
 }
