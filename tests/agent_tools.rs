@@ -501,10 +501,11 @@ impl askdb::engine::Database for CountingDb<'_> {
     async fn run(
         &self,
         sql: &askdb::engine::ReadOnlySql,
+        values: &[askdb::engine::Value],
         limits: &askdb::engine::QueryLimits,
     ) -> Result<askdb::engine::QueryResult, askdb::engine::DbError> {
         self.queries.set(self.queries.get() + 1);
-        self.inner.run(sql, limits).await
+        self.inner.run(sql, values, limits).await
     }
 }
 

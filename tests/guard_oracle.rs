@@ -10,6 +10,8 @@
 //! - text left after the first statement (SQLite ended it earlier than the guard did);
 //! - a function the guard refuses by name reaching SQLite;
 //! - any change to the scratch database;
+//! - a parameter in a text `guard::check` accepted, or, for a text `guard::check_bound`
+//!   accepted with n values, anything but exactly n parameters (`sqlite3_bind_parameter_count`);
 //! - a panic in the guard or in `tidy`.
 //!
 //! CI runs the default corpus (about a minute in all). A longer run, with another seed:
@@ -98,14 +100,25 @@ impl Scratch {
         }
     }
 
-    /// Prepares and runs `sql` as sql.js does; `Err` says what SQLite did beyond reading.
-    fn run(&mut self, sql: &str) -> Result<Outcome, String> {
+    /// Prepares and runs `sql` as sql.js does (its parameters unbound, so NULL); `Err` says
+    /// what SQLite did beyond reading, or that it has another number of parameters than
+    /// `parameters`.
+    fn run(&mut self, sql: &str, parameters: usize) -> Result<Outcome, String> {
         self.actions.lock().unwrap().clear();
         let before = self.connection.total_changes();
         let outcome = unsafe { prepare_and_step(self.connection.handle(), sql) };
         let mut problems: Vec<String> = std::mem::take(&mut *self.actions.lock().unwrap());
         match &outcome {
-            Outcome::Prepared { tail, read_only } => {
+            Outcome::Prepared {
+                tail,
+                read_only,
+                parameters: found,
+            } => {
+                if *found != parameters {
+                    problems.push(format!(
+                        "SQLite reads {found} parameters where the guard allowed {parameters}"
+                    ));
+                }
                 if !tail.is_empty() {
                     problems.push(format!(
                         "SQLite left text after the first statement: {tail:?}"
@@ -137,7 +150,12 @@ enum Outcome {
     /// SQLite refused to prepare it: nothing ran.
     Refused,
     /// It prepared; `tail` is what SQLite left after the first statement.
-    Prepared { tail: String, read_only: bool },
+    Prepared {
+        tail: String,
+        read_only: bool,
+        /// `sqlite3_bind_parameter_count`: the largest parameter number.
+        parameters: usize,
+    },
 }
 
 /// `Err` naming the action unless it is a plain read.
@@ -184,19 +202,46 @@ unsafe fn prepare_and_step(db: *mut ffi::sqlite3, sql: &str) -> Outcome {
     let consumed = (tail as usize).saturating_sub(sql.as_ptr() as usize);
     let tail = String::from_utf8_lossy(&sql.as_bytes()[consumed.min(sql.len())..]).into_owned();
     let read_only = ffi::sqlite3_stmt_readonly(statement) != 0;
+    let parameters = ffi::sqlite3_bind_parameter_count(statement).max(0) as usize;
     for _ in 0..MAX_ROWS {
         if ffi::sqlite3_step(statement) != ffi::SQLITE_ROW {
             break;
         }
     }
     ffi::sqlite3_finalize(statement);
-    Outcome::Prepared { tail, read_only }
+    Outcome::Prepared {
+        tail,
+        read_only,
+        parameters,
+    }
+}
+
+/// The value counts worth trying `guard::check_bound` with on `text`: 1, and the largest
+/// number written after a `?` (so that texts with `?1` … `?n` can be accepted).
+fn bound_counts(text: &str) -> Vec<usize> {
+    if !text.contains('?') {
+        return Vec::new();
+    }
+    let largest = text
+        .split('?')
+        .skip(1)
+        .filter_map(|after| {
+            let digits: String = after.chars().take_while(char::is_ascii_digit).collect();
+            digits.parse::<usize>().ok()
+        })
+        .filter(|&n| n <= guard::MAX_BOUND_VALUES)
+        .max();
+    let mut counts = vec![1];
+    counts.extend(largest.filter(|&n| n > 1));
+    counts
 }
 
 #[derive(Default)]
 struct Tally {
     texts: usize,
     accepted: usize,
+    /// Accepted by `check_bound` (with parameters).
+    bound: usize,
     prepared: usize,
     findings: Vec<(String, String)>,
 }
@@ -228,9 +273,24 @@ impl Tally {
                 }
             }
         }
+        // The path for compiled statements: numbered parameters and nothing else.
+        for values in bound_counts(text) {
+            match catch_unwind(|| guard::check_bound(text, values)) {
+                Ok(Ok(sql)) => {
+                    self.bound += usize::from(values > 0);
+                    accepted.push(sql)
+                }
+                Ok(Err(_)) => {}
+                Err(_) => {
+                    let problem = "the guard's bound path panicked".into();
+                    self.findings.push((text.to_string(), problem));
+                    return;
+                }
+            }
+        }
         for sql in accepted {
             self.accepted += 1;
-            match scratch.run(sql.as_str()) {
+            match scratch.run(sql.as_str(), sql.parameters()) {
                 Ok(Outcome::Prepared { .. }) => self.prepared += 1,
                 Ok(Outcome::Refused) => {}
                 Err(problem) => self.findings.push((sql.as_str().to_string(), problem)),
@@ -240,9 +300,10 @@ impl Tally {
 
     fn report(&self, what: &str) {
         eprintln!(
-            "{what}: {} texts, {} accepted by the guard, {} of those prepared by SQLite, {} findings",
+            "{what}: {} texts, {} accepted by the guard ({} with bound parameters), {} of those prepared by SQLite, {} findings",
             self.texts,
             self.accepted,
+            self.bound,
             self.prepared,
             self.findings.len()
         );
@@ -335,6 +396,10 @@ fn sqlite_agrees_with_the_guard_on_a_generated_corpus() {
     );
     let _ = std::fs::remove_dir_all(dir);
     tally.fail_on_findings();
+    assert!(
+        tally.bound > 0,
+        "no text with parameters was accepted by check_bound: its path went untested"
+    );
     // The corpus must reach SQLite's execution in numbers, or it proves little.
     assert!(
         tally.prepared * 10 >= tally.texts,

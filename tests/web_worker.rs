@@ -16,7 +16,7 @@
 #![cfg(target_arch = "wasm32")]
 
 use askdb::engine::worker::WorkerDatabase;
-use askdb::engine::{query, DbError, QueryLimits, RowCount, Value};
+use askdb::engine::{query, query_bound, DbError, QueryLimits, RowCount, Value};
 use futures::future::{select, Either};
 use gloo_timers::future::TimeoutFuture;
 use js_sys::Uint8Array;
@@ -116,6 +116,36 @@ async fn values_keep_their_types() {
     let sql = "SELECT id, name FROM customers WHERE 0";
     let result = query(&db, sql, &QueryLimits::default()).await.unwrap();
     assert_eq!(result.columns, vec!["id", "name"]);
+}
+
+#[wasm_bindgen_test]
+async fn bound_values_reach_sqlite_as_values_of_every_type() {
+    let db = open_demo().await;
+    let sql = "SELECT ?1, ?2, ?3, ?4, ?5, typeof(?2)";
+    let values = vec![
+        Value::Null,
+        Value::Integer(9_007_199_254_740_993),
+        Value::Real(2.5),
+        Value::Text("'); DROP TABLE orders; --".into()),
+        Value::Blob(vec![0x00, 0xff]),
+    ];
+    let result = query_bound(&db, sql, &values, &QueryLimits::default())
+        .await
+        .unwrap();
+    let mut expected = values.clone();
+    expected.push(Value::Text("integer".into()));
+    assert_eq!(result.rows, vec![expected]);
+    // A value is compared as a value: no customer is named like that, and orders stay.
+    let sql = "SELECT count(*) FROM customers WHERE name = ?1 OR prefecture = ?2";
+    let values = [
+        Value::Text("x' OR 1=1 --".into()),
+        Value::Text("Tokyo".into()),
+    ];
+    let result = query_bound(&db, sql, &values, &QueryLimits::default())
+        .await
+        .unwrap();
+    assert_eq!(result.rows, vec![vec![Value::Integer(2)]]);
+    assert_eq!(count_orders(&db).await, vec![vec![Value::Integer(12)]]);
 }
 
 #[wasm_bindgen_test]

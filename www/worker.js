@@ -7,7 +7,9 @@
 // Messages in:  {id, type: "init", base}    always first; base: absolute URL of worker.js, with
 //                                           sql-wasm.js and sql-wasm.wasm beside it
 //               {id, type: "open", bytes}   bytes: Uint8Array of a whole database file
-//               {id, type: "run", sql, maxRows, countBudgetMs}
+//               {id, type: "run", sql, params, maxRows, countBudgetMs}
+//                                           params: the values of ?1 ?2 … (the guard checked
+//                                           that the statement takes exactly these)
 //               {id, type: "export"}
 //               {id, type: "crash"}        (tests: fails as an abort inside sql.js would)
 // Messages out: {id, ok: result} | {id, error: message} | {id, crashed: message}
@@ -65,11 +67,13 @@ function approximateSize(row) {
 }
 
 // Integers come back as BigInt (exact, and told apart from reals); the page turns them into i64.
-function run(sql, maxRows, countBudgetMs) {
+function run(sql, params, maxRows, countBudgetMs) {
   if (!db) throw new Error("no database is open");
   const started = Date.now();
   const statement = db.prepare(sql);
   try {
+    // Bound by SQLite: a value is never part of the statement's text.
+    if (params && params.length > 0) statement.bind(params);
     const columns = statement.getColumnNames();
     const rows = [];
     let total = 0;
@@ -131,7 +135,7 @@ async function handle(message) {
     case "open":
       return openDatabase(SQL, message.bytes);
     case "run":
-      return run(message.sql, message.maxRows, message.countBudgetMs);
+      return run(message.sql, message.params, message.maxRows, message.countBudgetMs);
     case "export":
       return exportDatabase();
     case "crash":

@@ -1,8 +1,11 @@
 //! The open database as the tools and the checks read it during one question: its schema, and
 //! small queries within the question's time.
 
+use super::tools::query::Compiled;
 use super::AgentConfig;
-use crate::engine::{query, Database, DbError, QueryLimits, QueryResult, RowCount, Schema, Value};
+use crate::engine::{
+    query, query_bound, Database, DbError, QueryLimits, QueryResult, RowCount, Schema, Value,
+};
 use crate::sql::quote_ident;
 
 /// Statistics over a bigger table are taken from its first this-many rows.
@@ -48,11 +51,24 @@ impl<'a, D: Database + ?Sized> Data<'a, D> {
     /// Runs `sql` through the guard, with at most `max_rows` rows and the query deadline (or
     /// what is left of the question's time, when that is less).
     pub(crate) async fn query(&self, sql: &str, max_rows: usize) -> Result<QueryResult, DbError> {
-        let limits = QueryLimits {
+        query(self.db, sql, &self.limits(max_rows)).await
+    }
+
+    /// The same for a compiled statement, with its values bound.
+    pub(crate) async fn query_bound(
+        &self,
+        compiled: &Compiled,
+        max_rows: usize,
+    ) -> Result<QueryResult, DbError> {
+        let limits = self.limits(max_rows);
+        query_bound(self.db, &compiled.sql, &compiled.values, &limits).await
+    }
+
+    fn limits(&self, max_rows: usize) -> QueryLimits {
+        QueryLimits {
             max_rows: max_rows.max(1),
             deadline_ms: self.config.query_deadline_ms.min(self.time_left_ms.max(1)),
-        };
-        query(self.db, sql, &limits).await
+        }
     }
 
     /// The first number of the first row of `sql`, for counts.

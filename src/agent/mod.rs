@@ -26,7 +26,7 @@ pub use memory::{Conversation, Turn};
 pub use prompt::system_prompt;
 
 use crate::clock::Clock;
-use crate::engine::{schema, Database, DbError, QueryLimits, Schema};
+use crate::engine::{schema, Database, DbError, QueryLimits, Schema, Value};
 use crate::llm::retry::RetryPolicy;
 use crate::llm::{LlmError, LlmProvider, Usage};
 use serde::{Deserialize, Serialize};
@@ -34,6 +34,8 @@ use std::collections::HashMap;
 use std::fmt;
 use std::future::Future;
 use tools::describe_table::TableDescription;
+use tools::query::Catalog;
+pub use tools::Mode;
 
 /// What a person may tune. Missing fields take their defaults, so saved settings stay readable.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -50,8 +52,10 @@ pub struct AgentConfig {
     pub deadline_ms: u32,
     /// Time for one query.
     pub query_deadline_ms: u32,
-    /// Rows of a `run_sql` result shown to the model.
+    /// Rows of a `run_sql` or `query` result shown to the model.
     pub rows_to_model: usize,
+    /// Whether the model writes SQL or only asks structured queries.
+    pub mode: Mode,
 }
 
 impl Default for AgentConfig {
@@ -64,6 +68,7 @@ impl Default for AgentConfig {
             deadline_ms: 120_000,
             query_deadline_ms: 10_000,
             rows_to_model: 50,
+            mode: Mode::Sql,
         }
     }
 }
@@ -75,6 +80,9 @@ pub struct Answer {
     pub text: String,
     /// The query that proves the answer; the page re-runs it.
     pub sql: Option<String>,
+    /// The values bound to its parameters `?1`, `?2`, … (a structured query's, in safe mode).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub values: Vec<Value>,
     /// Interpretations and caveats.
     pub notes: Option<String>,
     /// True when the answer came through `final_answer` with SQL that ran; false when the
@@ -149,6 +157,9 @@ pub struct Session {
     conversation: Conversation,
     /// `describe_table` results by lower-cased table name: the data does not change.
     descriptions: HashMap<String, TableDescription>,
+    /// The fields the structured `query` tool offers, read from the data at the first question
+    /// in safe mode.
+    catalog: Option<Catalog>,
 }
 
 impl Session {

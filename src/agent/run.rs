@@ -1,10 +1,12 @@
 //! The loop: ask the model, run every tool it calls, send the results back, until it calls
 //! `final_answer` or a limit is reached.
 
+use super::data::Data;
 use super::events::{AgentEvent, EventKind};
 use super::race::Race;
 use super::tools::final_answer::AcceptedAnswer;
-use super::tools::{self, ToolName, ToolOutput, Toolbox};
+use super::tools::query::Catalog;
+use super::tools::{self, Mode, Offer, ToolOutput, Toolbox};
 use super::values::round_ms;
 use super::{prompt, Agent, AgentError, Answer, Failure, Session};
 use crate::clock::Clock;
@@ -16,8 +18,6 @@ use std::pin::Pin;
 
 /// Tool calls beyond this many in one reply are refused, not run.
 const MAX_CALLS_PER_REPLY: usize = 10;
-/// The tools offered to the model.
-const OFFERED: &[ToolName] = ToolName::ALL;
 
 /// The state of one question.
 struct Run<'r> {
@@ -97,6 +97,7 @@ impl Run<'_> {
         let answer = Answer {
             text: accepted.answer,
             sql: accepted.sql,
+            values: accepted.values,
             notes: accepted.notes,
             verified: accepted.verified,
             usage: self.usage,
@@ -155,7 +156,28 @@ where
     messages.push(Message::User {
         text: question.to_string(),
     });
-    let mut toolbox = Toolbox::new(agent.db, &session.schema, &mut session.descriptions, config);
+    if config.mode == Mode::Safe && session.catalog.is_none() {
+        // Read once per database: which fields there are, their kinds and enumerations.
+        let data = Data::new(agent.db, &session.schema, config);
+        session.catalog = Some(run.race.run(Catalog::read(&data)).await?);
+    }
+    let no_fields = Catalog::default();
+    let catalog = match config.mode {
+        Mode::Safe => session.catalog.as_ref().unwrap_or(&no_fields),
+        Mode::Sql => &no_fields,
+    };
+    let offer = Offer {
+        mode: config.mode,
+        catalog,
+    };
+    let tool_specs = tools::specs(&offer);
+    let mut toolbox = Toolbox::new(
+        agent.db,
+        &session.schema,
+        &mut session.descriptions,
+        catalog,
+        config,
+    );
     let mut nudged = false;
 
     while run.steps < config.max_steps {
@@ -169,7 +191,7 @@ where
             model: config.model.clone(),
             system: system.clone(),
             messages: messages.clone(),
-            tools: tools::specs(OFFERED),
+            tools: tool_specs.clone(),
             temperature: config.temperature,
             max_tokens: config.max_tokens,
         };
@@ -193,7 +215,10 @@ where
                 (_, false) => {
                     nudged = true;
                     let (reason, nudge) = match text {
-                        Some(_) => ("answered without final_answer", prompt::NUDGE_TEXT),
+                        Some(_) => (
+                            "answered without final_answer",
+                            prompt::nudge_text(config.mode),
+                        ),
                         None => ("empty reply", prompt::NUDGE_EMPTY),
                     };
                     run.emit(EventKind::Nudged {
@@ -209,6 +234,7 @@ where
                     return Ok(run.finish(AcceptedAnswer {
                         answer: text.to_string(),
                         sql: None,
+                        values: Vec::new(),
                         notes: None,
                         verified: false,
                     }));
@@ -217,7 +243,7 @@ where
             }
         }
 
-        match run_calls(run, &mut toolbox, step, &reply.tool_calls).await? {
+        match run_calls(run, &mut toolbox, config.mode, step, &reply.tool_calls).await? {
             Calls::Answered(accepted) => return Ok(run.finish(accepted)),
             Calls::Results(results) => messages.push(Message::ToolResults { results }),
         }
@@ -239,12 +265,13 @@ enum Calls {
 async fn run_calls<D: Database + ?Sized>(
     run: &mut Run<'_>,
     toolbox: &mut Toolbox<'_, D>,
+    mode: Mode,
     step: u32,
     calls: &[ToolCall],
 ) -> Result<Calls, AgentError> {
     let mut results = Vec::new();
     for (index, call) in calls.iter().enumerate() {
-        let read = tools::ToolCall::read(&call.name, &call.arguments, OFFERED);
+        let read = tools::ToolCall::read(&call.name, &call.arguments, mode);
         run.emit(EventKind::ToolCall {
             step,
             call_id: call.id.clone(),

@@ -1,7 +1,7 @@
 //! The types of a conversation file, `askdb-conversation/1`. Field names are the format: change
 //! them only with a new version (and `docs/conversation-format.md`).
 
-use crate::agent::{AgentConfig, Answer, Failure};
+use crate::agent::{AgentConfig, Answer, Failure, Mode};
 use crate::engine::QueryLimits;
 use crate::llm::{ModelReply, ProviderKind, ToolCall, ToolResult, Usage};
 use serde::{Deserialize, Serialize};
@@ -107,6 +107,10 @@ pub struct RunSettings {
     pub rows_to_model: usize,
     /// Rows of the answer's SQL the page showed (the row cap).
     pub row_cap: usize,
+    /// SQL or safe mode: which tools the model was offered. Files from before safe mode have
+    /// none, and were recorded in SQL mode.
+    #[serde(default)]
+    pub mode: Mode,
 }
 
 impl RunSettings {
@@ -119,6 +123,7 @@ impl RunSettings {
             query_deadline_ms: config.query_deadline_ms,
             rows_to_model: config.rows_to_model,
             row_cap: limits.max_rows,
+            mode: config.mode,
         }
     }
 
@@ -136,6 +141,7 @@ impl RunSettings {
             deadline_ms: self.deadline_ms.saturating_add(pacing),
             query_deadline_ms: self.query_deadline_ms,
             rows_to_model: self.rows_to_model,
+            mode: self.mode,
         }
     }
 

@@ -148,8 +148,14 @@ pub fn format_seconds(ms: u32) -> String {
 /// Futures are not `Send`: in the browser they wait on a Web Worker.
 #[allow(async_fn_in_trait)]
 pub trait Database {
-    /// Runs one statement that the rules accepted, within `limits`.
-    async fn run(&self, sql: &ReadOnlySql, limits: &QueryLimits) -> Result<QueryResult, DbError>;
+    /// Runs one statement that the rules accepted, with `values` bound to its parameters `?1` …
+    /// (as many as [`ReadOnlySql::parameters`]; none for most statements), within `limits`.
+    async fn run(
+        &self,
+        sql: &ReadOnlySql,
+        values: &[Value],
+        limits: &QueryLimits,
+    ) -> Result<QueryResult, DbError>;
 }
 
 /// Checks `sql` against the read-only rules, then runs it. The one way text becomes a query.
@@ -159,12 +165,69 @@ pub async fn query<D: Database + ?Sized>(
     limits: &QueryLimits,
 ) -> Result<QueryResult, DbError> {
     let statement = crate::sql::guard::check(sql)?;
-    db.run(&statement, limits).await
+    db.run(&statement, &[], limits).await
+}
+
+/// The same for a statement the app compiled with parameters `?1` … `?n`: `values` are bound
+/// to them by SQLite, never written into the text. The guard checks that the parameters are
+/// exactly those (`guard::check_bound`).
+pub async fn query_bound<D: Database + ?Sized>(
+    db: &D,
+    sql: &str,
+    values: &[Value],
+    limits: &QueryLimits,
+) -> Result<QueryResult, DbError> {
+    let statement = crate::sql::guard::check_bound(sql, values.len())?;
+    db.run(&statement, values, limits).await
+}
+
+/// `sql` with each parameter `?n` replaced by `values[n-1]` written as a literal: a compiled
+/// statement as a person can read it and run it in the console, where nothing binds values.
+/// The text goes through the guard again there, as any console text does.
+pub fn with_values_written_in(sql: &str, values: &[Value]) -> String {
+    let Ok(tokens) = crate::sql::lexer::significant_tokens(sql) else {
+        return sql.to_string();
+    };
+    let mut written = String::with_capacity(sql.len());
+    let mut copied = 0;
+    for token in tokens {
+        let value = token
+            .text
+            .strip_prefix('?')
+            .and_then(|n| n.parse::<usize>().ok())
+            .and_then(|n| values.get(n.checked_sub(1)?));
+        if let Some(value) = value {
+            written.push_str(&sql[copied..token.start]);
+            written.push_str(&value.sql_literal());
+            copied = token.end();
+        }
+    }
+    written.push_str(&sql[copied..]);
+    written
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn values_are_written_into_a_compiled_statement_as_literals() {
+        let sql =
+            "SELECT name FROM customers WHERE name = ?1 OR id IN (?2, ?3) -- ?1\n AND x = '?1'";
+        let values = [
+            Value::Text("'); DROP TABLE t; --".into()),
+            Value::Integer(2),
+            Value::Real(2.0),
+        ];
+        let written = with_values_written_in(sql, &values);
+        assert_eq!(
+            written,
+            "SELECT name FROM customers WHERE name = '''); DROP TABLE t; --' OR id IN (2, 2.0) \
+             -- ?1\n AND x = '?1'"
+        );
+        // Still one read, with the value as a string.
+        assert!(crate::sql::guard::check(&written).is_ok());
+    }
 
     #[test]
     fn a_result_too_large_says_what_to_do() {

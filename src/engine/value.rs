@@ -31,6 +31,22 @@ impl Value {
         }
     }
 
+    /// The value written as an SQL literal: `'O''Brien'`, `42`, `NULL`, `X'00FF'`.
+    pub fn sql_literal(&self) -> String {
+        match self {
+            Value::Null => "NULL".into(),
+            Value::Integer(i) => i.to_string(),
+            // `{:?}` keeps a decimal point (2.0, not 2), so SQLite reads a real back.
+            Value::Real(r) if r.is_finite() => format!("{r:?}"),
+            Value::Real(_) => "NULL".into(),
+            Value::Text(t) => crate::sql::quote_literal(t),
+            Value::Blob(b) => {
+                let hex: String = b.iter().map(|byte| format!("{byte:02X}")).collect();
+                format!("X'{hex}'")
+            }
+        }
+    }
+
     /// The value as JSON for an LLM: numbers and text as themselves, blobs as a short note.
     pub fn to_json(&self) -> serde_json::Value {
         match self {

@@ -362,7 +362,12 @@ impl Drop for StopIfAbandoned<'_> {
 }
 
 impl Database for WorkerDatabase {
-    async fn run(&self, sql: &ReadOnlySql, limits: &QueryLimits) -> Result<QueryResult, DbError> {
+    async fn run(
+        &self,
+        sql: &ReadOnlySql,
+        values: &[Value],
+        limits: &QueryLimits,
+    ) -> Result<QueryResult, DbError> {
         let _turn = self.turn.lock().await;
         if !self.is_open() {
             return Err(DbError::NotOpen);
@@ -371,6 +376,8 @@ impl Database for WorkerDatabase {
         self.ensure_engine().await?;
         let message = simple_message("run");
         set(&message, "sql", &JsValue::from_str(sql.as_str()));
+        let params: Array = values.iter().map(encode_value).collect();
+        set(&message, "params", &params);
         set(&message, "maxRows", &JsValue::from(limits.max_rows as f64));
         // Counting rows past the cap stops early enough to report before the deadline.
         set(
@@ -459,6 +466,17 @@ fn decode_result(result: &JsValue, elapsed_ms: f64) -> Result<QueryResult, DbErr
         total_rows,
         elapsed_ms,
     })
+}
+
+/// A value to bind, as sql.js binds it: integers as BigInt (exact), blobs as bytes.
+fn encode_value(value: &Value) -> JsValue {
+    match value {
+        Value::Null => JsValue::NULL,
+        Value::Integer(i) => JsValue::from(*i),
+        Value::Real(r) => JsValue::from(*r),
+        Value::Text(t) => JsValue::from_str(t),
+        Value::Blob(b) => Uint8Array::from(b.as_slice()).into(),
+    }
 }
 
 /// The worker sends integers as BigInt (exact; told apart from reals), reals as numbers.

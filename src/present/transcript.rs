@@ -191,6 +191,7 @@ impl Step {
             Some(ToolCall::RunSql(call)) => &call.sql,
             Some(ToolCall::DescribeTable(call)) => &call.table,
             Some(ToolCall::CrossCheck(call)) => &call.sql_a,
+            Some(ToolCall::Query(call)) => &call.table,
             _ => "",
         }
     }
@@ -305,6 +306,8 @@ mod tests {
 
     fn rows_with(warnings: Vec<Diagnostic>) -> ToolOutput {
         ToolOutput::Rows(SqlRun {
+            number: None,
+            values: Vec::new(),
             sql: "SELECT 1".into(),
             columns: vec!["1".into()],
             rows: vec![vec![1.into()]],
@@ -412,6 +415,7 @@ mod tests {
         let answer = Answer {
             text: long,
             sql: None,
+            values: Vec::new(),
             notes: None,
             verified: false,
             usage: Usage::default(),
@@ -461,6 +465,7 @@ mod tests {
         let answer = |sql: Option<&str>, verified| Answer {
             text: "42".into(),
             sql: sql.map(Into::into),
+            values: Vec::new(),
             notes: None,
             verified,
             usage: Usage::default(),

@@ -1,11 +1,13 @@
-//! Settings from the page's address: `?provider=`, `?base_url=`, `?model=`, and `?q=` for a
-//! question to fill in; [`start_files`] reads `?db=` and `?replay=`, the files to open at start. A link can set up the model but never carries a key: an address ends up
+//! Settings from the page's address: `?provider=`, `?base_url=`, `?model=`, `?mode=safe`, and
+//! `?q=` for a question to fill in; [`start_files`] reads `?db=` and `?replay=`, the files to
+//! open at start. A link can set up the model but never carries a key: an address ends up
 //! in histories, logs and chats, so a key in it is ignored and the person is told so.
 //!
 //! How the page shows itself comes from the address too ([`presentation`]): `?embed=1`, the
 //! compact page for an iframe, and `?theme=light|dark`.
 
 use super::{check_base_url, check_model, parse_provider, ModelSettings};
+use crate::agent::Mode;
 use crate::text::cut_chars;
 
 /// A value quoted back to the person is cut to this many characters, so that a long address
@@ -56,6 +58,20 @@ pub fn apply(settings: &mut ModelSettings, params: &[(String, String)]) -> FromA
             Ok(model) if model.is_empty() => {}
             Ok(model) => settings.model = model,
             Err(why) => found.ignored.push(format!("model: {why}")),
+        }
+    }
+    if let Some(mode) = last("mode") {
+        // A link may turn safe mode on, never off: a person who chose it keeps it.
+        match mode.trim().to_ascii_lowercase().as_str() {
+            "safe" => settings.mode = Mode::Safe,
+            "sql" if settings.mode == Mode::Sql => {}
+            "sql" => found.ignored.push(
+                "mode=sql: a link can turn safe mode on, not off; untick it in Settings".into(),
+            ),
+            _ => found.ignored.push(format!(
+                "mode \"{}\" is not safe or sql",
+                cut_chars(mode, SHOWN_CHARS)
+            )),
         }
     }
     if let Some(question) = last("q") {
@@ -246,6 +262,30 @@ mod tests {
         assert_eq!(found.ignored.len(), 2, "{:?}", found.ignored);
         assert!(found.ignored[0].contains("mistral"));
         assert!(found.ignored[1].starts_with("base_url"));
+    }
+
+    #[test]
+    fn a_link_turns_safe_mode_on_but_never_off() {
+        let mut settings = ModelSettings::default();
+        let found = apply(&mut settings, &params(&[("mode", "safe")]));
+        assert_eq!(settings.mode, Mode::Safe);
+        assert!(found.ignored.is_empty());
+        assert_eq!(settings.agent_config().mode, Mode::Safe);
+
+        let found = apply(&mut settings, &params(&[("mode", "sql")]));
+        assert_eq!(settings.mode, Mode::Safe);
+        assert_eq!(
+            found.ignored,
+            ["mode=sql: a link can turn safe mode on, not off; untick it in Settings"]
+        );
+
+        let mut settings = ModelSettings::default();
+        assert!(apply(&mut settings, &params(&[("mode", "sql")]))
+            .ignored
+            .is_empty());
+        let found = apply(&mut settings, &params(&[("mode", "paranoid")]));
+        assert_eq!(settings.mode, Mode::Sql);
+        assert_eq!(found.ignored, ["mode \"paranoid\" is not safe or sql"]);
     }
 
     #[test]

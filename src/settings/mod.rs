@@ -1,7 +1,8 @@
 //! The model a person chose, and how the page keeps that choice. Pure (no browser), so native
 //! tests cover every rule; the page's settings panel only reads and writes these types.
 //!
-//! - [`ModelSettings`]: provider, base URL, model, temperature, step limit. Not secret: they may
+//! - [`ModelSettings`]: provider, base URL, model, temperature, step limit, and the mode (safe
+//!   mode: the model writes no SQL). Not secret: they may
 //!   come from the address ([`address`]) and are kept in `localStorage` when the person edits them.
 //! - [`keys::KeyRing`]: API keys, each bound to the one endpoint it was entered for, so a key is
 //!   never sent anywhere else (not even when a link sets another base URL).
@@ -9,7 +10,7 @@
 pub mod address;
 pub mod keys;
 
-use crate::agent::AgentConfig;
+use crate::agent::{AgentConfig, Mode};
 use crate::llm::{EndpointConfig, ProviderKind};
 use serde::{Deserialize, Serialize};
 use std::fmt::Display;
@@ -38,6 +39,8 @@ pub struct ModelSettings {
     pub model: String,
     pub temperature: f32,
     pub max_steps: u32,
+    /// Safe mode: the model asks structured queries and writes no SQL. Off by default.
+    pub mode: Mode,
 }
 
 /// Temperature and step limit start at the agent's own defaults ([`AgentConfig`] owns them).
@@ -50,6 +53,7 @@ impl Default for ModelSettings {
             model: String::new(),
             temperature: agent.temperature,
             max_steps: agent.max_steps,
+            mode: agent.mode,
         }
     }
 }
@@ -157,6 +161,7 @@ impl ModelSettings {
             model: self.model.trim().to_string(),
             temperature: self.temperature,
             max_steps: self.max_steps,
+            mode: self.mode,
             ..AgentConfig::default()
         }
     }
@@ -198,6 +203,7 @@ impl ModelSettings {
         if let Ok(steps) = check_max_steps(saved.max_steps) {
             settings.max_steps = steps;
         }
+        settings.mode = saved.mode;
         settings
     }
 }
@@ -271,6 +277,7 @@ mod tests {
         assert_eq!(settings.base_url, "https://api.openai.com/v1");
         assert_eq!(settings.temperature, 0.2);
         assert_eq!(settings.max_steps, 10);
+        assert_eq!(settings.mode, Mode::Sql, "safe mode is off by default");
         assert!(settings.missing().is_some(), "no model chosen yet");
     }
 
@@ -354,6 +361,7 @@ mod tests {
             model: "claude-x".into(),
             temperature: 0.0,
             max_steps: 20,
+            mode: Mode::Safe,
         };
         let json = settings.to_json();
         assert!(!json.to_lowercase().contains("key"), "{json}");

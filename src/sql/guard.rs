@@ -11,15 +11,25 @@
 use super::lexer::{self, Token, TokenKind};
 use std::fmt;
 
-/// A statement the rules accepted. Only [`check`] makes one, so a [`crate::engine::Database`]
-/// cannot be handed unchecked text.
+/// A statement the rules accepted. Only [`check`] and [`check_bound`] make one, so a
+/// [`crate::engine::Database`] cannot be handed unchecked text.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ReadOnlySql(String);
+pub struct ReadOnlySql {
+    text: String,
+    /// How many values it takes: its parameters are `?1` … `?parameters`, each used at least
+    /// once (0 for everything [`check`] accepts).
+    parameters: usize,
+}
 
 impl ReadOnlySql {
     /// The statement, trimmed, without a trailing `;`.
     pub fn as_str(&self) -> &str {
-        &self.0
+        &self.text
+    }
+
+    /// How many values must be bound to it (`?1` … `?n`).
+    pub fn parameters(&self) -> usize {
+        self.parameters
     }
 }
 
@@ -42,6 +52,9 @@ pub enum Refusal {
     ForbiddenPragma { name: String },
     /// A parameter token (`?`, `?1`, `:name`, `@name`, `$name`, `#name`): nothing binds them.
     Parameter { token: String },
+    /// A compiled statement whose numbered parameters do not match the values given for them
+    /// (a `?n` beyond them, or a value no `?n` takes).
+    UnboundParameters { values: usize, reason: String },
     /// The text cannot be tokenized (an unterminated string, quoted name or comment).
     Malformed { reason: String },
 }
@@ -97,6 +110,10 @@ impl fmt::Display for Refusal {
                 "`{token}` is a parameter, and nothing here binds parameters: write the value \
                  itself into the SQL (e.g. 'Tokyo' or 42)"
             ),
+            Refusal::UnboundParameters { values, reason } => write!(
+                f,
+                "the compiled statement does not match its {values} values: {reason}"
+            ),
             Refusal::Malformed { reason } => write!(f, "the SQL cannot be read: {reason}"),
         }
     }
@@ -150,11 +167,34 @@ pub const READ_ONLY_PRAGMAS: &[&str] = &[
     "database_list",
 ];
 
+/// The most values a compiled statement may bind (SQLite's own limit is higher).
+pub const MAX_BOUND_VALUES: usize = 999;
+
 /// Decides whether `sql` may run. Accepts surrounding whitespace, comments and one trailing `;`.
+/// Refuses every parameter: nothing binds them, and their tokens could hide text from a reader.
 ///
 /// Every step is a loop over the tokens (no recursion), so the time is linear in the text and
 /// the stack stays flat however the text is nested.
 pub fn check(sql: &str) -> Result<ReadOnlySql, Refusal> {
+    guard(sql, None)
+}
+
+/// Decides whether `sql`, compiled by the app with `values` values to bind, may run: the same
+/// rules as [`check`], except that its parameters must be exactly the numbered `?1` … `?values`
+/// (each at least once, written without leading zeros), so that SQLite binds every value
+/// given and nothing else. Any other parameter token is refused as in [`check`].
+pub fn check_bound(sql: &str, values: usize) -> Result<ReadOnlySql, Refusal> {
+    if values > MAX_BOUND_VALUES {
+        return Err(Refusal::UnboundParameters {
+            values,
+            reason: format!("at most {MAX_BOUND_VALUES} values can be bound"),
+        });
+    }
+    guard(sql, Some(values))
+}
+
+/// [`check`] when `bound` is `None`; [`check_bound`] with that many values otherwise.
+fn guard(sql: &str, bound: Option<usize>) -> Result<ReadOnlySql, Refusal> {
     if sql.len() > MAX_SQL_BYTES {
         return Err(Refusal::TooLong { bytes: sql.len() });
     }
@@ -197,11 +237,17 @@ pub fn check(sql: &str) -> Result<ReadOnlySql, Refusal> {
             count: statements.len(),
         });
     }
-    if let Some(token) = statement.iter().find(|t| t.kind == TokenKind::Parameter) {
-        return Err(Refusal::Parameter {
-            token: token.text.to_string(),
-        });
-    }
+    let parameters = match bound {
+        None => match statement.iter().find(|t| t.kind == TokenKind::Parameter) {
+            Some(token) => {
+                return Err(Refusal::Parameter {
+                    token: token.text.to_string(),
+                })
+            }
+            None => 0,
+        },
+        Some(values) => numbered_parameters(statement, values)?,
+    };
     if let Some(name) = forbidden_call(statement) {
         return Err(Refusal::ForbiddenFunction { name });
     }
@@ -213,7 +259,42 @@ pub fn check(sql: &str) -> Result<ReadOnlySql, Refusal> {
         return Err(Refusal::TooDeep { depth });
     }
     let text = &sql[statement[0].start..statement[statement.len() - 1].end()];
-    Ok(ReadOnlySql(text.to_string()))
+    Ok(ReadOnlySql {
+        text: text.to_string(),
+        parameters,
+    })
+}
+
+/// `values` when the statement's parameters are exactly `?1` … `?values`, each at least once.
+fn numbered_parameters(statement: &[Token], values: usize) -> Result<usize, Refusal> {
+    let mut used = vec![false; values];
+    for token in statement.iter().filter(|t| t.kind == TokenKind::Parameter) {
+        let digits = &token.text[1..];
+        let number = (token.text.starts_with('?') && !digits.starts_with('0'))
+            .then(|| digits.parse::<usize>().ok())
+            .flatten();
+        match number {
+            Some(n) if (1..=values).contains(&n) => used[n - 1] = true,
+            Some(n) => {
+                return Err(Refusal::UnboundParameters {
+                    values,
+                    reason: format!("it uses ?{n}"),
+                })
+            }
+            None => {
+                return Err(Refusal::Parameter {
+                    token: token.text.to_string(),
+                })
+            }
+        }
+    }
+    match used.iter().position(|used| !used) {
+        Some(unused) => Err(Refusal::UnboundParameters {
+            values,
+            reason: format!("no ?{} takes value {}", unused + 1, unused + 1),
+        }),
+        None => Ok(values),
+    }
 }
 
 /// `Ok` for a read; otherwise what the statement is, e.g. "DELETE" or "CREATE TEMP TABLE".
@@ -484,7 +565,7 @@ mod tests {
             ("SELECT * FROM pragma_table_info('orders')", "SELECT * FROM pragma_table_info('orders')"),
             ("select name from sänger where 国 = '日本'", "select name from sänger where 国 = '日本'"),
         ] {
-            assert_eq!(check(sql).map(|s| s.0), Ok(kept.to_string()), "{sql}");
+            assert_eq!(check(sql).map(|s| s.text), Ok(kept.to_string()), "{sql}");
         }
     }
 
@@ -561,6 +642,57 @@ mod tests {
         assert!(refusal("SELECT :x")
             .to_string()
             .contains("write the value itself"));
+    }
+
+    #[test]
+    fn compiled_statements_bind_exactly_their_numbered_values() {
+        let sql = "SELECT name FROM customers WHERE prefecture = ?1 AND id > ?2 OR id = ?1";
+        let bound = check_bound(sql, 2).unwrap();
+        assert_eq!((bound.as_str(), bound.parameters()), (sql, 2));
+        assert_eq!(check_bound("SELECT 1", 0).unwrap().parameters(), 0);
+        assert_eq!(check("SELECT 1").unwrap().parameters(), 0);
+        // The plain path still refuses them.
+        assert!(matches!(refusal(sql), Refusal::Parameter { .. }));
+        for (sql, values, expected) in [
+            ("SELECT ?3", 2, "it uses ?3"),
+            ("SELECT ?1", 2, "no ?2 takes value 2"),
+            ("SELECT 1", 1, "no ?1 takes value 1"),
+        ] {
+            match check_bound(sql, values) {
+                Err(Refusal::UnboundParameters { reason, .. }) => {
+                    assert_eq!(reason, expected, "{sql}")
+                }
+                other => panic!("{sql}: {other:?}"),
+            }
+        }
+        // Only `?n` written plainly: no bare `?`, no leading zero, no named parameter.
+        for (sql, token) in [
+            ("SELECT ?", "?"),
+            ("SELECT ?01", "?01"),
+            ("SELECT ?0", "?0"),
+            ("SELECT ?1, :name", ":name"),
+            ("SELECT ?1, $a(')", "$a(')"),
+        ] {
+            assert_eq!(
+                check_bound(sql, 1),
+                Err(Refusal::Parameter {
+                    token: token.into()
+                }),
+                "{sql}"
+            );
+        }
+        // Every other rule holds as in `check`.
+        assert_eq!(
+            check_bound("DELETE FROM t WHERE id = ?1", 1).map(|s| s.text),
+            Err(Refusal::NotReadOnly {
+                kind: "DELETE".into()
+            })
+        );
+        assert!(matches!(
+            check_bound("SELECT ?1; DROP TABLE t", 1),
+            Err(Refusal::MultipleStatements { .. })
+        ));
+        assert!(check_bound("SELECT 1", MAX_BOUND_VALUES + 1).is_err());
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! The model settings panel: provider (and presets for OpenAI-compatible servers), base URL,
-//! model, API key, temperature, step limit. The rules live in [`crate::settings`]; this module
+//! model, API key, temperature, step limit, safe mode. The rules live in [`crate::settings`]; this module
 //! shows them and keeps them in `localStorage`.
 //!
 //! The key is held in memory, per endpoint, and written to `localStorage` only when the person
@@ -7,6 +7,7 @@
 
 use super::app_state;
 use super::number_input::NumberInput;
+use crate::agent::Mode;
 use crate::browser::{focus_element, query_parameters, storage, StorageRefused};
 use crate::settings::keys::KeyRing;
 use crate::settings::{
@@ -317,6 +318,24 @@ pub fn SettingsPanel() -> impl IntoView {
                         set=move |n| choice.edit(|s| s.max_steps = n)
                     />
                 </label>
+            </div>
+            <div class="field">
+                <label class="check">
+                    <input
+                        type="checkbox"
+                        data-testid="safe-mode"
+                        prop:checked=move || settings.with(|s| s.mode == Mode::Safe)
+                        on:change=move |event| {
+                            let mode = if event_target_checked(&event) { Mode::Safe } else { Mode::Sql };
+                            choice.edit(|s| s.mode = mode);
+                        }
+                    />
+                    " Safe mode: the model cannot write SQL"
+                </label>
+                <p class="hint">
+                    "It picks a table, fields, filters and totals from a list made from this \
+                     database; the page writes the SQL, with the values kept apart from it."
+                </p>
             </div>
             <p class="hint">
                 {move || format!(

@@ -5,7 +5,8 @@
 pub mod scripted_llm;
 
 use askdb::engine::{Database, DbError, QueryLimits, QueryResult, ReadOnlySql, RowCount, Value};
-use rusqlite::{types::ValueRef, Connection, OpenFlags};
+use rusqlite::types::{ToSqlOutput, ValueRef};
+use rusqlite::{Connection, OpenFlags};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -54,13 +55,18 @@ impl RusqliteDb {
         Ok(out)
     }
 
-    fn run_blocking(&self, sql: &str, limits: &QueryLimits) -> Result<QueryResult, DbError> {
+    fn run_blocking(
+        &self,
+        sql: &str,
+        values: &[Value],
+        limits: &QueryLimits,
+    ) -> Result<QueryResult, DbError> {
         let started = Instant::now();
         let deadline = started + Duration::from_millis(u64::from(limits.deadline_ms));
         // Interrupt the statement when the deadline passes, as the page terminates its worker.
         self.connection
             .progress_handler(1_000, Some(move || Instant::now() > deadline));
-        let outcome = self.step_rows(sql, limits.max_rows, deadline);
+        let outcome = self.step_rows(sql, values, limits.max_rows, deadline);
         self.connection.progress_handler(0, None::<fn() -> bool>);
         let (columns, rows, truncated, total_rows) = outcome.map_err(|e| {
             if Instant::now() > deadline {
@@ -84,6 +90,7 @@ impl RusqliteDb {
     fn step_rows(
         &self,
         sql: &str,
+        values: &[Value],
         max_rows: usize,
         deadline: Instant,
     ) -> rusqlite::Result<(Vec<String>, Vec<Vec<Value>>, bool, RowCount)> {
@@ -94,7 +101,8 @@ impl RusqliteDb {
             .map(|c| c.to_string())
             .collect();
         let width = columns.len();
-        let mut rows = statement.query([])?;
+        let bound = values.iter().map(to_sql);
+        let mut rows = statement.query(rusqlite::params_from_iter(bound))?;
         let mut kept = Vec::new();
         let mut counted: u64 = 0;
         loop {
@@ -136,8 +144,24 @@ fn to_value(value: ValueRef<'_>) -> Value {
     }
 }
 
+/// A value to bind, as SQLite stores it (as sql.js binds it in the page).
+fn to_sql(value: &Value) -> ToSqlOutput<'_> {
+    ToSqlOutput::Borrowed(match value {
+        Value::Null => ValueRef::Null,
+        Value::Integer(i) => ValueRef::Integer(*i),
+        Value::Real(r) => ValueRef::Real(*r),
+        Value::Text(t) => ValueRef::Text(t.as_bytes()),
+        Value::Blob(b) => ValueRef::Blob(b),
+    })
+}
+
 impl Database for RusqliteDb {
-    async fn run(&self, sql: &ReadOnlySql, limits: &QueryLimits) -> Result<QueryResult, DbError> {
-        self.run_blocking(sql.as_str(), limits)
+    async fn run(
+        &self,
+        sql: &ReadOnlySql,
+        values: &[Value],
+        limits: &QueryLimits,
+    ) -> Result<QueryResult, DbError> {
+        self.run_blocking(sql.as_str(), values, limits)
     }
 }

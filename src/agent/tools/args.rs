@@ -47,6 +47,28 @@ impl Args {
         }
     }
 
+    /// An optional whole number from 1 up: absent or null is `None`. A number written as text
+    /// ("3") is taken too: models do write that.
+    pub(crate) fn optional_count(&self, name: &str) -> Result<Option<usize>, String> {
+        let count = match self.0.get(name) {
+            None | Some(Value::Null) => return Ok(None),
+            Some(Value::Number(n)) => n.as_u64(),
+            Some(Value::String(text)) => text.trim().parse().ok(),
+            Some(_) => None,
+        };
+        match count.and_then(|n| usize::try_from(n).ok()) {
+            Some(n) if n > 0 => Ok(Some(n)),
+            _ => Err(format!(
+                "the argument `{name}` must be a whole number from 1 up"
+            )),
+        }
+    }
+
+    /// An optional argument as the model wrote it.
+    pub(crate) fn get(&self, name: &str) -> Option<&Value> {
+        self.0.get(name).filter(|value| !value.is_null())
+    }
+
     fn missing(&self, name: &str) -> String {
         let given: Vec<String> = self.0.keys().map(|key| cut_chars(key, 40)).collect();
         if given.is_empty() {

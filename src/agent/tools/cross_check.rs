@@ -2,7 +2,7 @@
 //! evidence; agreement on nothing is not, and the report says so.
 
 use super::args::Args;
-use super::{halve, spec, text_parameter, Tool, ToolOutput, Toolbox};
+use super::{halve, spec, text_parameter, Mode, Offer, Tool, ToolOutput, Toolbox};
 use crate::agent::checks::{self, explain_error, Diagnostic};
 use crate::agent::values::{round_ms, rows_json, serialize_row_count};
 use crate::engine::{Database, QueryResult, RowCount, Value};
@@ -76,7 +76,7 @@ pub struct CrossCheck {
 impl Tool for CrossCheck {
     const NAME: &'static str = "cross_check";
 
-    fn spec() -> ToolSpec {
+    fn spec(_: &Offer) -> ToolSpec {
         spec(
             Self::NAME,
             "Runs two different queries meant to answer the same question and compares their \
@@ -93,7 +93,7 @@ impl Tool for CrossCheck {
         )
     }
 
-    fn read(args: &Args) -> Result<Self, String> {
+    fn read(args: &Args, _: Mode) -> Result<Self, String> {
         Ok(CrossCheck {
             sql_a: args.text("sql_a")?,
             sql_b: args.text("sql_b")?,

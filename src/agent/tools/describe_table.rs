@@ -3,7 +3,7 @@
 //! Statistics over a big table come from its first rows, and say so.
 
 use super::args::Args;
-use super::{halve, spec, text_parameter, Tool, ToolOutput, Toolbox};
+use super::{halve, spec, text_parameter, Mode, Offer, Tool, ToolOutput, Toolbox};
 use crate::agent::checks::near::{table_hint, TableHint};
 use crate::agent::data::{
     sampled_source, FEW_VALUES, MOST_FREQUENT, SAMPLE_ROWS, STATISTIC_VALUE_CHARS,
@@ -116,7 +116,7 @@ pub struct DescribeTable {
 impl Tool for DescribeTable {
     const NAME: &'static str = "describe_table";
 
-    fn spec() -> ToolSpec {
+    fn spec(_: &Offer) -> ToolSpec {
         spec(
             Self::NAME,
             "Describes one table or view: columns (type, NOT NULL, primary key, default), foreign \
@@ -130,7 +130,7 @@ impl Tool for DescribeTable {
         )
     }
 
-    fn read(args: &Args) -> Result<Self, String> {
+    fn read(args: &Args, _: Mode) -> Result<Self, String> {
         Ok(DescribeTable {
             table: args.text("table")?,
         })

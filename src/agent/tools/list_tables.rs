@@ -1,7 +1,7 @@
 //! `list_tables()`: the tables and views with their row and column counts.
 
 use super::args::Args;
-use super::{spec, Tool, ToolOutput, Toolbox};
+use super::{spec, Mode, Offer, Tool, ToolOutput, Toolbox};
 use crate::agent::values::serialize_row_count;
 use crate::engine::{Database, RowCount, TableKind};
 use crate::llm::ToolSpec;
@@ -15,7 +15,7 @@ pub struct ListTables {}
 impl Tool for ListTables {
     const NAME: &'static str = "list_tables";
 
-    fn spec() -> ToolSpec {
+    fn spec(_: &Offer) -> ToolSpec {
         spec(
             Self::NAME,
             "Lists the tables and views with their row and column counts.",
@@ -23,7 +23,7 @@ impl Tool for ListTables {
         )
     }
 
-    fn read(_: &Args) -> Result<Self, String> {
+    fn read(_: &Args, _: Mode) -> Result<Self, String> {
         Ok(ListTables {})
     }
 

@@ -1,6 +1,8 @@
 //! The tools the model may call. Their names and argument names are a contract with the prompt
 //! and with the model: `list_tables()`, `describe_table(table)`, `run_sql(sql)`,
-//! `cross_check(sql_a, sql_b)`, `final_answer(answer, sql, notes)`.
+//! `cross_check(sql_a, sql_b)`, `query(table, fields, aggregates, filters, group_by, order_by,
+//! limit)`, `final_answer(answer, sql | query, notes)`. A [`Mode`] decides which are offered:
+//! in safe mode the model writes no SQL at all.
 //!
 //! Every mistake (bad arguments, an unknown tool, SQL that SQLite or the guard refuses) comes back
 //! to the model as that tool's error result, so it can correct itself; none ends the question.
@@ -16,6 +18,7 @@ pub mod cross_check;
 pub mod describe_table;
 pub mod final_answer;
 pub mod list_tables;
+pub mod query;
 pub mod run_sql;
 
 use super::data::Data;
@@ -24,18 +27,50 @@ use crate::engine::{Database, Schema};
 use crate::llm::ToolSpec;
 use crate::text::cap_bytes;
 use args::Args;
-use serde::Serialize;
+use query::{Catalog, Compiled};
+use serde::{Deserialize, Serialize};
 use serde_json::json;
 use std::collections::HashMap;
+
+/// What the model may do: write read-only SQL, or only ask structured queries.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Mode {
+    /// `run_sql` and `cross_check`: the model writes SQL, which the guard checks.
+    #[default]
+    Sql,
+    /// `query`: the model names a table, fields and filters; the app writes the SQL, with the
+    /// values bound. A call to `run_sql` or `cross_check` is refused.
+    Safe,
+}
+
+impl Mode {
+    /// The tools offered in this mode, in the order the model reads them.
+    pub fn tools(self) -> &'static [ToolName] {
+        use ToolName::*;
+        match self {
+            Mode::Sql => &[ListTables, DescribeTable, RunSql, CrossCheck, FinalAnswer],
+            Mode::Safe => &[ListTables, DescribeTable, Query, FinalAnswer],
+        }
+    }
+}
+
+/// What the tool specs are made for: the mode, and the fields `query` offers (empty in SQL
+/// mode, where it is not offered).
+#[derive(Clone, Copy, Debug)]
+pub struct Offer<'a> {
+    pub mode: Mode,
+    pub catalog: &'a Catalog,
+}
 
 /// One tool, in the file named after it: its arguments as a type, its name and spec, and what
 /// it does.
 pub(crate) trait Tool: Sized {
     const NAME: &'static str;
     /// What the model reads about the tool: what it does, and its arguments' JSON Schema.
-    fn spec() -> ToolSpec;
+    fn spec(offer: &Offer) -> ToolSpec;
     /// The arguments, from what the model wrote. `Err` says what is wrong, for the model.
-    fn read(args: &Args) -> Result<Self, String>;
+    fn read(args: &Args, mode: Mode) -> Result<Self, String>;
     /// Runs the tool. `Err` is a message for the model.
     async fn run<D: Database + ?Sized>(
         &self,
@@ -71,15 +106,15 @@ macro_rules! tools {
                 }
             }
 
-            pub fn spec(self) -> ToolSpec {
+            pub fn spec(self, offer: &Offer) -> ToolSpec {
                 match self {
-                    $(ToolName::$variant => <$tool as Tool>::spec()),+
+                    $(ToolName::$variant => <$tool as Tool>::spec(offer)),+
                 }
             }
 
-            fn read_arguments(self, args: &Args) -> Result<ToolCall, String> {
+            fn read_arguments(self, args: &Args, mode: Mode) -> Result<ToolCall, String> {
                 match self {
-                    $(ToolName::$variant => <$tool as Tool>::read(args).map(ToolCall::$variant)),+
+                    $(ToolName::$variant => <$tool as Tool>::read(args, mode).map(ToolCall::$variant)),+
                 }
             }
         }
@@ -110,16 +145,18 @@ tools! {
     DescribeTable(describe_table::DescribeTable),
     RunSql(run_sql::RunSql),
     CrossCheck(cross_check::CrossCheck),
+    Query(query::StructuredQuery),
     FinalAnswer(final_answer::FinalAnswer),
 }
 
 impl ToolCall {
     /// Reads a call the model made to tool `name` with `arguments` (JSON text), among the
-    /// tools `offered`. `Err` is the message for the model: the arguments are not JSON, the tool
-    /// is not offered, or an argument is missing or of the wrong kind.
-    pub fn read(name: &str, arguments: &str, offered: &[ToolName]) -> Result<ToolCall, String> {
+    /// tools `mode` offers. `Err` is the message for the model: the arguments are not JSON, the
+    /// tool is not offered, or an argument is missing or of the wrong kind.
+    pub fn read(name: &str, arguments: &str, mode: Mode) -> Result<ToolCall, String> {
         let for_the_model = |message: String| format!("{name}: {message}");
         let args = Args::parse(arguments).map_err(for_the_model)?;
+        let offered = mode.tools();
         let Some(tool) = offered.iter().find(|tool| tool.as_str() == name) else {
             let names: Vec<&str> = offered.iter().map(|tool| tool.as_str()).collect();
             return Err(for_the_model(format!(
@@ -128,13 +165,18 @@ impl ToolCall {
                 names.join(", ")
             )));
         };
-        tool.read_arguments(&args).map_err(for_the_model)
+        tool.read_arguments(&args, mode).map_err(for_the_model)
     }
 }
 
-/// The specs of the tools `offered`, as sent with every model call.
-pub fn specs(offered: &[ToolName]) -> Vec<ToolSpec> {
-    offered.iter().map(|tool| tool.spec()).collect()
+/// The specs of the tools the offer's mode offers, as sent with every model call.
+pub fn specs(offer: &Offer) -> Vec<ToolSpec> {
+    offer
+        .mode
+        .tools()
+        .iter()
+        .map(|tool| tool.spec(offer))
+        .collect()
 }
 
 /// A spec: the tool's name, what it does, and its arguments' JSON Schema.
@@ -230,6 +272,11 @@ pub(crate) fn halve<T>(items: &mut Vec<T>, note: &mut Option<String>) -> bool {
 pub struct Toolbox<'a, D: ?Sized> {
     data: Data<'a, D>,
     descriptions: &'a mut HashMap<String, describe_table::TableDescription>,
+    /// The fields `query` offers (empty in SQL mode).
+    catalog: &'a Catalog,
+    /// The structured queries that ran in this question, numbered from 1, for `final_answer`
+    /// to name as its evidence.
+    queries_run: Vec<Compiled>,
     /// `final_answer` calls refused so far; after a few, the answer is taken without evidence.
     refused_answers: u32,
 }
@@ -239,11 +286,14 @@ impl<'a, D: Database + ?Sized> Toolbox<'a, D> {
         db: &'a D,
         schema: &'a Schema,
         descriptions: &'a mut HashMap<String, describe_table::TableDescription>,
+        catalog: &'a Catalog,
         config: &'a AgentConfig,
     ) -> Self {
         Toolbox {
             data: Data::new(db, schema, config),
             descriptions,
+            catalog,
+            queries_run: Vec::new(),
             refused_answers: 0,
         }
     }
@@ -262,6 +312,21 @@ impl<'a, D: Database + ?Sized> Toolbox<'a, D> {
     pub(crate) fn data(&self) -> &Data<'a, D> {
         &self.data
     }
+
+    /// Structured query number `number` of this question, for `final_answer`.
+    pub(crate) fn query_run(&self, number: usize) -> Result<Compiled, String> {
+        match number.checked_sub(1).and_then(|i| self.queries_run.get(i)) {
+            Some(compiled) => Ok(compiled.clone()),
+            None if self.queries_run.is_empty() => Err(format!(
+                "there is no query {number}: no query has run yet in this question; run one \
+                 with `query` first"
+            )),
+            None => Err(format!(
+                "there is no query {number}: the queries that ran are numbered 1 to {}",
+                self.queries_run.len()
+            )),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -270,7 +335,7 @@ mod tests {
 
     #[test]
     fn a_call_is_read_once_into_its_tool() {
-        let call = ToolCall::read("run_sql", r#"{"sql": "SELECT 1"}"#, ToolName::ALL).unwrap();
+        let call = ToolCall::read("run_sql", r#"{"sql": "SELECT 1"}"#, Mode::Sql).unwrap();
         assert_eq!(
             call,
             ToolCall::RunSql(run_sql::RunSql {
@@ -279,19 +344,44 @@ mod tests {
         );
         assert_eq!(call.name().as_str(), "run_sql");
         assert_eq!(
-            ToolCall::read("describe_table", "{}", ToolName::ALL).unwrap_err(),
+            ToolCall::read("describe_table", "{}", Mode::Sql).unwrap_err(),
             "describe_table: the argument `table` is missing"
         );
     }
 
     #[test]
     fn a_tool_not_offered_is_refused_with_the_tools_that_are() {
-        let offered = [ToolName::ListTables, ToolName::FinalAnswer];
+        for name in ["run_sql", "cross_check"] {
+            assert_eq!(
+                ToolCall::read(name, r#"{"sql": "SELECT 1"}"#, Mode::Safe).unwrap_err(),
+                format!(
+                    "{name}: there is no tool `{name}`; the tools are list_tables, \
+                     describe_table, query, final_answer"
+                )
+            );
+        }
+        assert!(ToolCall::read("query", r#"{"table": "t"}"#, Mode::Sql).is_err());
+        let catalog = Catalog::default();
+        let names = |mode| -> Vec<String> {
+            let offer = Offer {
+                mode,
+                catalog: &catalog,
+            };
+            specs(&offer).into_iter().map(|s| s.name).collect()
+        };
         assert_eq!(
-            ToolCall::read("run_sql", r#"{"sql": "SELECT 1"}"#, &offered).unwrap_err(),
-            "run_sql: there is no tool `run_sql`; the tools are list_tables, final_answer"
+            names(Mode::Safe),
+            ["list_tables", "describe_table", "query", "final_answer"]
         );
-        let names: Vec<String> = specs(&offered).into_iter().map(|s| s.name).collect();
-        assert_eq!(names, ["list_tables", "final_answer"]);
+        assert_eq!(
+            names(Mode::Sql),
+            [
+                "list_tables",
+                "describe_table",
+                "run_sql",
+                "cross_check",
+                "final_answer"
+            ]
+        );
     }
 }

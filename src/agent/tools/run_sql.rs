@@ -1,7 +1,7 @@
 //! `run_sql(sql)`: one read-only query, its first rows, and what the model cannot see for itself.
 
 use super::args::Args;
-use super::{halve, spec, text_parameter, Tool, ToolOutput, Toolbox};
+use super::{halve, spec, text_parameter, Mode, Offer, Tool, ToolOutput, Toolbox};
 use crate::agent::checks::{self, Diagnostic};
 use crate::agent::values::{round_ms, rows_json, serialize_row_count};
 use crate::engine::{Database, QueryResult, RowCount};
@@ -16,8 +16,15 @@ const RESULT_VALUE_CHARS: usize = 200;
 /// A query that ran, as the model and the page see it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SqlRun {
+    /// The number of a structured `query` in its question, which `final_answer` names as its
+    /// evidence; `None` for SQL the model wrote.
+    #[serde(rename = "query", skip_serializing_if = "Option::is_none")]
+    pub number: Option<usize>,
     /// The statement as it ran (tidied).
     pub sql: String,
+    /// The values bound to its parameters `?1`, `?2`, … (a structured query's).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub values: Vec<serde_json::Value>,
     pub columns: Vec<String>,
     /// The first rows.
     pub rows: Vec<Vec<serde_json::Value>>,
@@ -36,7 +43,9 @@ pub struct SqlRun {
 impl SqlRun {
     pub(crate) fn new(sql: String, result: &QueryResult, warnings: Vec<Diagnostic>) -> SqlRun {
         SqlRun {
+            number: None,
             sql,
+            values: Vec::new(),
             columns: result.columns.clone(),
             rows: rows_json(&result.rows, RESULT_VALUE_CHARS),
             total_rows: result.total_rows,
@@ -66,7 +75,7 @@ pub struct RunSql {
 impl Tool for RunSql {
     const NAME: &'static str = "run_sql";
 
-    fn spec() -> ToolSpec {
+    fn spec(_: &Offer) -> ToolSpec {
         spec(
             Self::NAME,
             "Runs one read-only SQLite query (SELECT or WITH ... SELECT). Returns the columns, \
@@ -81,7 +90,7 @@ impl Tool for RunSql {
         )
     }
 
-    fn read(args: &Args) -> Result<Self, String> {
+    fn read(args: &Args, _: Mode) -> Result<Self, String> {
         Ok(RunSql {
             sql: args.text("sql")?,
         })

@@ -3,6 +3,7 @@
 
 use super::Exchange;
 use crate::agent::Answer;
+use crate::engine::{with_values_written_in, Value};
 use crate::present::transcript::unverified_reason;
 use crate::ui::app_state;
 use crate::ui::markdown_view::MarkdownView;
@@ -35,13 +36,16 @@ fn answer_view(exchange: Exchange, answer: Answer) -> impl IntoView {
             }
         });
     let evidence = answer.sql.clone().map(|sql| {
+        // The console binds nothing: it gets the values written in, as literals.
+        let console_sql = with_values_written_in(&sql, &answer.values);
         view! {
             <div class="evidence">
                 <div class="evidence-head">
                     <h4>"The SQL behind it"</h4>
-                    <OpenInConsole sql=sql.clone()/>
+                    <OpenInConsole sql=console_sql/>
                 </div>
                 <pre class="sql" data-testid="answer-sql"><code>{sql}</code></pre>
+                {bound_values(&answer.values)}
                 <p class="muted">"Its result, run again by this page:"</p>
                 <div data-testid="answer-result">
                     <ResultView
@@ -64,6 +68,23 @@ fn answer_view(exchange: Exchange, answer: Answer) -> impl IntoView {
             {evidence}
         </section>
     }
+}
+
+/// The values bound to a compiled statement's `?1`, `?2`, …, shown as text on one line.
+fn bound_values(values: &[Value]) -> Option<impl IntoView> {
+    (!values.is_empty()).then(|| {
+        let listed: Vec<String> = values
+            .iter()
+            .enumerate()
+            .map(|(i, value)| format!("?{} = {}", i + 1, value.sql_literal()))
+            .collect();
+        view! {
+            <p class="muted" data-testid="answer-values">
+                "Bound values, never written into the SQL: "
+                <code>{listed.join(", ")}</code>
+            </p>
+        }
+    })
 }
 
 /// Puts `sql` in the console and takes the person there.

@@ -22,7 +22,7 @@ use super::{app_state, markdown_view::MarkdownView};
 use crate::agent::{Agent, AgentConfig, AgentError, AgentEvent, Answer, Failure, Session};
 use crate::browser::{focus_element, BrowserClock};
 use crate::conversation::{ModelInfo, Pace, RecordedQuestion, Recorder, RunSettings};
-use crate::engine::{query, QueryLimits, Schema};
+use crate::engine::{query_bound, QueryLimits, Schema};
 use crate::llm::http::GlooHttp;
 use crate::llm::{HttpProvider, LlmProvider, Usage};
 use crate::settings::ModelSettings;
@@ -312,11 +312,15 @@ impl ChatState {
 
     /// Re-runs the answer's SQL, to show its rows as this page gets them.
     async fn show_evidence(&self, exchange: Exchange, limits: &QueryLimits) {
-        let Some(sql) = exchange.answer().and_then(|answer| answer.sql) else {
+        let Some((sql, values)) = exchange
+            .answer()
+            .and_then(|answer| Some((answer.sql?, answer.values)))
+        else {
             return;
         };
         let db = self.app.database();
-        let rerun = query(&*db, &sql, limits).await;
+        // With its values bound, as it ran for the agent (none unless in safe mode).
+        let rerun = query_bound(&*db, &sql, &values, limits).await;
         exchange
             .evidence
             .set(Some(rerun.map(Arc::new).map_err(|e| e.to_string())));

@@ -230,6 +230,7 @@ fn output_view(step: &Step, output: &ToolOutput) -> AnyView {
         }
         ToolOutput::Rows(run) => view! {
             {sql_block(&run.sql)}
+            {values_line(&run.values)}
             {rows_view(&run.columns, &run.rows, run.total_rows)}
             {diagnostics_view(&run.warnings)}
             {note_line(&run.note)}
@@ -262,6 +263,18 @@ fn side_view(name: &'static str, side: &Side) -> impl IntoView {
 
 fn sql_block(sql: &str) -> AnyView {
     view! { <pre class="sql"><code>{sql.to_string()}</code></pre> }.into_any()
+}
+
+/// The values bound to a structured query's `?1`, `?2`, …
+fn values_line(values: &[serde_json::Value]) -> Option<AnyView> {
+    (!values.is_empty()).then(|| {
+        let listed: Vec<String> = values
+            .iter()
+            .enumerate()
+            .map(|(i, value)| format!("?{} = {value}", i + 1))
+            .collect();
+        view! { <p class="muted bound-values">"Values: "{listed.join(", ")}</p> }.into_any()
+    })
 }
 
 fn note_line(note: &Option<String>) -> Option<AnyView> {
