@@ -89,10 +89,7 @@ impl Clock for FakeClock {
     }
 }
 
-pub const USAGE: Usage = Usage {
-    input_tokens: 100,
-    output_tokens: 20,
-};
+pub const USAGE: Usage = Usage::new(100, 20);
 
 pub fn call(id: &str, name: &str, arguments: serde_json::Value) -> ToolCall {
     ToolCall {
