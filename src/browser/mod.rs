@@ -11,7 +11,7 @@ mod js_error;
 pub mod storage;
 
 pub use address::{page_address, page_origin, query_parameters};
-pub use clock::{now_ms, BrowserClock};
+pub use clock::{now_ms, time_of_day, BrowserClock};
 pub use dom::{focus_element, save_file};
 pub use js_error::describe;
 pub use storage::StorageRefused;

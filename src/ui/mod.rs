@@ -9,6 +9,7 @@ mod chart_view;
 mod chat;
 mod console;
 mod database_panel;
+mod ledger_view;
 mod markdown_view;
 mod number_input;
 mod opening;
@@ -53,6 +54,7 @@ fn App() -> impl IntoView {
                 <database_panel::DatabasePanel/>
                 <main class="main">
                     <chat::Chat/>
+                    <ledger_view::LedgerPanel/>
                     <console::Console/>
                 </main>
                 <schema_view::SchemaView/>

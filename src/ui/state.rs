@@ -2,6 +2,7 @@
 
 use crate::engine::worker::WorkerDatabase;
 use crate::engine::{QueryLimits, Schema};
+use crate::llm::ledger::Ledger;
 use crate::present::count::plural;
 use leptos::prelude::*;
 use std::rc::Rc;
@@ -48,6 +49,36 @@ pub struct AppState {
     pub limits: RwSignal<QueryLimits>,
     /// The console's text (the schema view can fill it).
     pub sql: RwSignal<String>,
+    /// Every request sent to a model since the page was opened.
+    pub sent: SentLedger,
+}
+
+/// The page's [`Ledger`], and what redraws the views that read it.
+#[derive(Clone, Copy)]
+pub struct SentLedger {
+    ledger: StoredValue<Ledger, LocalStorage>,
+    changed: Trigger,
+}
+
+impl SentLedger {
+    fn new() -> SentLedger {
+        let changed = Trigger::new();
+        SentLedger {
+            ledger: StoredValue::new_local(Ledger::with_listener(move || changed.notify())),
+            changed,
+        }
+    }
+
+    /// The ledger itself, for the HTTP client to write into.
+    pub fn ledger(&self) -> Ledger {
+        self.ledger.get_value()
+    }
+
+    /// Reads the ledger; a view that does is redrawn when it changes.
+    pub fn read<T>(&self, read: impl FnOnce(&Ledger) -> T) -> T {
+        self.changed.track();
+        self.ledger.with_value(read)
+    }
 }
 
 impl AppState {
@@ -59,6 +90,7 @@ impl AppState {
             open_error: RwSignal::new(None),
             limits: RwSignal::new(QueryLimits::default()),
             sql: RwSignal::new(String::new()),
+            sent: SentLedger::new(),
         }
     }
 
