@@ -20,7 +20,7 @@ mod support;
 use askdb::engine::Schema;
 use askdb::llm::{wire, ChatRequest, EndpointConfig, ProviderKind};
 use serde_json::Value;
-use support::scripted_llm::{ask, call, calls, final_answer, run_sql, session};
+use support::scripted_llm::{ask, session, three_steps};
 use support::RusqliteDb;
 
 const BYTES_PER_TOKEN: usize = 4;
@@ -42,18 +42,7 @@ fn question(db: &RusqliteDb) -> Vec<ChatRequest> {
         db,
         &mut session,
         &format!("How many rows does {table} have?"),
-        vec![
-            calls(vec![
-                call("c1", "list_tables", serde_json::json!({})),
-                call(
-                    "c2",
-                    "describe_table",
-                    serde_json::json!({ "table": table }),
-                ),
-            ]),
-            calls(vec![run_sql("c3", &count)]),
-            calls(vec![final_answer("c4", "Counted.", &count)]),
-        ],
+        three_steps(&table, &count, "Counted."),
     );
     episode.answer();
     episode.requests

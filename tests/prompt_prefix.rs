@@ -8,7 +8,7 @@ mod support;
 use askdb::llm::http::HttpRequest;
 use askdb::llm::{wire, ChatRequest, EndpointConfig, ProviderKind};
 use serde_json::Value;
-use support::scripted_llm::{ask, call, calls, final_answer, run_sql, session};
+use support::scripted_llm::{ask, calls, final_answer, session, three_steps};
 use support::RusqliteDb;
 
 const TOKYO: &str = "SELECT name FROM customers WHERE prefecture = 'Tokyo' ORDER BY name";
@@ -21,18 +21,7 @@ fn steps() -> Vec<ChatRequest> {
         &db,
         &mut session,
         "Which customers live in Tokyo?",
-        vec![
-            calls(vec![
-                call("c1", "list_tables", serde_json::json!({})),
-                call(
-                    "c2",
-                    "describe_table",
-                    serde_json::json!({"table": "customers"}),
-                ),
-            ]),
-            calls(vec![run_sql("c3", TOKYO)]),
-            calls(vec![final_answer("c4", "Alice and Evan.", TOKYO)]),
-        ],
+        three_steps("customers", TOKYO, "Alice and Evan."),
     );
     first.answer();
     let follow_up = ask(

@@ -121,6 +121,23 @@ pub fn calls(calls: Vec<ToolCall>) -> Turn {
     })
 }
 
+/// The turns of a three-step question: list the tables and describe `table`, run `sql`, then
+/// answer `answer` with `sql` as evidence.
+pub fn three_steps(table: &str, sql: &str, answer: &str) -> Vec<Turn> {
+    vec![
+        calls(vec![
+            call("c1", "list_tables", serde_json::json!({})),
+            call(
+                "c2",
+                "describe_table",
+                serde_json::json!({ "table": table }),
+            ),
+        ]),
+        calls(vec![run_sql("c3", sql)]),
+        calls(vec![final_answer("c4", answer, sql)]),
+    ]
+}
+
 /// A turn of plain text.
 pub fn text(text: &str) -> Turn {
     Turn::Reply(ModelReply {
