@@ -2,13 +2,15 @@
 // received, each body exactly as the server got it and each answer exactly as it sent it; the
 // totals are the sums of those bytes and of the tokens the server reported; bodies download as
 // they are; the key shows nowhere; cached tokens show in the usage line. Screenshots at 1280 px
-// and 400 px go to $ASKDB_SCREENSHOTS (default: a temporary folder) for a person to look at.
+// and 400 px go to $ASKDB_SCREENSHOTS (default: askdb-ledger-screenshots in the system's temporary
+// folder, overwritten at each run) for a person to look at.
 
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { sessionForFile, STEP_TIMEOUT_MS, tempDir, visibleText, waitUntil } from './harness.mjs';
+import { sessionForFile, STEP_TIMEOUT_MS, visibleText, waitUntil } from './harness.mjs';
 import {
   API_KEY,
   TOKYO_ROWS,
@@ -19,6 +21,7 @@ import {
   demoWithLlm,
   expectAnswerRows,
   finalAnswer,
+  modelRequestsReach,
   waitForAnswer,
 } from './chat-support.mjs';
 
@@ -134,8 +137,29 @@ for (const provider of ['anthropic', 'openai']) {
   });
 }
 
+test('a request stopped before its answer, and one refused, stay in the ledger as such', async (t) => {
+  const refused = { status: 429, body: { error: { message: 'slow down' } } };
+  const late = { ...finalAnswer('TOO LATE', TOKYO_SQL), delayMs: 15_000 };
+  // A 429 is tried again: the retry is the request that Stop interrupts.
+  const { llm, page } = await demoWithLlm(t, session, [refused, late], 'openai');
+  await ask(page, QUESTION);
+  await modelRequestsReach(llm, 2);
+  await page.getByTestId('stop').click();
+  await openLedger(page, 2);
+  const summaries = await page.$$eval('[data-testid="ledger-entry"] .ledger-summary', (rows) =>
+    rows.map((row) => row.textContent),
+  );
+  // Newest first: the stopped one, then the refused one (its answer's bytes counted).
+  assert.match(summaries[0], / · stopped before the answer · /);
+  const refusedBytes = llm.modelRequests()[0].responseBytes;
+  assert.match(summaries[1], new RegExp(` · HTTP 429 · [\\d,]+ bytes sent · ${grouped(refusedBytes)} bytes received`));
+  const failed = await page.$$eval('[data-testid="ledger-entry"]', (rows) => rows.map((row) => row.classList.contains('failed')));
+  assert.deepEqual(failed, [false, true]);
+});
+
 test('the ledger at 1280 px and 400 px: screenshots, and nothing spills sideways', async (t) => {
-  const folder = process.env.ASKDB_SCREENSHOTS ?? (await tempDir('ledger-shots'));
+  const folder = process.env.ASKDB_SCREENSHOTS ?? path.join(tmpdir(), 'askdb-ledger-screenshots');
+  await mkdir(folder, { recursive: true });
   for (const width of [1280, 400]) {
     const { llm, page } = await demoWithLlm(t, session, EPISODE, 'anthropic');
     await page.setViewportSize({ width, height: 900 });
