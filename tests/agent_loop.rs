@@ -51,13 +51,7 @@ fn answers_through_final_answer_with_evidence() {
     assert_eq!(answer.sql.as_deref(), Some(MARCH));
     assert!(answer.verified);
     assert_eq!(answer.steps, 2);
-    assert_eq!(
-        answer.usage,
-        Usage {
-            input_tokens: 200,
-            output_tokens: 40
-        }
-    );
+    assert_eq!(answer.usage, Usage::new(200, 40));
     let result = episode.result_in(1);
     assert!(!result.is_error);
     assert_eq!(result.call_id, "c1");

@@ -353,7 +353,8 @@ fn anthropic_merges_consecutive_turns_of_one_role_and_drops_empty_ones() {
                     "is_error": false,
                 },
                 {"type": "text", "text": "Go on"},
-                {"type": "text", "text": "Hello?"},
+                // The conversation's end is a cache breakpoint.
+                {"type": "text", "text": "Hello?", "cache_control": {"type": "ephemeral"}},
             ]},
         ])
     );
@@ -438,6 +439,167 @@ fn gemini_echoes_call_ids_only_when_gemini_gave_them() {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Prompt caching
+
+/// Every `cache_control` in a request body, as JSON pointers.
+fn cache_marks(value: &Value, at: &str, marks: &mut Vec<String>) {
+    match value {
+        Value::Object(map) => {
+            for (key, inner) in map {
+                if key == "cache_control" {
+                    marks.push(at.to_string());
+                } else {
+                    cache_marks(inner, &format!("{at}/{key}"), marks);
+                }
+            }
+        }
+        Value::Array(items) => {
+            for (index, inner) in items.iter().enumerate() {
+                cache_marks(inner, &format!("{at}/{index}"), marks);
+            }
+        }
+        _ => {}
+    }
+}
+
+#[test]
+fn anthropic_cache_breakpoints_match_the_documented_example() {
+    // The tools of the prompt-caching guide's "cache_control on tool definitions" example, its
+    // system prompt as a block list, and a first question (marked as in its multi-turn example).
+    let tool = |name: &str, description: &str, argument: &str| ToolSpec {
+        name: name.to_string(),
+        description: description.to_string(),
+        parameters: json!({
+            "type": "object",
+            "properties": {argument: {"type": "string"}},
+            "required": [argument],
+        }),
+    };
+    let request = ChatRequest {
+        model: "claude-sonnet-4-5".to_string(),
+        system: "You are an AI assistant that answers questions about the weather and the time."
+            .to_string(),
+        messages: vec![Message::User {
+            text: "What is the weather and time in New York?".to_string(),
+        }],
+        tools: vec![
+            tool(
+                "get_weather",
+                "Get the current weather in a given location",
+                "location",
+            ),
+            tool(
+                "get_time",
+                "Get the current time in a given time zone",
+                "timezone",
+            ),
+        ],
+        temperature: 0.0,
+        max_tokens: 1024,
+    };
+    let config = EndpointConfig::new(ProviderKind::Anthropic, "", "k");
+    let body = body_json(&anthropic::build_request(&config, &request));
+    assert_eq!(body, fixture_json("anthropic/request_prompt_caching.json"));
+}
+
+#[test]
+fn anthropic_marks_the_tools_the_system_prompt_and_the_conversation_end() {
+    let config = EndpointConfig::new(ProviderKind::Anthropic, "", "k");
+    let body = body_json(&anthropic::build_request(
+        &config,
+        &conversation(ProviderKind::Anthropic),
+    ));
+    let mut marks = Vec::new();
+    cache_marks(&body, "", &mut marks);
+    marks.sort();
+    // At most four are allowed; the last tool, the system prompt and the last block.
+    assert_eq!(marks, ["/messages/6/content/0", "/system/0", "/tools/1"]);
+    for mark in &marks {
+        let marked = body.pointer(mark).unwrap();
+        assert_eq!(
+            marked["cache_control"],
+            json!({"type": "ephemeral"}),
+            "{mark}"
+        );
+    }
+
+    // With no system prompt and no tools, only the conversation is marked.
+    let body = body_json(&anthropic::build_request(
+        &config,
+        &simple_request(ProviderKind::Anthropic),
+    ));
+    let mut marks = Vec::new();
+    cache_marks(&body, "", &mut marks);
+    assert_eq!(marks, ["/messages/0/content/0"]);
+}
+
+#[test]
+fn openai_and_gemini_requests_carry_no_cache_marks() {
+    // They cache long prefixes by themselves; an unknown field could make a compatible server
+    // refuse the request.
+    for kind in [ProviderKind::OpenAi, ProviderKind::Gemini] {
+        let config = EndpointConfig::new(kind, "", "k");
+        let body = body_json(&wire::build_request(&config, &conversation(kind)));
+        let mut marks = Vec::new();
+        cache_marks(&body, "", &mut marks);
+        assert!(marks.is_empty(), "{kind:?}: {marks:?}");
+    }
+}
+
+#[test]
+fn cached_prompt_tokens_are_read_from_each_provider() {
+    let cases = [
+        // usage.prompt_tokens_details.cached_tokens; prompt_tokens counts them already.
+        (
+            ProviderKind::OpenAi,
+            Usage {
+                input_tokens: 2006,
+                output_tokens: 300,
+                cached_input_tokens: 1920,
+                cache_write_tokens: 0,
+            },
+        ),
+        // input_tokens counts neither the tokens read from the cache nor those written to it.
+        (
+            ProviderKind::Anthropic,
+            Usage {
+                input_tokens: 50 + 248 + 1800,
+                output_tokens: 393,
+                cached_input_tokens: 1800,
+                cache_write_tokens: 248,
+            },
+        ),
+        // usageMetadata.cachedContentTokenCount, within promptTokenCount.
+        (
+            ProviderKind::Gemini,
+            Usage {
+                input_tokens: 2100,
+                output_tokens: 9 + 30,
+                cached_input_tokens: 2048,
+                cache_write_tokens: 0,
+            },
+        ),
+    ];
+    for (kind, expected) in cases {
+        let reply = parse(kind, &format!("{}/response_cached_prompt.json", dir(kind)));
+        assert_eq!(reply.usage, expected, "{kind:?}");
+        assert_eq!(
+            reply.text.as_deref(),
+            Some("There are 7 customers in Berlin.")
+        );
+    }
+    assert_eq!(
+        parse(
+            ProviderKind::Anthropic,
+            "anthropic/response_cached_prompt.json"
+        )
+        .usage
+        .uncached_input_tokens(),
+        50
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
 // Responses
 
 #[test]
@@ -458,10 +620,7 @@ fn text_replies_parse() {
         assert!(reply.tool_calls.is_empty(), "{kind:?}");
         assert_eq!(
             reply.usage,
-            Usage {
-                input_tokens,
-                output_tokens
-            },
+            Usage::new(input_tokens, output_tokens),
             "{kind:?}"
         );
     }
@@ -483,13 +642,7 @@ fn one_tool_call_parses() {
         assert_eq!(call.name, "run_sql");
         let arguments: Value = serde_json::from_str(&call.arguments).unwrap();
         assert_eq!(arguments, json!({"sql": "SELECT COUNT(*) FROM customers"}));
-        assert_eq!(
-            reply.usage,
-            Usage {
-                input_tokens: 82,
-                output_tokens: 17
-            }
-        );
+        assert_eq!(reply.usage, Usage::new(82, 17));
     }
 }
 
@@ -524,6 +677,12 @@ fn parallel_tool_calls_parse_in_order() {
             json!({"sql": "SELECT COUNT(*) FROM customers WHERE city = 'Berlin'"})
         );
         assert_eq!(reply.usage.input_tokens, input_tokens, "{kind:?}");
+        let cached = if kind == ProviderKind::Anthropic {
+            100
+        } else {
+            0
+        };
+        assert_eq!(reply.usage.cached_input_tokens, cached, "{kind:?}");
         // Only Gemini needs its own form of the turn back.
         assert_eq!(
             reply.raw.is_some(),

@@ -18,6 +18,20 @@ pub fn now_iso() -> String {
     String::from(js_sys::Date::new_0().to_iso_string())
 }
 
+/// The time of day ("14:03:21", local time) of a moment given by [`now_ms`].
+pub fn time_of_day(page_ms: f64) -> String {
+    let origin = web_sys::window()
+        .and_then(|window| window.performance())
+        .map_or(0.0, |performance| performance.time_origin());
+    let date = js_sys::Date::new(&(origin + page_ms).into());
+    format!(
+        "{:02}:{:02}:{:02}",
+        date.get_hours(),
+        date.get_minutes(),
+        date.get_seconds()
+    )
+}
+
 /// The agent's [`Clock`] in the browser.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct BrowserClock;

@@ -3,9 +3,11 @@
 //! Each wire format (OpenAI Chat Completions, Anthropic Messages, Gemini `generateContent`) is a
 //! pair of pure functions: build the HTTP request from a [`ChatRequest`], parse the HTTP response
 //! into a [`ModelReply`]. [`HttpProvider`] joins a wire format with an [`http::HttpClient`]
-//! (gloo-net in the page, a scripted fake in tests).
+//! (gloo-net in the page, a scripted fake in tests); [`ledger::RecordedHttp`] can sit between
+//! them to keep a record of every exchange for the person to see.
 
 pub mod http;
+pub mod ledger;
 mod provider;
 pub mod retry;
 pub mod wire;
@@ -84,17 +86,46 @@ pub struct ChatRequest {
     pub max_tokens: u32,
 }
 
-/// Tokens one call used.
+/// Tokens one call used, as the provider reported them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Usage {
+    /// Every prompt token, whether it came from the provider's cache or not.
     pub input_tokens: u64,
     pub output_tokens: u64,
+    /// Of `input_tokens`, those read from the provider's prompt cache (billed at a discount).
+    #[serde(default)]
+    pub cached_input_tokens: u64,
+    /// Of `input_tokens`, those written to the cache for the next call (Anthropic bills them
+    /// at a premium; the others report none).
+    #[serde(default)]
+    pub cache_write_tokens: u64,
+}
+
+impl Usage {
+    /// Tokens in and out, none of them cached.
+    pub const fn new(input_tokens: u64, output_tokens: u64) -> Usage {
+        Usage {
+            input_tokens,
+            output_tokens,
+            cached_input_tokens: 0,
+            cache_write_tokens: 0,
+        }
+    }
+
+    /// Prompt tokens billed at the full price: neither read from nor written to the cache.
+    pub fn uncached_input_tokens(&self) -> u64 {
+        self.input_tokens
+            .saturating_sub(self.cached_input_tokens)
+            .saturating_sub(self.cache_write_tokens)
+    }
 }
 
 impl std::ops::AddAssign for Usage {
     fn add_assign(&mut self, other: Usage) {
         self.input_tokens += other.input_tokens;
         self.output_tokens += other.output_tokens;
+        self.cached_input_tokens += other.cached_input_tokens;
+        self.cache_write_tokens += other.cache_write_tokens;
     }
 }
 

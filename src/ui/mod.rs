@@ -11,6 +11,7 @@ mod chat;
 mod console;
 mod database_panel;
 mod embed;
+mod ledger_view;
 mod markdown_view;
 mod number_input;
 mod opening;
@@ -72,6 +73,7 @@ fn FullPage() -> impl IntoView {
                 <database_panel::DatabasePanel/>
                 <main class="main">
                     <chat::Chat/>
+                    <ledger_view::LedgerPanel/>
                     <console::Console/>
                 </main>
                 <schema_view::SchemaView/>

@@ -3,6 +3,7 @@
 use crate::conversation::{ConversationFile, DatabaseIdentity};
 use crate::engine::worker::WorkerDatabase;
 use crate::engine::{QueryLimits, Schema};
+use crate::llm::ledger::Ledger;
 use crate::present::count::plural;
 use leptos::prelude::*;
 use std::rc::Rc;
@@ -66,6 +67,36 @@ pub struct AppState {
     /// A conversation file opened to be replayed, until the chat takes it (once a database
     /// is open).
     pub pending_replay: RwSignal<Option<Arc<ConversationFile>>>,
+    /// Every request sent to a model since the page was opened.
+    pub sent: SentLedger,
+}
+
+/// The page's [`Ledger`], and what redraws the views that read it.
+#[derive(Clone, Copy)]
+pub struct SentLedger {
+    ledger: StoredValue<Ledger, LocalStorage>,
+    changed: Trigger,
+}
+
+impl SentLedger {
+    fn new() -> SentLedger {
+        let changed = Trigger::new();
+        SentLedger {
+            ledger: StoredValue::new_local(Ledger::with_listener(move || changed.notify())),
+            changed,
+        }
+    }
+
+    /// The ledger itself, for the HTTP client to write into.
+    pub fn ledger(&self) -> Ledger {
+        self.ledger.get_value()
+    }
+
+    /// Reads the ledger; a view that does is redrawn when it changes.
+    pub fn read<T>(&self, read: impl FnOnce(&Ledger) -> T) -> T {
+        self.changed.track();
+        self.ledger.with_value(read)
+    }
 }
 
 impl AppState {
@@ -78,6 +109,7 @@ impl AppState {
             limits: RwSignal::new(QueryLimits::default()),
             sql: RwSignal::new(String::new()),
             pending_replay: RwSignal::new(None),
+            sent: SentLedger::new(),
         }
     }
 

@@ -9,12 +9,14 @@
 //   { text: "..." }                               the model answers in words
 //   { toolCalls: [{ name, args }], text? }        the model calls tools (args: an object)
 //   { status, body, headers? }                    a raw HTTP answer, e.g. 429 or 500
-// and may carry `delayMs` to answer late and `usage: { input, output }` to report other token
-// counts than the default. Each model request takes the next turn; when the script is used up
+// and may carry `delayMs` to answer late and `usage: { input, output, cached, cacheWrite }` to
+// report other token counts than the default (`cached`: prompt tokens read from the provider's
+// cache, `cacheWrite`: written to it, Anthropic only; both are part of `input`). Each model request takes the next turn; when the script is used up
 // the server answers 500 with a message saying so.
 //
-// Every request is recorded (method, path, headers, body parsed as JSON when it is JSON),
-// CORS preflights included; `aborted` turns true when the client hangs up before the answer.
+// Every request is recorded (method, path, headers, body parsed as JSON when it is JSON, and the
+// body exactly as received with its size in bytes), CORS preflights included, and so is the body
+// of each answer the server gave (`responseText`, `responseBytes`); `aborted` turns true when the client hangs up before the answer.
 // Any GET answers a 1x1 PNG and is also recorded in `hits`, so a test can tell whether the
 // page loaded an image that a model's answer pointed at.
 
@@ -53,7 +55,8 @@ export function providerOf(path) {
 /**
  * Starts the server with an optional first script. Returns:
  *   url        "http://127.0.0.1:PORT" (no trailing slash)
- *   requests   every request, in order: { method, path, query, headers, body, provider }
+ *   requests   every request, in order: { method, path, query, headers, body, provider,
+ *              rawBody, bytes, responseText, responseBytes }
  *   modelRequests()  only the POSTs that took a turn
  *   hits       every GET: { path, query, headers }
  *   script(turns)    appends turns to the script
@@ -68,15 +71,27 @@ export async function startLlmServer(turns = []) {
 
   const server = createServer(async (request, response) => {
     const url = new URL(request.url, 'http://x');
-    const raw = await readBody(request);
+    const bytes = await readBody(request);
+    const raw = bytes.toString('utf8');
     const record = {
       method: request.method,
       path: url.pathname,
       query: Object.fromEntries(url.searchParams),
       headers: request.headers,
       body: parseJson(raw),
+      rawBody: raw,
+      bytes: bytes.length,
       provider: request.method === 'POST' ? providerOf(url.pathname) : null,
     };
+    // Everything answered with a body goes through here, so the record has what was sent back.
+    const answer = (status, headers, text) => {
+      record.responseText = text;
+      record.responseBytes = Buffer.byteLength(text);
+      response.writeHead(status, headers);
+      response.end(text);
+    };
+    const answerJson = (status, value) =>
+      answer(status, { ...CORS, 'content-type': 'application/json' }, JSON.stringify(value));
     requests.push(record);
     response.on('close', () => {
       if (!response.writableFinished) record.aborted = true;
@@ -94,12 +109,12 @@ export async function startLlmServer(turns = []) {
       return;
     }
     if (request.method !== 'POST' || !record.provider) {
-      sendJson(response, 404, { error: { message: `llm-server: no route for ${request.method} ${url.pathname}` } });
+      answerJson(404, { error: { message: `llm-server: no route for ${request.method} ${url.pathname}` } });
       return;
     }
     const turn = queue.shift();
     if (!turn) {
-      sendJson(response, 500, { error: { message: 'llm-server: the script has no turn left for this request' } });
+      answerJson(500, { error: { message: 'llm-server: the script has no turn left for this request' } });
       return;
     }
     if (turn.delayMs) await answerLate(turn.delayMs, response);
@@ -107,13 +122,12 @@ export async function startLlmServer(turns = []) {
     if (turn.status !== undefined) {
       const body = typeof turn.body === 'string' ? turn.body : JSON.stringify(turn.body ?? {});
       const type = typeof turn.body === 'string' ? 'text/plain' : 'application/json';
-      response.writeHead(turn.status, { ...CORS, 'content-type': type, ...(turn.headers ?? {}) });
-      response.end(body);
+      answer(turn.status, { ...CORS, 'content-type': type, ...(turn.headers ?? {}) }, body);
       return;
     }
     counter += 1;
     const model = record.body?.model ?? url.pathname.match(/\/models\/([^/:]+)/)?.[1] ?? 'scripted';
-    sendJson(response, 200, FORMATS[record.provider](turn, model, counter));
+    answerJson(200, FORMATS[record.provider](turn, model, counter));
   });
 
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -152,13 +166,18 @@ const USAGE_OUT = 20;
 
 /** The token counts a turn reports. */
 function usageOf(turn) {
-  return { input: turn.usage?.input ?? USAGE_IN, output: turn.usage?.output ?? USAGE_OUT };
+  return {
+    input: turn.usage?.input ?? USAGE_IN,
+    output: turn.usage?.output ?? USAGE_OUT,
+    cached: turn.usage?.cached ?? 0,
+    cacheWrite: turn.usage?.cacheWrite ?? 0,
+  };
 }
 
 /** Builds each provider's successful response body from a neutral turn. */
 const FORMATS = {
   openai(turn, model, n) {
-    const { input, output } = usageOf(turn);
+    const { input, output, cached } = usageOf(turn);
     const calls = (turn.toolCalls ?? []).map((call, i) => ({
       id: `call_${n}_${i}`,
       type: 'function',
@@ -172,11 +191,16 @@ const FORMATS = {
       created: Math.floor(Date.now() / 1000),
       model,
       choices: [{ index: 0, message, finish_reason: calls.length ? 'tool_calls' : 'stop' }],
-      usage: { prompt_tokens: input, completion_tokens: output, total_tokens: input + output },
+      usage: {
+        prompt_tokens: input,
+        completion_tokens: output,
+        total_tokens: input + output,
+        ...(cached ? { prompt_tokens_details: { cached_tokens: cached } } : {}),
+      },
     };
   },
   anthropic(turn, model, n) {
-    const { input, output } = usageOf(turn);
+    const { input, output, cached, cacheWrite } = usageOf(turn);
     const content = [];
     if (turn.text) content.push({ type: 'text', text: turn.text });
     (turn.toolCalls ?? []).forEach((call, i) =>
@@ -190,11 +214,18 @@ const FORMATS = {
       content,
       stop_reason: turn.toolCalls?.length ? 'tool_use' : 'end_turn',
       stop_sequence: null,
-      usage: { input_tokens: input, output_tokens: output },
+      // Anthropic counts the cached tokens apart from `input_tokens`.
+      usage: {
+        input_tokens: input - cached - cacheWrite,
+        output_tokens: output,
+        ...(cached || cacheWrite
+          ? { cache_creation_input_tokens: cacheWrite, cache_read_input_tokens: cached }
+          : {}),
+      },
     };
   },
   gemini(turn, model) {
-    const { input, output } = usageOf(turn);
+    const { input, output, cached } = usageOf(turn);
     const parts = [];
     if (turn.text) parts.push({ text: turn.text });
     for (const call of turn.toolCalls ?? []) parts.push({ functionCall: { name: call.name, args: call.args ?? {} } });
@@ -204,6 +235,7 @@ const FORMATS = {
         promptTokenCount: input,
         candidatesTokenCount: output,
         totalTokenCount: input + output,
+        ...(cached ? { cachedContentTokenCount: cached } : {}),
       },
       modelVersion: model,
     };
@@ -214,7 +246,7 @@ function readBody(request) {
   return new Promise((resolve, reject) => {
     const chunks = [];
     request.on('data', (chunk) => chunks.push(chunk));
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    request.on('end', () => resolve(Buffer.concat(chunks)));
     request.on('error', reject);
   });
 }
@@ -228,7 +260,3 @@ function parseJson(text) {
   }
 }
 
-function sendJson(response, status, value) {
-  response.writeHead(status, { ...CORS, 'content-type': 'application/json' });
-  response.end(JSON.stringify(value));
-}

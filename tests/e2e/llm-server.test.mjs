@@ -156,6 +156,41 @@ test('a turn may report its own token counts, in each format', async () => {
   assert.equal(gemini.body.usageMetadata.candidatesTokenCount, 3);
 });
 
+test('cached prompt tokens are reported where each provider puts them', async () => {
+  const usage = { input: 900, output: 5, cached: 600, cacheWrite: 200 };
+  llm.script([1, 2, 3].map(() => ({ text: 'cached', usage })));
+  const openai = await post('/v1/chat/completions', { model: 'm', messages: [] });
+  assert.equal(openai.body.usage.prompt_tokens, 900);
+  assert.deepEqual(openai.body.usage.prompt_tokens_details, { cached_tokens: 600 });
+  const anthropic = await post('/v1/messages', { model: 'm', messages: [] });
+  assert.deepEqual(anthropic.body.usage, {
+    input_tokens: 100,
+    output_tokens: 5,
+    cache_creation_input_tokens: 200,
+    cache_read_input_tokens: 600,
+  });
+  const gemini = await post('/v1beta/models/g:generateContent', { contents: [] });
+  assert.equal(gemini.body.usageMetadata.promptTokenCount, 900);
+  assert.equal(gemini.body.usageMetadata.cachedContentTokenCount, 600);
+});
+
+test('each request and each answer are recorded exactly, with their sizes in bytes', async () => {
+  llm.script([{ text: 'naïve 東京' }]);
+  const body = '{"model":"m","messages":[{"role":"user","content":"東京?"}]}';
+  const response = await fetch(`${llm.url}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+  });
+  const text = await response.text();
+  const record = llm.requests.at(-1);
+  assert.equal(record.rawBody, body);
+  assert.equal(record.bytes, Buffer.byteLength(body));
+  assert.ok(record.bytes > body.length, 'bytes, not characters');
+  assert.equal(record.responseText, text);
+  assert.equal(record.responseBytes, Buffer.byteLength(text));
+});
+
 test('a client that hangs up before the answer is recorded as aborted', async () => {
   llm.script([{ text: 'never read', delayMs: 2_000 }, { text: 'read' }]);
   const controller = new AbortController();

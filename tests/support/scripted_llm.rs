@@ -89,10 +89,7 @@ impl Clock for FakeClock {
     }
 }
 
-pub const USAGE: Usage = Usage {
-    input_tokens: 100,
-    output_tokens: 20,
-};
+pub const USAGE: Usage = Usage::new(100, 20);
 
 pub fn call(id: &str, name: &str, arguments: serde_json::Value) -> ToolCall {
     ToolCall {
@@ -122,6 +119,23 @@ pub fn calls(calls: Vec<ToolCall>) -> Turn {
         usage: USAGE,
         raw: None,
     })
+}
+
+/// The turns of a three-step question: list the tables and describe `table`, run `sql`, then
+/// answer `answer` with `sql` as evidence.
+pub fn three_steps(table: &str, sql: &str, answer: &str) -> Vec<Turn> {
+    vec![
+        calls(vec![
+            call("c1", "list_tables", serde_json::json!({})),
+            call(
+                "c2",
+                "describe_table",
+                serde_json::json!({ "table": table }),
+            ),
+        ]),
+        calls(vec![run_sql("c3", sql)]),
+        calls(vec![final_answer("c4", answer, sql)]),
+    ]
 }
 
 /// A turn of plain text.

@@ -1,5 +1,12 @@
 //! Anthropic Messages (`POST {base}/v1/messages`). Roles must alternate, so consecutive turns of
 //! one role are merged; all tool results of a turn go back in one user message.
+//!
+//! Prompt caching: Anthropic caches only up to blocks marked `cache_control`, in the order tools,
+//! system, messages. Three marks (of the four allowed) make every step of a question read the
+//! previous step's prompt from the cache: the last tool, the system prompt, and the last block of
+//! the conversation (moved forward at each step, as the multi-turn example of the
+//! prompt-caching guide does). Prefixes under the model's minimum (about 1,024 tokens) are
+//! simply not cached, at no cost.
 
 use super::{
     arguments_object, error_for_status, error_json, error_message, retry_after_header_ms,
@@ -48,19 +55,25 @@ pub fn build_request(config: &EndpointConfig, request: &ChatRequest) -> HttpRequ
         }
     }
 
+    mark_last_block_for_cache(&mut messages);
+
     let mut body = json!({
         "model": request.model,
         "max_tokens": request.max_tokens,
         "messages": messages,
     });
     if !request.system.is_empty() {
-        body["system"] = json!(request.system);
+        body["system"] = json!([{
+            "type": "text",
+            "text": request.system,
+            "cache_control": cache_mark(),
+        }]);
     }
     if let Some(temperature) = temperature(request.temperature) {
         body["temperature"] = json!(temperature);
     }
     if !request.tools.is_empty() {
-        let tools: Vec<Value> = request
+        let mut tools: Vec<Value> = request
             .tools
             .iter()
             .map(|tool| {
@@ -71,6 +84,9 @@ pub fn build_request(config: &EndpointConfig, request: &ChatRequest) -> HttpRequ
                 })
             })
             .collect();
+        if let Some(last) = tools.last_mut() {
+            last["cache_control"] = cache_mark();
+        }
         body["tools"] = Value::Array(tools);
     }
 
@@ -98,6 +114,22 @@ fn messages_url(base: &str) -> String {
         format!("{base}/messages")
     } else {
         format!("{base}/v1/messages")
+    }
+}
+
+/// A cache breakpoint: "cache the prompt up to here" (for five minutes, the default).
+fn cache_mark() -> Value {
+    json!({"type": "ephemeral"})
+}
+
+/// Marks the conversation's last block, so that the next step reads all of it from the cache.
+fn mark_last_block_for_cache(messages: &mut [Value]) {
+    let last_block = messages
+        .last_mut()
+        .and_then(|message| message["content"].as_array_mut())
+        .and_then(|content| content.last_mut());
+    if let Some(block) = last_block {
+        block["cache_control"] = cache_mark();
     }
 }
 
@@ -153,15 +185,18 @@ pub fn parse_response(response: &HttpResponse) -> Result<ModelReply, LlmError> {
         }
     }
     let usage = reply.usage.unwrap_or_default();
+    let cache_read = usage.cache_read_input_tokens.unwrap_or(0);
+    let cache_written = usage.cache_creation_input_tokens.unwrap_or(0);
     Ok(ModelReply {
         text,
         tool_calls,
         usage: Usage {
-            // Cached prompt tokens are counted apart from `input_tokens`.
-            input_tokens: usage.input_tokens
-                + usage.cache_creation_input_tokens.unwrap_or(0)
-                + usage.cache_read_input_tokens.unwrap_or(0),
+            // Anthropic counts the tokens read from and written to the cache apart from
+            // `input_tokens`; askdb's `input_tokens` is every prompt token.
+            input_tokens: usage.input_tokens + cache_written + cache_read,
             output_tokens: usage.output_tokens,
+            cached_input_tokens: cache_read,
+            cache_write_tokens: cache_written,
         },
         raw: None,
     })

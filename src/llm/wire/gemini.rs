@@ -245,9 +245,12 @@ pub fn parse_response(response: &HttpResponse) -> Result<ModelReply, LlmError> {
     let reply: GenerateReply = success_json(response)?;
     let usage = reply.usage_metadata.unwrap_or_default();
     let usage = Usage {
+        // `promptTokenCount` counts the cached ones too.
         input_tokens: usage.prompt_token_count,
         // Thinking tokens are billed as output.
         output_tokens: usage.candidates_token_count + usage.thoughts_token_count,
+        cached_input_tokens: usage.cached_content_token_count,
+        cache_write_tokens: 0,
     };
 
     let Some(candidate) = reply.candidates.into_iter().next() else {
@@ -411,4 +414,7 @@ struct UsageMetadata {
     candidates_token_count: u64,
     #[serde(default)]
     thoughts_token_count: u64,
+    /// Gemini caches long prefixes by itself (implicit caching) and says how much it reused.
+    #[serde(default)]
+    cached_content_token_count: u64,
 }

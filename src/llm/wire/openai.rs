@@ -149,8 +149,14 @@ pub fn parse_response(response: &HttpResponse) -> Result<ModelReply, LlmError> {
         text,
         tool_calls,
         usage: Usage {
+            // `prompt_tokens` counts the cached ones too.
             input_tokens: usage.prompt_tokens.unwrap_or(0),
             output_tokens: usage.completion_tokens.unwrap_or(0),
+            cached_input_tokens: usage
+                .prompt_tokens_details
+                .and_then(|details| details.cached_tokens)
+                .unwrap_or(0),
+            cache_write_tokens: 0,
         },
         raw: None,
     })
@@ -257,4 +263,13 @@ struct CompletionUsage {
     prompt_tokens: Option<u64>,
     #[serde(default)]
     completion_tokens: Option<u64>,
+    /// Present when the provider caches prompts (OpenAI does so by itself for long prefixes).
+    #[serde(default)]
+    prompt_tokens_details: Option<PromptTokensDetails>,
+}
+
+#[derive(Deserialize)]
+struct PromptTokensDetails {
+    #[serde(default)]
+    cached_tokens: Option<u64>,
 }

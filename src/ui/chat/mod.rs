@@ -24,6 +24,7 @@ use crate::browser::{focus_element, BrowserClock};
 use crate::conversation::{ModelInfo, Pace, RecordedQuestion, Recorder, RunSettings};
 use crate::engine::{query_bound, QueryLimits, Schema};
 use crate::llm::http::GlooHttp;
+use crate::llm::ledger::RecordedHttp;
 use crate::llm::{HttpProvider, LlmProvider, Usage};
 use crate::settings::ModelSettings;
 use futures::channel::oneshot;
@@ -224,7 +225,15 @@ impl ChatState {
     ) {
         let settings = self.model.settings.get_untracked();
         let limits = self.app.limits.get_untracked();
-        let llm = HttpProvider::new(settings.endpoint(&self.model.key_untracked()), GlooHttp);
+        let endpoint = settings.endpoint(&self.model.key_untracked());
+        // Every exchange goes into the "Sent to the model" ledger (without the key).
+        let http = RecordedHttp::new(
+            GlooHttp,
+            self.app.sent.ledger(),
+            endpoint.kind,
+            BrowserClock,
+        );
+        let llm = HttpProvider::new(endpoint, http);
         let clock = BrowserClock;
         let recorder = Recorder::new(&llm, &clock);
         // The model settings and the console's query deadline meet here.

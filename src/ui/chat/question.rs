@@ -2,8 +2,8 @@
 //! it what went wrong, if anything, and what the questions cost.
 
 use super::{chat_state, Totals};
-use crate::llm::Usage;
-use crate::present::count::{grouped, plural};
+use crate::present::count::plural;
+use crate::present::ledger::tokens;
 use crate::present::time::elapsed;
 use leptos::ev;
 use leptos::prelude::*;
@@ -124,14 +124,5 @@ fn session_text(totals: &Totals) -> String {
         plural(totals.questions.into(), "question", "questions"),
         tokens(totals.usage),
         elapsed(totals.elapsed_ms)
-    )
-}
-
-/// "1,234 in / 56 out tokens".
-fn tokens(usage: Usage) -> String {
-    format!(
-        "{} in / {} out tokens",
-        grouped(usage.input_tokens),
-        grouped(usage.output_tokens)
     )
 }

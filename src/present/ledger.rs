@@ -1,0 +1,154 @@
+//! What was sent to the model, and what it cost, as a person reads it: tokens (with what the
+//! provider's cache saved), bytes, how each request ended, and names for downloaded bodies.
+
+use super::count::{grouped, plural};
+use crate::llm::ledger::{LedgerTotals, Outcome};
+use crate::llm::Usage;
+
+/// "1,234 in / 56 out tokens", with "(1,000 cached)" when the provider read part of the prompt
+/// from its cache, and what it wrote there for the next call (Anthropic).
+pub fn tokens(usage: Usage) -> String {
+    let mut cache = Vec::new();
+    if usage.cached_input_tokens > 0 {
+        cache.push(format!("{} cached", grouped(usage.cached_input_tokens)));
+    }
+    if usage.cache_write_tokens > 0 {
+        cache.push(format!(
+            "{} written to cache",
+            grouped(usage.cache_write_tokens)
+        ));
+    }
+    let cache = if cache.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", cache.join(", "))
+    };
+    format!(
+        "{} in{cache} / {} out tokens",
+        grouped(usage.input_tokens),
+        grouped(usage.output_tokens)
+    )
+}
+
+/// "12,345 bytes", "1 byte".
+pub fn bytes(n: usize) -> String {
+    plural(n as u64, "byte", "bytes")
+}
+
+/// The session's totals in one line: "3 requests · 12,345 bytes sent · 3,210 bytes received ·
+/// 666 in / 24 out tokens".
+pub fn totals_line(totals: &LedgerTotals) -> String {
+    format!(
+        "{} · {} sent · {} received · {}",
+        plural(totals.requests as u64, "request", "requests"),
+        bytes(totals.bytes_sent),
+        bytes(totals.bytes_received),
+        tokens(totals.usage)
+    )
+}
+
+/// How a request ended: "200", "HTTP 429", "no answer: …", "stopped", "waiting…".
+pub fn outcome(outcome: &Outcome) -> String {
+    match outcome {
+        Outcome::Waiting => "waiting…".to_string(),
+        Outcome::Answered { status } if (200..300).contains(status) => status.to_string(),
+        Outcome::Answered { status } => format!("HTTP {status}"),
+        Outcome::NoAnswer { reason } => format!("no answer: {reason}"),
+        Outcome::Stopped => "stopped before the answer".to_string(),
+    }
+}
+
+/// Whether a request ended badly (the page marks it).
+pub fn is_failure(outcome: &Outcome) -> bool {
+    match outcome {
+        Outcome::Answered { status } => !(200..300).contains(status),
+        Outcome::NoAnswer { .. } => true,
+        Outcome::Waiting | Outcome::Stopped => false,
+    }
+}
+
+/// Which body of an exchange.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Body {
+    Request,
+    Response,
+}
+
+/// "askdb-request-3.json": the name a downloaded body gets (`.txt` when it is not JSON, say a
+/// proxy's HTML error page).
+pub fn body_file_name(number: usize, body: Body, text: &str) -> String {
+    let which = match body {
+        Body::Request => "request",
+        Body::Response => "response",
+    };
+    let extension = if serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok() {
+        "json"
+    } else {
+        "txt"
+    };
+    format!("askdb-{which}-{number}.{extension}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_say_what_the_cache_saved() {
+        assert_eq!(tokens(Usage::new(1_234, 56)), "1,234 in / 56 out tokens");
+        let cached = Usage {
+            cached_input_tokens: 1_000,
+            ..Usage::new(1_234, 56)
+        };
+        assert_eq!(tokens(cached), "1,234 in (1,000 cached) / 56 out tokens");
+        let both = Usage {
+            cache_write_tokens: 200,
+            ..cached
+        };
+        assert_eq!(
+            tokens(both),
+            "1,234 in (1,000 cached, 200 written to cache) / 56 out tokens"
+        );
+    }
+
+    #[test]
+    fn totals_read_as_one_line() {
+        let totals = LedgerTotals {
+            requests: 3,
+            bytes_sent: 12_345,
+            bytes_received: 1,
+            usage: Usage::new(666, 24),
+        };
+        assert_eq!(
+            totals_line(&totals),
+            "3 requests · 12,345 bytes sent · 1 byte received · 666 in / 24 out tokens"
+        );
+    }
+
+    #[test]
+    fn outcomes_and_failures() {
+        let ok = Outcome::Answered { status: 200 };
+        let busy = Outcome::Answered { status: 429 };
+        let offline = Outcome::NoAnswer {
+            reason: "Failed to fetch".into(),
+        };
+        assert_eq!(outcome(&ok), "200");
+        assert_eq!(outcome(&busy), "HTTP 429");
+        assert_eq!(outcome(&offline), "no answer: Failed to fetch");
+        assert_eq!(outcome(&Outcome::Stopped), "stopped before the answer");
+        assert!(!is_failure(&ok) && is_failure(&busy) && is_failure(&offline));
+        assert!(!is_failure(&Outcome::Stopped));
+    }
+
+    #[test]
+    fn downloaded_bodies_are_named_by_number() {
+        assert_eq!(
+            body_file_name(3, Body::Request, "{}"),
+            "askdb-request-3.json"
+        );
+        assert_eq!(
+            body_file_name(12, Body::Response, "<html>502</html>"),
+            "askdb-response-12.txt"
+        );
+    }
+}

@@ -1,0 +1,163 @@
+//! "Sent to the model": every request this page sent to a model, with its totals on top. Each
+//! request shows when it went, where, how it ended, its bytes and tokens, and both bodies exactly
+//! as they went and came (each downloadable). The ledger never holds the API key
+//! ([`crate::llm::ledger`] keeps it out), and bodies are shown as text, never as HTML.
+
+use super::app_state;
+use crate::browser::{save_file, time_of_day};
+use crate::llm::ledger::{LedgerEntry, Outcome};
+use crate::present::ledger::{
+    body_file_name, bytes, is_failure, outcome, tokens, totals_line, Body,
+};
+use crate::present::time::elapsed;
+use leptos::prelude::*;
+
+#[component]
+pub fn LedgerPanel() -> impl IntoView {
+    let sent = app_state().sent;
+    let totals = move || sent.read(|ledger| ledger.totals());
+    // One row per request, newest first, redrawn when it ends (its key changes then).
+    let rows = move || {
+        sent.read(|ledger| {
+            ledger.with_entries(|entries| {
+                entries
+                    .iter()
+                    .rev()
+                    .map(|entry| (entry.number, entry.outcome != Outcome::Waiting))
+                    .collect::<Vec<_>>()
+            })
+        })
+    };
+
+    view! {
+        <section class="panel ledger" aria-labelledby="ledger-heading" data-testid="ledger">
+            <details class="ledger-details">
+                <summary>
+                    <h2 id="ledger-heading">"Sent to the model"</h2>
+                    <span class="ledger-totals" data-testid="ledger-totals">
+                        {move || {
+                            let totals = totals();
+                            if totals.requests == 0 {
+                                "nothing yet".to_string()
+                            } else {
+                                totals_line(&totals)
+                            }
+                        }}
+                    </span>
+                </summary>
+                <p class="hint">
+                    "Every request this page sent to a model, exactly as it went and as the answer \
+                     came back. Your API key is never recorded here."
+                </p>
+                <ol class="ledger-entries">
+                    <For
+                        each=rows
+                        key=|row| *row
+                        children=|(number, _done)| view! { <LedgerRow number=number/> }
+                    />
+                </ol>
+            </details>
+        </section>
+    }
+}
+
+/// One request: a summary line, and its bodies when opened.
+#[component]
+fn LedgerRow(number: usize) -> impl IntoView {
+    let sent = app_state().sent;
+    // The entry as it is now; the row is made again when it changes (it ends).
+    let Some(entry) = sent
+        .ledger()
+        .with_entries(|entries| entries.iter().find(|entry| entry.number == number).cloned())
+    else {
+        return ().into_any();
+    };
+    let failed = is_failure(&entry.outcome);
+    let summary = summary_line(&entry);
+    let open = RwSignal::new(false);
+    view! {
+        <li class="ledger-entry" class:failed=failed data-testid="ledger-entry">
+            <details on:toggle=move |event| {
+                open.set(event_target::<web_sys::Element>(&event).has_attribute("open"))
+            }>
+                <summary>
+                    <span class="ledger-number">"#"{number}</span>
+                    " "
+                    <span class="ledger-summary">{summary}</span>
+                    <span class="ledger-endpoint" data-testid="ledger-endpoint">
+                        "POST "{entry.endpoint.clone()}
+                    </span>
+                </summary>
+                // Bodies can be large: they join the page only while the row is open.
+                {move || open.get().then(|| bodies(&entry))}
+            </details>
+        </li>
+    }
+    .into_any()
+}
+
+/// "14:03:21 · 200 · 12,345 bytes sent · 1,234 bytes received · 100 in / 20 out tokens · 1.2 s"
+fn summary_line(entry: &LedgerEntry) -> String {
+    let mut parts = vec![
+        time_of_day(entry.sent_at_ms),
+        outcome(&entry.outcome),
+        format!("{} sent", bytes(entry.bytes_sent)),
+        format!("{} received", bytes(entry.bytes_received)),
+    ];
+    if let Some(usage) = entry.usage {
+        parts.push(tokens(usage));
+    }
+    if let Some(ms) = entry.duration_ms {
+        parts.push(elapsed(ms));
+    }
+    parts.join(" · ")
+}
+
+fn bodies(entry: &LedgerEntry) -> impl IntoView {
+    let number = entry.number;
+    view! {
+        <div class="ledger-bodies">
+            {body_view(number, Body::Request, entry.request_body.clone())}
+            {(entry.outcome != Outcome::Waiting)
+                .then(|| body_view(number, Body::Response, entry.response_body.clone()))}
+        </div>
+    }
+}
+
+fn body_view(number: usize, which: Body, text: String) -> impl IntoView {
+    let (label, id) = match which {
+        Body::Request => ("Request body", "ledger-request"),
+        Body::Response => ("Response body", "ledger-response"),
+    };
+    let name = body_file_name(number, which, &text);
+    let download = {
+        let text = text.clone();
+        move |_| {
+            if let Err(error) = save_file(&name, "application/json;charset=utf-8", &text) {
+                web_sys::console::error_2(&"askdb: the download failed".into(), &error);
+            }
+        }
+    };
+    let empty = text.is_empty();
+    view! {
+        <div class="ledger-body">
+            <div class="ledger-body-head">
+                <h3>{label}</h3>
+                <button
+                    type="button"
+                    class="button small"
+                    data-testid=format!("{id}-download")
+                    disabled=empty
+                    on:click=download
+                >
+                    "Download"
+                </button>
+            </div>
+            {if empty {
+                view! { <p class="muted">"(empty)"</p> }.into_any()
+            } else {
+                view! { <pre class="ledger-text" data-testid=id tabindex="0">{text}</pre> }.into_any()
+            }}
+        </div>
+    }
+}
