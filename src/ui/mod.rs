@@ -9,6 +9,7 @@ mod chart_view;
 mod chat;
 mod console;
 mod database_panel;
+mod hiding;
 mod markdown_view;
 mod number_input;
 mod opening;

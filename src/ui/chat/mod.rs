@@ -15,12 +15,14 @@ use super::state::AppState;
 use super::{app_state, markdown_view::MarkdownView};
 use crate::agent::{Agent, AgentConfig, AgentError, AgentEvent, Answer, Failure, Session};
 use crate::browser::{focus_element, BrowserClock};
+use crate::engine::worker::WorkerDatabase;
 use crate::engine::{query, Schema};
 use crate::llm::http::GlooHttp;
 use crate::llm::{HttpProvider, Usage};
 use crate::settings::ModelSettings;
 use futures::channel::oneshot;
 use leptos::prelude::*;
+use std::rc::Rc;
 use std::sync::Arc;
 use transcript::{Transcript, TranscriptView};
 
@@ -148,6 +150,12 @@ impl ChatState {
             self.error.set(Some(why));
             return;
         }
+        // The copy without what is hidden, when something is: never the whole database then.
+        let Some(db) = self.app.agent_database() else {
+            self.error
+                .set(Some("Open a database first (or try the demo).".into()));
+            return;
+        };
         let Some(session) = self.session.try_update_value(Option::take).flatten() else {
             self.error
                 .set(Some("Open a database first (or try the demo).".into()));
@@ -162,7 +170,7 @@ impl ChatState {
         self.error.set(None);
         self.running.set(true);
         let generation = self.generation.get_value();
-        leptos::task::spawn_local(self.run(session, generation, question, exchange, cancelled));
+        leptos::task::spawn_local(self.run(db, session, generation, question, exchange, cancelled));
     }
 
     fn check_ready(&self, question: &str) -> Result<(), String> {
@@ -171,6 +179,9 @@ impl ChatState {
         }
         if self.app.open.with_untracked(Option::is_none) {
             return Err("Open a database first (or try the demo).".into());
+        }
+        if let Some(why) = self.app.hiding.with_untracked(|h| h.view.not_ready()) {
+            return Err(why);
         }
         if let Some(missing) = self.model.settings.with_untracked(ModelSettings::missing) {
             self.model.panel_open.set(true);
@@ -183,6 +194,7 @@ impl ChatState {
 
     async fn run(
         self,
+        db: Rc<WorkerDatabase>,
         mut session: Session,
         generation: u64,
         question: String,
@@ -192,7 +204,6 @@ impl ChatState {
         let settings = self.model.settings.get_untracked();
         let limits = self.app.limits.get_untracked();
         let llm = HttpProvider::new(settings.endpoint(&self.model.key_untracked()), GlooHttp);
-        let db = self.app.database();
         let clock = BrowserClock;
         // The model settings and the console's query deadline meet here.
         let config = AgentConfig {
@@ -263,11 +274,12 @@ pub fn Chat() -> impl IntoView {
     let chat = ChatState::new(app, model, question.unwrap_or_default());
     provide_context(chat);
 
-    // Another database: a new session, and nothing of the old one on screen.
+    // Another database, or another choice of what is hidden from the model: a new session on
+    // what the model may see, and nothing of the old one on screen.
+    let agent_schema = Memo::new(move |_| app.hiding.with(|h| h.view.schema().cloned()));
     Effect::new(move |_| {
-        let schema = app
-            .open
-            .with(|open| open.as_ref().map(|o| o.schema.clone()));
+        app.open.track();
+        let schema = agent_schema.get();
         untrack(|| chat.start_afresh(schema));
     });
 
@@ -278,6 +290,7 @@ pub fn Chat() -> impl IntoView {
                 <SettingsButton/>
             </div>
             <SettingsPanel/>
+            <super::hiding::HiddenLine/>
             <question::QuestionBox/>
             {move || {
                 let list = chat.exchanges.get();
