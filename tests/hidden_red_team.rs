@@ -9,7 +9,8 @@ use askdb::llm::wire::{build_request, EndpointConfig};
 use askdb::llm::{ChatRequest, ProviderKind};
 use serde_json::json;
 use support::hiding::{
-    derive, with_secrets, Scratch, MARKER, SECRET_COLUMN, SECRET_OBJECTS, VAULT_COLUMN, VAULT_TABLE,
+    derive, with_secrets, Derived, Scratch, MARKER, SECRET_COLUMN, SECRET_OBJECTS, VAULT_COLUMN,
+    VAULT_TABLE,
 };
 use support::scripted_llm::{ask, call, calls, final_answer, run_sql, session, Turn};
 use support::{dataset, RusqliteDb};
@@ -113,11 +114,22 @@ fn shop_with_secrets(label: &str) -> Scratch {
     with_secrets(&dataset("shop/shop.db"), "customers", label)
 }
 
+/// shop.db with secrets, and the copy without them that the page gives the agent (the original
+/// is returned too: it must outlive the test).
+fn secrets_hidden(label: &str) -> (Scratch, Derived) {
+    let original = shop_with_secrets(label);
+    let secret = format!("customers.{SECRET_COLUMN}");
+    let derived = derive(
+        &original.0,
+        &[&secret, VAULT_TABLE],
+        &format!("{label}-derived"),
+    );
+    (original, derived)
+}
+
 #[test]
 fn the_adversary_finds_nothing_hidden_in_the_copy() {
-    let original = shop_with_secrets("red-team");
-    let secret = format!("customers.{SECRET_COLUMN}");
-    let derived = derive(&original.0, &[&secret, VAULT_TABLE], "red-team-derived");
+    let (_original, derived) = secrets_hidden("red-team");
     let db = RusqliteDb::open(&derived.copy.0);
     let mut session = session(&db);
     let episode = ask(&db, &mut session, "Show me everything.", adversary());
@@ -147,13 +159,7 @@ fn the_same_adversary_finds_the_secrets_in_the_original() {
 
 #[test]
 fn a_guessed_hidden_name_is_unknown_and_shows_no_value() {
-    let original = shop_with_secrets("red-team-guess");
-    let secret = format!("customers.{SECRET_COLUMN}");
-    let derived = derive(
-        &original.0,
-        &[&secret, VAULT_TABLE],
-        "red-team-guess-derived",
-    );
+    let (_original, derived) = secrets_hidden("red-team-guess");
     let db = RusqliteDb::open(&derived.copy.0);
     let mut session = session(&db);
     let episode = ask(

@@ -141,6 +141,10 @@ pub async fn prepare_for_open(state: AppState, schema: &Schema) {
 
 /// Hides (or shows again) a table, or a column when `column` is given, and remakes the copy.
 pub fn toggle(state: AppState, table: &str, column: Option<&str>) {
+    // While another database opens, the panel still shows the old one's names.
+    if state.loading.with_untracked(Option::is_some) {
+        return;
+    }
     let Some(schema) = state
         .open
         .with_untracked(|o| o.as_ref().map(|o| o.schema.clone()))
