@@ -191,6 +191,28 @@ fn northwind_without_a_table_whose_name_has_a_space_and_the_views_on_it() {
 }
 
 #[test]
+fn only_the_views_that_read_something_hidden_are_dropped() {
+    let derived = derive(
+        &dataset("northwind/northwind.db"),
+        &["Order Details"],
+        "northwind-views",
+    );
+    let after = load_schema(&RusqliteDb::open(&derived.copy.0));
+    // They share column names (OrderID, ProductID) with the hidden table, not the table.
+    for kept in [
+        "Orders Qry",
+        "Alphabetical list of products",
+        "Quarterly Orders",
+    ] {
+        assert!(after.table(kept).is_some(), "{kept} was dropped");
+    }
+    // "Sales Totals by Amount" reads "Order Subtotals", which reads the hidden table.
+    for dropped in ["Invoices", "Order Subtotals", "Sales Totals by Amount"] {
+        assert!(after.table(dropped).is_none(), "{dropped} was kept");
+    }
+}
+
+#[test]
 fn sakila_without_payments_and_emails_its_triggers_and_views_follow() {
     check_dataset(
         "sakila/sakila.db",

@@ -93,7 +93,7 @@ pub fn derive_script(schema: &Schema, catalogue: &[CatalogueEntry], hidden: &Hid
     if hidden.is_empty() {
         return String::new();
     }
-    let forbidden = forbidden_names(schema, catalogue, hidden);
+    let forbidden = forbidden_names(catalogue, hidden);
     let mentions_hidden = |entry: &CatalogueEntry| {
         entry
             .sql
@@ -183,17 +183,16 @@ fn key_is_visible(table: &Table, key: &crate::engine::schema::ForeignKey, hidden
 
 /// The names a kept object may not mention: hidden tables and columns, and every view that is
 /// dropped because it mentions one (views built on views, to a fixed point).
-fn forbidden_names(schema: &Schema, catalogue: &[CatalogueEntry], hidden: &Hidden) -> Vec<String> {
+fn forbidden_names(catalogue: &[CatalogueEntry], hidden: &Hidden) -> Vec<String> {
     let mut forbidden: Vec<String> = hidden
         .tables
         .iter()
         .chain(hidden.columns.iter().map(|(_, column)| column))
         .cloned()
         .collect();
-    // A hidden table's columns may carry names that exist nowhere else.
-    for table in schema.tables.iter().filter(|t| hidden.hides_table(&t.name)) {
-        forbidden.extend(table.columns.iter().map(|c| c.name.clone()));
-    }
+    // A hidden table's columns need no place here: a statement reaches them only through the
+    // table's name (or a view's, dropped below), and listing them would drop every view that
+    // shares a column name such as `id` with it.
     loop {
         let newly_dropped: Vec<String> = catalogue
             .iter()
