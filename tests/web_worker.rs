@@ -320,3 +320,50 @@ async fn after_a_crash_the_next_query_runs_on_the_same_data() {
         "{outcome:?}"
     );
 }
+
+#[wasm_bindgen_test]
+async fn derive_applies_a_script_to_a_copy_and_leaves_the_source_and_the_open_database() {
+    use askdb::engine::hidden::{derive_script, load_catalogue, Hidden};
+    use askdb::engine::schema;
+
+    let db = open_demo().await;
+    let whole = schema::load(&db, &QueryLimits::default()).await.unwrap();
+    let catalogue = load_catalogue(&db).await.unwrap();
+    let (hidden, _) = Hidden::resolve(&whole, &["customers.prefecture".to_string()]);
+    let source = demo_bytes().await;
+    let before = source.to_vec();
+
+    let copy = db
+        .derive(&source, &derive_script(&whole, &catalogue, &hidden))
+        .await
+        .expect("derive");
+    assert_eq!(source.to_vec(), before, "the source bytes are untouched");
+    let text = String::from_utf8_lossy(&copy.to_vec()).to_lowercase();
+    assert!(!text.contains("prefecture") && !text.contains("hokkaido"));
+
+    // The open database is still the whole one, and still read-only.
+    assert_eq!(count_orders(&db).await, vec![vec![Value::Integer(12)]]);
+    let columns = query(
+        &db,
+        "SELECT prefecture FROM customers",
+        &QueryLimits::default(),
+    )
+    .await;
+    assert!(columns.is_ok(), "{columns:?}");
+
+    // The copy opens in an engine of its own, without the column.
+    let model = db.sibling();
+    model.open(copy).await.expect("the copy opens");
+    let seen = schema::load(&model, &QueryLimits::default()).await.unwrap();
+    let customers = seen.table("customers").unwrap();
+    assert!(customers.column("prefecture").is_none());
+    assert_eq!(customers.columns.len(), 3);
+
+    // A script SQLite refuses is an error, and the engine goes on.
+    let refused = db.derive(&source, "DROP TABLE nosuch;").await;
+    assert!(
+        matches!(&refused, Err(DbError::Sqlite(m)) if m.contains("no such table")),
+        "{refused:?}"
+    );
+    assert_eq!(count_orders(&db).await, vec![vec![Value::Integer(12)]]);
+}

@@ -11,6 +11,8 @@
 //                                           params: the values of ?1 ?2 … (the guard checked
 //                                           that the statement takes exactly these)
 //               {id, type: "export"}
+//               {id, type: "derive", bytes, script}  applies script to a writable copy of bytes
+//                                           (not the open database) and answers the copy's bytes
 //               {id, type: "crash"}        (tests: fails as an abort inside sql.js would)
 // Messages out: {id, ok: result} | {id, error: message} | {id, crashed: message}
 //               | {id, tooLarge: limitBytes} | {id, unavailable: message}
@@ -109,6 +111,18 @@ function exportDatabase() {
   return bytes;
 }
 
+// The copy the agent gets when the person hides tables or columns: the script (written in Rust,
+// src/engine/hidden) runs on a database of its own, which is closed and freed before answering.
+function derive(SQL, bytes, script) {
+  const copy = new SQL.Database(bytes);
+  try {
+    copy.exec(script);
+    return copy.export();
+  } finally {
+    copy.close();
+  }
+}
+
 // An abort inside the wasm module (out of memory, a trap) leaves sql.js unusable.
 function isFatal(e) {
   return (
@@ -138,6 +152,8 @@ async function handle(message) {
       return run(message.sql, message.params, message.maxRows, message.countBudgetMs);
     case "export":
       return exportDatabase();
+    case "derive":
+      return derive(SQL, message.bytes, message.script);
     case "crash":
       // For tests (WorkerDatabase::simulate_crash): fail the way an abort inside sql.js does.
       throw new WebAssembly.RuntimeError("Aborted(a crash asked for by a test)");

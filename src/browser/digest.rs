@@ -7,14 +7,8 @@ use js_sys::{ArrayBuffer, Uint8Array};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-/// The SHA-256 of `bytes` as 64 lower-case hex digits. The browser copies the bytes when the
-/// digest starts, so they may be handed on (to the worker) while it runs.
-pub async fn sha256_hex(bytes: &Uint8Array) -> Result<String, String> {
-    let digest = start_sha256(bytes)?;
-    finish_sha256(digest).await
-}
-
-/// Starts a digest at once; [`finish_sha256`] awaits it.
+/// Starts the SHA-256 of `bytes` at once; [`finish_sha256`] awaits it. The browser copies the
+/// bytes when the digest starts, so they may be handed on (to the worker) while it runs.
 pub fn start_sha256(bytes: &Uint8Array) -> Result<JsFuture, String> {
     let subtle = web_sys::window()
         .ok_or("no browser window")?
@@ -27,6 +21,7 @@ pub fn start_sha256(bytes: &Uint8Array) -> Result<JsFuture, String> {
     Ok(JsFuture::from(promise))
 }
 
+/// The digest started by [`start_sha256`], as 64 lower-case hex digits.
 pub async fn finish_sha256(digest: JsFuture) -> Result<String, String> {
     let buffer: ArrayBuffer = digest
         .await

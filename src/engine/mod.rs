@@ -7,6 +7,7 @@
 
 pub mod csv;
 pub mod file_check;
+pub mod hidden;
 pub mod schema;
 pub use schema::{Schema, Table, TableKind};
 mod value;

@@ -89,6 +89,25 @@ impl WorkerDatabase {
         })
     }
 
+    /// Another engine on the same worker script, with nothing open.
+    pub fn sibling(&self) -> WorkerDatabase {
+        WorkerDatabase {
+            script_url: self.script_url.clone(),
+            engine: RefCell::new(None),
+            waiting: Rc::new(RefCell::new(None)),
+            next_id: Cell::new(INIT_ID + 1),
+            pristine: RefCell::new(None),
+            turn: Mutex::new(()),
+        }
+    }
+
+    /// Closes the open database: its worker is stopped and its bytes let go.
+    pub async fn close(&self) {
+        let _turn = self.turn.lock().await;
+        self.engine.borrow_mut().take();
+        self.pristine.borrow_mut().take();
+    }
+
     /// True when a database is open.
     pub fn is_open(&self) -> bool {
         self.pristine.borrow().is_some()
@@ -140,6 +159,42 @@ impl WorkerDatabase {
         bytes
             .dyn_into::<Uint8Array>()
             .map_err(|_| DbError::Sqlite("the export was not bytes".into()))
+    }
+
+    /// Applies `script` to a writable copy of `source` (not the open database) in a worker of
+    /// its own, and returns the copy's bytes; `source` is left as it was. That worker is
+    /// stopped afterwards, so the memory the work took (the whole file, and more while
+    /// `VACUUM` runs) goes with it; the next request starts a fresh one.
+    pub async fn derive(&self, source: &Uint8Array, script: &str) -> Result<Uint8Array, DbError> {
+        let _turn = self.turn.lock().await;
+        self.engine.borrow_mut().take();
+        let engine = self.start_engine().map_err(DbError::Unavailable)?;
+        *self.engine.borrow_mut() = Some(engine);
+        let message = simple_message("derive");
+        set(&message, "bytes", source);
+        set(&message, "script", &JsValue::from_str(script));
+        let reply = self.exchange(message, OPEN_DEADLINE_MS).await;
+        self.engine.borrow_mut().take();
+        let bytes = match reply {
+            Reply::Ok(bytes) => bytes,
+            Reply::Failed(why) => return Err(DbError::Sqlite(why)),
+            Reply::TooLarge(limit_bytes) => return Err(DbError::TooLarge { limit_bytes }),
+            Reply::Unavailable(why) => return Err(DbError::Unavailable(why)),
+            Reply::Crashed(why) => {
+                return Err(DbError::Crashed {
+                    why,
+                    reopened: false,
+                })
+            }
+            Reply::TimedOut => {
+                return Err(DbError::Timeout {
+                    after_ms: OPEN_DEADLINE_MS,
+                })
+            }
+        };
+        bytes
+            .dyn_into::<Uint8Array>()
+            .map_err(|_| DbError::Sqlite("the copy was not bytes".into()))
     }
 
     /// Makes the worker fail the way an abort inside sql.js does, and recovers as from a real

@@ -1,6 +1,7 @@
 //! Settings from the page's address: `?provider=`, `?base_url=`, `?model=`, `?mode=safe`, and
 //! `?q=` for a question to fill in; [`start_files`] reads `?db=` and `?replay=`, the files to
-//! open at start. A link can set up the model but never carries a key: an address ends up
+//! open at start; `?hide=` names tables and columns hidden from the model (see
+//! [`hidden_names`]). A link can set up the model but never carries a key: an address ends up
 //! in histories, logs and chats, so a key in it is ignored and the person is told so.
 //!
 //! How the page shows itself comes from the address too ([`presentation`]): `?embed=1`, the
@@ -194,6 +195,25 @@ pub fn start_files(params: &[(String, String)]) -> StartFiles {
     }
 }
 
+/// At most this many names are read from `?hide=`, each cut to [`MAX_HIDDEN_NAME_CHARS`].
+const MAX_HIDDEN_NAMES: usize = 500;
+const MAX_HIDDEN_NAME_CHARS: usize = 200;
+
+/// The names in `?hide=table,table.column,…` (the parameter may come more than once), for a
+/// demo published with something hidden from the model. Empty entries are skipped; the page
+/// reads the names against the open database's schema.
+pub fn hidden_names(params: &[(String, String)]) -> Vec<String> {
+    params
+        .iter()
+        .filter(|(key, _)| key == "hide")
+        .flat_map(|(_, value)| value.split(','))
+        .map(str::trim)
+        .filter(|name| !name.is_empty())
+        .take(MAX_HIDDEN_NAMES)
+        .map(|name| name.chars().take(MAX_HIDDEN_NAME_CHARS).collect())
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -385,5 +405,24 @@ mod tests {
                 ("replay", "examples/shop.askdb.json"),
             ])
         );
+    }
+
+    #[test]
+    fn hidden_names_come_from_every_hide_parameter() {
+        let names = hidden_names(&params(&[
+            ("hide", "customers.email, payments,,"),
+            ("q", "x"),
+            ("hide", " Order Details "),
+        ]));
+        assert_eq!(names, ["customers.email", "payments", "Order Details"]);
+        assert!(hidden_names(&params(&[("db", "x.db")])).is_empty());
+    }
+
+    #[test]
+    fn a_flood_of_hidden_names_is_cut() {
+        let long = vec!["x".repeat(1_000); 2_000].join(",");
+        let names = hidden_names(&params(&[("hide", &long)]));
+        assert_eq!(names.len(), MAX_HIDDEN_NAMES);
+        assert_eq!(names[0].chars().count(), MAX_HIDDEN_NAME_CHARS);
     }
 }

@@ -11,6 +11,7 @@ mod chat;
 mod console;
 mod database_panel;
 mod embed;
+mod hiding;
 mod ledger_view;
 mod markdown_view;
 mod number_input;

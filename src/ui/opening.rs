@@ -178,9 +178,12 @@ async fn open_bytes(state: AppState, name: &str, bytes: Uint8Array) -> Result<()
     let limits = state.limits.get_untracked();
     let loaded = schema::load(&*db, &limits).await;
     let schema_error = loaded.as_ref().err().map(|e| e.to_string());
+    let schema = loaded.unwrap_or_default();
+    // What the model may see is settled before the page shows the database.
+    super::hiding::prepare_for_open(state, &schema, sha256.as_deref()).await;
     state.open.set(Some(OpenDatabase {
         name: name.to_string(),
-        schema: loaded.unwrap_or_default(),
+        schema,
         size,
         sha256,
     }));

@@ -1,6 +1,9 @@
-//! The open database's tables and views: columns with types, keys, row counts.
+//! The open database's tables and views: columns with types, keys, row counts; and, for each
+//! table and column, whether the model may see it (a button hides it, or shows it again).
 
 use super::app_state;
+use super::hiding;
+use super::state::AppState;
 use crate::engine::schema::{Column, Table};
 use crate::engine::TableKind;
 use crate::present::count::rows;
@@ -48,31 +51,70 @@ fn TableEntry(table: Table, unfold: bool) -> impl IntoView {
     let columns = table
         .columns
         .iter()
-        .map(|column| column_entry(&table, column))
+        .map(|column| column_entry(state, &table, column))
         .collect_view();
     let kind = (table.kind == TableKind::View).then(|| view! { <span class="badge">"view"</span> });
+    let name = table.name.clone();
+    let hidden = {
+        let name = name.clone();
+        Memo::new(move |_| state.hiding.with(|h| h.hidden.hides_table(&name)))
+    };
+    let what = if table.kind == TableKind::View {
+        "view"
+    } else {
+        "table"
+    };
     view! {
-        <li class="schema-table" data-testid="schema-table" data-name=table.name.clone()>
+        <li
+            class="schema-table"
+            class:hidden-from-model=hidden
+            data-testid="schema-table"
+            data-name=table.name.clone()
+        >
             <details open=unfold>
                 <summary>
                     <span class="table-name">{table.name.clone()}</span>
                     {kind}
+                    {hidden_badge(hidden)}
                     <span class="row-count">{row_count_text(&table)}</span>
                 </summary>
                 <ul class="columns">{columns}</ul>
-                <button
-                    class="link-button"
-                    title=select_all.clone()
-                    on:click=move |_| state.sql.set(select_all.clone())
-                >
-                    "Query this table"
-                </button>
+                <div class="table-actions">
+                    <button
+                        class="link-button"
+                        title=select_all.clone()
+                        on:click=move |_| state.sql.set(select_all.clone())
+                    >
+                        "Query this table"
+                    </button>
+                    <button
+                        class="link-button"
+                        data-testid="hide-table"
+                        aria-pressed=move || hidden.get().to_string()
+                        title=format!(
+                            "The model's queries run on a copy without this {what}; the console \
+                             still sees it"
+                        )
+                        on:click=move |_| hiding::toggle(state, &name, None)
+                    >
+                        {move || if hidden.get() { "Show to the model" } else { "Hide from the model" }}
+                    </button>
+                </div>
             </details>
         </li>
     }
 }
 
-fn column_entry(table: &Table, column: &Column) -> impl IntoView {
+/// "hidden" beside a name the model does not see.
+fn hidden_badge(hidden: Memo<bool>) -> impl IntoView {
+    move || {
+        hidden.get().then(|| {
+            view! { <span class="badge hidden-badge" title="hidden from the model">"hidden"</span> }
+        })
+    }
+}
+
+fn column_entry(state: AppState, table: &Table, column: &Column) -> impl IntoView {
     let primary = (column.primary_key > 0)
         .then(|| view! { <span class="badge key" title="primary key">"PK"</span> });
     let references = references_of(table, &column.name).map(|target| {
@@ -81,13 +123,59 @@ fn column_entry(table: &Table, column: &Column) -> impl IntoView {
     let not_null = column
         .not_null
         .then(|| view! { <span class="badge quiet">"not null"</span> });
+    let table_hidden = {
+        let table_name = table.name.clone();
+        Memo::new(move |_| state.hiding.with(|h| h.hidden.hides_table(&table_name)))
+    };
+    let column_hidden = {
+        let (table_name, column_name) = (table.name.clone(), column.name.clone());
+        Memo::new(move |_| {
+            state
+                .hiding
+                .with(|h| h.hidden.hides_column(&table_name, &column_name))
+        })
+    };
+    // Within a hidden table, the table's badge and button speak for its columns.
+    let own_badge = Memo::new(move |_| column_hidden.get() && !table_hidden.get());
+    // A view's column cannot be left out of a copy on its own: the view is hidden whole.
+    let toggle = (table.kind == TableKind::Table).then(|| {
+        let (table_name, column_name) = (table.name.clone(), column.name.clone());
+        let label = format!("{} from the model", column.name);
+        move || {
+            let (table_name, column_name, label) =
+                (table_name.clone(), column_name.clone(), label.clone());
+            (!table_hidden.get()).then(|| {
+                view! {
+                    <button
+                        class="column-toggle"
+                        data-testid="hide-column"
+                        aria-pressed=move || column_hidden.get().to_string()
+                        aria-label=move || {
+                            format!("{} {label}", if column_hidden.get() { "Show" } else { "Hide" })
+                        }
+                        on:click=move |_| hiding::toggle(state, &table_name, Some(&column_name))
+                    >
+                        {move || if column_hidden.get() { "show" } else { "hide" }}
+                    </button>
+                }
+            })
+        }
+    });
     view! {
-        <li class="column">
-            <span class="column-name">{column.name.clone()}</span>
-            <span class="column-type">{column.decl_type.clone()}</span>
-            {primary}
-            {references}
-            {not_null}
+        <li
+            class="column"
+            class:hidden-from-model=move || table_hidden.get() || column_hidden.get()
+            data-name=column.name.clone()
+        >
+            <span class="column-info">
+                <span class="column-name">{column.name.clone()}</span>
+                <span class="column-type">{column.decl_type.clone()}</span>
+                {primary}
+                {references}
+                {not_null}
+                {hidden_badge(own_badge)}
+            </span>
+            {toggle}
         </li>
     }
 }

@@ -1,5 +1,6 @@
 //! What the page's parts share: the database engine, what is open, and the query settings.
 
+use super::hiding::Hiding;
 use crate::conversation::{ConversationFile, DatabaseIdentity};
 use crate::engine::worker::WorkerDatabase;
 use crate::engine::{QueryLimits, Schema};
@@ -57,6 +58,10 @@ pub struct Loading {
 pub struct AppState {
     /// The engine (a Web Worker); it lives as long as the page.
     pub db: StoredValue<Rc<WorkerDatabase>, LocalStorage>,
+    /// A second engine, for the copy the model gets when something is hidden from it.
+    pub agent_copy: StoredValue<Rc<WorkerDatabase>, LocalStorage>,
+    /// What is hidden from the model, and what the model sees.
+    pub hiding: RwSignal<Hiding>,
     pub open: RwSignal<Option<OpenDatabase>>,
     pub loading: RwSignal<Option<Loading>>,
     /// Why the last attempt to open a database failed.
@@ -102,6 +107,8 @@ impl SentLedger {
 impl AppState {
     pub fn new(db: WorkerDatabase) -> AppState {
         AppState {
+            agent_copy: StoredValue::new_local(Rc::new(db.sibling())),
+            hiding: RwSignal::new(Hiding::default()),
             db: StoredValue::new_local(Rc::new(db)),
             open: RwSignal::new(None),
             loading: RwSignal::new(None),
@@ -116,5 +123,17 @@ impl AppState {
     /// The engine, to hold across an `.await`.
     pub fn database(&self) -> Rc<WorkerDatabase> {
         self.db.get_value()
+    }
+
+    /// The engine the model's queries run on: the whole database when nothing is hidden, the
+    /// copy without the hidden things once it is ready; `None` while it is not (the agent must
+    /// then not run, rather than fall back to the whole database).
+    pub fn agent_database(&self) -> Option<Rc<WorkerDatabase>> {
+        use super::hiding::AgentView;
+        self.hiding.with_untracked(|h| match h.view {
+            AgentView::Whole(_) => Some(self.db.get_value()),
+            AgentView::Copy(_) => Some(self.agent_copy.get_value()),
+            AgentView::Closed | AgentView::Preparing | AgentView::Failed(_) => None,
+        })
     }
 }

@@ -6,11 +6,15 @@
 //!   compare with an export of the original file).
 //! - `askdbPristineBytes()`: a `Uint8Array` of the bytes the database was opened from, as kept
 //!   by the page (`null` when nothing is open).
+//! - `askdbAgentCopyBytes()`: a `Uint8Array` of the copy the model's queries run on when
+//!   something is hidden from it (`null` when there is none), so that a test can look for
+//!   hidden values in it.
 //!
 //! Together they let a test prove that nothing typed into the page changed the database.
 
 use super::state::AppState;
 use js_sys::Reflect;
+use leptos::prelude::GetValue;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
@@ -35,9 +39,19 @@ pub fn install(state: AppState) {
             .map(|bytes| JsValue::from(bytes.slice(0, bytes.length())))
             .unwrap_or(JsValue::NULL)
     });
+    let agent_copy = Closure::<dyn Fn() -> JsValue>::new(move || {
+        state
+            .agent_copy
+            .get_value()
+            .pristine_bytes()
+            .map(|bytes| JsValue::from(bytes.slice(0, bytes.length())))
+            .unwrap_or(JsValue::NULL)
+    });
     let _ = Reflect::set(&window, &"askdbExport".into(), export.as_ref());
+    let _ = Reflect::set(&window, &"askdbAgentCopyBytes".into(), agent_copy.as_ref());
     let _ = Reflect::set(&window, &"askdbPristineBytes".into(), pristine.as_ref());
     // The hooks live as long as the page.
     export.forget();
     pristine.forget();
+    agent_copy.forget();
 }

@@ -2,6 +2,7 @@
 //! `Database` trait the page's sql.js worker implements, and paths to the test datasets.
 #![allow(dead_code)] // each test binary uses its own part of this module
 
+pub mod hiding;
 pub mod scripted_llm;
 
 use askdb::engine::{Database, DbError, QueryLimits, QueryResult, ReadOnlySql, RowCount, Value};

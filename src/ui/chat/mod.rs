@@ -182,6 +182,13 @@ impl ChatState {
             self.error.set(Some(why));
             return;
         }
+        // The agent asks on the copy without what is hidden, when something is: never on the
+        // whole database then (`drive` and `show_evidence` take it again).
+        if self.app.agent_database().is_none() {
+            self.error
+                .set(Some("Open a database first (or try the demo).".into()));
+            return;
+        }
         let Some(session) = self.session.try_update_value(Option::take).flatten() else {
             self.error
                 .set(Some("Open a database first (or try the demo).".into()));
@@ -205,6 +212,9 @@ impl ChatState {
         }
         if self.app.open.with_untracked(Option::is_none) {
             return Err("Open a database first (or try the demo).".into());
+        }
+        if let Some(why) = self.app.hiding.with_untracked(|h| h.view.not_ready()) {
+            return Err(why);
         }
         if let Some(missing) = self.model.settings.with_untracked(ModelSettings::missing) {
             self.model.panel_open.set(true);
@@ -279,7 +289,15 @@ impl ChatState {
         llm: &L,
         config: AgentConfig,
     ) -> Option<Result<Answer, Failure>> {
-        let db = self.app.database();
+        // The copy without what is hidden from the model, when something is.
+        let Some(db) = self.app.agent_database() else {
+            self.session.set_value(Some(session));
+            self.error.set(Some(
+                "The copy of the database the model sees is not ready yet: try again in a moment."
+                    .into(),
+            ));
+            return None;
+        };
         let clock = BrowserClock;
         let agent = Agent::new(&*db, llm, &clock, config);
         let owner = self.owner.get_value();
@@ -327,7 +345,10 @@ impl ChatState {
         else {
             return;
         };
-        let db = self.app.database();
+        // On the database the agent asked (the copy, when something is hidden).
+        let Some(db) = self.app.agent_database() else {
+            return;
+        };
         // With its values bound, as it ran for the agent (none unless in safe mode).
         let rerun = query_bound(&*db, &sql, &values, limits).await;
         exchange
@@ -363,11 +384,12 @@ pub fn Chat() -> impl IntoView {
     let chat = ChatState::new(app, model, question.unwrap_or_default());
     provide_context(chat);
 
-    // Another database: a new session, and nothing of the old one on screen.
+    // Another database, or another choice of what is hidden from the model: a new session on
+    // what the model may see, and nothing of the old one on screen.
+    let agent_schema = Memo::new(move |_| app.hiding.with(|h| h.view.schema().cloned()));
     Effect::new(move |_| {
-        let schema = app
-            .open
-            .with(|open| open.as_ref().map(|o| o.schema.clone()));
+        app.open.track();
+        let schema = agent_schema.get();
         untrack(|| {
             chat.start_afresh(schema);
             chat.replay_pending();
@@ -388,6 +410,7 @@ pub fn Chat() -> impl IntoView {
             </div>
             <SettingsPanel/>
             <replay::ReplayBanner/>
+            <super::hiding::HiddenLine/>
             <question::QuestionBox/>
             {move || {
                 let list = chat.exchanges.get();
