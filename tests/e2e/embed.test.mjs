@@ -117,7 +117,7 @@ test('the schema and the console open in place with one click, and keep what the
 
   // "Query this table" fills the console: a closed console opens to show it, with the focus.
   await consoleToggle.click();
-  await page.locator('[data-name="products"] button.link-button').click();
+  await page.locator('[data-name="products"]').getByRole('button', { name: 'Query this table' }).click();
   await page.getByTestId('sql-input').waitFor({ state: 'visible' });
   assert.match(await page.getByTestId('sql-input').inputValue(), /FROM "?products"?/);
   await waitUntil('the console to have the focus', () => page.evaluate(() => document.activeElement?.dataset.testid), (id) => id === 'sql-input');
@@ -247,6 +247,26 @@ test('the example page: both demos load, the frames follow the heights they repo
     }
     assert.deepEqual(await sidewaysSpills(page), [], `the host at ${width} px`);
 
+    // Each frame replays its published recording (www/examples/*.askdb.json) with no key: the
+    // banner names the stand-in model, nothing differs, and the recorded answer shows.
+    assert.equal(await page.getByTestId('replay-missing').count(), 0);
+    for (const [demo, answer] of Object.entries(RECORDED_ANSWERS)) {
+      const frame = await demoFrame(page, demo);
+      await frame.getByTestId('replay-all').click().catch(() => {});
+      await waitUntil(`the ${demo} answer`, () => frame.getByTestId('answer').textContent().catch(() => ''), (text) => answer.test(text));
+      // The replay is over and its evidence re-run is shown: the frame's height settles.
+      await waitUntil(`the ${demo} replay to finish`, () => frame.getByTestId('replay-state').textContent().catch(() => ''), (text) => /finished/.test(text));
+      await frame.locator('[data-testid="answer-result"] table').waitFor();
+      assert.match(await frame.getByTestId('replay-model').textContent(), /scripted stand-in/);
+      assert.equal(await frame.getByTestId('replay-other-database').count(), 0, `${demo}: same database`);
+      assert.equal(await frame.getByTestId('step-difference').count(), 0, `${demo}: no difference`);
+      await expectFitted(page, frame, demo, 'with its answer');
+      assert.deepEqual(await sidewaysSpills(frame), [], `${demo} answered at ${width} px`);
+    }
+    // Chinook's answer is a label and a number per row: it can be drawn.
+    const chinook = await demoFrame(page, 'chinook');
+    assert.ok((await chinook.locator('[data-testid="answer"] [data-testid="show-chart"]').count()) > 0, 'a chart for Chinook');
+
     // Opening the schema makes the frame taller; closing it, shorter again.
     const frame = await demoFrame(page, 'shop');
     const closed = await expectFitted(page, frame, 'shop', 'before the schema opens');
@@ -257,22 +277,6 @@ test('the example page: both demos load, the frames follow the heights they repo
     const again = await expectFitted(page, frame, 'shop', 'once the schema closes');
     assert.equal(again.content, closed.content);
 
-    // Each frame replays its published recording (www/examples/*.askdb.json) with no key: the
-    // banner names the stand-in model, nothing differs, and the recorded answer shows.
-    assert.equal(await page.getByTestId('replay-missing').count(), 0);
-    for (const [demo, answer] of Object.entries(RECORDED_ANSWERS)) {
-      const frame = await demoFrame(page, demo);
-      await frame.getByTestId('replay-all').click().catch(() => {});
-      await waitUntil(`the ${demo} answer`, () => frame.getByTestId('answer').textContent().catch(() => ''), (text) => answer.test(text));
-      assert.match(await frame.getByTestId('replay-model').textContent(), /scripted stand-in/);
-      assert.equal(await frame.getByTestId('replay-other-database').count(), 0, `${demo}: same database`);
-      assert.equal(await frame.getByTestId('step-difference').count(), 0, `${demo}: no difference`);
-      await expectFitted(page, frame, demo, 'with its answer');
-      assert.deepEqual(await sidewaysSpills(frame), [], `${demo} answered at ${width} px`);
-    }
-    // Chinook's answer is a label and a number per row: it can be drawn.
-    const chinook = await demoFrame(page, 'chinook');
-    assert.ok((await chinook.locator('[data-testid="answer"] [data-testid="show-chart"]').count()) > 0, 'a chart for Chinook');
     await page.screenshot({ path: path.join(ARTIFACTS, `embed-example-${width}.png`), fullPage: true });
     assert.deepEqual(page.problems, []);
   }
