@@ -1,7 +1,6 @@
 //! The open database as the tools and the checks read it during one question: its schema, and
 //! small queries within the question's time.
 
-use super::tools::query::Compiled;
 use super::AgentConfig;
 use crate::engine::{
     query, query_bound, Database, DbError, QueryLimits, QueryResult, RowCount, Schema, Value,
@@ -54,14 +53,15 @@ impl<'a, D: Database + ?Sized> Data<'a, D> {
         query(self.db, sql, &self.limits(max_rows)).await
     }
 
-    /// The same for a compiled statement, with its values bound.
+    /// The same for a statement the app compiled, with `values` bound to its parameters.
     pub(crate) async fn query_bound(
         &self,
-        compiled: &Compiled,
+        sql: &str,
+        values: &[Value],
         max_rows: usize,
     ) -> Result<QueryResult, DbError> {
         let limits = self.limits(max_rows);
-        query_bound(self.db, &compiled.sql, &compiled.values, &limits).await
+        query_bound(self.db, sql, values, &limits).await
     }
 
     fn limits(&self, max_rows: usize) -> QueryLimits {

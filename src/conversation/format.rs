@@ -127,24 +127,6 @@ impl RunSettings {
         }
     }
 
-    /// The agent's settings for a replay: the recorded ones, with time for the replay's pace
-    /// added to the question's deadline (the model's time was real; the pace is on top).
-    pub fn replay_config(&self, model: &str) -> AgentConfig {
-        let pacing = self
-            .max_steps
-            .saturating_mul(super::replay::SLOWEST_PACE_MS);
-        AgentConfig {
-            model: model.to_string(),
-            temperature: self.temperature,
-            max_tokens: self.max_tokens,
-            max_steps: self.max_steps,
-            deadline_ms: self.deadline_ms.saturating_add(pacing),
-            query_deadline_ms: self.query_deadline_ms,
-            rows_to_model: self.rows_to_model,
-            mode: self.mode,
-        }
-    }
-
     /// The limits the answer's SQL was re-run with.
     pub fn evidence_limits(&self) -> QueryLimits {
         QueryLimits {

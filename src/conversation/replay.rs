@@ -1,7 +1,8 @@
 //! Replaying a recorded question: the model's turns come from the recording, the tools run
 //! live, and where the live results differ from the recorded ones is reported.
 
-use super::format::RecordedTurn;
+use super::format::{RecordedTurn, RunSettings};
+use crate::agent::AgentConfig;
 use crate::clock::Clock;
 use crate::llm::{ChatRequest, LlmError, LlmProvider, Message, ModelReply, ToolResult};
 use crate::text::cut_chars;
@@ -213,6 +214,25 @@ fn without_timings(text: &str) -> String {
     }
     out.push_str(rest);
     out
+}
+
+// Here rather than beside `RunSettings` in `format`: it depends on the replay's pace.
+impl RunSettings {
+    /// The agent's settings for a replay: the recorded ones, with time for the replay's pace
+    /// added to the question's deadline (the model's time was real; the pace is on top).
+    pub fn replay_config(&self, model: &str) -> AgentConfig {
+        let pacing = self.max_steps.saturating_mul(SLOWEST_PACE_MS);
+        AgentConfig {
+            model: model.to_string(),
+            temperature: self.temperature,
+            max_tokens: self.max_tokens,
+            max_steps: self.max_steps,
+            deadline_ms: self.deadline_ms.saturating_add(pacing),
+            query_deadline_ms: self.query_deadline_ms,
+            rows_to_model: self.rows_to_model,
+            mode: self.mode,
+        }
+    }
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! What the page's parts share: the database engine, what is open, and the query settings.
 
-use super::hiding::Hiding;
+use super::hiding::view::Hiding;
 use crate::conversation::{ConversationFile, DatabaseIdentity};
 use crate::engine::worker::WorkerDatabase;
 use crate::engine::{QueryLimits, Schema};
@@ -129,7 +129,7 @@ impl AppState {
     /// copy without the hidden things once it is ready; `None` while it is not (the agent must
     /// then not run, rather than fall back to the whole database).
     pub fn agent_database(&self) -> Option<Rc<WorkerDatabase>> {
-        use super::hiding::AgentView;
+        use super::hiding::view::AgentView;
         self.hiding.with_untracked(|h| match h.view {
             AgentView::Whole(_) => Some(self.db.get_value()),
             AgentView::Copy(_) => Some(self.agent_copy.get_value()),

@@ -152,7 +152,11 @@ async fn check_evidence<D: Database + ?Sized>(
     let Some(evidence) = evidence else {
         return Ok(accepted(answer, None, notes, false));
     };
-    match toolbox.data().query_bound(&evidence, 1).await {
+    match toolbox
+        .data()
+        .query_bound(&evidence.sql, &evidence.values, 1)
+        .await
+    {
         Ok(_) => Ok(accepted(answer, Some(evidence), notes, true)),
         Err(error) if toolbox.refused_answers < REFUSALS_ALLOWED => {
             toolbox.refused_answers += 1;

@@ -129,7 +129,11 @@ impl Tool for StructuredQuery {
     ) -> Result<ToolOutput, String> {
         let compiled = compile(toolbox.catalog, self)?;
         let rows = toolbox.data().config().rows_to_model;
-        match toolbox.data().query_bound(&compiled, rows).await {
+        match toolbox
+            .data()
+            .query_bound(&compiled.sql, &compiled.values, rows)
+            .await
+        {
             Ok(result) => {
                 let mut run = SqlRun::new(compiled.sql.clone(), &result, Vec::new());
                 run.values = compiled

@@ -1,0 +1,60 @@
+//! What is hidden from the model and what it sees, as the page's state holds it: plain data,
+//! apart from the work of hiding (`super`), so that the state can hold it without a circle.
+
+use crate::engine::hidden::Hidden;
+use crate::engine::Schema;
+
+/// What the model sees of the open database.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum AgentView {
+    /// No database is open.
+    #[default]
+    Closed,
+    /// Nothing is hidden: the model uses the database the console uses.
+    Whole(Schema),
+    /// The copy without the hidden things is being made.
+    Preparing,
+    /// The copy is open in its own engine; this is its schema.
+    Copy(Schema),
+    /// The copy could not be made, for this reason.
+    Failed(String),
+}
+
+impl AgentView {
+    /// The schema the model is given, when it may be asked.
+    pub fn schema(&self) -> Option<&Schema> {
+        match self {
+            AgentView::Whole(schema) | AgentView::Copy(schema) => Some(schema),
+            _ => None,
+        }
+    }
+
+    /// Why a question cannot be asked now, if it cannot.
+    pub fn not_ready(&self) -> Option<String> {
+        match self {
+            AgentView::Closed | AgentView::Whole(_) | AgentView::Copy(_) => None,
+            AgentView::Preparing => Some(
+                "The copy of the database without what is hidden is still being made: ask again \
+                 in a moment."
+                    .into(),
+            ),
+            AgentView::Failed(why) => Some(format!(
+                "The model cannot be asked: the copy without what is hidden could not be made \
+                 ({why}). Show the hidden items again, or open the database again."
+            )),
+        }
+    }
+}
+
+/// What is hidden from the model, and what the model sees.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Hiding {
+    pub hidden: Hidden,
+    pub view: AgentView,
+    /// Names from the address that this database cannot hide, each with the reason.
+    pub unresolved: Vec<String>,
+    /// Why the choice is not kept for next time, if it is not.
+    pub not_kept: Option<String>,
+    /// The open database's SHA-256, once known: the key its choice is kept under.
+    pub(super) digest: Option<String>,
+}
