@@ -58,6 +58,17 @@ pub struct AgentConfig {
     pub mode: Mode,
 }
 
+impl AgentConfig {
+    /// These settings with the page's query limits: each query the agent runs gets the same
+    /// deadline as one run in the console.
+    pub fn with_query_limits(self, limits: &QueryLimits) -> AgentConfig {
+        AgentConfig {
+            query_deadline_ms: limits.deadline_ms,
+            ..self
+        }
+    }
+}
+
 impl Default for AgentConfig {
     fn default() -> Self {
         AgentConfig {

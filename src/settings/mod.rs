@@ -338,6 +338,12 @@ mod tests {
         assert_eq!(config.temperature, 0.7);
         assert_eq!(config.max_steps, 4);
         assert_eq!(config.deadline_ms, AgentConfig::default().deadline_ms);
+        // Where the page joins them, the console's deadline becomes each query's.
+        let limits = crate::engine::QueryLimits {
+            max_rows: 1_000,
+            deadline_ms: 2_500,
+        };
+        assert_eq!(config.with_query_limits(&limits).query_deadline_ms, 2_500);
     }
 
     #[test]

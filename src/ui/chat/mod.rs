@@ -247,10 +247,7 @@ impl ChatState {
         let clock = BrowserClock;
         let recorder = Recorder::new(&llm, &clock);
         // The model settings and the console's query deadline meet here.
-        let config = AgentConfig {
-            query_deadline_ms: limits.deadline_ms,
-            ..settings.agent_config()
-        };
+        let config = settings.agent_config().with_query_limits(&limits);
         let run_settings = RunSettings::new(&config, &limits);
         let asked = Asked {
             question: &question,
