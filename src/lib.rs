@@ -4,7 +4,10 @@
 //! - [`sql`]: pure rules about SQL text (what may run, tidying, what a query compares).
 //! - [`engine`]: the database as the app sees it, behind the [`engine::Database`] trait.
 //! - [`llm`]: LLM providers and their wire formats; they know messages and tools, not the loop.
+//! - [`knowledge`]: what the data means (notes, glossary, examples, golden questions), from
+//!   the schema, the file, a sidecar or the person.
 //! - [`agent`]: the question-answering loop and its tools; knows nothing of the browser.
+//! - [`eval`]: golden questions asked of a model, judged by comparing results.
 //! - [`conversation`]: conversations saved as files, read back with limits, replayed.
 //! - [`present`]: answers and results made safe and drawable (Markdown tree, chart geometry).
 //! - [`settings`]: the model a person chose (from the address, saved), keys bound to endpoints.
@@ -19,6 +22,8 @@ pub mod browser;
 pub mod clock;
 pub mod conversation;
 pub mod engine;
+pub mod eval;
+pub mod knowledge;
 pub mod llm;
 pub mod present;
 pub mod settings;

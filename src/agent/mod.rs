@@ -27,6 +27,7 @@ pub use prompt::system_prompt;
 
 use crate::clock::Clock;
 use crate::engine::{schema, Database, DbError, QueryLimits, Schema, Value};
+use crate::knowledge::Knowledge;
 use crate::llm::retry::RetryPolicy;
 use crate::llm::{LlmError, LlmProvider, Usage};
 use serde::{Deserialize, Serialize};
@@ -171,6 +172,8 @@ pub struct Session {
     /// The fields the structured `query` tool offers, read from the data at the first question
     /// in safe mode.
     catalog: Option<Catalog>,
+    /// What the data means: notes, glossary and worked examples, for the prompt and the tools.
+    knowledge: Knowledge,
 }
 
 impl Session {
@@ -196,6 +199,16 @@ impl Session {
 
     pub fn conversation(&self) -> &Conversation {
         &self.conversation
+    }
+
+    pub fn knowledge(&self) -> &Knowledge {
+        &self.knowledge
+    }
+
+    /// Replaces what the agent knows of the data's meaning (the page calls this when notes
+    /// are loaded or edited); the next question uses it.
+    pub fn set_knowledge(&mut self, knowledge: Knowledge) {
+        self.knowledge = knowledge;
     }
 
     /// Starts a new thread of questions on the same database (cached descriptions stay).

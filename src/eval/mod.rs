@@ -1,0 +1,1 @@
+//! Golden questions asked of a model and judged by their results (see `ARCHITECTURE.md`).
