@@ -12,6 +12,11 @@
 //! Everything here is untrusted input, like the data itself: it is checked against the schema,
 //! cut to size and reported ([`Problem`]), never obeyed. Knows nothing of the browser.
 
+mod limits;
+pub mod sidecar;
+
+pub use limits::{Limits, LIMITS};
+
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
