@@ -14,6 +14,7 @@
 
 mod limits;
 pub mod sidecar;
+pub mod tables;
 
 pub use limits::{Limits, LIMITS};
 
