@@ -12,6 +12,7 @@
 //! Everything here is untrusted input, like the data itself: it is checked against the schema,
 //! cut to size and reported ([`Problem`]), never obeyed. Knows nothing of the browser.
 
+pub mod comments;
 mod limits;
 pub mod sidecar;
 pub mod tables;
