@@ -46,7 +46,6 @@ pub const LIMITS: Limits = Limits {
 
 /// Text as kept, and what was done to it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-#[allow(dead_code)] // until the checks against the schema use it
 pub(crate) struct Cleaned {
     pub text: String,
     /// It was longer than allowed and now ends in `…`.
@@ -58,7 +57,6 @@ pub(crate) struct Cleaned {
 /// `text` without control characters (newlines and tabs stay), trimmed, and at most
 /// `max_chars` characters: when longer, the first `max_chars - 1` and `…`. Cleaning clean text
 /// changes nothing, so every step that checks may clean again.
-#[allow(dead_code)]
 pub(crate) fn clean(text: &str, max_chars: usize) -> Cleaned {
     let mut removed_controls = false;
     let kept: String = text
