@@ -107,3 +107,26 @@ fn the_demo_keeps_the_reference_shop_data_row_for_row() {
         );
     }
 }
+
+#[test]
+fn the_chinook_notes_file_reads_and_passes_every_check_on_chinook() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("www/examples/chinook");
+    let text = std::fs::read_to_string(root.join("chinook.knowledge.json")).unwrap();
+    let (knowledge, problems) = askdb::knowledge::sidecar::read(&text).unwrap();
+    assert!(problems.is_empty(), "{problems:?}");
+    let db = RusqliteDb::open(&root.join("Chinook_Sqlite.sqlite"));
+    let schema = block_on(schema::load(&db, &QueryLimits::default())).unwrap();
+    let (checked, problems) = knowledge.clone().checked(&schema);
+    assert!(problems.is_empty(), "{problems:?}");
+    assert_eq!(checked.notes.len(), knowledge.notes.len());
+    assert_eq!(checked.checks.len(), 5);
+    for sql in checked.examples.iter().map(|e| &e.sql).chain(
+        checked
+            .checks
+            .iter()
+            .flat_map(|c| std::iter::once(&c.sql).chain(&c.also_accepted)),
+    ) {
+        let result = block_on(query(&db, sql, &QueryLimits::default())).unwrap();
+        assert!(!result.rows.is_empty(), "{sql}");
+    }
+}
