@@ -83,6 +83,7 @@ fn evaluate_until(
     let llm = ScriptedLlm::new(turns, &clock);
     let candidate = Candidate {
         db: &db,
+        reference: &db,
         llm: &llm,
         clock: &clock,
         config,
@@ -314,6 +315,7 @@ fn a_stop_before_the_start_asks_nothing() {
     let llm = ScriptedLlm::new(right_model(), &clock);
     let candidate = Candidate {
         db: &db,
+        reference: &db,
         llm: &llm,
         clock: &clock,
         config: config(),
@@ -341,6 +343,7 @@ fn an_also_accepted_sql_counts_as_right() {
     );
     let candidate = Candidate {
         db: &db,
+        reference: &db,
         llm: &llm,
         clock: &clock,
         config: config(),

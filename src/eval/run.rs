@@ -22,7 +22,12 @@ pub const COMPARED_ROWS: usize = 10_000;
 
 /// What the golden questions are asked of: the chat's database, model, clock and settings.
 pub struct Candidate<'a, D: ?Sized, L: ?Sized> {
+    /// The database the model queries (in the page, the copy without what the person hid).
     pub db: &'a D,
+    /// The database the expected SQL runs on: the whole one (natively, the same as `db`). A
+    /// golden question about something hidden from the model is then the model's failure, not
+    /// a broken check.
+    pub reference: &'a D,
     pub llm: &'a L,
     pub clock: &'a dyn Clock,
     pub config: AgentConfig,
@@ -105,7 +110,8 @@ pub struct Report {
 }
 
 impl Report {
-    fn add(&mut self, result: CheckResult) {
+    /// Adds a question's result to the totals.
+    pub fn add(&mut self, result: CheckResult) {
         if result.outcome.counts() {
             self.total += 1;
         }
@@ -229,7 +235,10 @@ where
     // The expected results first: a broken check costs no tokens.
     let mut expected = Vec::new();
     for sql in std::iter::once(&check.sql).chain(&check.also_accepted) {
-        let outcome = until_cancelled(engine::query(candidate.db, sql, &limits), cancel.as_mut());
+        let outcome = until_cancelled(
+            engine::query(candidate.reference, sql, &limits),
+            cancel.as_mut(),
+        );
         match outcome.await? {
             Ok(rows) if rows.truncated => {
                 let why = format!("it returns more than {COMPARED_ROWS} rows: too many to compare");
