@@ -112,11 +112,8 @@ fn no_hidden_name_in_the_catalogue(
                 .filter(|c| !visible_elsewhere(c)),
         )
         .collect();
-    for row in support::raw_rows(
-        after,
-        "SELECT sql FROM sqlite_schema WHERE sql IS NOT NULL",
-    )
-    .expect("catalogue")
+    for row in support::raw_rows(after, "SELECT sql FROM sqlite_schema WHERE sql IS NOT NULL")
+        .expect("catalogue")
     {
         let Value::Text(sql) = &row[0] else { continue };
         for token in tokenize(sql).expect("SQLite's own text tokenizes") {

@@ -2,6 +2,7 @@
 //! (`askdb::engine::native`) opened on the test datasets, and paths to them.
 #![allow(dead_code)] // each test binary uses its own part of this module
 
+pub mod fake_server;
 pub mod hiding;
 pub mod scripted_llm;
 
@@ -14,6 +15,13 @@ use std::path::{Path, PathBuf};
 pub fn dataset(relative: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/datasets")
+        .join(relative)
+}
+
+/// `tests/fixtures/<relative>`.
+pub fn fixture(relative: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
         .join(relative)
 }
 
