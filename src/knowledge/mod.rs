@@ -14,6 +14,7 @@
 
 mod check;
 pub mod comments;
+mod hiding;
 mod limits;
 mod merge;
 pub mod sidecar;
