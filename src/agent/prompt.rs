@@ -130,26 +130,28 @@ fn notes_section(
             }
         }
     }
-    let mut budget = Budget::new(PROMPT_NOTES_BYTES);
+    // The heading counts too, so that the whole section is within the budget.
+    let mut budget = Budget::new(PROMPT_NOTES_BYTES - NOTES_HEADING.len());
     lines.retain(|(_, line)| budget.take(line.len()));
     // In the schema's order, each table's note before its columns'.
     lines.sort_by_key(|(at, _)| *at);
+    let mut text = String::new();
+    if !lines.is_empty() {
+        text.push_str(NOTES_HEADING);
+    }
+    for (_, line) in &lines {
+        text.push_str(line);
+    }
     let sent = NotesSent {
         count: lines.len(),
-        bytes: budget.used(),
+        bytes: text.len(),
         left_out: budget.left_out(),
     };
-    if lines.is_empty() {
-        return (String::new(), sent);
-    }
-    let mut text = String::from(
-        "\nNotes on the data, from the people who keep it (describe_table shows them too):\n",
-    );
-    for (_, line) in lines {
-        text.push_str(&line);
-    }
     (text, sent)
 }
+
+const NOTES_HEADING: &str =
+    "\nNotes on the data, from the people who keep it (describe_table shows them too):\n";
 
 /// `  -- orders.amount: in cents, tax included` (one line, whatever the note holds).
 fn note_line(place: &str, note: &str) -> String {
