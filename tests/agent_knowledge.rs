@@ -241,7 +241,7 @@ fn an_english_question_gets_its_terms_and_the_closest_examples() {
         sent.examples[0].question,
         "How many customers live in Tokyo?"
     );
-    assert!(sent.examples[0].score > 0.2, "{sent:?}");
+    assert!(sent.examples[0].score > 0.1, "{sent:?}");
     assert_eq!(sent.budget, PROMPT_NOTES_BYTES + QUESTION_KNOWLEDGE_BYTES);
     assert!(sent.bytes > message.len() - question.len(), "{sent:?}");
     assert_eq!(sent.left_out, 0);

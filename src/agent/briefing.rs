@@ -12,16 +12,13 @@ use crate::knowledge::budget::{
     one_line, Budget, EXAMPLE_QUESTION_CHARS, MEANING_CHARS, PROMPT_NOTES_BYTES,
     QUESTION_KNOWLEDGE_BYTES, TERM_CHARS,
 };
-use crate::knowledge::retrieve::{matching_terms, ExampleIndex};
+use crate::knowledge::retrieve::{matching_terms, ExampleIndex, SCORE_FLOOR};
 use crate::knowledge::{is_knowledge_table, Example, Knowledge};
 use crate::sql::analysis::Query;
 use crate::sql::guard;
 
 /// At most this many worked examples go with a question.
 const EXAMPLES_PER_QUESTION: usize = 3;
-/// An example that matches the question less than this (0 to 1, see
-/// [`crate::knowledge::retrieve::Found`]) is not worth its bytes.
-const EXAMPLE_SCORE_FLOOR: f32 = 0.15;
 
 /// What the question's knowledge starts with, and the headings of its two parts.
 const HEADING: &str = "\n\n---\nKnowledge for this question, from the notes kept with this \
@@ -113,7 +110,7 @@ pub(crate) fn for_question(
     let mut worked = String::new();
     for found in examples
         .index
-        .search(question, EXAMPLES_PER_QUESTION, EXAMPLE_SCORE_FLOOR)
+        .search(question, EXAMPLES_PER_QUESTION, SCORE_FLOOR)
     {
         let example = &knowledge.examples[examples.positions[found.index]];
         let block = example_block(example);
