@@ -13,7 +13,15 @@
 //! cut to size and reported ([`Problem`]), never obeyed. Knows nothing of the browser.
 
 pub mod budget;
+mod check;
+pub mod comments;
+mod limits;
+mod merge;
 pub mod retrieve;
+pub mod sidecar;
+pub mod tables;
+
+pub use limits::{Limits, LIMITS};
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
