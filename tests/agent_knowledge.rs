@@ -103,6 +103,20 @@ fn shop_session(db: &RusqliteDb, knowledge: Knowledge) -> Session {
     session
 }
 
+/// Asks `question` of the shop database with [`shop_knowledge`]; the model answers at once.
+fn ask_shop(question: &str) -> Episode {
+    let db = support::shop();
+    let mut session = shop_session(&db, shop_knowledge());
+    let episode = ask(
+        &db,
+        &mut session,
+        question,
+        vec![calls(vec![final_answer("c1", "-", COUNT_TOKYO)])],
+    );
+    episode.answer();
+    episode
+}
+
 /// The text of the question's own message (the last user message of the first request).
 fn question_message(request: &ChatRequest) -> &str {
     match request.messages.last() {
@@ -273,15 +287,7 @@ fn an_english_question_gets_its_terms_and_the_closest_examples() {
 
 #[test]
 fn a_japanese_question_gets_its_terms_and_the_closest_examples() {
-    let db = support::shop();
-    let mut session = shop_session(&db, shop_knowledge());
-    let episode = ask(
-        &db,
-        &mut session,
-        "東京都の顧客のリピート率は？",
-        vec![calls(vec![final_answer("c1", "4人です。", COUNT_TOKYO)])],
-    );
-    episode.answer();
+    let episode = ask_shop("東京都の顧客のリピート率は？");
     let message = question_message(&episode.requests[0]);
     assert!(
         message.contains("- リピート率: 2回以上注文した顧客の割合\n"),
@@ -299,14 +305,7 @@ fn a_japanese_question_gets_its_terms_and_the_closest_examples() {
 
 #[test]
 fn full_width_letters_in_a_question_match_the_glossary() {
-    let db = support::shop();
-    let mut session = shop_session(&db, shop_knowledge());
-    let episode = ask(
-        &db,
-        &mut session,
-        "先月のＡＯＶは？",
-        vec![calls(vec![final_answer("c1", "-", COUNT_TOKYO)])],
-    );
+    let episode = ask_shop("先月のＡＯＶは？");
     assert_eq!(knowledge_event(&episode).terms, ["AOV"]);
 }
 
