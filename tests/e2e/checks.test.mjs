@@ -109,9 +109,9 @@ test('the golden questions are asked, judged, totalled and downloaded', async (t
     assert.ok(!bodyText(request).includes('askdb_checks'));
     assert.ok(!request.rawBody.includes(API_KEY));
   }
-  assert.ok(!bodyText(requests[2]).includes('Tokyo'), 'the second question starts a new conversation');
-  // The chat's ledger has them too.
-  assert.match(await page.getByTestId('ledger').textContent().catch(() => ''), /3 requests|/);
+  assert.ok(!bodyText(requests[2]).includes(CHECKS[0].question), 'the second question starts a new conversation');
+  // The page's "Sent to the model" has them, as it has the chat's.
+  assert.equal(await page.getByTestId('ledger-entry').count(), 3);
 
   for (const [testId, extension] of [['checks-download-md', '.md'], ['checks-download-json', '.json']]) {
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId(testId).click()]);
@@ -136,6 +136,7 @@ test('the golden questions are asked, judged, totalled and downloaded', async (t
 
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.getByTestId('checks-panel').screenshot({ path: path.join(SHOTS, 'checks-1280.png') });
+  await page.screenshot({ path: path.join(SHOTS, 'checks-page-1280.png') });
   await page.setViewportSize({ width: 400, height: 900 });
   assert.deepEqual(await sidewaysSpills(page), []);
   await page.getByTestId('checks-panel').screenshot({ path: path.join(SHOTS, 'checks-400.png') });
