@@ -140,6 +140,7 @@ test('the golden questions are asked, judged, totalled and downloaded', async (t
   await page.setViewportSize({ width: 400, height: 900 });
   assert.deepEqual(await sidewaysSpills(page), []);
   await page.getByTestId('checks-panel').screenshot({ path: path.join(SHOTS, 'checks-400.png') });
+  await page.locator('.chat-head').screenshot({ path: path.join(SHOTS, 'checks-head-400.png') });
 });
 
 test('without a model the run is refused with what to do', async (t) => {
@@ -168,7 +169,7 @@ test('Stop ends the run: the question in progress is dropped', async (t) => {
 
 test('a database without golden questions offers no check', async (t) => {
   const page = await openWatched(t, session);
-  await page.getByTestId('db-demo').click();
+  await chooseFile(page, dataset('shop/shop.db'));
   await waitForOpen(page, 'shop.db');
   assert.equal(await page.getByTestId('checks-button').count(), 0);
 });
