@@ -6,7 +6,7 @@ use super::{Knowledge, Note, Source};
 use crate::text::cut_chars;
 
 /// A note the person types is kept up to this many characters (the editor stops there too).
-pub const MAX_NOTE_CHARS: usize = 4_000;
+pub const MAX_NOTE_CHARS: usize = 2_000;
 
 /// At most this many of the person's notes are read back for one database.
 pub const MAX_KEPT_NOTES: usize = 5_000;

@@ -167,7 +167,7 @@ async fn open_source(state: AppState, source: Source, name: String) {
 async fn take_in(state: AppState, name: &str, bytes: Uint8Array) -> Result<(), OpenError> {
     let head = bytes.subarray(0, bytes.length().min(SNIFF_BYTES)).to_vec();
     match sniff(&head) {
-        FileKind::Conversation if knowledge::looks_like_sidecar(&head) => {
+        FileKind::Conversation if looks_like_sidecar(&bytes) => {
             knowledge::take_sidecar(state, name, &bytes).map_err(OpenError::Notes)
         }
         FileKind::Conversation => read_conversation(state, &bytes).map_err(OpenError::Conversation),
@@ -177,8 +177,15 @@ async fn take_in(state: AppState, name: &str, bytes: Uint8Array) -> Result<(), O
     }
 }
 
-/// The first bytes read to tell a database, a conversation and a notes file apart.
-const SNIFF_BYTES: u32 = 1024;
+/// The first bytes read to tell a database from JSON.
+const SNIFF_BYTES: u32 = 64;
+
+/// Whether JSON `bytes` are a notes file (read whole, as its format is a field of the object);
+/// one larger than a notes file may be is left to be read as a conversation.
+fn looks_like_sidecar(bytes: &Uint8Array) -> bool {
+    bytes.length() as usize <= knowledge::MAX_SIDECAR_BYTES
+        && knowledge::looks_like_sidecar(&bytes.to_vec())
+}
 
 /// `?notes=` reads from this page's site or from https only (see `check_notes_url`).
 fn allowed_notes_address(url: &str) -> Result<(), String> {

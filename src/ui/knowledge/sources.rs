@@ -38,7 +38,7 @@ pub async fn from_file<D: Database + ?Sized>(db: &D) -> Result<(Knowledge, Vec<P
             knowledge.notes.push(Note {
                 table,
                 column: text(&row[1]),
-                text: note,
+                text: crate::text::cut_chars(&note, person::MAX_NOTE_CHARS),
                 source: Source::Database,
             });
         }
@@ -46,25 +46,39 @@ pub async fn from_file<D: Database + ?Sized>(db: &D) -> Result<(Knowledge, Vec<P
     Ok((knowledge, Vec::new()))
 }
 
-/// Reads a notes file's text.
+/// Reads a notes file's text (`askdb-knowledge/1`: notes only, in the stand-in).
 pub fn read_sidecar(text: &str) -> Result<(Knowledge, Vec<Problem>), String> {
-    let mut knowledge: Knowledge =
+    let file: serde_json::Value =
         serde_json::from_str(text).map_err(|e| format!("this is not an askdb notes file ({e})"))?;
-    for note in &mut knowledge.notes {
-        note.source = Source::Sidecar;
+    let mut knowledge = Knowledge::default();
+    for entry in file["notes"].as_array().into_iter().flatten() {
+        let (Some(table), Some(text)) = (entry["table"].as_str(), entry["note"].as_str()) else {
+            continue;
+        };
+        knowledge.notes.push(Note {
+            table: table.into(),
+            column: entry["column"].as_str().map(Into::into),
+            text: crate::text::cut_chars(text, person::MAX_NOTE_CHARS),
+            source: Source::Sidecar,
+        });
     }
     Ok((knowledge, Vec::new()))
 }
 
 /// Writes `knowledge` as a notes file.
 pub fn write_sidecar(knowledge: &Knowledge) -> String {
-    serde_json::to_string_pretty(knowledge).expect("knowledge serializes")
+    let notes: Vec<_> = knowledge
+        .notes
+        .iter()
+        .map(|n| serde_json::json!({"table": n.table, "column": n.column, "note": n.text}))
+        .collect();
+    let file = serde_json::json!({"format": "askdb-knowledge/1", "notes": notes});
+    serde_json::to_string_pretty(&file).expect("knowledge serializes")
 }
 
-/// Whether a dropped file's first bytes look like a notes file rather than a conversation.
-pub fn looks_like_sidecar(head: &[u8]) -> bool {
-    let text = String::from_utf8_lossy(head);
-    text.contains("\"notes\"") && !text.contains("askdb-conversation")
+/// Whether a file's bytes are a notes file rather than a conversation.
+pub fn looks_like_sidecar(bytes: &[u8]) -> bool {
+    String::from_utf8_lossy(bytes).contains("askdb-knowledge/")
 }
 
 /// The sources merged (later ones win for the same note) and checked against `schema`.
