@@ -55,6 +55,11 @@ const FORBIDDEN_MODULES: &[(&str, &[&str], &str)] = &[
         &["ui", "browser"],
         "settings is pure: the page reads and writes it",
     ),
+    (
+        "src/eval",
+        &["ui", "browser", "settings"],
+        "evaluation runs the agent core the same way in the page and natively",
+    ),
 ];
 
 /// Crates that exist only in the browser.
@@ -80,6 +85,7 @@ const PURE_FOLDERS: &[&str] = &[
     "src/present",
     "src/settings",
     "src/conversation",
+    "src/eval",
     "src/clock.rs",
 ];
 

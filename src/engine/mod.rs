@@ -12,6 +12,8 @@ pub mod schema;
 pub use schema::{Schema, Table, TableKind};
 mod value;
 
+#[cfg(not(target_arch = "wasm32"))]
+pub mod native;
 #[cfg(target_arch = "wasm32")]
 pub mod worker;
 

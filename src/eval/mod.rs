@@ -1,1 +1,7 @@
-//! Golden questions asked of a model and judged by their results (see `ARCHITECTURE.md`).
+//! Golden questions asked of a model and judged by their results (see `ARCHITECTURE.md`):
+//! `compare` says whether two results are the same answer, `run` asks the questions and keeps
+//! the results in a `Report`, `report` writes it as Markdown and JSON.
+
+pub mod compare;
+pub mod report;
+pub mod run;

@@ -12,7 +12,15 @@
 //! Everything here is untrusted input, like the data itself: it is checked against the schema,
 //! cut to size and reported ([`Problem`]), never obeyed. Knows nothing of the browser.
 
+mod check;
+pub mod comments;
+mod limits;
+mod merge;
 pub mod person;
+pub mod sidecar;
+pub mod tables;
+
+pub use limits::{Limits, LIMITS};
 
 use serde::{Deserialize, Serialize};
 use std::fmt;

@@ -5,8 +5,9 @@
 use super::{Knowledge, Note, Source};
 use crate::text::cut_chars;
 
-/// A note the person types is kept up to this many characters (the editor stops there too).
-pub const MAX_NOTE_CHARS: usize = 2_000;
+/// A note the person types is kept up to this many characters (the editor stops there too):
+/// as long as a note from any source may be.
+pub const MAX_NOTE_CHARS: usize = super::LIMITS.note_chars;
 
 /// At most this many of the person's notes are read back for one database.
 pub const MAX_KEPT_NOTES: usize = 5_000;

@@ -4,6 +4,10 @@
 mod gloo;
 #[cfg(target_arch = "wasm32")]
 pub use gloo::GlooHttp;
+#[cfg(not(target_arch = "wasm32"))]
+mod native;
+#[cfg(not(target_arch = "wasm32"))]
+pub use native::NativeHttp;
 
 use std::fmt;
 

@@ -8,6 +8,7 @@
 
 mod chart_view;
 mod chat;
+mod checks;
 mod console;
 mod database_panel;
 mod embed;

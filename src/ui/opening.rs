@@ -16,6 +16,7 @@ use super::state::{AppState, Loading, OpenDatabase};
 use crate::browser::{describe, finish_sha256, page_address, page_origin, start_sha256};
 use crate::conversation::{self, sniff, FileKind, ReadError};
 use crate::engine::schema;
+use crate::knowledge::{sidecar, LIMITS};
 use futures::channel::oneshot;
 use js_sys::{Array, ArrayBuffer, Reflect, Uint8Array};
 use leptos::prelude::*;
@@ -180,11 +181,14 @@ async fn take_in(state: AppState, name: &str, bytes: Uint8Array) -> Result<(), O
 /// The first bytes read to tell a database from JSON.
 const SNIFF_BYTES: u32 = 64;
 
-/// Whether JSON `bytes` are a notes file (read whole, as its format is a field of the object);
-/// one larger than a notes file may be is left to be read as a conversation.
+/// Whether JSON `bytes` are a notes file: read whole (its format is a field of the object), or,
+/// past the size a notes file may have, by its first bytes (to be refused as too large).
 fn looks_like_sidecar(bytes: &Uint8Array) -> bool {
-    bytes.length() as usize <= knowledge::MAX_SIDECAR_BYTES
-        && knowledge::looks_like_sidecar(&bytes.to_vec())
+    if bytes.length() as usize <= LIMITS.sidecar_bytes {
+        return knowledge::looks_like_sidecar(&bytes.to_vec());
+    }
+    let head = bytes.subarray(0, 1024).to_vec();
+    String::from_utf8_lossy(&head).contains(sidecar::FORMAT)
 }
 
 /// `?notes=` reads from this page's site or from https only (see `check_notes_url`).

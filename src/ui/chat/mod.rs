@@ -380,6 +380,7 @@ pub fn Chat() -> impl IntoView {
     let app = app_state();
     let (model, question) = ModelChoice::load();
     provide_context(model);
+    super::checks::ChecksState::provide(app, model);
     let chat = ChatState::new(app, model, question.unwrap_or_default());
     provide_context(chat);
 
@@ -405,9 +406,11 @@ pub fn Chat() -> impl IntoView {
         <section class="panel chat" aria-labelledby="chat-heading">
             <div class="chat-head">
                 <h2 id="chat-heading">"Ask the database"</h2>
+                <super::checks::ChecksButton/>
                 <SettingsButton/>
             </div>
             <SettingsPanel/>
+            <super::checks::ChecksPanel/>
             <replay::ReplayBanner/>
             <super::hiding::HiddenLine/>
             <question::QuestionBox/>

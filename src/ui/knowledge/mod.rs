@@ -20,14 +20,11 @@ pub use sources::looks_like_sidecar;
 use super::state::AppState;
 use crate::browser::{save_file, storage};
 use crate::engine::Schema;
-use crate::knowledge::{is_knowledge_table, person, Knowledge};
+use crate::knowledge::sidecar::SidecarError;
+use crate::knowledge::{is_knowledge_table, person, Knowledge, LIMITS};
 use js_sys::Uint8Array;
 use leptos::prelude::*;
 use view::{KnowledgeState, SidecarFile};
-
-/// A notes file larger than this is refused before it is read (a 1 MB note is cut, not
-/// refused: the file around it may hold more).
-pub const MAX_SIDECAR_BYTES: usize = 8 * 1024 * 1024;
 
 fn storage_key(digest: &str) -> String {
     format!("askdb.notes.{digest}")
@@ -94,12 +91,9 @@ pub async fn load_for_open(state: AppState, schema: &Schema, sha256: Option<&str
 /// or for the next one when none is open. The reason, when it cannot be read.
 pub fn take_sidecar(state: AppState, name: &str, bytes: &Uint8Array) -> Result<(), String> {
     // Measured before the bytes are copied out of JavaScript's memory.
-    if bytes.length() as usize > MAX_SIDECAR_BYTES {
-        return Err(format!(
-            "a notes file is at most {} MB, and this one has {} bytes",
-            MAX_SIDECAR_BYTES / (1024 * 1024),
-            bytes.length()
-        ));
+    let size = bytes.length() as usize;
+    if size > LIMITS.sidecar_bytes {
+        return Err(SidecarError::TooLarge { bytes: size }.to_string());
     }
     let text = String::from_utf8(bytes.to_vec())
         .map_err(|_| "the notes file is not UTF-8 text".to_string())?;
@@ -184,15 +178,16 @@ pub fn for_model(state: AppState) -> Knowledge {
 
 /// Downloads everything known as a notes file, named after the database.
 pub fn export(state: AppState) -> Result<(), String> {
-    let name = state
+    let (name, sha256) = state
         .open
-        .with_untracked(|open| open.as_ref().map(|o| o.name.clone()))
-        .unwrap_or_else(|| "database".into());
-    let stem = name.split(" (").next().unwrap_or(&name);
-    let stem = stem.strip_suffix(".db").unwrap_or(stem);
+        .with_untracked(|open| open.as_ref().map(|o| (o.name.clone(), o.sha256.clone())))
+        .unwrap_or_else(|| ("database".into(), None));
+    // "shop.db (demo)" → "shop".
+    let name = name.split(" (").next().unwrap_or(&name);
+    let stem = name.strip_suffix(".db").unwrap_or(name);
     let text = state
         .knowledge
-        .with_untracked(|k| sources::write_sidecar(&k.merged));
+        .with_untracked(|k| sources::write_sidecar(&k.merged, name, sha256.as_deref()));
     save_file(
         &format!("{stem}.askdb-notes.json"),
         "application/json",

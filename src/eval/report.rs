@@ -1,0 +1,164 @@
+//! An evaluation [`Report`] as files a person keeps: Markdown to read, JSON to process
+//! (`docs/eval-report.md` lists its fields). Neither holds a key, a header or a URL: the
+//! report never had them.
+//!
+//! Everything in a report came from the model or the data, so the Markdown escapes it: text in
+//! the table and the headings cannot start a link, an image, HTML or a new cell, and SQL sits in
+//! code blocks whose fence is longer than any run of backticks inside.
+
+use super::run::{CheckResult, Outcome, Report};
+use crate::present::count::grouped;
+use crate::present::time::elapsed;
+use crate::text::cut_chars;
+use serde::Serialize;
+
+/// The `format` tag of the JSON report.
+pub const JSON_FORMAT: &str = "askdb-eval-report/1";
+/// Questions and reasons are cut to this many characters in the table.
+const CELL_CHARS: usize = 200;
+
+/// The report as Markdown: the summary, a table with one row per question, then each question
+/// that did not pass with both SQLs and why.
+pub fn markdown(report: &Report) -> String {
+    let mut out = String::new();
+    let model = if report.model.is_empty() {
+        "the chosen model".to_string()
+    } else {
+        inline(&report.model, CELL_CHARS)
+    };
+    out.push_str(&format!("# Golden questions asked of {model}\n\n"));
+    out.push_str(&format!(
+        "**{}** in {}.\n\n",
+        inline(&report.summary(), CELL_CHARS),
+        elapsed(report.elapsed_ms)
+    ));
+    out.push_str("| # | question | result | steps | tokens | time |\n");
+    out.push_str("| ---: | --- | --- | ---: | ---: | ---: |\n");
+    for (index, result) in report.results.iter().enumerate() {
+        let outcome = match result.outcome.why() {
+            None => result.outcome.label().to_string(),
+            Some(why) => format!("{}: {}", result.outcome.label(), inline(&why, CELL_CHARS)),
+        };
+        out.push_str(&format!(
+            "| {} | {} | {} | {} | {} | {} |\n",
+            index + 1,
+            inline(&result.question, CELL_CHARS),
+            outcome,
+            result.steps,
+            grouped(result.usage.input_tokens + result.usage.output_tokens),
+            elapsed(result.elapsed_ms),
+        ));
+    }
+    let failures: Vec<(usize, &CheckResult)> = report
+        .results
+        .iter()
+        .enumerate()
+        .filter(|(_, result)| result.outcome != Outcome::Pass)
+        .collect();
+    if !failures.is_empty() {
+        out.push_str("\n## Not passed\n");
+    }
+    for (index, result) in failures {
+        out.push_str(&format!(
+            "\n### {}. {}\n\n",
+            index + 1,
+            inline(&result.question, CELL_CHARS)
+        ));
+        if let Some(why) = result.outcome.why() {
+            out.push_str(&format!(
+                "{}: {}\n\n",
+                result.outcome.label(),
+                inline(&why, 2_000)
+            ));
+        }
+        out.push_str("Expected SQL:\n\n");
+        out.push_str(&code_block(&result.expected_sql));
+        match &result.model_sql {
+            Some(sql) => {
+                out.push_str("\nThe model's SQL:\n\n");
+                out.push_str(&code_block(sql));
+            }
+            None => out.push_str("\nThe model gave no SQL.\n"),
+        }
+    }
+    out
+}
+
+/// The report as pretty JSON: `{"format": "askdb-eval-report/1", "summary": …, …}` with the
+/// fields of [`Report`].
+pub fn json(report: &Report) -> String {
+    #[derive(Serialize)]
+    struct File<'r> {
+        format: &'static str,
+        summary: String,
+        #[serde(flatten)]
+        report: &'r Report,
+    }
+    let file = File {
+        format: JSON_FORMAT,
+        summary: report.summary(),
+        report,
+    };
+    serde_json::to_string_pretty(&file).expect("a report always serializes")
+}
+
+/// "askdb-eval-2026-12-01T05-09" + extension: a file name from an ISO time.
+pub fn file_name(iso_time: &str, extension: &str) -> String {
+    let stamp: String = iso_time
+        .chars()
+        .take(16)
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    format!("askdb-eval-{stamp}.{extension}")
+}
+
+/// Text on one line, cut, with every ASCII punctuation mark backslash-escaped: CommonMark then
+/// shows it as it is (no emphasis, link, HTML, entity or table cell starts inside it).
+fn inline(text: &str, max_chars: usize) -> String {
+    let one_line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut escaped = String::with_capacity(one_line.len());
+    for c in cut_chars(&one_line, max_chars).chars() {
+        if c.is_ascii_punctuation() {
+            escaped.push('\\');
+        }
+        escaped.push(c);
+    }
+    escaped
+}
+
+/// SQL in a fenced block that nothing inside can close.
+fn code_block(sql: &str) -> String {
+    let longest_run = sql.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest_run.max(2) + 1);
+    format!("{fence}sql\n{}\n{fence}\n", sql.trim_end())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inline_text_cannot_start_markup() {
+        assert_eq!(
+            inline("a | b <img src=x> [x](y)\n*z*", 100),
+            r"a \| b \<img src\=x\> \[x\]\(y\) \*z\*"
+        );
+        assert_eq!(inline("東京都", 2), "東京…");
+    }
+
+    #[test]
+    fn code_blocks_outlast_backticks_inside() {
+        assert_eq!(code_block("SELECT 1"), "```sql\nSELECT 1\n```\n");
+        let block = code_block("SELECT '````' AS x");
+        assert!(block.starts_with("`````sql\n"), "{block}");
+        assert!(block.ends_with("\n`````\n"), "{block}");
+    }
+
+    #[test]
+    fn file_names_come_from_the_time() {
+        assert_eq!(
+            file_name("2026-12-01T05:09:33.123Z", "md"),
+            "askdb-eval-2026-12-01T05-09.md"
+        );
+    }
+}

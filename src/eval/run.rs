@@ -1,0 +1,399 @@
+//! Asking the golden questions: each one in a fresh session, by the same agent as the chat, then
+//! the model's evidence SQL judged against the expected SQL by their results.
+//!
+//! The model never sees a golden question's SQL: the session's knowledge goes to it without the
+//! checks, and without any worked example that has a check's question or SQL.
+
+use super::compare::{same_result, Verdict};
+use crate::agent::{Agent, AgentConfig, AgentError, Answer, Failure, Session};
+use crate::clock::Clock;
+use crate::engine::{self, Database, QueryLimits, QueryResult};
+use crate::knowledge::{Check, Knowledge};
+use crate::llm::{LlmProvider, Usage};
+use crate::sql::analysis::Query;
+use futures::future::{Either, FusedFuture, FutureExt};
+use serde::{Deserialize, Serialize};
+use std::future::Future;
+use std::pin::{pin, Pin};
+
+/// Rows kept of each compared result. A golden question whose expected SQL returns more is
+/// too large to judge and is reported as a broken check.
+pub const COMPARED_ROWS: usize = 10_000;
+
+/// What the golden questions are asked of: the chat's database, model, clock and settings.
+pub struct Candidate<'a, D: ?Sized, L: ?Sized> {
+    /// The database the model queries (in the page, the copy without what the person hid).
+    pub db: &'a D,
+    /// The database the expected SQL runs on: the whole one (natively, the same as `db`). A
+    /// golden question about something hidden from the model is then the model's failure, not
+    /// a broken check.
+    pub reference: &'a D,
+    pub llm: &'a L,
+    pub clock: &'a dyn Clock,
+    pub config: AgentConfig,
+}
+
+/// How one golden question ended.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "outcome", rename_all = "snake_case")]
+pub enum Outcome {
+    /// The model's evidence returns the expected result (or an accepted alternative's).
+    Pass,
+    /// It returns something else, or does not run.
+    Fail { why: String },
+    /// The agent ended without an answer: a step or time limit, the model could not be called.
+    NoAnswer { why: String },
+    /// The model answered in words with no SQL to check.
+    NoSql,
+    /// The expected SQL itself did not run: the check is broken, not the model. Not counted.
+    ExpectedFailed { why: String },
+}
+
+impl Outcome {
+    /// Whether the question counts in the total (a broken check does not).
+    pub fn counts(&self) -> bool {
+        !matches!(self, Outcome::ExpectedFailed { .. })
+    }
+
+    /// "pass", "fail", "no answer", "no SQL", "check broken".
+    pub fn label(&self) -> &'static str {
+        match self {
+            Outcome::Pass => "pass",
+            Outcome::Fail { .. } => "fail",
+            Outcome::NoAnswer { .. } => "no answer",
+            Outcome::NoSql => "no SQL",
+            Outcome::ExpectedFailed { .. } => "check broken",
+        }
+    }
+
+    /// Why it did not pass, for a person.
+    pub fn why(&self) -> Option<String> {
+        match self {
+            Outcome::Pass => None,
+            Outcome::Fail { why } | Outcome::NoAnswer { why } => Some(why.clone()),
+            Outcome::NoSql => Some("answered without SQL to check".into()),
+            Outcome::ExpectedFailed { why } => Some(format!("the expected SQL failed: {why}")),
+        }
+    }
+}
+
+/// One golden question, asked and judged.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CheckResult {
+    pub question: String,
+    pub expected_sql: String,
+    /// The model's evidence SQL, with any bound values written in (safe mode).
+    pub model_sql: Option<String>,
+    /// The model's answer in words.
+    pub answer: Option<String>,
+    #[serde(flatten)]
+    pub outcome: Outcome,
+    pub usage: Usage,
+    pub steps: u32,
+    /// The whole question: the expected SQL, the agent and the comparison.
+    pub elapsed_ms: f64,
+}
+
+/// Every golden question asked, with the totals.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    /// The model's name, as the settings give it.
+    pub model: String,
+    pub results: Vec<CheckResult>,
+    pub passed: usize,
+    /// The questions that count: every one asked but the broken checks.
+    pub total: usize,
+    pub usage: Usage,
+    pub elapsed_ms: f64,
+    /// True when the run was stopped before every question was asked.
+    pub stopped: bool,
+}
+
+impl Report {
+    /// Adds a question's result to the totals.
+    pub fn add(&mut self, result: CheckResult) {
+        if result.outcome.counts() {
+            self.total += 1;
+        }
+        if result.outcome == Outcome::Pass {
+            self.passed += 1;
+        }
+        self.usage += result.usage;
+        self.results.push(result);
+    }
+
+    /// Broken checks: asked of nobody, counted nowhere.
+    pub fn broken(&self) -> usize {
+        self.results.len() - self.total
+    }
+
+    /// "9 of 10 correct, 41k tokens" (with "1 check broken", "stopped" when so).
+    pub fn summary(&self) -> String {
+        let tokens = self.usage.input_tokens + self.usage.output_tokens;
+        let mut parts = vec![
+            format!("{} of {} correct", self.passed, self.total),
+            format!("{} tokens", compact(tokens)),
+        ];
+        match self.broken() {
+            0 => {}
+            1 => parts.push("1 check broken".into()),
+            n => parts.push(format!("{n} checks broken")),
+        }
+        if self.stopped {
+            parts.push("stopped".into());
+        }
+        parts.join(", ")
+    }
+}
+
+/// 950 → "950", 4_120 → "4.1k", 41_200 → "41k", 1_234_567 → "1.2M".
+pub fn compact(n: u64) -> String {
+    let scaled = |value: f64, unit: &str| {
+        if value < 10.0 {
+            format!("{:.1}{unit}", (value * 10.0).floor() / 10.0)
+        } else {
+            format!("{}{unit}", value.floor())
+        }
+    };
+    match n {
+        0..1_000 => n.to_string(),
+        1_000..1_000_000 => scaled(n as f64 / 1e3, "k"),
+        _ => scaled(n as f64 / 1e6, "M"),
+    }
+}
+
+/// Asks each of `checks` in a fresh copy of `session` (its schema and knowledge, no earlier
+/// conversation), reporting each result as it comes. Stops when `cancel` completes: the
+/// question in progress is dropped, and the report says it was stopped.
+pub async fn run_checks<D, L>(
+    candidate: &Candidate<'_, D, L>,
+    session: &Session,
+    checks: &[Check],
+    on_result: &mut dyn FnMut(&CheckResult),
+    cancel: impl Future<Output = ()>,
+) -> Report
+where
+    D: Database + ?Sized,
+    L: LlmProvider + ?Sized,
+{
+    let started = candidate.clock.now_ms();
+    let mut cancel = pin!(cancel.fuse());
+    let mut report = Report {
+        model: candidate.config.model.clone(),
+        ..Report::default()
+    };
+    for check in checks {
+        let result = if cancel.is_terminated() {
+            None
+        } else {
+            ask_one(candidate, session, check, cancel.as_mut()).await
+        };
+        let Some(result) = result else {
+            report.stopped = true;
+            break;
+        };
+        on_result(&result);
+        report.add(result);
+    }
+    report.elapsed_ms = candidate.clock.now_ms() - started;
+    report
+}
+
+/// One golden question; `None` when it was cancelled.
+async fn ask_one<D, L, C>(
+    candidate: &Candidate<'_, D, L>,
+    template: &Session,
+    check: &Check,
+    mut cancel: Pin<&mut C>,
+) -> Option<CheckResult>
+where
+    D: Database + ?Sized,
+    L: LlmProvider + ?Sized,
+    C: Future<Output = ()> + ?Sized,
+{
+    let started = candidate.clock.now_ms();
+    let limits = QueryLimits {
+        max_rows: COMPARED_ROWS,
+        deadline_ms: candidate.config.query_deadline_ms,
+    };
+    let mut result = CheckResult {
+        question: check.question.clone(),
+        expected_sql: check.sql.clone(),
+        model_sql: None,
+        answer: None,
+        outcome: Outcome::Pass,
+        usage: Usage::default(),
+        steps: 0,
+        elapsed_ms: 0.0,
+    };
+    let finish = |mut result: CheckResult, outcome| {
+        result.outcome = outcome;
+        result.elapsed_ms = candidate.clock.now_ms() - started;
+        Some(result)
+    };
+
+    // The expected results first: a broken check costs no tokens.
+    let mut expected = Vec::new();
+    for sql in std::iter::once(&check.sql).chain(&check.also_accepted) {
+        let outcome = until_cancelled(
+            engine::query(candidate.reference, sql, &limits),
+            cancel.as_mut(),
+        );
+        match outcome.await? {
+            Ok(rows) if rows.truncated => {
+                let why = format!("it returns more than {COMPARED_ROWS} rows: too many to compare");
+                return finish(result, Outcome::ExpectedFailed { why });
+            }
+            Ok(rows) => expected.push((Query::read(sql).has_order_by(), rows)),
+            Err(error) => {
+                return finish(
+                    result,
+                    Outcome::ExpectedFailed {
+                        why: error.to_string(),
+                    },
+                )
+            }
+        }
+    }
+
+    let mut session = template.clone();
+    session.forget_conversation();
+    session.set_knowledge(shown_to_model(template.knowledge(), check));
+    let agent = Agent::new(
+        candidate.db,
+        candidate.llm,
+        candidate.clock,
+        candidate.config.clone(),
+    );
+    let asked = agent
+        .ask(&mut session, &check.question, &mut |_| {}, cancel.as_mut())
+        .await;
+    let answer = match asked {
+        Ok(answer) => answer,
+        Err(Failure {
+            error: AgentError::Cancelled,
+            ..
+        }) => return None,
+        Err(failure) => {
+            result.usage = failure.usage;
+            result.steps = failure.steps;
+            let why = failure.error.to_string();
+            return finish(result, Outcome::NoAnswer { why });
+        }
+    };
+    result.usage = answer.usage;
+    result.steps = answer.steps;
+    result.answer = Some(answer.text.clone());
+    let Some(sql) = answer.sql.clone() else {
+        return finish(result, Outcome::NoSql);
+    };
+    result.model_sql = Some(engine::with_values_written_in(&sql, &answer.values));
+
+    let actual = until_cancelled(evidence(candidate.db, &answer, &sql, &limits), cancel).await?;
+    let actual = match actual {
+        Ok(actual) => actual,
+        Err(error) => {
+            let why = format!("the model's SQL failed: {error}");
+            return finish(result, Outcome::Fail { why });
+        }
+    };
+    let verdicts: Vec<Verdict> = expected
+        .iter()
+        .map(|(ordered, rows)| same_result(rows, &actual, *ordered))
+        .collect();
+    let outcome = if verdicts.iter().any(Verdict::is_same) {
+        Outcome::Pass
+    } else {
+        Outcome::Fail {
+            why: verdicts[0].to_string(),
+        }
+    };
+    finish(result, outcome)
+}
+
+/// Runs the answer's evidence as the chat re-runs it: with its bound values in safe mode.
+async fn evidence<D: Database + ?Sized>(
+    db: &D,
+    answer: &Answer,
+    sql: &str,
+    limits: &QueryLimits,
+) -> Result<QueryResult, engine::DbError> {
+    if answer.values.is_empty() {
+        engine::query(db, sql, limits).await
+    } else {
+        engine::query_bound(db, sql, &answer.values, limits).await
+    }
+}
+
+/// The knowledge the model gets for `check`: no golden questions, and no worked example that
+/// would hand it this question's answer.
+fn shown_to_model(knowledge: &Knowledge, check: &Check) -> Knowledge {
+    let same_text = |a: &str, b: &str| {
+        a.split_whitespace()
+            .map(str::to_lowercase)
+            .eq(b.split_whitespace().map(str::to_lowercase))
+    };
+    let mut shown = knowledge.clone();
+    shown.checks.clear();
+    shown.examples.retain(|example| {
+        !same_text(&example.question, &check.question)
+            && std::iter::once(&check.sql)
+                .chain(&check.also_accepted)
+                .all(|sql| !same_text(&example.sql, sql))
+    });
+    shown
+}
+
+/// `work`, unless `cancel` completes first (`None`).
+async fn until_cancelled<T, C>(work: impl Future<Output = T>, cancel: Pin<&mut C>) -> Option<T>
+where
+    C: Future<Output = ()> + ?Sized,
+{
+    match futures::future::select(cancel, pin!(work)).await {
+        Either::Left(_) => None,
+        Either::Right((value, _)) => Some(value),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::knowledge::{Example, Source};
+
+    #[test]
+    fn token_counts_are_compact() {
+        assert_eq!(compact(950), "950");
+        assert_eq!(compact(4_190), "4.1k");
+        assert_eq!(compact(41_200), "41k");
+        assert_eq!(compact(999_999), "999k");
+        assert_eq!(compact(1_250_000), "1.2M");
+    }
+
+    #[test]
+    fn the_model_never_gets_the_checks_or_an_example_that_answers_one() {
+        let check = Check {
+            question: "How many orders?".into(),
+            sql: "SELECT count(*) FROM orders".into(),
+            also_accepted: vec!["SELECT count(id) FROM orders".into()],
+            source: Source::Database,
+        };
+        let example = |question: &str, sql: &str| Example {
+            question: question.into(),
+            sql: sql.into(),
+            source: Source::Database,
+        };
+        let knowledge = Knowledge {
+            examples: vec![
+                example("how many  orders?", "SELECT 1"),
+                example("Orders per city", "select COUNT(id)\n FROM orders"),
+                example("Customers per city", "SELECT city, count(*) FROM customers"),
+            ],
+            checks: vec![check.clone()],
+            ..Knowledge::default()
+        };
+        let shown = shown_to_model(&knowledge, &check);
+        assert!(shown.checks.is_empty());
+        assert_eq!(shown.examples.len(), 1);
+        assert_eq!(shown.examples[0].question, "Customers per city");
+    }
+}

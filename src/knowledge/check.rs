@@ -1,0 +1,422 @@
+//! Knowledge checked before anyone uses it: against the schema it is about, the read-only
+//! rules for its SQL, and the [`LIMITS`]. Whatever is dropped or cut is said in a [`Problem`];
+//! nothing from a source is trusted as it came.
+
+use super::limits::{clean, Cleaned, LIMITS};
+use super::{is_knowledge_table, Check, Example, Knowledge, Note, Problem, Source, Term};
+use crate::engine::Schema;
+use crate::present::count::grouped;
+use crate::sql::analysis::Query;
+use crate::sql::{guard, tidy::tidy};
+use crate::text::cut_chars;
+
+impl Knowledge {
+    /// The knowledge fit to use with `schema`:
+    /// - notes on tables or columns it does not have are dropped (with the nearest name, when
+    ///   one is near), and kept notes take the schema's spelling of the name;
+    /// - text loses its control characters and is cut to its limit;
+    /// - an empty note is dropped quietly (a person's empty note clears the notes under it);
+    /// - example and check SQL is tidied and must pass the read-only guard, stay off the
+    ///   knowledge tables and read only tables the schema has, or it is dropped;
+    /// - each list keeps at most its limit.
+    pub fn checked(self, schema: &Schema) -> (Knowledge, Vec<Problem>) {
+        let mut problems = Vec::new();
+        let notes = capped(self.notes, LIMITS.notes, "notes", &mut problems, |note| {
+            check_note(note, schema)
+        });
+        let glossary = capped(
+            self.glossary,
+            LIMITS.glossary,
+            "glossary terms",
+            &mut problems,
+            check_term,
+        );
+        let examples = capped(
+            self.examples,
+            LIMITS.examples,
+            "worked examples",
+            &mut problems,
+            |example| check_example(example, schema),
+        );
+        let checks = capped(
+            self.checks,
+            LIMITS.checks,
+            "golden questions",
+            &mut problems,
+            |check| check_check(check, schema),
+        );
+        let knowledge = Knowledge {
+            notes,
+            glossary,
+            examples,
+            checks,
+        };
+        (knowledge, problems)
+    }
+}
+
+/// What checking one piece gave: the piece (perhaps changed), and what to say about it.
+struct Checked<T> {
+    kept: Option<T>,
+    problems: Vec<Problem>,
+}
+
+/// Every piece checked; at most `limit` kept, the rest counted in one problem per source.
+fn capped<T: Piece>(
+    pieces: Vec<T>,
+    limit: usize,
+    what: &str,
+    problems: &mut Vec<Problem>,
+    check: impl Fn(T) -> Checked<T>,
+) -> Vec<T> {
+    let mut kept = Vec::new();
+    let mut over: Vec<Source> = Vec::new();
+    for piece in pieces {
+        if kept.len() == limit {
+            over.push(piece.source());
+            continue;
+        }
+        let checked = check(piece);
+        problems.extend(checked.problems);
+        kept.extend(checked.kept);
+    }
+    let mut sources = over.clone();
+    sources.sort();
+    sources.dedup();
+    for source in sources {
+        let count = over.iter().filter(|s| **s == source).count();
+        problems.push(Problem {
+            source,
+            subject: what.to_string(),
+            message: format!(
+                "at most {limit} are kept; {} more were dropped",
+                grouped(count as u64)
+            ),
+        });
+    }
+    kept
+}
+
+trait Piece {
+    fn source(&self) -> Source;
+}
+
+impl Piece for Note {
+    fn source(&self) -> Source {
+        self.source
+    }
+}
+
+impl Piece for Term {
+    fn source(&self) -> Source {
+        self.source
+    }
+}
+
+impl Piece for Example {
+    fn source(&self) -> Source {
+        self.source
+    }
+}
+
+impl Piece for Check {
+    fn source(&self) -> Source {
+        self.source
+    }
+}
+
+fn check_note(mut note: Note, schema: &Schema) -> Checked<Note> {
+    let subject = match &note.column {
+        Some(column) => format!(
+            "note on {}.{}",
+            cut_chars(&note.table, 60),
+            cut_chars(column, 60)
+        ),
+        None => format!("note on {}", cut_chars(&note.table, 60)),
+    };
+    let problem = |message: String| Problem {
+        source: note.source,
+        subject: subject.clone(),
+        message,
+    };
+    let dropped = |message: String| Checked {
+        kept: None,
+        problems: vec![problem(message)],
+    };
+    let table_name = note.table.trim();
+    if is_knowledge_table(table_name) {
+        return dropped(
+            "is on one of askdb's own knowledge tables, which the model never sees: dropped".into(),
+        );
+    }
+    let Some(table) = schema.table(table_name) else {
+        let near = nearest(table_name, schema.tables.iter().map(|t| t.name.as_str()));
+        return dropped(format!(
+            "this database has no such table{}: dropped",
+            did_you_mean(near)
+        ));
+    };
+    note.table = table.name.clone();
+    if let Some(column_name) = note.column.as_deref().map(str::trim) {
+        let Some(column) = table.column(column_name) else {
+            let near = nearest(column_name, table.columns.iter().map(|c| c.name.as_str()));
+            return dropped(format!(
+                "{} has no such column{}: dropped",
+                table.name,
+                did_you_mean(near)
+            ));
+        };
+        note.column = Some(column.name.clone());
+    }
+    let cleaned = clean(&note.text, LIMITS.note_chars);
+    let problems = text_problems(&cleaned, LIMITS.note_chars)
+        .map(problem)
+        .into_iter()
+        .collect();
+    note.text = cleaned.text;
+    Checked {
+        kept: (!note.text.is_empty()).then_some(note),
+        problems,
+    }
+}
+
+fn check_term(mut term: Term) -> Checked<Term> {
+    let subject = format!("glossary term \"{}\"", cut_chars(&term.term, 60));
+    let problem = |message: String| Problem {
+        source: term.source,
+        subject: subject.clone(),
+        message,
+    };
+    let name = clean(&term.term, LIMITS.term_chars);
+    let meaning = clean(&term.meaning, LIMITS.meaning_chars);
+    if name.text.is_empty() || meaning.text.is_empty() {
+        return Checked {
+            kept: None,
+            problems: vec![problem("has no term or no meaning: dropped".into())],
+        };
+    }
+    let problems = [
+        text_problems(&name, LIMITS.term_chars).map(|m| format!("the term {m}")),
+        text_problems(&meaning, LIMITS.meaning_chars).map(|m| format!("the meaning {m}")),
+    ]
+    .into_iter()
+    .flatten()
+    .map(problem)
+    .collect();
+    term.term = name.text;
+    term.meaning = meaning.text;
+    Checked {
+        kept: Some(term),
+        problems,
+    }
+}
+
+fn check_example(mut example: Example, schema: &Schema) -> Checked<Example> {
+    let checked = checked_question(
+        &example.question,
+        &example.sql,
+        "example",
+        example.source,
+        schema,
+    );
+    match checked.kept {
+        Some((question, sql)) => {
+            example.question = question;
+            example.sql = sql;
+            Checked {
+                kept: Some(example),
+                problems: checked.problems,
+            }
+        }
+        None => Checked {
+            kept: None,
+            problems: checked.problems,
+        },
+    }
+}
+
+fn check_check(mut check: Check, schema: &Schema) -> Checked<Check> {
+    let checked = checked_question(
+        &check.question,
+        &check.sql,
+        "golden question",
+        check.source,
+        schema,
+    );
+    let Some((question, sql)) = checked.kept else {
+        return Checked {
+            kept: None,
+            problems: checked.problems,
+        };
+    };
+    let mut problems = checked.problems;
+    let subject = question_subject("golden question", &question);
+    let problem = |message: String| Problem {
+        source: check.source,
+        subject: subject.clone(),
+        message,
+    };
+    if check.also_accepted.len() > LIMITS.also_accepted {
+        problems.push(problem(format!(
+            "has {} other accepted answers; the first {} are kept",
+            check.also_accepted.len(),
+            LIMITS.also_accepted
+        )));
+    }
+    let mut also_accepted = Vec::new();
+    for (n, other) in check
+        .also_accepted
+        .iter()
+        .take(LIMITS.also_accepted)
+        .enumerate()
+    {
+        match checked_sql(other, schema) {
+            Ok(sql) => also_accepted.push(sql),
+            Err(why) => problems.push(problem(format!(
+                "its other accepted answer {} {why}: that answer is dropped",
+                n + 1
+            ))),
+        }
+    }
+    check.question = question;
+    check.sql = sql;
+    check.also_accepted = also_accepted;
+    Checked {
+        kept: Some(check),
+        problems,
+    }
+}
+
+/// A question and its SQL, both checked: `(question, sql)` as kept, or dropped.
+fn checked_question(
+    question: &str,
+    sql: &str,
+    what: &str,
+    source: Source,
+    schema: &Schema,
+) -> Checked<(String, String)> {
+    let cleaned = clean(question, LIMITS.question_chars);
+    let problem = |message: String| Problem {
+        source,
+        subject: question_subject(what, &cleaned.text),
+        message,
+    };
+    if cleaned.text.is_empty() {
+        return Checked {
+            kept: None,
+            problems: vec![problem("has no question: dropped".into())],
+        };
+    }
+    let sql = match checked_sql(sql, schema) {
+        Ok(sql) => sql,
+        Err(why) => {
+            return Checked {
+                kept: None,
+                problems: vec![problem(format!("its SQL {why}: dropped"))],
+            }
+        }
+    };
+    let problems = text_problems(&cleaned, LIMITS.question_chars)
+        .map(|m| problem(format!("the question {m}")))
+        .into_iter()
+        .collect();
+    Checked {
+        kept: Some((cleaned.text, sql)),
+        problems,
+    }
+}
+
+/// `example "How many orders…"`.
+fn question_subject(what: &str, question: &str) -> String {
+    format!("{what} \"{}\"", cut_chars(question, 60))
+}
+
+/// The SQL tidied and accepted by the guard, or why not ("is refused: …").
+fn checked_sql(sql: &str, schema: &Schema) -> Result<String, String> {
+    if sql.len() > LIMITS.sql_bytes {
+        return Err(format!(
+            "is {} bytes long; at most {} are allowed",
+            grouped(sql.len() as u64),
+            grouped(LIMITS.sql_bytes as u64)
+        ));
+    }
+    let tidied = tidy(sql);
+    let statement = guard::check(&tidied).map_err(|refusal| format!("is refused: {refusal}"))?;
+    let text = statement.as_str().to_string();
+    for table in Query::read(&text).tables() {
+        if is_knowledge_table(&table.name) {
+            return Err(format!(
+                "reads {}, one of askdb's own knowledge tables, which the model never sees",
+                table.name
+            ));
+        }
+        if schema.table(&table.name).is_none() && !is_built_in(&table.name) {
+            let near = nearest(&table.name, schema.tables.iter().map(|t| t.name.as_str()));
+            return Err(format!(
+                "reads {}, which this database does not have{}",
+                cut_chars(&table.name, 60),
+                did_you_mean(near)
+            ));
+        }
+    }
+    Ok(text)
+}
+
+/// What SQLite has without the database defining it: its catalogue, the pragma functions and
+/// the table-valued functions a query may read like tables.
+fn is_built_in(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    lower.starts_with("sqlite_")
+        || lower.starts_with("pragma_")
+        || [
+            "json_each",
+            "json_tree",
+            "jsonb_each",
+            "jsonb_tree",
+            "generate_series",
+            "dbstat",
+        ]
+        .contains(&lower.as_str())
+}
+
+/// What cleaning did to a text, as the end of a message ("was cut to 2,000 characters").
+fn text_problems(cleaned: &Cleaned, limit: usize) -> Option<String> {
+    match (cleaned.cut, cleaned.removed_controls) {
+        (false, false) => None,
+        (true, false) => Some(format!("was cut to {} characters", grouped(limit as u64))),
+        (false, true) => Some("had control characters, which were taken out".into()),
+        (true, true) => Some(format!(
+            "had control characters, which were taken out, and was cut to {} characters",
+            grouped(limit as u64)
+        )),
+    }
+}
+
+/// The candidate nearest `name` when one is near: same letters but for case and `_`/spaces,
+/// one inside the other, or a few typing mistakes away.
+fn nearest<'c>(name: &str, candidates: impl Iterator<Item = &'c str>) -> Option<&'c str> {
+    let fold = |text: &str| text.to_lowercase().replace([' ', '_'], "");
+    let probe = fold(name);
+    // Edit distance costs the product of the lengths: a hostile name gets no suggestion.
+    if probe.is_empty() || probe.len() > LIMITS.name_chars {
+        return None;
+    }
+    candidates
+        .map(|candidate| {
+            (
+                strsim::damerau_levenshtein(&probe, &fold(candidate)),
+                candidate,
+            )
+        })
+        .filter(|(edits, _)| *edits <= (probe.chars().count() / 4).max(1))
+        .min_by_key(|(edits, _)| *edits)
+        .map(|(_, candidate)| candidate)
+}
+
+fn did_you_mean(near: Option<&str>) -> String {
+    near.map(|name| format!(" (did you mean {name}?)"))
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,349 @@
+//! Knowledge kept inside the database file, in tables with documented names and columns
+//! (`docs/knowledge-format.md`):
+//!
+//! - `askdb_notes(table_name, column_name, note)`: `column_name` NULL or `''` for a table note;
+//! - `askdb_glossary(term, meaning)`;
+//! - `askdb_examples(question, sql)`;
+//! - `askdb_checks(question, sql, also_accepted)`: `also_accepted` optional, NULL, one SQL
+//!   statement, or a JSON list of them.
+//!
+//! Read like any data, through [`crate::engine::query`] with row and time limits, and each
+//! text cut in SQL (`substr`) so that a huge value never crosses into the page. A missing table
+//! is fine; a missing column, a value of the wrong type, a query that fails or runs too long is
+//! a [`Problem`], and the rest is still read.
+
+use super::limits::LIMITS;
+use super::{Check, Example, Knowledge, Note, Problem, Source, Term};
+use crate::engine::{query, Database, DbError, QueryLimits, Value};
+use crate::sql::{ident, quote_literal};
+
+/// What one knowledge table must and may have.
+struct Shape {
+    table: &'static str,
+    required: &'static [&'static str],
+    optional: &'static [&'static str],
+    /// At most this many rows are read.
+    rows: usize,
+    /// Characters read of each column, in the order `required` then `optional`.
+    chars: &'static [usize],
+}
+
+const NOTES: Shape = Shape {
+    table: "askdb_notes",
+    required: &["table_name", "note"],
+    optional: &["column_name"],
+    rows: LIMITS.notes,
+    chars: &[LIMITS.name_chars, LIMITS.note_chars, LIMITS.name_chars],
+};
+
+const GLOSSARY: Shape = Shape {
+    table: "askdb_glossary",
+    required: &["term", "meaning"],
+    optional: &[],
+    rows: LIMITS.glossary,
+    chars: &[LIMITS.term_chars, LIMITS.meaning_chars],
+};
+
+const EXAMPLES: Shape = Shape {
+    table: "askdb_examples",
+    required: &["question", "sql"],
+    optional: &[],
+    rows: LIMITS.examples,
+    chars: &[LIMITS.question_chars, LIMITS.sql_bytes],
+};
+
+const CHECKS: Shape = Shape {
+    table: "askdb_checks",
+    required: &["question", "sql"],
+    optional: &["also_accepted"],
+    rows: LIMITS.checks,
+    chars: &[
+        LIMITS.question_chars,
+        LIMITS.sql_bytes,
+        LIMITS.sql_bytes * LIMITS.also_accepted,
+    ],
+};
+
+/// Each query over a knowledge table: a few hundred short rows, read well within this.
+const READ_LIMITS_MS: u32 = 5_000;
+
+/// Reads the knowledge tables of `db` (every piece `Source::Database`). Only an engine that
+/// cannot answer at all is an error; anything wrong with the tables is a [`Problem`].
+pub async fn load<D: Database + ?Sized>(db: &D) -> Result<(Knowledge, Vec<Problem>), DbError> {
+    let mut knowledge = Knowledge::default();
+    let mut problems = Vec::new();
+    let names = table_names(db).await?;
+    let table_of = |shape: &Shape| {
+        names
+            .iter()
+            .find(|name| name.eq_ignore_ascii_case(shape.table))
+    };
+    if let Some(table) = table_of(&NOTES) {
+        for row in read_rows(db, &NOTES, table, &mut problems).await? {
+            let [Some(table_name), Some(text), column] = row.cells() else {
+                problems.push(row.missing());
+                continue;
+            };
+            knowledge.notes.push(Note {
+                table: table_name,
+                column,
+                text,
+                source: Source::Database,
+            });
+        }
+    }
+    if let Some(table) = table_of(&GLOSSARY) {
+        for row in read_rows(db, &GLOSSARY, table, &mut problems).await? {
+            let [Some(term), Some(meaning)] = row.cells() else {
+                problems.push(row.missing());
+                continue;
+            };
+            let source = Source::Database;
+            knowledge.glossary.push(Term {
+                term,
+                meaning,
+                source,
+            });
+        }
+    }
+    if let Some(table) = table_of(&EXAMPLES) {
+        for row in read_rows(db, &EXAMPLES, table, &mut problems).await? {
+            let [Some(question), Some(sql)] = row.cells() else {
+                problems.push(row.missing());
+                continue;
+            };
+            let source = Source::Database;
+            knowledge.examples.push(Example {
+                question,
+                sql,
+                source,
+            });
+        }
+    }
+    if let Some(table) = table_of(&CHECKS) {
+        for row in read_rows(db, &CHECKS, table, &mut problems).await? {
+            let [Some(question), Some(sql), also] = row.cells() else {
+                problems.push(row.missing());
+                continue;
+            };
+            let also_accepted = match also.as_deref().map(also_accepted) {
+                None => Vec::new(),
+                Some(Ok(list)) => list,
+                Some(Err(why)) => {
+                    problems.push(row.problem(why));
+                    Vec::new()
+                }
+            };
+            knowledge.checks.push(Check {
+                question,
+                sql,
+                also_accepted,
+                source: Source::Database,
+            });
+        }
+    }
+    Ok((knowledge, problems))
+}
+
+/// `also_accepted` as written in a cell: a JSON list of SQL texts, or one SQL text (a
+/// statement never starts with `[`).
+fn also_accepted(cell: &str) -> Result<Vec<String>, String> {
+    let cell = cell.trim();
+    if cell.is_empty() {
+        return Ok(Vec::new());
+    }
+    if !cell.starts_with('[') {
+        return Ok(vec![cell.to_string()]);
+    }
+    serde_json::from_str::<Vec<String>>(cell).map_err(|_| {
+        "also_accepted starts with [ but is not a JSON list of SQL texts: ignored".to_string()
+    })
+}
+
+/// The knowledge tables present, as the file spells them.
+async fn table_names<D: Database + ?Sized>(db: &D) -> Result<Vec<String>, DbError> {
+    let wanted: Vec<String> = [NOTES.table, GLOSSARY.table, EXAMPLES.table, CHECKS.table]
+        .iter()
+        .map(|t| quote_literal(t))
+        .collect();
+    let sql = format!(
+        "SELECT name FROM sqlite_schema WHERE type IN ('table', 'view') AND lower(name) IN ({})",
+        wanted.join(", ")
+    );
+    let result = query(db, &sql, &limits(100)).await?;
+    Ok(result
+        .rows
+        .into_iter()
+        .filter_map(|row| match row.into_iter().next() {
+            Some(Value::Text(name)) => Some(name),
+            _ => None,
+        })
+        .collect())
+}
+
+/// One row read: its cells in the shape's column order (`None` for NULL, an empty text or a
+/// missing optional column).
+struct Row {
+    table: String,
+    number: usize,
+    values: Vec<Option<String>>,
+}
+
+impl Row {
+    /// The first `N` cells.
+    fn cells<const N: usize>(&self) -> [Option<String>; N] {
+        std::array::from_fn(|i| self.values.get(i).cloned().flatten())
+    }
+
+    fn problem(&self, message: String) -> Problem {
+        Problem {
+            source: Source::Database,
+            subject: format!("row {} of {}", self.number, self.table),
+            message,
+        }
+    }
+
+    fn missing(&self) -> Problem {
+        self.problem("a required value is NULL or empty: skipped".into())
+    }
+}
+
+/// The rows of `table` in `shape`'s columns; nothing when a required column is missing or the
+/// query fails (said in `problems`).
+async fn read_rows<D: Database + ?Sized>(
+    db: &D,
+    shape: &Shape,
+    table: &str,
+    problems: &mut Vec<Problem>,
+) -> Result<Vec<Row>, DbError> {
+    let problem = |message: String| Problem {
+        source: Source::Database,
+        subject: format!("table {table}"),
+        message,
+    };
+    let columns_sql = format!(
+        "SELECT name FROM pragma_table_info({})",
+        quote_literal(table)
+    );
+    let present: Vec<String> = match query(db, &columns_sql, &limits(1_000)).await {
+        Ok(result) => result
+            .rows
+            .into_iter()
+            .filter_map(|row| match row.into_iter().next() {
+                Some(Value::Text(name)) => Some(name),
+                _ => None,
+            })
+            .collect(),
+        Err(error) if is_fatal(&error) => return Err(error),
+        Err(error) => {
+            problems.push(problem(format!("cannot be read ({error}): skipped")));
+            return Ok(Vec::new());
+        }
+    };
+    let has = |column: &str| present.iter().any(|p| p.eq_ignore_ascii_case(column));
+    let missing: Vec<&str> = shape.required.iter().copied().filter(|c| !has(c)).collect();
+    if !missing.is_empty() {
+        problems.push(problem(format!(
+            "has no column {} (it needs {}): skipped",
+            missing.join(", "),
+            shape.required.join(", ")
+        )));
+        return Ok(Vec::new());
+    }
+    let wanted: Vec<&str> = shape
+        .required
+        .iter()
+        .chain(shape.optional)
+        .copied()
+        .collect();
+    let cells: Vec<String> = wanted
+        .iter()
+        .zip(shape.chars)
+        .map(|(column, chars)| {
+            if has(column) {
+                let column = ident(column);
+                // One more character than kept, so that the checks can tell a cut text.
+                format!("typeof({column}), substr({column}, 1, {})", chars + 1)
+            } else {
+                "'null', NULL".to_string()
+            }
+        })
+        .collect();
+    let sql = format!("SELECT {} FROM {}", cells.join(", "), ident(table));
+    let result = match query(db, &sql, &limits(shape.rows)).await {
+        Ok(result) => result,
+        Err(error) if is_fatal(&error) => return Err(error),
+        Err(error) => {
+            problems.push(problem(format!("cannot be read ({error}): skipped")));
+            return Ok(Vec::new());
+        }
+    };
+    if result.truncated {
+        problems.push(problem(format!(
+            "has {} rows; the first {} are read",
+            result.total_rows, shape.rows
+        )));
+    }
+    let mut rows = Vec::new();
+    for (index, cells) in result.rows.iter().enumerate() {
+        let mut row = Row {
+            table: table.to_string(),
+            number: index + 1,
+            values: Vec::new(),
+        };
+        let mut wrong = None;
+        for (column, pair) in wanted.iter().zip(cells.chunks(2)) {
+            match (&pair[0], &pair[1]) {
+                (Value::Text(kind), Value::Text(text)) if kind != "blob" => {
+                    row.values
+                        .push(Some(text.clone()).filter(|t| !t.trim().is_empty()));
+                }
+                (Value::Text(kind), _) if kind == "null" => row.values.push(None),
+                (Value::Text(kind), _) => {
+                    wrong.get_or_insert(format!("{column} is a {kind}, not text: skipped"));
+                    row.values.push(None);
+                }
+                _ => row.values.push(None),
+            }
+        }
+        match wrong {
+            Some(why) => problems.push(row.problem(why)),
+            None => rows.push(row),
+        }
+    }
+    Ok(rows)
+}
+
+fn limits(max_rows: usize) -> QueryLimits {
+    QueryLimits {
+        max_rows,
+        deadline_ms: READ_LIMITS_MS,
+    }
+}
+
+/// Errors that say the engine cannot answer at all, as opposed to one table being wrong.
+fn is_fatal(error: &DbError) -> bool {
+    matches!(
+        error,
+        DbError::NotOpen
+            | DbError::Crashed { .. }
+            | DbError::Unavailable(_)
+            | DbError::NotADatabase(_)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn also_accepted_is_a_json_list_or_one_statement() {
+        assert_eq!(
+            also_accepted(r#"["SELECT 1", "SELECT 2"]"#).unwrap(),
+            ["SELECT 1", "SELECT 2"]
+        );
+        assert_eq!(also_accepted(" SELECT 1\n").unwrap(), ["SELECT 1"]);
+        assert_eq!(also_accepted("  ").unwrap(), Vec::<String>::new());
+        assert!(also_accepted("[SELECT 1]").is_err());
+    }
+}

@@ -1,0 +1,184 @@
+//! The button beside the chat's heading and the panel it opens: run and stop, progress, each
+//! question with its outcome and both SQLs, the total, the downloads. Everything from the
+//! model or the data is shown as text.
+
+use super::{checks_state, DownloadAs};
+use crate::eval::run::{CheckResult, Outcome};
+use crate::present::count::{grouped, plural};
+use crate::present::time::elapsed;
+use crate::settings::address::presentation;
+use leptos::prelude::*;
+
+const PANEL_ID: &str = "check-the-model";
+
+/// "Check the model", when the open database has golden questions (never in an embed).
+#[component]
+pub fn ChecksButton() -> impl IntoView {
+    let checks = checks_state();
+    let embedded = presentation(&crate::browser::query_parameters()).0.embed;
+    let shown = move || !embedded && !checks.golden.with(Vec::is_empty);
+    view! {
+        <Show when=shown>
+            <button
+                type="button"
+                class="button small checks-button"
+                data-testid="checks-button"
+                aria-controls=PANEL_ID
+                aria-expanded=move || checks.open.get().to_string()
+                title="Ask this database's golden questions and compare the model's results with the expected ones"
+                on:click=move |_| checks.open.update(|open| *open = !*open)
+            >
+                "Check the model"
+                <span class="count">{move || checks.golden.with(Vec::len)}</span>
+            </button>
+        </Show>
+    }
+}
+
+/// The panel the button opens.
+#[component]
+pub fn ChecksPanel() -> impl IntoView {
+    let checks = checks_state();
+    let running = checks.running;
+    let count = move || checks.golden.with(Vec::len) as u64;
+    let visible = move || checks.open.get() && count() > 0;
+    view! {
+        <Show when=visible>
+            <section id=PANEL_ID class="checks-panel" aria-labelledby="checks-heading" data-testid="checks-panel">
+                <h3 id="checks-heading">"Check the model"</h3>
+                <p class="muted">
+                    "Asks this database's "{move || plural(count(), "golden question", "golden questions")}
+                    " of the chosen model, each in a fresh conversation, and compares the result of the model's SQL with the expected SQL's. The model never sees the expected SQL."
+                </p>
+                <div class="checks-bar">
+                    <button
+                        type="button"
+                        class="button primary"
+                        data-testid="checks-run"
+                        disabled=move || running.get()
+                        on:click=move |_| checks.run()
+                    >
+                        {move || if running.get() { "Checking…" } else { "Run the questions" }}
+                    </button>
+                    <button
+                        type="button"
+                        class="button"
+                        data-testid="checks-stop"
+                        disabled=move || !running.get()
+                        on:click=move |_| checks.stop()
+                    >
+                        "Stop"
+                    </button>
+                    <Downloads/>
+                </div>
+                {move || checks.error.get().map(|why| view! { <p class="error" role="alert">{why}</p> })}
+                <Progress/>
+                <Results/>
+            </section>
+        </Show>
+    }
+}
+
+/// The report's downloads, once there is something in it.
+#[component]
+fn Downloads() -> impl IntoView {
+    let checks = checks_state();
+    let ready = move || {
+        !checks.running.get()
+            && checks
+                .report
+                .with(|r| r.as_ref().is_some_and(|r| !r.results.is_empty()))
+    };
+    view! {
+        <Show when=ready>
+            <button type="button" class="button" data-testid="checks-download-md"
+                on:click=move |_| checks.download(DownloadAs::Markdown)>
+                "Download report (Markdown)"
+            </button>
+            <button type="button" class="button" data-testid="checks-download-json"
+                on:click=move |_| checks.download(DownloadAs::Json)>
+                "Download report (JSON)"
+            </button>
+        </Show>
+    }
+}
+
+/// "Question 2 of 5…" and the total so far: "1 of 1 correct, 4.1k tokens".
+#[component]
+fn Progress() -> impl IntoView {
+    let checks = checks_state();
+    let done = move || {
+        checks
+            .report
+            .with(|r| r.as_ref().map_or(0, |r| r.results.len()))
+    };
+    view! {
+        {move || checks.report.with(|report| report.as_ref().map(|report| {
+            let asking = checks.asking.get();
+            let running = checks.running.get();
+            let line = if running {
+                format!("Asking question {} of {asking}…", (done() + 1).min(asking))
+            } else {
+                format!("{} in {}", report.summary(), elapsed(report.elapsed_ms))
+            };
+            view! {
+                <div class="checks-progress" role="status" data-testid="checks-summary">
+                    <progress max=asking value=done()></progress>
+                    <p class:total=!running>{line}</p>
+                    {running.then(|| view! { <p class="muted">{report.summary()}</p> })}
+                </div>
+            }
+        }))}
+    }
+}
+
+/// One item per question asked so far.
+#[component]
+fn Results() -> impl IntoView {
+    let checks = checks_state();
+    view! {
+        <ol class="check-results" data-testid="check-results">
+            {move || checks.report.with(|report| {
+                report.iter().flat_map(|r| r.results.iter()).map(result_view).collect_view()
+            })}
+        </ol>
+    }
+}
+
+fn result_view(result: &CheckResult) -> impl IntoView {
+    let kind = match result.outcome {
+        Outcome::Pass => "pass",
+        Outcome::ExpectedFailed { .. } => "broken",
+        _ => "fail",
+    };
+    let cost = format!(
+        "{} · {} tokens · {}",
+        plural(u64::from(result.steps), "step", "steps"),
+        grouped(result.usage.input_tokens + result.usage.output_tokens),
+        elapsed(result.elapsed_ms)
+    );
+    let model_sql = match &result.model_sql {
+        Some(sql) => view! { <pre class="sql"><code>{sql.clone()}</code></pre> }.into_any(),
+        None => view! { <p class="muted">"No SQL."</p> }.into_any(),
+    };
+    view! {
+        <li class=format!("check-result {kind}") data-testid="check-result" data-outcome=kind>
+            <div class="check-head">
+                <span class=format!("badge {kind}")>{result.outcome.label()}</span>
+                <span class="check-question">{result.question.clone()}</span>
+                <span class="muted check-cost">{cost}</span>
+            </div>
+            {result.outcome.why().map(|why| view! { <p class="check-why">{why}</p> })}
+            <div class="check-sql">
+                <div>
+                    <h4>"Expected SQL"</h4>
+                    <pre class="sql"><code>{result.expected_sql.clone()}</code></pre>
+                </div>
+                <div>
+                    <h4>"The model's SQL"</h4>
+                    {model_sql}
+                </div>
+            </div>
+        </li>
+    }
+}

@@ -1,0 +1,363 @@
+//! Golden questions asked of scripted models on the shop database: one that answers right, one
+//! that answers wrong, one that fails. The report's counts, outcomes, verdicts, Markdown and
+//! JSON are checked, and that the model is never sent a golden question's SQL.
+
+mod support;
+
+use askdb::agent::{AgentConfig, Session};
+use askdb::engine::Value;
+use askdb::eval::report::{self, JSON_FORMAT};
+use askdb::eval::run::{run_checks, Candidate, CheckResult, Outcome, Report};
+use askdb::knowledge::{Check, Example, Knowledge, Source};
+use askdb::llm::{ChatRequest, LlmError, Usage};
+use std::cell::Cell;
+use std::rc::Rc;
+use std::task::Poll;
+use support::scripted_llm::{
+    calls, final_answer, run_sql, session, text, FakeClock, ScriptedLlm, Turn,
+};
+use support::RusqliteDb;
+
+const MARCH: &str =
+    "SELECT count(*) FROM orders WHERE ordered_at >= '2024-03-01' AND ordered_at < '2024-04-01'";
+const MARCH_OTHER_WAY: &str = "SELECT COUNT(id) AS n FROM orders WHERE ordered_at LIKE '2024-03%'";
+const MARCH_WRONG: &str = "SELECT count(*) FROM orders WHERE ordered_at >= '2024-03-01'";
+const PER_PREFECTURE: &str = "SELECT prefecture, count(*) FROM customers GROUP BY prefecture";
+const PER_PREFECTURE_SWAPPED: &str =
+    "SELECT count(*) AS customers, prefecture FROM customers GROUP BY 2";
+const BROKEN: &str = "SELECT no_such_column FROM orders";
+
+fn check(question: &str, sql: &str) -> Check {
+    Check {
+        question: question.into(),
+        sql: sql.into(),
+        also_accepted: Vec::new(),
+        source: Source::Database,
+    }
+}
+
+fn checks() -> Vec<Check> {
+    vec![
+        check("How many orders were placed in March 2024?", MARCH),
+        check("How many customers per prefecture?", PER_PREFECTURE),
+        check("Which column does not exist?", BROKEN),
+    ]
+}
+
+/// The session the page would have: the schema, and knowledge that includes the golden
+/// questions and a worked example that gives one away.
+fn shop_session(db: &RusqliteDb) -> Session {
+    let mut session = session(db);
+    session.set_knowledge(Knowledge {
+        examples: vec![
+            Example {
+                question: "Orders in March 2024".into(),
+                sql: MARCH.into(),
+                source: Source::Database,
+            },
+            Example {
+                question: "Products per category".into(),
+                sql: "SELECT category, count(*) FROM products GROUP BY category".into(),
+                source: Source::Database,
+            },
+        ],
+        checks: checks(),
+        ..Knowledge::default()
+    });
+    session
+}
+
+/// Runs the shop's checks with a scripted model; the requests it received come back too.
+fn evaluate(turns: Vec<Turn>, config: AgentConfig) -> (Report, Vec<CheckResult>, Vec<ChatRequest>) {
+    evaluate_until(turns, config, |_| false)
+}
+
+/// The same, stopping once `stop` says so after a result.
+fn evaluate_until(
+    turns: Vec<Turn>,
+    config: AgentConfig,
+    stop: impl Fn(&CheckResult) -> bool,
+) -> (Report, Vec<CheckResult>, Vec<ChatRequest>) {
+    let db = RusqliteDb::shop();
+    let clock = FakeClock::default();
+    let llm = ScriptedLlm::new(turns, &clock);
+    let candidate = Candidate {
+        db: &db,
+        reference: &db,
+        llm: &llm,
+        clock: &clock,
+        config,
+    };
+    let stopped = Rc::new(Cell::new(false));
+    let cancel = {
+        let stopped = stopped.clone();
+        std::future::poll_fn(move |_| match stopped.get() {
+            true => Poll::Ready(()),
+            false => Poll::Pending,
+        })
+    };
+    let mut seen = Vec::new();
+    let report = futures::executor::block_on(run_checks(
+        &candidate,
+        &shop_session(&db),
+        &checks(),
+        &mut |result| {
+            seen.push(result.clone());
+            stopped.set(stop(result));
+        },
+        cancel,
+    ));
+    let requests = llm.requests.borrow().clone();
+    (report, seen, requests)
+}
+
+fn config() -> AgentConfig {
+    AgentConfig {
+        model: "scripted-model".into(),
+        ..AgentConfig::default()
+    }
+}
+
+fn right_model() -> Vec<Turn> {
+    vec![
+        calls(vec![run_sql("a1", MARCH_OTHER_WAY)]),
+        calls(vec![final_answer("a2", "7 orders.", MARCH_OTHER_WAY)]),
+        calls(vec![final_answer(
+            "b1",
+            "See the table.",
+            PER_PREFECTURE_SWAPPED,
+        )]),
+    ]
+}
+
+fn wrong_model() -> Vec<Turn> {
+    vec![
+        calls(vec![final_answer("a1", "12 orders.", MARCH_WRONG)]),
+        text("Most customers live in Tokyo."),
+        text("Most customers live in Tokyo, I am sure."),
+    ]
+}
+
+fn count(sql: &str) -> i64 {
+    match RusqliteDb::shop().raw_rows(sql).unwrap()[0][0] {
+        Value::Integer(n) => n,
+        ref other => panic!("not a count: {other:?}"),
+    }
+}
+
+fn requests_text(requests: &[ChatRequest]) -> String {
+    format!("{requests:?}")
+}
+
+#[test]
+fn a_model_that_answers_right_passes_every_working_check() {
+    let (report, seen, requests) = evaluate(right_model(), config());
+    let outcomes: Vec<&Outcome> = report.results.iter().map(|r| &r.outcome).collect();
+    assert_eq!(outcomes[0], &Outcome::Pass);
+    assert_eq!(
+        outcomes[1],
+        &Outcome::Pass,
+        "columns in another order still pass"
+    );
+    assert!(
+        matches!(outcomes[2], Outcome::ExpectedFailed { why } if why.contains("no_such_column")),
+        "{outcomes:?}"
+    );
+    assert_eq!((report.passed, report.total, report.broken()), (2, 2, 1));
+    assert!(!report.stopped);
+    assert_eq!(seen, report.results, "each result is reported as it comes");
+    // Three model calls for the two working checks; the broken one costs nothing.
+    assert_eq!(requests.len(), 3);
+    assert_eq!(report.usage, Usage::new(300, 60));
+    assert_eq!(report.results[0].steps, 2);
+    assert_eq!(report.results[0].usage, Usage::new(200, 40));
+    assert_eq!(report.results[2].usage, Usage::default());
+    assert_eq!(
+        report.results[0].model_sql.as_deref(),
+        Some(MARCH_OTHER_WAY)
+    );
+    assert_eq!(report.results[0].answer.as_deref(), Some("7 orders."));
+    assert_eq!(
+        report.summary(),
+        "2 of 2 correct, 360 tokens, 1 check broken"
+    );
+    // Each question starts a fresh conversation: the second request holds only its question.
+    let second_question = requests_text(&requests[2..]);
+    assert!(!second_question.contains("March"), "{second_question}");
+}
+
+#[test]
+fn a_model_that_answers_wrong_fails_with_the_verdict() {
+    let (report, _, _) = evaluate(wrong_model(), config());
+    let wrong = count(MARCH_WRONG);
+    assert_eq!(
+        report.results[0].outcome,
+        Outcome::Fail {
+            why: format!(
+                "first column (count(*)): {} expected, {wrong} returned",
+                count(MARCH)
+            )
+        }
+    );
+    assert_eq!(report.results[1].outcome, Outcome::NoSql);
+    assert_eq!(
+        report.results[1].answer.as_deref(),
+        Some("Most customers live in Tokyo, I am sure.")
+    );
+    assert_eq!((report.passed, report.total), (0, 2));
+    assert!(report.summary().starts_with("0 of 2 correct"));
+
+    let markdown = report::markdown(&report);
+    assert!(
+        markdown.starts_with("# Golden questions asked of scripted\\-model\n"),
+        "{markdown}"
+    );
+    assert!(
+        markdown.contains("**0 of 2 correct\\, 360 tokens\\, 1 check broken**"),
+        "{markdown}"
+    );
+    assert!(
+        markdown
+            .contains("| 1 | How many orders were placed in March 2024\\? | fail: first column"),
+        "{markdown}"
+    );
+    assert!(
+        markdown.contains(&format!("```sql\n{MARCH}\n```")),
+        "{markdown}"
+    );
+    assert!(
+        markdown.contains(&format!("```sql\n{MARCH_WRONG}\n```")),
+        "{markdown}"
+    );
+    assert!(markdown.contains("The model gave no SQL."), "{markdown}");
+    assert!(
+        markdown.contains("check broken: the expected SQL failed"),
+        "{markdown}"
+    );
+
+    let json: serde_json::Value = serde_json::from_str(&report::json(&report)).unwrap();
+    assert_eq!(json["format"], JSON_FORMAT);
+    assert_eq!(
+        json["summary"],
+        "0 of 2 correct, 360 tokens, 1 check broken"
+    );
+    assert_eq!(json["model"], "scripted-model");
+    assert_eq!(json["passed"], 0);
+    assert_eq!(json["total"], 2);
+    assert_eq!(json["results"][0]["outcome"], "fail");
+    assert_eq!(json["results"][0]["expected_sql"], MARCH);
+    assert_eq!(json["results"][0]["model_sql"], MARCH_WRONG);
+    assert!(json["results"][0]["why"]
+        .as_str()
+        .unwrap()
+        .contains("expected"));
+    assert_eq!(json["results"][1]["outcome"], "no_sql");
+    assert_eq!(json["results"][2]["outcome"], "expected_failed");
+    assert_eq!(json["results"][0]["usage"]["input_tokens"], 100);
+    // The JSON reads back into the same report.
+    let back: Report = serde_json::from_value(json).unwrap();
+    assert_eq!(back, report);
+}
+
+#[test]
+fn a_model_that_fails_gets_no_answer_and_the_reason() {
+    let unauthorized = LlmError::Unauthorized {
+        status: 401,
+        message: "bad key".into(),
+    };
+    let turns = vec![
+        Turn::Fail(unauthorized),
+        calls(vec![run_sql("b1", PER_PREFECTURE)]),
+        calls(vec![run_sql("b2", PER_PREFECTURE)]),
+    ];
+    let config = AgentConfig {
+        max_steps: 2,
+        ..config()
+    };
+    let (report, _, _) = evaluate(turns, config);
+    let why = |i: usize| report.results[i].outcome.why().unwrap();
+    assert_eq!(report.results[0].outcome.label(), "no answer");
+    assert!(why(0).contains("the API key was refused"), "{}", why(0));
+    assert_eq!(report.results[1].outcome.label(), "no answer");
+    assert!(why(1).starts_with("no answer after 2 steps"), "{}", why(1));
+    assert_eq!(report.results[1].steps, 2);
+    assert_eq!(report.results[1].model_sql, None);
+    assert_eq!((report.passed, report.total), (0, 2));
+}
+
+#[test]
+fn the_model_is_never_sent_a_golden_questions_sql() {
+    for turns in [right_model(), wrong_model()] {
+        let (_, _, requests) = evaluate(turns, config());
+        let sent = requests_text(&requests);
+        assert!(!requests.is_empty());
+        for check in checks() {
+            assert!(!sent.contains(&check.sql), "{} was sent", check.sql);
+        }
+        assert!(!sent.contains("askdb_checks"));
+    }
+}
+
+#[test]
+fn stop_ends_the_run_after_the_question_in_progress_is_dropped() {
+    let (report, seen, requests) = evaluate_until(right_model(), config(), |_| true);
+    assert_eq!(seen.len(), 1);
+    assert_eq!(report.results.len(), 1);
+    assert!(report.stopped);
+    assert_eq!(requests.len(), 2, "the second question was never asked");
+    assert_eq!(report.summary(), "1 of 1 correct, 240 tokens, stopped");
+}
+
+#[test]
+fn a_stop_before_the_start_asks_nothing() {
+    let db = RusqliteDb::shop();
+    let clock = FakeClock::default();
+    let llm = ScriptedLlm::new(right_model(), &clock);
+    let candidate = Candidate {
+        db: &db,
+        reference: &db,
+        llm: &llm,
+        clock: &clock,
+        config: config(),
+    };
+    let report = futures::executor::block_on(run_checks(
+        &candidate,
+        &shop_session(&db),
+        &checks(),
+        &mut |_| panic!("nothing was asked"),
+        std::future::ready(()),
+    ));
+    assert!(report.stopped);
+    assert!(report.results.is_empty());
+    assert!(llm.requests.borrow().is_empty());
+}
+
+/// An also-accepted reading passes when the main one does not match.
+#[test]
+fn an_also_accepted_sql_counts_as_right() {
+    let db = RusqliteDb::shop();
+    let clock = FakeClock::default();
+    let llm = ScriptedLlm::new(
+        vec![calls(vec![final_answer("a1", "All of them.", MARCH_WRONG)])],
+        &clock,
+    );
+    let candidate = Candidate {
+        db: &db,
+        reference: &db,
+        llm: &llm,
+        clock: &clock,
+        config: config(),
+    };
+    let lenient = Check {
+        also_accepted: vec![MARCH_WRONG.replace("count(*)", "count(id)")],
+        ..check("How many orders since March 2024?", MARCH)
+    };
+    let report = futures::executor::block_on(run_checks(
+        &candidate,
+        &session(&db),
+        &[lenient],
+        &mut |_| {},
+        std::future::pending::<()>(),
+    ));
+    assert_eq!(report.results[0].outcome, Outcome::Pass);
+}
