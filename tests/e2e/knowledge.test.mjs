@@ -278,6 +278,7 @@ test('screenshots of the schema panel with notes, light and dark', async (t) => 
   await waitForOpen(page, 'noted.db');
   await waitForNote(page, 'products', 'price');
   await page.locator('[data-name="customers"] .column[data-name="joined_at"] [data-testid="note-edit"]').click();
+  await page.locator('[data-testid="knowledge-problems"] summary').click();
   for (const scheme of ['light', 'dark']) {
     for (const width of [1280, 400]) await shoot(page, 'panel', width, scheme);
   }
