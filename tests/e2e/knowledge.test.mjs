@@ -188,6 +188,11 @@ test('notes from the file, ?notes=, a dropped file and the person are shown and 
   assert.equal(await page.locator('[data-testid="schema-table"][data-name="askdb_notes"]').count(), 0);
   assert.match(await visibleText(page, 'knowledge-tables'), /askdb_notes \(6 rows\)/);
 
+  // A hidden column's note stays in the panel, but not in what the model gets.
+  await page.locator('[data-name="shipments"] .column[data-name="weight_g"] [data-testid="hide-column"]').click();
+  await waitUntil('the copy without weight_g', () => visibleText(page, 'hidden-line'), (text) => text === 'Hidden from the model: shipments.weight_g');
+  assert.equal((await shownNote(page, 'shipments', 'weight_g')).text, 'grams, packaging included');
+
   await configureFor(page, llm, 'openai');
   await ask(page, 'How many customers live in Tokyo?');
   await waitForAnswer(page);
@@ -199,6 +204,7 @@ test('notes from the file, ?notes=, a dropped file and the person are shown and 
   }
   assert.ok(bodies.every((body) => !body.toLowerCase().includes('askdb_notes')), 'no request names askdb_notes');
   assert.ok(bodies.every((body) => !body.includes(KNOWLEDGE_ROW)));
+  assert.ok(bodies.every((body) => !body.includes('packaging included')), "no hidden column's note");
   assert.ok(bodies.every((body) => !body.includes('x'.repeat(200_000))), 'the huge note is cut for the model');
   assert.ok(bodies.some((body) => body.includes('shipments')), 'the model did look around');
   assert.deepEqual(page.problems, []);
