@@ -221,6 +221,7 @@ test("the person's note survives a reload; the exported notes file reads back th
   await editButton(page, 'orders', null).click();
   await item.getByTestId('note-input').fill('not this');
   await item.getByTestId('note-input').press('Escape');
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'note-edit', 'focus back on the button');
   assert.equal((await shownNote(page, 'orders', null)).text, FROM_PERSON);
 
   await page.reload();

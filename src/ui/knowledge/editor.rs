@@ -5,9 +5,9 @@
 use super::super::app_state;
 use super::super::state::AppState;
 use crate::knowledge::person::MAX_NOTE_CHARS;
-use crate::knowledge::Note;
+use crate::knowledge::{Note, Source};
 use leptos::ev::KeyboardEvent;
-use leptos::html::Textarea;
+use leptos::html::{Button, Textarea};
 use leptos::prelude::*;
 
 /// A note longer than this (or with more lines) starts folded.
@@ -29,16 +29,18 @@ impl NoteView {
             column: column.map(str::to_string),
         };
         let editing = RwSignal::new(false);
+        // Focus goes back to the button when the editor closes.
+        let opener = NodeRef::<Button>::new();
         let note = {
             let place = place.clone();
             Memo::new(move |_| state.knowledge.with(|k| place.note_in(&k.merged)))
         };
-        let button = editable.then(|| edit_button(&place, note, editing).into_any());
+        let button = editable.then(|| edit_button(&place, note, editing, opener).into_any());
         let body = {
             let place = place.clone();
             move || {
                 if editing.get() {
-                    Some(editor(state, place.clone(), note, editing).into_any())
+                    Some(editor(state, place.clone(), note, editing, opener).into_any())
                 } else {
                     note.get().map(|note| note_text(note).into_any())
                 }
@@ -76,11 +78,17 @@ impl Place {
     }
 }
 
-fn edit_button(place: &Place, note: Memo<Option<Note>>, editing: RwSignal<bool>) -> impl IntoView {
+fn edit_button(
+    place: &Place,
+    note: Memo<Option<Note>>,
+    editing: RwSignal<bool>,
+    opener: NodeRef<Button>,
+) -> impl IntoView {
     let name = place.name();
     let on_column = place.column.is_some();
     view! {
         <button
+            node_ref=opener
             class=if on_column { "note-button column-toggle" } else { "note-button link-button" }
             data-testid="note-edit"
             aria-expanded=move || editing.get().to_string()
@@ -117,7 +125,7 @@ fn note_text(note: Note) -> impl IntoView {
         }
     });
     view! {
-        <div class="note" data-testid="note" data-source=format!("{:?}", note.source).to_lowercase()>
+        <div class="note" data-testid="note" data-source=source_name(note.source)>
             <p class="note-text" class:folded=move || long && !unfolded.get() data-testid="note-text">
                 {note.text}
             </p>
@@ -127,12 +135,29 @@ fn note_text(note: Note) -> impl IntoView {
     }
 }
 
+/// The source as the tests and styles name it (the notes file's own word for it).
+fn source_name(source: Source) -> &'static str {
+    match source {
+        Source::Schema => "schema",
+        Source::Database => "database",
+        Source::Sidecar => "sidecar",
+        Source::Person => "person",
+    }
+}
+
 fn editor(
     state: AppState,
     place: Place,
     note: Memo<Option<Note>>,
     editing: RwSignal<bool>,
+    opener: NodeRef<Button>,
 ) -> impl IntoView {
+    let close = move || {
+        editing.set(false);
+        if let Some(button) = opener.get_untracked() {
+            let _ = button.focus();
+        }
+    };
     let input = NodeRef::<Textarea>::new();
     input.on_load(|element| {
         let _ = element.focus();
@@ -147,14 +172,14 @@ fn editor(
                 place.column.as_deref(),
                 &text.get_untracked(),
             );
-            editing.set(false);
+            close();
         }
     };
     let delete = {
         let place = place.clone();
         move || {
             super::save_note(state, &place.table, place.column.as_deref(), "");
-            editing.set(false);
+            close();
         }
     };
     let persons = {
@@ -170,7 +195,7 @@ fn editor(
         move |event: KeyboardEvent| match event.key().as_str() {
             "Escape" => {
                 event.prevent_default();
-                editing.set(false);
+                close();
             }
             "Enter" if event.ctrl_key() || event.meta_key() => {
                 event.prevent_default();
@@ -197,7 +222,7 @@ fn editor(
                 <button class="button small primary" data-testid="note-save" on:click=move |_| save()>
                     "Save"
                 </button>
-                <button class="button small" data-testid="note-cancel" on:click=move |_| editing.set(false)>
+                <button class="button small" data-testid="note-cancel" on:click=move |_| close()>
                     "Cancel"
                 </button>
                 {move || persons().then(|| {
