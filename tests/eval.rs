@@ -78,7 +78,7 @@ fn evaluate_until(
     config: AgentConfig,
     stop: impl Fn(&CheckResult) -> bool,
 ) -> (Report, Vec<CheckResult>, Vec<ChatRequest>) {
-    let db = RusqliteDb::shop();
+    let db = support::shop();
     let clock = FakeClock::default();
     let llm = ScriptedLlm::new(turns, &clock);
     let candidate = Candidate {
@@ -139,7 +139,7 @@ fn wrong_model() -> Vec<Turn> {
 }
 
 fn count(sql: &str) -> i64 {
-    match RusqliteDb::shop().raw_rows(sql).unwrap()[0][0] {
+    match support::raw_rows(&support::shop(), sql).unwrap()[0][0] {
         Value::Integer(n) => n,
         ref other => panic!("not a count: {other:?}"),
     }
@@ -310,7 +310,7 @@ fn stop_ends_the_run_after_the_question_in_progress_is_dropped() {
 
 #[test]
 fn a_stop_before_the_start_asks_nothing() {
-    let db = RusqliteDb::shop();
+    let db = support::shop();
     let clock = FakeClock::default();
     let llm = ScriptedLlm::new(right_model(), &clock);
     let candidate = Candidate {
@@ -335,7 +335,7 @@ fn a_stop_before_the_start_asks_nothing() {
 /// An also-accepted reading passes when the main one does not match.
 #[test]
 fn an_also_accepted_sql_counts_as_right() {
-    let db = RusqliteDb::shop();
+    let db = support::shop();
     let clock = FakeClock::default();
     let llm = ScriptedLlm::new(
         vec![calls(vec![final_answer("a1", "All of them.", MARCH_WRONG)])],
