@@ -5,8 +5,9 @@
 //!
 //! The person's notes are kept per database, under the SHA-256 of its bytes, in
 //! `localStorage`; "Export notes file" writes everything as a notes file that `?notes=` or
-//! "Open notes file" reads back. Reading the knowledge never stops a database from opening:
-//! what fails is said in the panel.
+//! "Open notes file" reads back. A notes file goes with the database open when it is read
+//! (or with the next one, when none is open); opening another database leaves it behind.
+//! Reading the knowledge never stops a database from opening: what fails is said in the panel.
 
 mod editor;
 mod panel;
