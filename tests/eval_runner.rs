@@ -577,3 +577,58 @@ fn golden_questions_kept_in_the_database_are_asked_and_never_shown_to_the_model(
         assert!(!request.body.contains("askdb_checks"), "{}", request.body);
     }
 }
+
+#[test]
+fn a_knowledge_files_golden_questions_are_asked_given_as_notes_or_as_questions() {
+    let scratch = Scratch::new("sidecar");
+    let knowledge = askdb::knowledge::Knowledge {
+        checks: vec![askdb::knowledge::Check {
+            question: "Which customers live in Tokyo?".into(),
+            sql: TOKYO.into(),
+            also_accepted: Vec::new(),
+            source: askdb::knowledge::Source::Person,
+        }],
+        ..Default::default()
+    };
+    let sidecar = scratch.write(
+        "shop.askdb.json",
+        &askdb::knowledge::sidecar::write(&knowledge),
+    );
+    let server = model(Provider::OpenAi, shop_answers());
+    for option in ["--notes", "--questions"] {
+        let args = [
+            "--db",
+            &shop_db(),
+            option,
+            sidecar.to_str().unwrap(),
+            "--base-url",
+            &server.url,
+            "--model",
+            "m",
+        ];
+        let output = eval(&scratch, Some("OPENAI_API_KEY"), &args);
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{option}: {}",
+            stderr(&output)
+        );
+        assert_eq!(stdout(&output), "1 of 1 correct, 240 tokens\n", "{option}");
+    }
+    // Without a questions file, and no golden questions in the database or a knowledge file.
+    let no_checks = [
+        "--db",
+        &shop_db(),
+        "--base-url",
+        &server.url,
+        "--model",
+        "m",
+    ];
+    let output = eval(&scratch, Some("OPENAI_API_KEY"), &no_checks);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr(&output).contains("has no golden questions"),
+        "{}",
+        stderr(&output)
+    );
+}
