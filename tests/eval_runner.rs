@@ -233,6 +233,21 @@ fn ask_shop(scratch: &Scratch, server: &FakeServer, provider: &str, variable: &s
     )
 }
 
+/// Runs the binary against the OpenAI-format server at `url` (model "m", the key in
+/// OPENAI_API_KEY) with `args` before those.
+fn eval_at(scratch: &Scratch, url: &str, args: &[&str]) -> Output {
+    let mut all = args.to_vec();
+    all.extend(["--base-url", url, "--model", "m"]);
+    eval(scratch, Some("OPENAI_API_KEY"), &all)
+}
+
+/// The exit status is `code` and stderr says `said`.
+fn assert_exit(output: &Output, code: i32, said: &str) {
+    let stderr = stderr(output);
+    assert_eq!(output.status.code(), Some(code), "{stderr}");
+    assert!(stderr.contains(said), "expected {said:?} in: {stderr}");
+}
+
 #[test]
 fn a_model_that_answers_right_passes_every_question() {
     let scratch = Scratch::new("right");
@@ -288,23 +303,10 @@ fn a_server_that_fails_gives_no_answer_and_the_run_still_ends() {
         Reply::json(500, json!({"error": {"message": "the fake model is down"}}))
     });
     let questions = shop_questions(&scratch);
-    let output = eval(
-        &scratch,
-        Some("OPENAI_API_KEY"),
-        &[
-            "--db",
-            &shop_db(),
-            "--questions",
-            questions.to_str().unwrap(),
-            "--limit",
-            "1",
-            "--base-url",
-            &server.url,
-            "--model",
-            "m",
-        ],
-    );
-    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let questions = questions.to_str().unwrap();
+    let args = ["--db", &shop_db(), "--questions", questions, "--limit", "1"];
+    let output = eval_at(&scratch, &server.url, &args);
+    assert_exit(&output, 0, "[1/1] no answer");
     assert_eq!(stdout(&output), "0 of 1 correct, 0 tokens\n");
     let (markdown, report) = scratch.report();
     assert_eq!(report["results"][0]["outcome"], "no_answer");
@@ -315,25 +317,33 @@ fn a_server_that_fails_gives_no_answer_and_the_run_still_ends() {
 
 #[test]
 fn anthropic_and_gemini_are_spoken_too() {
-    let scratch = Scratch::new("anthropic");
-    let server = model(Provider::Anthropic, shop_answers());
-    let output = ask_shop(&scratch, &server, "anthropic", "ANTHROPIC_API_KEY");
-    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
-    assert_eq!(stdout(&output), "2 of 2 correct, 480 tokens\n");
-    let first = &server.requests()[0];
-    assert_eq!(first.path, "/v1/messages");
-    assert_eq!(first.header("x-api-key"), Some(KEY));
-    scratch.assert_key_absent();
-
-    let scratch = Scratch::new("gemini");
-    let server = model(Provider::Gemini, shop_answers());
-    let output = ask_shop(&scratch, &server, "gemini", "GEMINI_API_KEY");
-    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
-    assert_eq!(stdout(&output), "2 of 2 correct, 480 tokens\n");
-    let first = &server.requests()[0];
-    assert_eq!(first.path, "/models/fake-model:generateContent");
-    assert_eq!(first.header("x-goog-api-key"), Some(KEY));
-    scratch.assert_key_absent();
+    let cases = [
+        (
+            Provider::Anthropic,
+            "anthropic",
+            "ANTHROPIC_API_KEY",
+            "/v1/messages",
+            "x-api-key",
+        ),
+        (
+            Provider::Gemini,
+            "gemini",
+            "GEMINI_API_KEY",
+            "/models/fake-model:generateContent",
+            "x-goog-api-key",
+        ),
+    ];
+    for (provider, name, variable, path, key_header) in cases {
+        let scratch = Scratch::new(name);
+        let server = model(provider, shop_answers());
+        let output = ask_shop(&scratch, &server, name, variable);
+        assert_eq!(output.status.code(), Some(0), "{name}: {}", stderr(&output));
+        assert_eq!(stdout(&output), "2 of 2 correct, 480 tokens\n", "{name}");
+        let first = &server.requests()[0];
+        assert_eq!(first.path, path);
+        assert_eq!(first.header(key_header), Some(KEY), "{name}");
+        scratch.assert_key_absent();
+    }
 }
 
 #[test]
@@ -374,27 +384,15 @@ fn an_endpoint_where_nothing_listens_cannot_run() {
     let scratch = Scratch::new("unreachable");
     let questions = shop_questions(&scratch);
     let url = closed_port_url();
-    let output = eval(
-        &scratch,
-        Some("OPENAI_API_KEY"),
-        &[
-            "--db",
-            &shop_db(),
-            "--questions",
-            questions.to_str().unwrap(),
-            "--base-url",
-            &url,
-            "--model",
-            "m",
-        ],
-    );
-    assert_eq!(output.status.code(), Some(1));
-    let said = stderr(&output);
-    assert!(
-        said.contains(&format!("stopped: could not reach {url}")),
-        "{said}"
-    );
-    assert!(said.contains("connection was refused"), "{said}");
+    let args = [
+        "--db",
+        &shop_db(),
+        "--questions",
+        questions.to_str().unwrap(),
+    ];
+    let output = eval_at(&scratch, &url, &args);
+    assert_exit(&output, 1, &format!("stopped: could not reach {url}"));
+    assert!(stderr(&output).contains("connection was refused"));
     assert_eq!(stdout(&output), "");
 }
 
@@ -404,33 +402,29 @@ fn bad_arguments_say_what_to_fix_with_status_2() {
     let questions = shop_questions(&scratch);
     let questions = questions.to_str().unwrap();
     let db = shop_db();
-
-    let no_key = eval(
-        &scratch,
-        None,
-        &["--db", &db, "--questions", questions, "--model", "m"],
-    );
-    assert_eq!(no_key.status.code(), Some(2));
-    assert!(stderr(&no_key).contains("no API key: set OPENAI_API_KEY (or ASKDB_API_KEY)"));
-
-    let gemini = [
+    let shop = [
         "--db",
-        &db,
+        db.as_str(),
         "--questions",
         questions,
         "--model",
         "m",
-        "--provider",
-        "gemini",
     ];
-    let no_key = eval(&scratch, Some("OPENAI_API_KEY"), &gemini);
-    assert_eq!(no_key.status.code(), Some(2));
-    assert!(
-        stderr(&no_key).contains("set GEMINI_API_KEY"),
-        "{}",
-        stderr(&no_key)
+
+    let no_key = eval(&scratch, None, &shop);
+    assert_exit(
+        &no_key,
+        2,
+        "no API key: set OPENAI_API_KEY (or ASKDB_API_KEY)",
+    );
+    let gemini = [&shop[..], &["--provider", "gemini"]].concat();
+    assert_exit(
+        &eval(&scratch, Some("OPENAI_API_KEY"), &gemini),
+        2,
+        "set GEMINI_API_KEY",
     );
 
+    let key = Some("ASKDB_API_KEY");
     let missing = [
         "--db",
         "no/such.db",
@@ -439,25 +433,10 @@ fn bad_arguments_say_what_to_fix_with_status_2() {
         "--model",
         "m",
     ];
-    let missing = eval(&scratch, Some("ASKDB_API_KEY"), &missing);
-    assert_eq!(missing.status.code(), Some(2));
-    assert!(stderr(&missing).contains("--db no/such.db: no such file or folder"));
-
-    let no_model = eval(&scratch, Some("ASKDB_API_KEY"), &["--db", &db]);
-    assert_eq!(no_model.status.code(), Some(2));
-    assert!(
-        stderr(&no_model).contains("--model"),
-        "{}",
-        stderr(&no_model)
-    );
-
-    let no_db = eval(&scratch, Some("ASKDB_API_KEY"), &["--model", "m"]);
-    assert_eq!(no_db.status.code(), Some(2));
-    assert!(
-        stderr(&no_db).contains("Give --db FILE"),
-        "{}",
-        stderr(&no_db)
-    );
+    let missing = eval(&scratch, key, &missing);
+    assert_exit(&missing, 2, "--db no/such.db: no such file or folder");
+    assert_exit(&eval(&scratch, key, &["--db", &db]), 2, "--model");
+    assert_exit(&eval(&scratch, key, &["--model", "m"]), 2, "Give --db FILE");
 
     let not_questions = scratch.write("notes.txt", "hello");
     let unreadable = [
@@ -468,9 +447,11 @@ fn bad_arguments_say_what_to_fix_with_status_2() {
         "--model",
         "m",
     ];
-    let unreadable = eval(&scratch, Some("ASKDB_API_KEY"), &unreadable);
-    assert_eq!(unreadable.status.code(), Some(1));
-    assert!(stderr(&unreadable).contains("cannot read the questions in"));
+    assert_exit(
+        &eval(&scratch, key, &unreadable),
+        1,
+        "cannot read the questions in",
+    );
 }
 
 #[test]
@@ -483,25 +464,14 @@ fn the_shipped_shop_sets_find_both_databases_and_every_expected_sql_runs() {
     ] {
         let server = model(Provider::OpenAi, set_answers(set));
         let set = repo(set).display().to_string();
-        let args = [
-            "--db-dir",
-            &datasets,
-            "--questions",
-            &set,
-            "--base-url",
+        let output = eval_at(
+            &scratch,
             &server.url,
-            "--model",
-            "m",
-        ];
-        let output = eval(&scratch, Some("OPENAI_API_KEY"), &args);
-        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
-        // Twelve questions, two calls each of 100 + 20 tokens.
-        assert_eq!(
-            stdout(&output),
-            "12 of 12 correct, 2.8k tokens\n",
-            "{}",
-            stderr(&output)
+            &["--db-dir", &datasets, "--questions", &set],
         );
+        assert_exit(&output, 0, "[12/12] pass");
+        // Twelve questions, two calls each of 100 + 20 tokens.
+        assert_eq!(stdout(&output), "12 of 12 correct, 2.8k tokens\n");
         let (_, report) = scratch.report();
         let databases: Vec<&str> = report["results"]
             .as_array()
@@ -520,29 +490,18 @@ fn the_shipped_shop_sets_find_both_databases_and_every_expected_sql_runs() {
 fn the_german_spider_set_skips_gold_sql_known_not_to_run() {
     let scratch = Scratch::new("spider");
     let server = model(Provider::OpenAi, Vec::new());
+    let folder = repo("tests/datasets/spider_de/database");
+    let set = repo("tests/datasets/spider_de/questions_dev_de.json");
     let args = [
         "--db-dir",
-        &repo("tests/datasets/spider_de/database")
-            .display()
-            .to_string(),
+        folder.to_str().unwrap(),
         "--questions",
-        &repo("tests/datasets/spider_de/questions_dev_de.json")
-            .display()
-            .to_string(),
+        set.to_str().unwrap(),
         "--limit",
         "2",
-        "--base-url",
-        &server.url,
-        "--model",
-        "m",
     ];
-    let output = eval(&scratch, Some("OPENAI_API_KEY"), &args);
-    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
-    assert!(
-        stderr(&output).contains("skipped 52 questions"),
-        "{}",
-        stderr(&output)
-    );
+    let output = eval_at(&scratch, &server.url, &args);
+    assert_exit(&output, 0, "skipped 52 questions");
     assert_eq!(stdout(&output), "0 of 2 correct, 480 tokens\n");
     let (markdown, _) = scratch.report();
     assert!(markdown.contains("52 questions of the set were not asked"));
@@ -562,16 +521,8 @@ fn golden_questions_kept_in_the_database_are_asked_and_never_shown_to_the_model(
         .unwrap();
     drop(connection);
     let server = model(Provider::OpenAi, shop_answers());
-    let args = [
-        "--db",
-        db.to_str().unwrap(),
-        "--base-url",
-        &server.url,
-        "--model",
-        "m",
-    ];
-    let output = eval(&scratch, Some("OPENAI_API_KEY"), &args);
-    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let output = eval_at(&scratch, &server.url, &["--db", db.to_str().unwrap()]);
+    assert_exit(&output, 0, "[1/1] pass");
     assert_eq!(stdout(&output), "1 of 1 correct, 240 tokens\n");
     for request in server.requests() {
         assert!(!request.body.contains("askdb_checks"), "{}", request.body);
@@ -596,39 +547,12 @@ fn a_knowledge_files_golden_questions_are_asked_given_as_notes_or_as_questions()
     );
     let server = model(Provider::OpenAi, shop_answers());
     for option in ["--notes", "--questions"] {
-        let args = [
-            "--db",
-            &shop_db(),
-            option,
-            sidecar.to_str().unwrap(),
-            "--base-url",
-            &server.url,
-            "--model",
-            "m",
-        ];
-        let output = eval(&scratch, Some("OPENAI_API_KEY"), &args);
-        assert_eq!(
-            output.status.code(),
-            Some(0),
-            "{option}: {}",
-            stderr(&output)
-        );
+        let args = ["--db", &shop_db(), option, sidecar.to_str().unwrap()];
+        let output = eval_at(&scratch, &server.url, &args);
+        assert_exit(&output, 0, "[1/1] pass");
         assert_eq!(stdout(&output), "1 of 1 correct, 240 tokens\n", "{option}");
     }
     // Without a questions file, and no golden questions in the database or a knowledge file.
-    let no_checks = [
-        "--db",
-        &shop_db(),
-        "--base-url",
-        &server.url,
-        "--model",
-        "m",
-    ];
-    let output = eval(&scratch, Some("OPENAI_API_KEY"), &no_checks);
-    assert_eq!(output.status.code(), Some(1));
-    assert!(
-        stderr(&output).contains("has no golden questions"),
-        "{}",
-        stderr(&output)
-    );
+    let output = eval_at(&scratch, &server.url, &["--db", &shop_db()]);
+    assert_exit(&output, 1, "has no golden questions");
 }
