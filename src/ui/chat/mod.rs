@@ -295,6 +295,8 @@ impl ChatState {
             ));
             return None;
         };
+        // The notes as they are now: one saved since the last question counts.
+        session.set_knowledge(super::knowledge::for_model(self.app));
         let clock = BrowserClock;
         let agent = Agent::new(&*db, llm, &clock, config);
         let owner = self.owner.get_value();
@@ -404,8 +406,10 @@ pub fn Chat() -> impl IntoView {
         <section class="panel chat" aria-labelledby="chat-heading">
             <div class="chat-head">
                 <h2 id="chat-heading">"Ask the database"</h2>
-                <super::checks::ChecksButton/>
-                <SettingsButton/>
+                <div class="chat-head-actions">
+                    <super::checks::ChecksButton/>
+                    <SettingsButton/>
+                </div>
             </div>
             <SettingsPanel/>
             <super::checks::ChecksPanel/>
