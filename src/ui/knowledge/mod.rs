@@ -171,8 +171,17 @@ fn refresh(state: AppState) {
 /// what the model's copy does not have (hidden tables and columns, the knowledge tables).
 pub fn for_model(state: AppState) -> Knowledge {
     let merged = state.knowledge.with_untracked(|k| k.merged.clone());
-    match state.hiding.with_untracked(|h| h.view.schema().cloned()) {
-        Some(schema) => sources::combine(vec![merged], &schema).0,
+    let (schema, hidden) = state
+        .hiding
+        .with_untracked(|h| (h.view.schema().cloned(), h.hidden.clone()));
+    match schema {
+        // Checked against the model's schema, then nothing that names a hidden table or column.
+        Some(schema) => {
+            sources::combine(vec![merged], &schema)
+                .0
+                .without_hidden(&hidden)
+                .0
+        }
         None => Knowledge::default(),
     }
 }
