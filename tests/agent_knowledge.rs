@@ -621,3 +621,28 @@ fn the_budget_holds_with_500_notes_terms_and_examples() {
     assert!(sent.notes > 30 && sent.notes < 330, "{sent:?}");
     assert!(!sent.terms.is_empty());
 }
+
+#[test]
+fn knowledge_on_nothing_the_model_sees_or_asks_about_sends_no_event() {
+    let db = support::shop();
+    let knowledge = Knowledge {
+        notes: vec![note("ghost_table", None, "about nothing here")],
+        glossary: vec![term("churn", "customers who stopped ordering")],
+        ..Knowledge::default()
+    };
+    let mut session = shop_session(&db, knowledge);
+    let episode = ask(
+        &db,
+        &mut session,
+        "How many customers live in Tokyo?",
+        vec![calls(vec![final_answer("c1", "2.", COUNT_TOKYO)])],
+    );
+    assert_eq!(
+        question_message(&episode.requests[0]),
+        "How many customers live in Tokyo?"
+    );
+    assert!(matches!(
+        episode.events[0].kind,
+        EventKind::StepStarted { .. }
+    ));
+}
