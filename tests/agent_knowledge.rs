@@ -1,7 +1,7 @@
 //! What the agent does with the knowledge a session holds, seen from the requests a scripted
 //! model receives: notes in the system prompt and in `describe_table`, the glossary terms a
 //! question uses and the examples most like it in the question's message, askdb's own tables
-//! never offered as data, hostile notes cut and kept on their line, and the budget held.
+//! never offered as data nor run, hostile notes cut and kept on their line, and the budget held.
 
 mod support;
 
@@ -383,7 +383,6 @@ fn knowledge_tables_are_not_offered_as_data_and_not_run() {
                     "cross_check",
                     json!({ "sql_a": "SELECT 1", "sql_b": "SELECT count(*) FROM Askdb_Checks" }),
                 ),
-                final_answer("c5", "NOTES", "SELECT note FROM askdb_notes"),
             ]),
             calls(vec![final_answer(
                 "c6",
@@ -402,7 +401,7 @@ fn knowledge_tables_are_not_offered_as_data_and_not_run() {
         results[0].content
     );
     assert!(results[1].is_error && results[1].content.contains("no table or view named"));
-    for refused in &results[2..5] {
+    for refused in &results[2..4] {
         assert!(refused.is_error, "{refused:?}");
         assert!(
             refused

@@ -376,7 +376,7 @@ fn the_golden_questions_table_is_neither_shown_nor_accepted_as_evidence() {
         ))
         .unwrap();
     drop(connection);
-    let db = RusqliteDb::open(&copy.0);
+    let db = support::open(&copy.0);
     let clock = FakeClock::default();
     let cheat = "SELECT count(*) FROM (SELECT sql FROM askdb_checks) JOIN orders ON 0";
     let llm = ScriptedLlm::new(
