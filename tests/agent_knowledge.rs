@@ -383,6 +383,7 @@ fn knowledge_tables_are_not_offered_as_data_and_not_run() {
                     "cross_check",
                     json!({ "sql_a": "SELECT 1", "sql_b": "SELECT count(*) FROM Askdb_Checks" }),
                 ),
+                final_answer("c5", "NOTES", "SELECT note FROM askdb_notes"),
             ]),
             calls(vec![final_answer(
                 "c6",
@@ -401,7 +402,7 @@ fn knowledge_tables_are_not_offered_as_data_and_not_run() {
         results[0].content
     );
     assert!(results[1].is_error && results[1].content.contains("no table or view named"));
-    for refused in &results[2..4] {
+    for refused in &results[2..5] {
         assert!(refused.is_error, "{refused:?}");
         assert!(
             refused
