@@ -624,7 +624,7 @@ fn the_budget_holds_with_500_notes_terms_and_examples() {
 
 #[test]
 fn knowledge_on_nothing_the_model_sees_or_asks_about_sends_no_event() {
-    let db = support::shop();
+    let db = RusqliteDb::shop();
     let knowledge = Knowledge {
         notes: vec![note("ghost_table", None, "about nothing here")],
         glossary: vec![term("churn", "customers who stopped ordering")],

@@ -376,7 +376,7 @@ fn the_golden_questions_table_is_neither_shown_nor_accepted_as_evidence() {
         ))
         .unwrap();
     drop(connection);
-    let db = support::open(&copy.0);
+    let db = RusqliteDb::open(&copy.0);
     let clock = FakeClock::default();
     let cheat = "SELECT count(*) FROM (SELECT sql FROM askdb_checks) JOIN orders ON 0";
     // The agent refuses the copied evidence (`final_answer` names a knowledge table); the model
