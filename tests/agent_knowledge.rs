@@ -1,7 +1,7 @@
 //! What the agent does with the knowledge a session holds, seen from the requests a scripted
 //! model receives: notes in the system prompt and in `describe_table`, the glossary terms a
 //! question uses and the examples most like it in the question's message, askdb's own tables
-//! never offered as data, hostile notes cut and kept on their line, and the budget held.
+//! never offered as data nor run, hostile notes cut and kept on their line, and the budget held.
 
 mod support;
 
@@ -620,4 +620,29 @@ fn the_budget_holds_with_500_notes_terms_and_examples() {
     assert!(sent.left_out > 400, "{sent:?}");
     assert!(sent.notes > 30 && sent.notes < 330, "{sent:?}");
     assert!(!sent.terms.is_empty());
+}
+
+#[test]
+fn knowledge_on_nothing_the_model_sees_or_asks_about_sends_no_event() {
+    let db = RusqliteDb::shop();
+    let knowledge = Knowledge {
+        notes: vec![note("ghost_table", None, "about nothing here")],
+        glossary: vec![term("churn", "customers who stopped ordering")],
+        ..Knowledge::default()
+    };
+    let mut session = shop_session(&db, knowledge);
+    let episode = ask(
+        &db,
+        &mut session,
+        "How many customers live in Tokyo?",
+        vec![calls(vec![final_answer("c1", "2.", COUNT_TOKYO)])],
+    );
+    assert_eq!(
+        question_message(&episode.requests[0]),
+        "How many customers live in Tokyo?"
+    );
+    assert!(matches!(
+        episode.events[0].kind,
+        EventKind::StepStarted { .. }
+    ));
 }

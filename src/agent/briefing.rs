@@ -79,17 +79,15 @@ impl Briefing {
 
 /// The knowledge that goes with `question`, within [`QUESTION_KNOWLEDGE_BYTES`]: the glossary
 /// entries it uses first (in the glossary's order), then the best examples; what does not fit
-/// is left out and counted. `None` when there is no knowledge at all.
+/// is left out and counted. `None` when nothing went and nothing was left out (no knowledge, or
+/// none on what the model can see or asks about). In safe mode too: an example's SQL shows the
+/// model which tables and filters answer such a question, though it cannot run SQL itself.
 pub(crate) fn for_question(
     knowledge: &Knowledge,
     examples: &Examples,
     notes: NotesSent,
     question: &str,
 ) -> Option<Briefing> {
-    if knowledge.notes.is_empty() && knowledge.glossary.is_empty() && examples.positions.is_empty()
-    {
-        return None;
-    }
     // The headings count too, so that the whole part is within the budget.
     let headings = HEADING.len() + GLOSSARY_HEADING.len() + EXAMPLES_HEADING.len();
     let mut budget = Budget::new(QUESTION_KNOWLEDGE_BYTES - headings);
@@ -133,6 +131,10 @@ pub(crate) fn for_question(
             text.push_str(EXAMPLES_HEADING);
             text.push_str(&worked);
         }
+    }
+    let nothing = notes.count == 0 && text.is_empty();
+    if nothing && notes.left_out + budget.left_out() == 0 {
+        return None;
     }
     Some(Briefing {
         sent: KnowledgeSent {

@@ -152,6 +152,7 @@ async fn check_evidence<D: Database + ?Sized>(
     let Some(evidence) = evidence else {
         return Ok(accepted(answer, None, notes, false));
     };
+    // An answer proven from askdb's notes (a golden question's SQL, say) proves nothing.
     super::refuse_knowledge_tables(&evidence.sql)?;
     match toolbox
         .data()
