@@ -19,6 +19,7 @@ fn kinds(events: &[askdb::agent::AgentEvent]) -> Vec<&'static str> {
     events
         .iter()
         .map(|event| match event.kind {
+            EventKind::Knowledge(_) => "knowledge",
             EventKind::StepStarted { .. } => "step",
             EventKind::LlmRetry { .. } => "retry",
             EventKind::ModelReplied { .. } => "replied",

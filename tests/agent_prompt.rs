@@ -9,7 +9,11 @@ use support::RusqliteDb;
 fn prompt_for(db: &RusqliteDb) -> (String, Session) {
     let session = support::scripted_llm::session(db);
     (
-        system_prompt(session.schema(), &AgentConfig::default()),
+        system_prompt(
+            session.schema(),
+            session.knowledge(),
+            &AgentConfig::default(),
+        ),
         session,
     )
 }

@@ -15,7 +15,7 @@ fn database(label: &str, script: &str) -> (Scratch, RusqliteDb) {
     Connection::open(&scratch.0)
         .and_then(|c| c.execute_batch(script))
         .unwrap_or_else(|e| panic!("make the scratch database: {e}"));
-    let db = RusqliteDb::open(&scratch.0);
+    let db = support::open(&scratch.0);
     (scratch, db)
 }
 
@@ -84,7 +84,7 @@ fn a_database_without_knowledge_tables_has_no_knowledge_and_no_problem() {
     let (knowledge, problems) = block_on(tables::load(&db)).unwrap();
     assert!(knowledge.is_empty());
     assert!(problems.is_empty());
-    let (knowledge, problems) = block_on(tables::load(&RusqliteDb::shop())).unwrap();
+    let (knowledge, problems) = block_on(tables::load(&support::shop())).unwrap();
     assert!(knowledge.is_empty() && problems.is_empty());
 }
 
@@ -158,4 +158,34 @@ fn huge_values_and_too_many_rows_are_cut_in_sql() {
         problems,
         ["table askdb_notes (in the database): has 600 rows; the first 500 are read"]
     );
+}
+
+#[test]
+fn the_documented_tables_are_read_without_a_problem() {
+    let doc = include_str!("../docs/knowledge-format.md");
+    let script = doc
+        .split("```sql\n")
+        .map(|block| block.split("```").next().unwrap_or_default())
+        .find(|block| block.starts_with("CREATE TABLE askdb_notes"))
+        .expect("docs/knowledge-format.md shows the knowledge tables");
+    let (knowledge, problems) = load(
+        "documented",
+        &format!(
+            "{script}
+             INSERT INTO askdb_notes VALUES ('t', NULL, 'n');
+             INSERT INTO askdb_glossary VALUES ('term', 'meaning');
+             INSERT INTO askdb_examples VALUES ('q', 'SELECT 1');
+             INSERT INTO askdb_checks VALUES ('q', 'SELECT 1', '[\"SELECT 1.0\"]');"
+        ),
+    );
+    assert!(problems.is_empty(), "{problems:?}");
+    assert_eq!(
+        (
+            knowledge.notes.len(),
+            knowledge.glossary.len(),
+            knowledge.examples.len()
+        ),
+        (1, 1, 1)
+    );
+    assert_eq!(knowledge.checks[0].also_accepted, ["SELECT 1.0"]);
 }
