@@ -84,7 +84,7 @@ fn evaluate(turns: Vec<Turn>, config: AgentConfig) -> Run {
 }
 
 fn evaluate_shop(turns: Vec<Turn>, config: AgentConfig, stop: Stop) -> Run {
-    let db = support::shop();
+    let db = RusqliteDb::shop();
     evaluate_on(&db, shop_session(&db), &checks(), turns, config, stop)
 }
 
@@ -157,7 +157,7 @@ fn wrong_model() -> Vec<Turn> {
 }
 
 fn count(sql: &str) -> i64 {
-    match support::raw_rows(&support::shop(), sql).unwrap()[0][0] {
+    match RusqliteDb::shop().raw_rows(sql).unwrap()[0][0] {
         Value::Integer(n) => n,
         ref other => panic!("not a count: {other:?}"),
     }
@@ -337,7 +337,7 @@ fn a_stop_before_the_start_asks_nothing() {
 /// An also-accepted reading passes when the main one does not match.
 #[test]
 fn an_also_accepted_sql_counts_as_right() {
-    let db = support::shop();
+    let db = RusqliteDb::shop();
     let lenient = Check {
         also_accepted: vec![MARCH_WRONG.replace("count(*)", "count(id)")],
         ..check("How many orders since March 2024?", MARCH)
@@ -362,7 +362,7 @@ fn the_golden_questions_table_is_neither_shown_nor_accepted_as_evidence() {
         ))
         .unwrap();
     drop(connection);
-    let db = support::open(&copy.0);
+    let db = RusqliteDb::open(&copy.0);
     let cheat = "SELECT count(*) FROM (SELECT sql FROM askdb_checks) JOIN orders ON 0";
     let turns = vec![
         calls(vec![final_answer("a1", "Copied.", cheat)]),
