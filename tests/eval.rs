@@ -67,28 +67,46 @@ fn shop_session(db: &RusqliteDb) -> Session {
     session
 }
 
-/// Runs the shop's checks with a scripted model; the requests it received come back too.
-fn evaluate(turns: Vec<Turn>, config: AgentConfig) -> (Report, Vec<CheckResult>, Vec<ChatRequest>) {
-    evaluate_until(turns, config, |_| false)
+/// When the test stops the run.
+#[derive(Clone, Copy, PartialEq)]
+enum Stop {
+    Never,
+    AtStart,
+    AfterFirstResult,
 }
 
-/// The same, stopping once `stop` says so after a result.
-fn evaluate_until(
+/// What a run gave: the report, each result as it was reported, the requests the model got.
+type Run = (Report, Vec<CheckResult>, Vec<ChatRequest>);
+
+/// Runs the shop's checks with a scripted model.
+fn evaluate(turns: Vec<Turn>, config: AgentConfig) -> Run {
+    evaluate_shop(turns, config, Stop::Never)
+}
+
+fn evaluate_shop(turns: Vec<Turn>, config: AgentConfig, stop: Stop) -> Run {
+    let db = RusqliteDb::shop();
+    evaluate_on(&db, shop_session(&db), &checks(), turns, config, stop)
+}
+
+/// Runs `checks` on `db` with a scripted model, stopping when `stop` says.
+fn evaluate_on(
+    db: &RusqliteDb,
+    session: Session,
+    checks: &[Check],
     turns: Vec<Turn>,
     config: AgentConfig,
-    stop: impl Fn(&CheckResult) -> bool,
-) -> (Report, Vec<CheckResult>, Vec<ChatRequest>) {
-    let db = RusqliteDb::shop();
+    stop: Stop,
+) -> Run {
     let clock = FakeClock::default();
     let llm = ScriptedLlm::new(turns, &clock);
     let candidate = Candidate {
-        db: &db,
-        reference: &db,
+        db,
+        reference: db,
         llm: &llm,
         clock: &clock,
         config,
     };
-    let stopped = Rc::new(Cell::new(false));
+    let stopped = Rc::new(Cell::new(stop == Stop::AtStart));
     let cancel = {
         let stopped = stopped.clone();
         std::future::poll_fn(move |_| match stopped.get() {
@@ -99,11 +117,11 @@ fn evaluate_until(
     let mut seen = Vec::new();
     let report = futures::executor::block_on(run_checks(
         &candidate,
-        &shop_session(&db),
-        &checks(),
+        &session,
+        checks,
         &mut |result| {
             seen.push(result.clone());
-            stopped.set(stop(result));
+            stopped.set(stop == Stop::AfterFirstResult);
         },
         cancel,
     ));
@@ -300,7 +318,7 @@ fn the_model_is_never_sent_a_golden_questions_sql() {
 
 #[test]
 fn stop_ends_the_run_after_the_question_in_progress_is_dropped() {
-    let (report, seen, requests) = evaluate_until(right_model(), config(), |_| true);
+    let (report, seen, requests) = evaluate_shop(right_model(), config(), Stop::AfterFirstResult);
     assert_eq!(seen.len(), 1);
     assert_eq!(report.results.len(), 1);
     assert!(report.stopped);
@@ -310,60 +328,28 @@ fn stop_ends_the_run_after_the_question_in_progress_is_dropped() {
 
 #[test]
 fn a_stop_before_the_start_asks_nothing() {
-    let db = RusqliteDb::shop();
-    let clock = FakeClock::default();
-    let llm = ScriptedLlm::new(right_model(), &clock);
-    let candidate = Candidate {
-        db: &db,
-        reference: &db,
-        llm: &llm,
-        clock: &clock,
-        config: config(),
-    };
-    let report = futures::executor::block_on(run_checks(
-        &candidate,
-        &shop_session(&db),
-        &checks(),
-        &mut |_| panic!("nothing was asked"),
-        std::future::ready(()),
-    ));
+    let (report, seen, requests) = evaluate_shop(right_model(), config(), Stop::AtStart);
     assert!(report.stopped);
-    assert!(report.results.is_empty());
-    assert!(llm.requests.borrow().is_empty());
+    assert!(report.results.is_empty() && seen.is_empty());
+    assert!(requests.is_empty());
 }
 
 /// An also-accepted reading passes when the main one does not match.
 #[test]
 fn an_also_accepted_sql_counts_as_right() {
     let db = RusqliteDb::shop();
-    let clock = FakeClock::default();
-    let llm = ScriptedLlm::new(
-        vec![calls(vec![final_answer("a1", "All of them.", MARCH_WRONG)])],
-        &clock,
-    );
-    let candidate = Candidate {
-        db: &db,
-        reference: &db,
-        llm: &llm,
-        clock: &clock,
-        config: config(),
-    };
     let lenient = Check {
         also_accepted: vec![MARCH_WRONG.replace("count(*)", "count(id)")],
         ..check("How many orders since March 2024?", MARCH)
     };
-    let report = futures::executor::block_on(run_checks(
-        &candidate,
-        &session(&db),
-        &[lenient],
-        &mut |_| {},
-        std::future::pending::<()>(),
-    ));
+    let turns = vec![calls(vec![final_answer("a1", "All of them.", MARCH_WRONG)])];
+    let (report, _, _) = evaluate_on(&db, session(&db), &[lenient], turns, config(), Stop::Never);
     assert_eq!(report.results[0].outcome, Outcome::Pass);
 }
 
 /// On a file that keeps its golden questions in `askdb_checks`, the model is not shown that
-/// table, and an answer that reads it fails.
+/// table, and an answer that reads it does not pass (the agent refuses it; were it let through,
+/// the runner would fail it: `eval::run`'s unit tests).
 #[test]
 fn the_golden_questions_table_is_neither_shown_nor_accepted_as_evidence() {
     let copy = support::hiding::Scratch::new("eval-checks-table");
@@ -377,39 +363,16 @@ fn the_golden_questions_table_is_neither_shown_nor_accepted_as_evidence() {
         .unwrap();
     drop(connection);
     let db = RusqliteDb::open(&copy.0);
-    let clock = FakeClock::default();
     let cheat = "SELECT count(*) FROM (SELECT sql FROM askdb_checks) JOIN orders ON 0";
-    // The agent refuses the copied evidence (`final_answer` names a knowledge table); the model
-    // then has to answer from the data.
-    let llm = ScriptedLlm::new(
-        vec![
-            calls(vec![final_answer("a1", "Copied.", cheat)]),
-            calls(vec![final_answer("a2", "Counted.", MARCH)]),
-        ],
-        &clock,
-    );
-    let candidate = Candidate {
-        db: &db,
-        reference: &db,
-        llm: &llm,
-        clock: &clock,
-        config: config(),
-    };
-    let report = futures::executor::block_on(run_checks(
-        &candidate,
-        &session(&db),
-        &[check("How many orders in March 2024?", MARCH)],
-        &mut |_| {},
-        std::future::pending::<()>(),
-    ));
-    assert_eq!(report.results[0].outcome, Outcome::Pass);
-    assert_eq!(report.results[0].model_sql.as_deref(), Some(MARCH));
-    let requests = llm.requests.borrow();
+    let turns = vec![
+        calls(vec![final_answer("a1", "Copied.", cheat)]),
+        calls(vec![final_answer("a2", "Copied again.", cheat)]),
+    ];
+    let golden = [check("How many orders in March 2024?", MARCH)];
+    let (report, _, requests) =
+        evaluate_on(&db, session(&db), &golden, turns, config(), Stop::Never);
+    assert_ne!(report.results[0].outcome, Outcome::Pass);
+    assert_eq!(report.passed, 0);
     let first = requests_text(&requests[..1]);
     assert!(!first.contains("askdb_checks"), "{first}");
-    let second = requests_text(&requests[1..]);
-    assert!(
-        second.contains("holds askdb's notes about the data"),
-        "{second}"
-    );
 }

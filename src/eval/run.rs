@@ -3,12 +3,13 @@
 //!
 //! The model never sees a golden question's SQL: the session's knowledge goes to it without the
 //! checks, and without any worked example that has a check's question or SQL; the knowledge
-//! tables are not in the schema it is shown, and evidence that reads them fails.
+//! tables are not in the schema it is shown (`Session::new`), and evidence that reads them
+//! fails.
 
 use super::compare::{same_result, Verdict};
 use crate::agent::{Agent, AgentConfig, AgentError, Answer, Failure, Session};
 use crate::clock::Clock;
-use crate::engine::{self, Database, QueryLimits, QueryResult, Schema};
+use crate::engine::{self, Database, QueryLimits, QueryResult};
 use crate::knowledge::{is_knowledge_table, Check, Knowledge};
 use crate::llm::{LlmProvider, Usage};
 use crate::sql::analysis::Query;
@@ -257,7 +258,8 @@ where
         }
     }
 
-    let mut session = Session::new(without_knowledge_tables(template.schema()));
+    // A new session leaves the knowledge tables out of the schema the model is shown.
+    let mut session = Session::new(template.schema().clone());
     session.set_knowledge(shown_to_model(template.knowledge(), check));
     let agent = Agent::new(
         candidate.db,
@@ -348,15 +350,6 @@ fn shown_to_model(knowledge: &Knowledge, check: &Check) -> Knowledge {
     shown
 }
 
-/// The schema without the knowledge tables: the golden questions are not data to query.
-fn without_knowledge_tables(schema: &Schema) -> Schema {
-    let mut schema = schema.clone();
-    schema
-        .tables
-        .retain(|table| !is_knowledge_table(&table.name));
-    schema
-}
-
 /// The first knowledge table `sql` reads, if any (an answer copied from the golden
 /// questions is no answer).
 fn reads_knowledge(sql: &str) -> Option<String> {
@@ -364,7 +357,7 @@ fn reads_knowledge(sql: &str) -> Option<String> {
         .tables()
         .into_iter()
         .map(|table| table.name)
-        .find(|name| is_knowledge_table(name.rsplit('.').next().unwrap_or(name)))
+        .find(|name| is_knowledge_table(name))
 }
 
 /// `work`, unless `cancel` completes first (`None`).
@@ -382,6 +375,19 @@ where
 mod tests {
     use super::*;
     use crate::knowledge::{Example, Source};
+
+    #[test]
+    fn evidence_that_reads_the_knowledge_tables_is_caught() {
+        assert_eq!(
+            reads_knowledge("SELECT sql FROM main.ASKDB_CHECKS").as_deref(),
+            Some("ASKDB_CHECKS")
+        );
+        assert_eq!(
+            reads_knowledge("SELECT 1 FROM orders JOIN (SELECT * FROM askdb_examples)").as_deref(),
+            Some("askdb_examples")
+        );
+        assert_eq!(reads_knowledge("SELECT 'askdb_checks' FROM orders"), None);
+    }
 
     #[test]
     fn token_counts_are_compact() {
