@@ -188,6 +188,16 @@ test('notes from the file, ?notes=, a dropped file and the person are shown and 
   assert.equal(await page.locator('[data-testid="schema-table"][data-name="askdb_notes"]').count(), 0);
   assert.match(await visibleText(page, 'knowledge-tables'), /askdb_notes \(6 rows\)/);
 
+  // Saved empty, the person's note hides the file's; deleting it brings that back.
+  await typeNote(page, 'customers', 'name', 'for a moment');
+  await typeNote(page, 'customers', 'name', '');
+  await waitUntil('no note on customers.name', () => shownNote(page, 'customers', 'name'), (n) => n === null);
+  await typeNote(page, 'customers', 'prefecture', '');
+  await waitUntil('the file note hidden', () => shownNote(page, 'customers', 'prefecture'), (n) => n === null);
+  await editButton(page, 'customers', 'prefecture').click();
+  await page.locator('[data-name="customers"] .column[data-name="prefecture"]').getByTestId('note-delete').click();
+  assert.deepEqual(await waitForNote(page, 'customers', 'prefecture'), { text: FROM_TABLE, source: 'database' });
+
   // A hidden column's note stays in the panel, but not in what the model gets.
   await page.locator('[data-name="shipments"] .column[data-name="weight_g"] [data-testid="hide-column"]').click();
   await waitUntil('the copy without weight_g', () => visibleText(page, 'hidden-line'), (text) => text === 'Hidden from the model: shipments.weight_g');
