@@ -191,7 +191,7 @@ fn main() {
         ("chinook (11 tables)", "chinook/Chinook_Sqlite.sqlite"),
         ("mondial (40 tables)", "mondial/mondial.db"),
     ] {
-        let db = support::open(&support::dataset(path));
+        let db = RusqliteDb::open(&support::dataset(path));
         report(name, &question(&db));
     }
 }

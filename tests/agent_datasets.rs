@@ -8,9 +8,10 @@ use askdb::agent::AgentConfig;
 use serde_json::json;
 use std::time::Instant;
 use support::scripted_llm::{ask_with, call, calls, final_answer, session};
+use support::RusqliteDb;
 
 fn describe_everything(relative: &str) {
-    let db = support::open(&support::dataset(relative));
+    let db = RusqliteDb::open(&support::dataset(relative));
     let mut session = session(&db);
     let names: Vec<String> = session
         .schema()

@@ -11,6 +11,7 @@ use support::scripted_llm::{
     ask, ask_with, call, calls, final_answer, run_sql, session, text, FakeClock, ScriptedLlm, Turn,
     USAGE,
 };
+use support::RusqliteDb;
 
 const MARCH: &str =
     "SELECT count(*) FROM orders WHERE ordered_at >= '2024-03-01' AND ordered_at < '2024-04-01'";
@@ -19,6 +20,7 @@ fn kinds(events: &[askdb::agent::AgentEvent]) -> Vec<&'static str> {
     events
         .iter()
         .map(|event| match event.kind {
+            EventKind::Knowledge(_) => "knowledge",
             EventKind::StepStarted { .. } => "step",
             EventKind::LlmRetry { .. } => "retry",
             EventKind::ModelReplied { .. } => "replied",
@@ -34,7 +36,7 @@ fn kinds(events: &[askdb::agent::AgentEvent]) -> Vec<&'static str> {
 
 #[test]
 fn answers_through_final_answer_with_evidence() {
-    let db = support::shop();
+    let db = RusqliteDb::shop();
     let mut session = session(&db);
     let episode = ask(
         &db,
@@ -80,7 +82,7 @@ fn answers_through_final_answer_with_evidence() {
 
 #[test]
 fn events_serialize_with_structured_results() {
-    let db = support::shop();
+    let db = RusqliteDb::shop();
     let mut session = session(&db);
     let episode = ask(
         &db,
@@ -109,7 +111,7 @@ fn events_serialize_with_structured_results() {
 
 #[test]
 fn plain_text_is_nudged_once_then_taken_without_evidence() {
-    let db = support::shop();
+    let db = RusqliteDb::shop();
     let mut session = session(&db);
     let episode = ask(
         &db,
@@ -129,7 +131,7 @@ fn plain_text_is_nudged_once_then_taken_without_evidence() {
 
 #[test]
 fn after_the_nudge_final_answer_is_verified() {
-    let db = support::shop();
+    let db = RusqliteDb::shop();
     let mut session = session(&db);
     let sql = "SELECT count(*) FROM customers";
     let episode = ask(
@@ -147,7 +149,7 @@ fn after_the_nudge_final_answer_is_verified() {
 
 #[test]
 fn empty_replies_end_with_a_clear_error() {
-    let db = support::shop();
+    let db = RusqliteDb::shop();
     let mut session = session(&db);
     let empty = || {
         Turn::Reply(ModelReply {
@@ -167,7 +169,7 @@ fn empty_replies_end_with_a_clear_error() {
 
 #[test]
 fn mistakes_in_tool_calls_go_back_to_the_model() {
-    let db = support::shop();
+    let db = RusqliteDb::shop();
     let mut session = session(&db);
     let bad_json = askdb::llm::ToolCall {
         id: "1".into(),
@@ -220,7 +222,7 @@ fn mistakes_in_tool_calls_go_back_to_the_model() {
 
 #[test]
 fn too_many_calls_in_one_reply_are_refused() {
-    let db = support::shop();
+    let db = RusqliteDb::shop();
     let mut session = session(&db);
     let many: Vec<_> = (0..300)
         .map(|i| call(&format!("c{i}"), "list_tables", json!({})))
@@ -244,7 +246,7 @@ fn too_many_calls_in_one_reply_are_refused() {
 
 #[test]
 fn huge_results_are_cut_for_the_model_and_say_so() {
-    let db = support::shop();
+    let db = RusqliteDb::shop();
     let mut session = session(&db);
     let sql = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 500) \
                SELECT i, replace(printf('%0300d', 0), '0', 'é') AS wide FROM n";
@@ -274,7 +276,7 @@ fn huge_results_are_cut_for_the_model_and_say_so() {
 
 #[test]
 fn the_step_limit_ends_the_question() {
-    let db = support::shop();
+    let db = RusqliteDb::shop();
     let mut session = session(&db);
     let config = AgentConfig {
         max_steps: 3,
@@ -299,7 +301,7 @@ fn the_step_limit_ends_the_question() {
 
 #[test]
 fn a_hung_model_meets_the_deadline() {
-    let db = support::shop();
+    let db = RusqliteDb::shop();
     let mut session = session(&db);
     let episode = ask(&db, &mut session, "?", vec![Turn::Hang]);
     let failure = episode.failure();
@@ -311,7 +313,7 @@ fn a_hung_model_meets_the_deadline() {
 
 #[test]
 fn a_slow_model_uses_up_the_time_for_later_steps() {
-    let db = support::shop();
+    let db = RusqliteDb::shop();
     let mut session = session(&db);
     let slow = Turn::Slow {
         ms: 130_000.0,
@@ -332,7 +334,7 @@ fn a_slow_model_uses_up_the_time_for_later_steps() {
 
 #[test]
 fn cancel_in_the_middle_of_a_step() {
-    let db = support::shop();
+    let db = RusqliteDb::shop();
     let mut session = session(&db);
     let clock = FakeClock::default();
     let llm = ScriptedLlm::new(
@@ -374,7 +376,7 @@ fn cancel_in_the_middle_of_a_step() {
 
 #[test]
 fn cancel_before_the_first_call() {
-    let db = support::shop();
+    let db = RusqliteDb::shop();
     let mut session = session(&db);
     let episode = ask_with(
         &db,
@@ -390,7 +392,7 @@ fn cancel_before_the_first_call() {
 
 #[test]
 fn rate_limit_is_retried_after_a_wait() {
-    let db = support::shop();
+    let db = RusqliteDb::shop();
     let mut session = session(&db);
     let limited = LlmError::RateLimited {
         retry_after_ms: Some(2_000),
@@ -430,7 +432,7 @@ fn rate_limit_is_retried_after_a_wait() {
 
 #[test]
 fn server_errors_are_retried_a_bounded_number_of_times() {
-    let db = support::shop();
+    let db = RusqliteDb::shop();
     let mut session = session(&db);
     let down = || {
         Turn::Fail(LlmError::Server {
@@ -451,7 +453,7 @@ fn server_errors_are_retried_a_bounded_number_of_times() {
 
 #[test]
 fn unauthorized_is_not_retried() {
-    let db = support::shop();
+    let db = RusqliteDb::shop();
     let mut session = session(&db);
     let denied = LlmError::Unauthorized {
         status: 401,
@@ -467,7 +469,7 @@ fn unauthorized_is_not_retried() {
 
 #[test]
 fn evidence_that_does_not_run_is_refused_then_fixed() {
-    let db = support::shop();
+    let db = RusqliteDb::shop();
     let mut session = session(&db);
     let episode = ask(
         &db,
@@ -499,7 +501,7 @@ fn evidence_that_does_not_run_is_refused_then_fixed() {
 
 #[test]
 fn evidence_refused_again_and_again_is_dropped_not_looped_on() {
-    let db = support::shop();
+    let db = RusqliteDb::shop();
     let mut session = session(&db);
     let bad = |id: &str| calls(vec![final_answer(id, "6", "DROP TABLE customers")]);
     let episode = ask(&db, &mut session, "?", vec![bad("1"), bad("2"), bad("3")]);
@@ -513,7 +515,7 @@ fn evidence_refused_again_and_again_is_dropped_not_looped_on() {
 
 #[test]
 fn a_follow_up_sees_the_earlier_question_answer_and_sql() {
-    let db = support::shop();
+    let db = RusqliteDb::shop();
     let mut session = session(&db);
     ask(
         &db,

@@ -9,14 +9,18 @@ use support::RusqliteDb;
 fn prompt_for(db: &RusqliteDb) -> (String, Session) {
     let session = support::scripted_llm::session(db);
     (
-        system_prompt(session.schema(), &AgentConfig::default()),
+        system_prompt(
+            session.schema(),
+            session.knowledge(),
+            &AgentConfig::default(),
+        ),
         session,
     )
 }
 
 #[test]
 fn a_small_schema_is_given_whole() {
-    let (prompt, _) = prompt_for(&support::shop());
+    let (prompt, _) = prompt_for(&RusqliteDb::shop());
     assert!(prompt.contains(
         "orders (12): id INTEGER PK, customer_id INTEGER -> customers.id, \
          product_id INTEGER NOT NULL -> products.id, quantity INTEGER NOT NULL, \
@@ -34,7 +38,7 @@ fn a_small_schema_is_given_whole() {
 
 #[test]
 fn a_large_schema_is_given_as_names_with_row_counts() {
-    let db = support::open(&support::dataset("mondial/mondial.db"));
+    let db = RusqliteDb::open(&support::dataset("mondial/mondial.db"));
     let (prompt, session) = prompt_for(&db);
     let tables = &session.schema().tables;
     assert!(tables.len() > 30, "{} tables", tables.len());
@@ -60,7 +64,7 @@ fn a_large_schema_is_given_as_names_with_row_counts() {
 
 #[test]
 fn names_that_need_quoting_are_quoted() {
-    let db = support::open(&support::dataset("northwind/northwind.db"));
+    let db = RusqliteDb::open(&support::dataset("northwind/northwind.db"));
     let (prompt, _) = prompt_for(&db);
     assert!(prompt.contains("\"Order Details\" ("), "{prompt}");
 }

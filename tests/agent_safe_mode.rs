@@ -59,7 +59,7 @@ fn count_where(db: &RusqliteDb, session: &mut Session, table: &str, filter: Json
 }
 
 fn raw_count(db: &RusqliteDb, sql: &str) -> i64 {
-    match support::raw_rows(db, sql).unwrap()[0][0] {
+    match db.raw_rows(sql).unwrap()[0][0] {
         Value::Integer(n) => n,
         ref other => panic!("{sql}: {other:?}"),
     }
@@ -67,7 +67,7 @@ fn raw_count(db: &RusqliteDb, sql: &str) -> i64 {
 
 #[test]
 fn a_question_is_answered_through_query_alone_with_the_values_bound() {
-    let db = support::shop();
+    let db = RusqliteDb::shop();
     let mut session = session(&db);
     let march = json!({
         "table": "orders",
@@ -120,7 +120,7 @@ fn a_question_is_answered_through_query_alone_with_the_values_bound() {
 
 #[test]
 fn the_query_tool_describes_the_tables_fields_operators_and_values_within_its_budget() {
-    let spec = query_spec(&support::shop());
+    let spec = query_spec(&RusqliteDb::shop());
     let d = &spec.description;
     for expected in [
         "customers (6): id number, name text, prefecture enum [\"Fukuoka\",\"Hokkaido\",\"Osaka\",\"Tokyo\"], joined_at date YYYY-MM-DD from 2023-01-10 to 2023-06-11",
@@ -145,7 +145,7 @@ fn the_query_tool_describes_the_tables_fields_operators_and_values_within_its_bu
 
 #[test]
 fn a_large_catalog_is_cut_to_the_budget_and_says_where_the_rest_is() {
-    let spec = query_spec(&support::open(&support::dataset("mondial/mondial.db")));
+    let spec = query_spec(&RusqliteDb::open(&support::dataset("mondial/mondial.db")));
     let size = spec.name.len() + spec.description.len() + spec.parameters.to_string().len();
     assert!(size <= SPEC_BYTES, "{size} bytes");
     assert!(
@@ -157,7 +157,7 @@ fn a_large_catalog_is_cut_to_the_budget_and_says_where_the_rest_is() {
 
 #[test]
 fn run_sql_and_cross_check_are_not_offered_and_refused_when_called() {
-    let db = support::shop();
+    let db = RusqliteDb::shop();
     let mut session = session(&db);
     let episode = episode(
         &db,
@@ -197,7 +197,7 @@ fn run_sql_and_cross_check_are_not_offered_and_refused_when_called() {
 
 #[test]
 fn every_operator_of_every_kind_agrees_with_sqlite() {
-    let db = support::shop();
+    let db = RusqliteDb::shop();
     let mut session = session(&db);
     let filter =
         |field: &str, op: &str, value: Json| json!({ "field": field, "op": op, "value": value });
@@ -247,7 +247,7 @@ fn every_operator_of_every_kind_agrees_with_sqlite() {
 
 #[test]
 fn grouping_ordering_and_aggregates_agree_with_sqlite() {
-    let db = support::shop();
+    let db = RusqliteDb::shop();
     let mut session = session(&db);
     let args = json!({
         "table": "orders",
@@ -274,7 +274,8 @@ fn grouping_ordering_and_aggregates_agree_with_sqlite() {
             "count(*)"
         ])
     );
-    let expected = support::raw_rows(&db,
+    let expected = db
+        .raw_rows(
             "SELECT c.prefecture, sum(o.quantity), count(DISTINCT o.customer_id), max(o.ordered_at), count(*) \
              FROM orders o JOIN customers c ON c.id = o.customer_id \
              GROUP BY c.prefecture ORDER BY 2 DESC, 1 LIMIT 3",
@@ -322,7 +323,7 @@ impl askdb::engine::Database for CountingDb<'_> {
 
 #[test]
 fn a_wrong_table_field_operator_or_value_is_refused_before_any_query_with_what_would_do() {
-    let shop = support::shop();
+    let shop = RusqliteDb::shop();
     let db = CountingDb {
         inner: &shop,
         queries: Cell::new(0),
@@ -410,7 +411,7 @@ fn a_wrong_table_field_operator_or_value_is_refused_before_any_query_with_what_w
 
 #[test]
 fn a_value_that_looks_like_sql_is_only_a_value() {
-    let db = support::shop();
+    let db = RusqliteDb::shop();
     let before = std::fs::read(support::dataset("shop/shop.db")).unwrap();
     let mut session = session(&db);
     let hostile = "'); DROP TABLE customers; --";
@@ -436,7 +437,7 @@ fn a_value_that_looks_like_sql_is_only_a_value() {
 
 #[test]
 fn final_answer_names_a_query_that_ran() {
-    let db = support::shop();
+    let db = RusqliteDb::shop();
     let mut session = session(&db);
     let episode = episode(
         &db,

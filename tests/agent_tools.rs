@@ -46,7 +46,7 @@ fn warnings(result: &Json) -> Vec<String> {
 
 #[test]
 fn a_literal_not_in_the_data_lists_the_values_that_are() {
-    let db = support::shop();
+    let db = RusqliteDb::shop();
     let sql = "SELECT name FROM customers WHERE prefecture = '東京都'";
     let episode = episode_with(&db, "東京都の顧客は?", vec![run_sql("1", sql)]);
     let (result, content) = first_result(&episode);
@@ -66,7 +66,7 @@ fn a_literal_not_in_the_data_lists_the_values_that_are() {
 
 #[test]
 fn a_count_of_nothing_is_checked_like_no_rows() {
-    let db = support::shop();
+    let db = RusqliteDb::shop();
     let sql = "SELECT SUM(o.quantity * p.price) FROM orders AS o \
                JOIN products AS p ON p.id = o.product_id WHERE p.category = '家電'";
     let episode = episode_with(&db, "家電の売上は?", vec![run_sql("1", sql)]);
@@ -84,7 +84,7 @@ fn a_count_of_nothing_is_checked_like_no_rows() {
 
 #[test]
 fn a_literal_that_occurs_points_elsewhere() {
-    let db = support::shop();
+    let db = RusqliteDb::shop();
     let sql = "SELECT c.name FROM customers AS c JOIN orders AS o ON o.customer_id = c.id \
                WHERE c.prefecture = 'Tokyo' AND o.ordered_at = '2024-01-01'";
     let episode = episode_with(&db, "?", vec![run_sql("1", sql)]);
@@ -106,7 +106,7 @@ fn a_literal_that_occurs_points_elsewhere() {
 
 #[test]
 fn agreement_on_an_empty_result_is_called_out() {
-    let db = support::shop();
+    let db = RusqliteDb::shop();
     let a = "SELECT count(*) FROM customers WHERE prefecture = '東京都'";
     let b = "SELECT count(*) FROM customers WHERE prefecture IN ('東京都')";
     let a_rows = "SELECT name FROM customers WHERE prefecture = '東京都'";
@@ -130,7 +130,7 @@ fn agreement_on_an_empty_result_is_called_out() {
 
 #[test]
 fn not_in_over_a_null_warns_and_names_not_exists() {
-    let db = support::shop();
+    let db = RusqliteDb::shop();
     let not_in = "SELECT name FROM customers WHERE id NOT IN (SELECT customer_id FROM orders)";
     let episode = episode_with(
         &db,
@@ -175,7 +175,7 @@ fn not_in_over_a_null_warns_and_names_not_exists() {
 
 #[test]
 fn cross_check_reports_the_rows_that_differ() {
-    let db = support::shop();
+    let db = RusqliteDb::shop();
     let popular = |measure: &str| {
         format!(
             "WITH t AS (SELECT c.prefecture, p.category, {measure} AS n FROM orders o \
@@ -210,7 +210,7 @@ fn cross_check_reports_the_rows_that_differ() {
 
 #[test]
 fn cross_check_tells_rounding_from_difference_and_order() {
-    let db = support::shop();
+    let db = RusqliteDb::shop();
     let check = |a: &str, b: &str| {
         let episode = episode_with(
             &db,
@@ -238,7 +238,7 @@ fn cross_check_tells_rounding_from_difference_and_order() {
 
 #[test]
 fn sales_per_category() {
-    let db = support::shop();
+    let db = RusqliteDb::shop();
     let sql = "SELECT p.category, SUM(o.quantity * p.price) AS sales FROM orders o \
                JOIN products p ON p.id = o.product_id GROUP BY p.category ORDER BY sales DESC";
     let episode = episode_with(&db, "Sales per category?", vec![run_sql("1", sql)]);
@@ -257,7 +257,7 @@ fn sales_per_category() {
 
 #[test]
 fn orders_in_march_2024_and_a_date_in_another_shape() {
-    let db = support::shop();
+    let db = RusqliteDb::shop();
     let sql = "SELECT count(*) FROM orders WHERE ordered_at BETWEEN '2024-03-01' AND '2024-03-31'";
     let episode = episode_with(&db, "Orders in March 2024?", vec![run_sql("1", sql)]);
     let (result, _) = first_result(&episode);
@@ -279,7 +279,7 @@ fn orders_in_march_2024_and_a_date_in_another_shape() {
 #[test]
 fn a_day_as_the_upper_bound_of_date_times_is_flagged_and_a_safe_bound_is_not() {
     // Sakila's rental dates carry a time: '2005-05-24 22:53:30' sorts after '2005-05-24'.
-    let db = support::open(&support::dataset("sakila/sakila.db"));
+    let db = RusqliteDb::open(&support::dataset("sakila/sakila.db"));
     let cut = [
         (
             "SELECT count(*) FROM rental WHERE rental_date <= '2005-05-24'",
@@ -327,7 +327,7 @@ fn a_day_as_the_upper_bound_of_date_times_is_flagged_and_a_safe_bound_is_not() {
 
 #[test]
 fn null_comparison_and_integer_division_are_flagged() {
-    let db = support::shop();
+    let db = RusqliteDb::shop();
     let sql = "SELECT SUM(quantity) / COUNT(*) FROM orders WHERE customer_id = NULL";
     let episode = episode_with(&db, "?", vec![run_sql("1", sql)]);
     let (result, _) = first_result(&episode);
@@ -349,7 +349,7 @@ fn null_comparison_and_integer_division_are_flagged() {
 
 #[test]
 fn describe_table_shows_values_keys_and_samples() {
-    let db = support::shop();
+    let db = RusqliteDb::shop();
     let episode = episode_with(
         &db,
         "?",
@@ -392,7 +392,7 @@ fn describe_table_shows_values_keys_and_samples() {
 
 #[test]
 fn describe_table_is_cached_and_knows_close_names() {
-    let db = support::shop();
+    let db = RusqliteDb::shop();
     let mut session = session(&db);
     let describe = |id: &str, table: &str| call(id, "describe_table", json!({ "table": table }));
     let episode = ask(
@@ -434,7 +434,7 @@ fn describe_table_is_cached_and_knows_close_names() {
 
 #[test]
 fn list_tables_gives_counts() {
-    let db = support::shop();
+    let db = RusqliteDb::shop();
     let episode = episode_with(&db, "?", vec![call("1", "list_tables", json!({}))]);
     let (result, _) = first_result(&episode);
     assert_eq!(
@@ -461,7 +461,7 @@ fn statistics_of_a_big_table_come_from_a_sample_and_say_so() {
             )
             .unwrap();
     }
-    let db = support::open(&path);
+    let db = RusqliteDb::open(&path);
     let episode = episode_with(
         &db,
         "?",
@@ -511,7 +511,7 @@ impl askdb::engine::Database for CountingDb<'_> {
 
 #[test]
 fn an_english_literal_over_japanese_data_lists_the_japanese_values() {
-    let db = support::open(&support::dataset("shop_ja/shop_ja.db"));
+    let db = RusqliteDb::open(&support::dataset("shop_ja/shop_ja.db"));
     let sql = "SELECT count(*) FROM customers WHERE prefecture = 'Tokyo'";
     let episode = episode_with(&db, "How many customers in Tokyo?", vec![run_sql("1", sql)]);
     let (result, _) = first_result(&episode);
@@ -526,7 +526,7 @@ fn an_english_literal_over_japanese_data_lists_the_japanese_values() {
 
 #[test]
 fn among_many_values_the_nearest_are_named() {
-    let db = support::open(&support::dataset("chinook/Chinook_Sqlite.sqlite"));
+    let db = RusqliteDb::open(&support::dataset("chinook/Chinook_Sqlite.sqlite"));
     let sql = "SELECT ArtistId FROM Artist WHERE Name = 'ac/dc'";
     let episode = episode_with(&db, "?", vec![run_sql("1", sql)]);
     let (result, _) = first_result(&episode);

@@ -106,7 +106,7 @@ fn replay(db: &RusqliteDb, file: &ConversationFile, question: usize) -> Replayed
 
 #[test]
 fn a_recording_keeps_every_turn_and_what_the_model_saw() {
-    let db = support::shop();
+    let db = RusqliteDb::shop();
     let question = march_question(&db);
     assert_eq!(question.turns.len(), 2);
     let first = &question.turns[0];
@@ -129,7 +129,7 @@ fn a_recording_keeps_every_turn_and_what_the_model_saw() {
 
 #[test]
 fn a_file_is_written_and_read_back_unchanged() {
-    let db = support::shop();
+    let db = RusqliteDb::shop();
     let saved = file(vec![march_question(&db)]);
     let text = saved.to_json();
     assert_eq!(read(&text), Ok(saved.clone()));
@@ -140,7 +140,7 @@ fn a_file_is_written_and_read_back_unchanged() {
 
 #[test]
 fn a_replay_gives_the_same_answer_with_the_tools_run_live() {
-    let db = support::shop();
+    let db = RusqliteDb::shop();
     let saved = file(vec![march_question(&db)]);
     let replayed = replay(&db, &read(&saved.to_json()).unwrap(), 0);
     let answer = replayed.outcome.expect("an answer");
@@ -156,7 +156,7 @@ fn a_replay_gives_the_same_answer_with_the_tools_run_live() {
 
 #[test]
 fn a_result_that_differs_from_the_recording_is_reported_and_the_replay_finishes() {
-    let db = support::shop();
+    let db = RusqliteDb::shop();
     let mut saved = file(vec![march_question(&db)]);
     let result = &mut saved.questions[0].turns[0].results[0];
     result.content = result.content.replace("[[7]]", "[[8]]");
@@ -196,7 +196,7 @@ fn another_database_is_named_by_its_hash() {
 
 #[test]
 fn a_recording_that_runs_out_of_turns_ends_the_question_with_an_error() {
-    let db = support::shop();
+    let db = RusqliteDb::shop();
     let mut saved = file(vec![march_question(&db)]);
     saved.questions[0].turns.pop();
     let replayed = replay(&db, &saved, 0);
@@ -210,7 +210,7 @@ fn a_recording_that_runs_out_of_turns_ends_the_question_with_an_error() {
 
 #[test]
 fn replies_come_in_recorded_order_and_never_again() {
-    let db = support::shop();
+    let db = RusqliteDb::shop();
     let question = march_question(&db);
     let clock = FakeClock::default();
     let llm = ReplayLlm::new(question.turns.clone(), &clock, Pace::default());
@@ -235,7 +235,7 @@ fn replies_come_in_recorded_order_and_never_again() {
 // Files that must be refused, each with its own message.
 
 fn saved_json() -> Value {
-    let db = support::shop();
+    let db = RusqliteDb::shop();
     serde_json::from_str(&file(vec![march_question(&db)]).to_json()).unwrap()
 }
 
@@ -358,7 +358,7 @@ fn the_example_in_the_documentation_is_a_valid_file() {
     assert_eq!(example.format, FORMAT);
     assert!(example.questions[0].answer.is_some());
     // And it replays on the shop database as documented, without a difference.
-    let replayed = replay(&support::shop(), &example, 0);
+    let replayed = replay(&RusqliteDb::shop(), &example, 0);
     assert!(replayed.outcome.is_ok(), "{:?}", replayed.outcome);
     assert_eq!(replayed.differences, Vec::new());
 }
@@ -368,5 +368,8 @@ fn the_example_in_the_documentation_is_a_valid_file() {
 #[test]
 #[ignore]
 fn print_example() {
-    println!("{}", file(vec![march_question(&support::shop())]).to_json());
+    println!(
+        "{}",
+        file(vec![march_question(&RusqliteDb::shop())]).to_json()
+    );
 }

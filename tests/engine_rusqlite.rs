@@ -4,10 +4,11 @@ mod support;
 
 use askdb::engine::{query, schema, DbError, QueryLimits, RowCount, TableKind, Value};
 use futures::executor::block_on;
+use support::RusqliteDb;
 
 #[test]
 fn counts_orders_and_caps_rows() {
-    let db = support::shop();
+    let db = RusqliteDb::shop();
     let limits = QueryLimits {
         max_rows: 5,
         deadline_ms: 5_000,
@@ -22,7 +23,7 @@ fn counts_orders_and_caps_rows() {
 
 #[test]
 fn zero_rows_still_name_their_columns() {
-    let db = support::shop();
+    let db = RusqliteDb::shop();
     let sql = "SELECT id, name FROM customers WHERE prefecture = '東京都'";
     let result = block_on(query(&db, sql, &QueryLimits::default())).unwrap();
     assert_eq!(result.columns, vec!["id", "name"]);
@@ -31,7 +32,7 @@ fn zero_rows_still_name_their_columns() {
 
 #[test]
 fn runaway_query_stops_at_its_deadline() {
-    let db = support::shop();
+    let db = RusqliteDb::shop();
     let limits = QueryLimits {
         max_rows: 10,
         deadline_ms: 300,
@@ -49,7 +50,7 @@ fn runaway_query_stops_at_its_deadline() {
 
 #[test]
 fn schema_has_tables_keys_and_counts() {
-    let db = support::shop();
+    let db = RusqliteDb::shop();
     let schema = block_on(schema::load(&db, &QueryLimits::default())).unwrap();
     let names: Vec<_> = schema.tables.iter().map(|t| t.name.as_str()).collect();
     assert_eq!(names, vec!["customers", "orders", "products"]);
@@ -69,7 +70,7 @@ fn schema_has_tables_keys_and_counts() {
 
 #[test]
 fn schema_of_northwind_has_views_and_odd_names() {
-    let db = support::open(&support::dataset("northwind/northwind.db"));
+    let db = RusqliteDb::open(&support::dataset("northwind/northwind.db"));
     let schema = block_on(schema::load(&db, &QueryLimits::default())).unwrap();
     let details = schema
         .table("Order Details")

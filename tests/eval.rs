@@ -361,3 +361,48 @@ fn an_also_accepted_sql_counts_as_right() {
     ));
     assert_eq!(report.results[0].outcome, Outcome::Pass);
 }
+
+/// On a file that keeps its golden questions in `askdb_checks`, the model is not shown that
+/// table, and an answer that reads it fails.
+#[test]
+fn the_golden_questions_table_is_neither_shown_nor_accepted_as_evidence() {
+    let copy = support::hiding::Scratch::new("eval-checks-table");
+    std::fs::copy(support::dataset("shop/shop.db"), &copy.0).unwrap();
+    let connection = rusqlite::Connection::open(&copy.0).unwrap();
+    connection
+        .execute_batch(&format!(
+            "CREATE TABLE askdb_checks (question TEXT, sql TEXT);
+             INSERT INTO askdb_checks VALUES ('How many orders in March 2024?', \"{MARCH}\");"
+        ))
+        .unwrap();
+    drop(connection);
+    let db = RusqliteDb::open(&copy.0);
+    let clock = FakeClock::default();
+    let cheat = "SELECT count(*) FROM (SELECT sql FROM askdb_checks) JOIN orders ON 0";
+    let llm = ScriptedLlm::new(
+        vec![calls(vec![final_answer("a1", "Copied.", cheat)])],
+        &clock,
+    );
+    let candidate = Candidate {
+        db: &db,
+        reference: &db,
+        llm: &llm,
+        clock: &clock,
+        config: config(),
+    };
+    let report = futures::executor::block_on(run_checks(
+        &candidate,
+        &session(&db),
+        &[check("How many orders in March 2024?", MARCH)],
+        &mut |_| {},
+        std::future::pending::<()>(),
+    ));
+    assert_eq!(
+        report.results[0].outcome,
+        Outcome::Fail {
+            why: "the model's SQL reads askdb_checks, where the golden questions are kept".into()
+        }
+    );
+    let sent = requests_text(&llm.requests.borrow());
+    assert!(!sent.contains("askdb_checks"), "{sent}");
+}

@@ -24,6 +24,7 @@ use std::path::{Path, PathBuf};
 use support::scripted_llm::{
     call, calls, final_answer, run_sql, session, FakeClock, ScriptedLlm, Turn,
 };
+use support::RusqliteDb;
 
 /// One published example: where its database and its recording live, under `www/`, and the
 /// script the stand-in model follows.
@@ -99,7 +100,7 @@ fn identity(path: &Path) -> DatabaseIdentity {
 
 fn record(example: &Example) -> ConversationFile {
     let path = www(example.database);
-    let db = support::open(&path);
+    let db = RusqliteDb::open(&path);
     let mut session = session(&db);
     let clock = FakeClock::default();
     let llm = ScriptedLlm::new((example.script)(), &clock);
@@ -146,7 +147,7 @@ fn each_published_example_replays_on_its_database_without_differences() {
             example.recording
         );
 
-        let db = support::open(&path);
+        let db = RusqliteDb::open(&path);
         let mut session = session(&db);
         let recorded = &file.questions[0];
         assert_eq!(recorded.question, example.question);

@@ -37,8 +37,8 @@ fn check_dataset(dataset_path: &str, table: &str, also_hidden: &[&str], label: &
             "{label}: {needle:?} is still in the copy's bytes"
         );
     }
-    let before = support::open(&original.0);
-    let after = support::open(&derived.copy.0);
+    let before = RusqliteDb::open(&original.0);
+    let after = RusqliteDb::open(&derived.copy.0);
     let copy = load_schema(&after);
     same_visible_schema(&load_schema(&before), &copy, &derived, label);
     no_hidden_name_in_the_catalogue(&after, &copy, &derived, label);
@@ -112,7 +112,8 @@ fn no_hidden_name_in_the_catalogue(
                 .filter(|c| !visible_elsewhere(c)),
         )
         .collect();
-    for row in support::raw_rows(after, "SELECT sql FROM sqlite_schema WHERE sql IS NOT NULL")
+    for row in after
+        .raw_rows("SELECT sql FROM sqlite_schema WHERE sql IS NOT NULL")
         .expect("catalogue")
     {
         let Value::Text(sql) = &row[0] else { continue };
@@ -143,8 +144,8 @@ fn same_visible_rows(before: &RusqliteDb, after: &RusqliteDb, copy: &Schema, lab
             columns.join(", "),
             quote_ident(&table.name)
         );
-        let expected = support::raw_rows(before, &sql).expect("the original reads");
-        let actual = support::raw_rows(after, &sql).expect("the copy reads");
+        let expected = before.raw_rows(&sql).expect("the original reads");
+        let actual = after.raw_rows(&sql).expect("the copy reads");
         assert_eq!(
             expected.len(),
             actual.len(),
@@ -196,7 +197,7 @@ fn only_the_views_that_read_something_hidden_are_dropped() {
         &["Order Details"],
         "northwind-views",
     );
-    let after = load_schema(&support::open(&derived.copy.0));
+    let after = load_schema(&RusqliteDb::open(&derived.copy.0));
     // They share column names (OrderID, ProductID) with the hidden table, not the table.
     for kept in [
         "Orders Qry",
@@ -229,19 +230,18 @@ fn a_rebuilt_table_keeps_its_key_its_rowids_and_its_indexes() {
         &[&format!("Track.{SECRET_COLUMN}")],
         "keys-derived",
     );
-    let after = support::open(&derived.copy.0);
+    let after = RusqliteDb::open(&derived.copy.0);
     let track = load_schema(&after).table("Track").cloned().expect("Track");
     assert_eq!(track.column("TrackId").unwrap().primary_key, 1);
     assert_eq!(track.foreign_keys.len(), 3, "{:?}", track.foreign_keys);
     // The rowid alias survives: the key is the rowid.
-    let same =
-        support::raw_rows(&after, "SELECT count(*) FROM Track WHERE TrackId <> rowid").unwrap();
+    let same = after
+        .raw_rows("SELECT count(*) FROM Track WHERE TrackId <> rowid")
+        .unwrap();
     assert_eq!(same, vec![vec![Value::Integer(0)]]);
-    let indexes = support::raw_rows(
-        &after,
-        "SELECT name FROM pragma_index_list('Track') ORDER BY name",
-    )
-    .unwrap();
+    let indexes = after
+        .raw_rows("SELECT name FROM pragma_index_list('Track') ORDER BY name")
+        .unwrap();
     let names: Vec<String> = indexes.iter().map(|r| r[0].to_string()).collect();
     assert!(
         names.iter().any(|n| n.starts_with("IFK_Track")),

@@ -8,12 +8,12 @@ mod support;
 use askdb::llm::wire::{build_request, EndpointConfig};
 use askdb::llm::{ChatRequest, ProviderKind};
 use serde_json::json;
-use support::dataset;
 use support::hiding::{
     derive, with_secrets, Derived, Scratch, MARKER, SECRET_COLUMN, SECRET_OBJECTS, VAULT_COLUMN,
     VAULT_TABLE,
 };
 use support::scripted_llm::{ask, call, calls, final_answer, run_sql, session, Turn};
+use support::{dataset, RusqliteDb};
 
 /// Every route a model that knows nothing of the hidden names can take.
 fn adversary() -> Vec<Turn> {
@@ -130,7 +130,7 @@ fn secrets_hidden(label: &str) -> (Scratch, Derived) {
 #[test]
 fn the_adversary_finds_nothing_hidden_in_the_copy() {
     let (_original, derived) = secrets_hidden("red-team");
-    let db = support::open(&derived.copy.0);
+    let db = RusqliteDb::open(&derived.copy.0);
     let mut session = session(&db);
     let episode = ask(&db, &mut session, "Show me everything.", adversary());
     episode.answer();
@@ -148,7 +148,7 @@ fn the_adversary_finds_nothing_hidden_in_the_copy() {
 #[test]
 fn the_same_adversary_finds_the_secrets_in_the_original() {
     let original = shop_with_secrets("red-team-control");
-    let db = support::open(&original.0);
+    let db = RusqliteDb::open(&original.0);
     let mut session = session(&db);
     let episode = ask(&db, &mut session, "Show me everything.", adversary());
     let found = leaks(&bodies(&episode.requests), &secrets());
@@ -160,7 +160,7 @@ fn the_same_adversary_finds_the_secrets_in_the_original() {
 #[test]
 fn a_guessed_hidden_name_is_unknown_and_shows_no_value() {
     let (_original, derived) = secrets_hidden("red-team-guess");
-    let db = support::open(&derived.copy.0);
+    let db = RusqliteDb::open(&derived.copy.0);
     let mut session = session(&db);
     let episode = ask(
         &db,

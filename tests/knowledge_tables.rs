@@ -159,3 +159,33 @@ fn huge_values_and_too_many_rows_are_cut_in_sql() {
         ["table askdb_notes (in the database): has 600 rows; the first 500 are read"]
     );
 }
+
+#[test]
+fn the_documented_tables_are_read_without_a_problem() {
+    let doc = include_str!("../docs/knowledge-format.md");
+    let script = doc
+        .split("```sql\n")
+        .map(|block| block.split("```").next().unwrap_or_default())
+        .find(|block| block.starts_with("CREATE TABLE askdb_notes"))
+        .expect("docs/knowledge-format.md shows the knowledge tables");
+    let (knowledge, problems) = load(
+        "documented",
+        &format!(
+            "{script}
+             INSERT INTO askdb_notes VALUES ('t', NULL, 'n');
+             INSERT INTO askdb_glossary VALUES ('term', 'meaning');
+             INSERT INTO askdb_examples VALUES ('q', 'SELECT 1');
+             INSERT INTO askdb_checks VALUES ('q', 'SELECT 1', '[\"SELECT 1.0\"]');"
+        ),
+    );
+    assert!(problems.is_empty(), "{problems:?}");
+    assert_eq!(
+        (
+            knowledge.notes.len(),
+            knowledge.glossary.len(),
+            knowledge.examples.len()
+        ),
+        (1, 1, 1)
+    );
+    assert_eq!(knowledge.checks[0].also_accepted, ["SELECT 1.0"]);
+}

@@ -5,9 +5,10 @@ mod support;
 use askdb::engine::{query, QueryLimits, QueryResult};
 use askdb::present::chart::{layout, plan, ChartKind};
 use futures::executor::block_on;
+use support::RusqliteDb;
 
 fn run(sql: &str) -> QueryResult {
-    block_on(query(&support::shop(), sql, &QueryLimits::default())).expect("query runs")
+    block_on(query(&RusqliteDb::shop(), sql, &QueryLimits::default())).expect("query runs")
 }
 
 #[test]

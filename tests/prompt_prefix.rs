@@ -9,12 +9,13 @@ use askdb::llm::http::HttpRequest;
 use askdb::llm::{wire, ChatRequest, EndpointConfig, ProviderKind};
 use serde_json::Value;
 use support::scripted_llm::{ask, calls, final_answer, session, three_steps};
+use support::RusqliteDb;
 
 const TOKYO: &str = "SELECT name FROM customers WHERE prefecture = 'Tokyo' ORDER BY name";
 
 /// The wire request of every step of a three-step question, then of a follow-up question.
 fn steps() -> Vec<ChatRequest> {
-    let db = support::shop();
+    let db = RusqliteDb::shop();
     let mut session = session(&db);
     let first = ask(
         &db,

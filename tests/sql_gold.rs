@@ -60,15 +60,13 @@ fn check_all(golds: &[Gold]) -> Tally {
     for gold in golds {
         tally.queries += 1;
         let (db, table_names) = databases.entry(&gold.db_path).or_insert_with(|| {
-            let db = support::open(&support::dataset(&gold.db_path));
-            let names = support::raw_rows(
-                &db,
-                "SELECT name FROM sqlite_schema WHERE type IN ('table', 'view')",
-            )
-            .unwrap()
-            .into_iter()
-            .map(|row| row[0].to_string())
-            .collect();
+            let db = RusqliteDb::open(&support::dataset(&gold.db_path));
+            let names = db
+                .raw_rows("SELECT name FROM sqlite_schema WHERE type IN ('table', 'view')")
+                .unwrap()
+                .into_iter()
+                .map(|row| row[0].to_string())
+                .collect();
             (db, names)
         });
         let sql = tidy(&gold.sql);
@@ -78,7 +76,7 @@ fn check_all(golds: &[Gold]) -> Tally {
         }
         run_analysis(&sql);
         // Queries SQLite itself rejects (the unquoted German column `alter`) prove nothing more.
-        let Ok(expected) = support::raw_rows(db, &gold.sql) else {
+        let Ok(expected) = db.raw_rows(&gold.sql) else {
             continue;
         };
         tally.ran += 1;

@@ -17,6 +17,9 @@ pub struct AgentEvent {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum EventKind {
+    /// What the agent knows of the data's meaning went with the question (before step 1; only
+    /// when there is knowledge).
+    Knowledge(KnowledgeSent),
     /// A model turn begins (`step` counts from 1).
     StepStarted { step: u32, max_steps: u32 },
     /// A model call failed in a way that may pass; the agent waits, then tries again.
@@ -63,4 +66,29 @@ pub enum EventKind {
         usage: Usage,
         steps: u32,
     },
+}
+
+/// The knowledge that went with a question, and what it weighed.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct KnowledgeSent {
+    /// Notes on tables and columns in the system prompt.
+    pub notes: usize,
+    /// The glossary terms the question uses, sent with it.
+    pub terms: Vec<String>,
+    /// The worked examples sent with it, best first.
+    pub examples: Vec<SentExample>,
+    /// Bytes of knowledge in the request: the notes in the system prompt and the question's
+    /// part.
+    pub bytes: usize,
+    /// The most knowledge a request may carry, in bytes.
+    pub budget: usize,
+    /// Notes, terms and examples left out because they did not fit.
+    pub left_out: usize,
+}
+
+/// A worked example sent with a question, and how well it matched it (0 to 1).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SentExample {
+    pub question: String,
+    pub score: f32,
 }

@@ -11,6 +11,7 @@
 //! let answer = agent.ask(&mut session, "How many orders in March 2024?", &mut show, cancel).await;
 //! ```
 
+mod briefing;
 pub mod checks;
 mod data;
 mod events;
@@ -21,15 +22,16 @@ mod run;
 pub mod tools;
 mod values;
 
-pub use events::{AgentEvent, EventKind};
+pub use events::{AgentEvent, EventKind, KnowledgeSent, SentExample};
 pub use memory::{Conversation, Turn};
 pub use prompt::system_prompt;
 
 use crate::clock::Clock;
 use crate::engine::{schema, Database, DbError, QueryLimits, Schema, Value};
-use crate::knowledge::Knowledge;
+use crate::knowledge::{is_knowledge_table, Knowledge};
 use crate::llm::retry::RetryPolicy;
 use crate::llm::{LlmError, LlmProvider, Usage};
+use briefing::Examples;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::fmt;
@@ -174,10 +176,17 @@ pub struct Session {
     catalog: Option<Catalog>,
     /// What the data means: notes, glossary and worked examples, for the prompt and the tools.
     knowledge: Knowledge,
+    /// The worked examples the model may be shown, ready to be searched.
+    examples: Examples,
 }
 
 impl Session {
-    pub fn new(schema: Schema) -> Session {
+    /// A session on `schema`, without askdb's own tables ([`crate::knowledge::KNOWLEDGE_TABLES`]):
+    /// they hold notes about the data, not data, so the model is never shown them.
+    pub fn new(mut schema: Schema) -> Session {
+        schema
+            .tables
+            .retain(|table| !is_knowledge_table(&table.name));
         Session {
             schema,
             ..Session::default()
@@ -208,6 +217,7 @@ impl Session {
     /// Replaces what the agent knows of the data's meaning (the page calls this when notes
     /// are loaded or edited); the next question uses it.
     pub fn set_knowledge(&mut self, knowledge: Knowledge) {
+        self.examples = Examples::new(&knowledge, &self.schema);
         self.knowledge = knowledge;
     }
 

@@ -8,7 +8,7 @@ use super::tools::final_answer::AcceptedAnswer;
 use super::tools::query::Catalog;
 use super::tools::{self, Mode, Offer, ToolOutput, Toolbox};
 use super::values::round_ms;
-use super::{prompt, Agent, AgentError, Answer, Failure, Session};
+use super::{briefing, prompt, Agent, AgentError, Answer, Failure, Session};
 use crate::clock::Clock;
 use crate::engine::Database;
 use crate::llm::retry::RetryPolicy;
@@ -151,11 +151,24 @@ where
     L: LlmProvider + ?Sized,
 {
     let config = &agent.config;
-    let system = prompt::system_prompt(&session.schema, config);
+    let prompt = prompt::build(&session.schema, &session.knowledge, config);
+    let system = prompt.text;
     let mut messages = session.conversation.as_messages();
-    messages.push(Message::User {
-        text: question.to_string(),
-    });
+    let briefing = briefing::for_question(
+        &session.knowledge,
+        &session.examples,
+        prompt.notes,
+        question,
+    );
+    let text = match briefing {
+        Some(briefing) => {
+            let text = briefing.message(question);
+            run.emit(EventKind::Knowledge(briefing.sent));
+            text
+        }
+        None => question.to_string(),
+    };
+    messages.push(Message::User { text });
     if config.mode == Mode::Safe && session.catalog.is_none() {
         // Read once per database: which fields there are, their kinds and enumerations.
         let data = Data::new(agent.db, &session.schema, config);
@@ -175,6 +188,7 @@ where
         agent.db,
         &session.schema,
         &mut session.descriptions,
+        &session.knowledge,
         catalog,
         config,
     );

@@ -59,6 +59,30 @@ impl RusqliteDb {
         Ok(RusqliteDb { connection })
     }
 
+    /// A copy of the database at `path` in memory, changed by `script` (from
+    /// `engine::hidden::derive_script`: without what is hidden), then read-only like any other.
+    /// The file itself is only read.
+    pub fn derived(path: &Path, script: &str) -> Result<RusqliteDb, OpenError> {
+        let original = RusqliteDb::open(path)?;
+        let fail = |why: String| OpenError {
+            path: path.to_path_buf(),
+            why,
+        };
+        let mut copy = Connection::open_in_memory().map_err(|e| fail(e.to_string()))?;
+        {
+            let backup = rusqlite::backup::Backup::new(&original.connection, &mut copy)
+                .map_err(|e| fail(e.to_string()))?;
+            backup
+                .run_to_completion(1_000, Duration::ZERO, None)
+                .map_err(|e| fail(format!("cannot copy it into memory: {e}")))?;
+        }
+        copy.execute_batch(script)
+            .map_err(|e| fail(format!("cannot make the copy without hidden tables: {e}")))?;
+        copy.execute_batch("PRAGMA query_only=1")
+            .map_err(|e| fail(e.to_string()))?;
+        Ok(RusqliteDb { connection: copy })
+    }
+
     /// The read-only connection itself, for callers that compare against SQLite directly (the
     /// tests' oracles). Everything the app runs goes through [`Database::run`].
     pub fn connection(&self) -> &Connection {

@@ -2,13 +2,14 @@
 //! the model's evidence SQL judged against the expected SQL by their results.
 //!
 //! The model never sees a golden question's SQL: the session's knowledge goes to it without the
-//! checks, and without any worked example that has a check's question or SQL.
+//! checks, and without any worked example that has a check's question or SQL; the knowledge
+//! tables are not in the schema it is shown, and evidence that reads them fails.
 
 use super::compare::{same_result, Verdict};
 use crate::agent::{Agent, AgentConfig, AgentError, Answer, Failure, Session};
 use crate::clock::Clock;
-use crate::engine::{self, Database, QueryLimits, QueryResult};
-use crate::knowledge::{Check, Knowledge};
+use crate::engine::{self, Database, QueryLimits, QueryResult, Schema};
+use crate::knowledge::{is_knowledge_table, Check, Knowledge};
 use crate::llm::{LlmProvider, Usage};
 use crate::sql::analysis::Query;
 use futures::future::{Either, FusedFuture, FutureExt};
@@ -256,8 +257,7 @@ where
         }
     }
 
-    let mut session = template.clone();
-    session.forget_conversation();
+    let mut session = Session::new(without_knowledge_tables(template.schema()));
     session.set_knowledge(shown_to_model(template.knowledge(), check));
     let agent = Agent::new(
         candidate.db,
@@ -288,6 +288,10 @@ where
         return finish(result, Outcome::NoSql);
     };
     result.model_sql = Some(engine::with_values_written_in(&sql, &answer.values));
+    if let Some(table) = reads_knowledge(&sql) {
+        let why = format!("the model's SQL reads {table}, where the golden questions are kept");
+        return finish(result, Outcome::Fail { why });
+    }
 
     let actual = until_cancelled(evidence(candidate.db, &answer, &sql, &limits), cancel).await?;
     let actual = match actual {
@@ -342,6 +346,25 @@ fn shown_to_model(knowledge: &Knowledge, check: &Check) -> Knowledge {
                 .all(|sql| !same_text(&example.sql, sql))
     });
     shown
+}
+
+/// The schema without the knowledge tables: the golden questions are not data to query.
+fn without_knowledge_tables(schema: &Schema) -> Schema {
+    let mut schema = schema.clone();
+    schema
+        .tables
+        .retain(|table| !is_knowledge_table(&table.name));
+    schema
+}
+
+/// The first knowledge table `sql` reads, if any (an answer copied from the golden
+/// questions is no answer).
+fn reads_knowledge(sql: &str) -> Option<String> {
+    Query::read(sql)
+        .tables()
+        .into_iter()
+        .map(|table| table.name)
+        .find(|name| is_knowledge_table(name.rsplit('.').next().unwrap_or(name)))
 }
 
 /// `work`, unless `cancel` completes first (`None`).

@@ -5,7 +5,6 @@
 use super::limits::{clean, Cleaned, LIMITS};
 use super::{is_knowledge_table, Check, Example, Knowledge, Note, Problem, Source, Term};
 use crate::engine::Schema;
-use crate::present::count::grouped;
 use crate::sql::analysis::Query;
 use crate::sql::{guard, tidy::tidy};
 use crate::text::cut_chars;
@@ -88,10 +87,7 @@ fn capped<T: Piece>(
         problems.push(Problem {
             source,
             subject: what.to_string(),
-            message: format!(
-                "at most {limit} are kept; {} more were dropped",
-                grouped(count as u64)
-            ),
+            message: format!("at most {limit} are kept; {count} more were dropped"),
         });
     }
     kept
@@ -336,8 +332,8 @@ fn checked_sql(sql: &str, schema: &Schema) -> Result<String, String> {
     if sql.len() > LIMITS.sql_bytes {
         return Err(format!(
             "is {} bytes long; at most {} are allowed",
-            grouped(sql.len() as u64),
-            grouped(LIMITS.sql_bytes as u64)
+            sql.len(),
+            LIMITS.sql_bytes
         ));
     }
     let tidied = tidy(sql);
@@ -379,15 +375,15 @@ fn is_built_in(name: &str) -> bool {
         .contains(&lower.as_str())
 }
 
-/// What cleaning did to a text, as the end of a message ("was cut to 2,000 characters").
+/// What cleaning did to a text, as the end of a message ("was cut to 2000 characters").
 fn text_problems(cleaned: &Cleaned, limit: usize) -> Option<String> {
     match (cleaned.cut, cleaned.removed_controls) {
         (false, false) => None,
-        (true, false) => Some(format!("was cut to {} characters", grouped(limit as u64))),
+        (true, false) => Some(format!("was cut to {} characters", limit)),
         (false, true) => Some("had control characters, which were taken out".into()),
         (true, true) => Some(format!(
             "had control characters, which were taken out, and was cut to {} characters",
-            grouped(limit as u64)
+            limit
         )),
     }
 }

@@ -122,14 +122,7 @@ fn table_owners(tokens: &[Token], sql: &str) -> (Vec<Item>, Vec<(usize, Owner)>)
     };
     let items = split_items(tokens, open + 1, close, column_name);
     let mut owners = comments_in(tokens, 0, open, Owner::Whole);
-    owners.extend(list_owners(
-        tokens,
-        sql,
-        &items,
-        open + 1,
-        close,
-        Owner::Whole,
-    ));
+    owners.extend(list_owners(tokens, sql, &items, open + 1, close));
     owners.extend(comments_in(tokens, close + 1, tokens.len(), Owner::Whole));
     (items, owners)
 }
@@ -162,31 +155,21 @@ fn view_owners(tokens: &[Token], sql: &str) -> (Vec<Item>, Vec<(usize, Owner)>) 
             start = next + 1;
         }
     }
-    let mut owners = Vec::new();
-    let (head_end, mut items) = match column_list {
+    // Comments before the SELECT are the view's, but those in its column list.
+    let (mut items, mut owners) = match column_list {
         Some((open, close)) => {
             let listed = split_items(tokens, open + 1, close, column_name);
-            owners.extend(comments_in(tokens, 0, open, Owner::Whole));
-            owners.extend(list_owners(
-                tokens,
-                sql,
-                &listed,
-                open + 1,
-                close,
-                Owner::Whole,
-            ));
+            let mut owners = comments_in(tokens, 0, open, Owner::Whole);
+            owners.extend(list_owners(tokens, sql, &listed, open + 1, close));
             owners.extend(comments_in(tokens, close + 1, select, Owner::Whole));
-            (close + 1, listed)
+            (listed, owners)
         }
-        None => (0, Vec::new()),
+        None => (Vec::new(), comments_in(tokens, 0, select, Owner::Whole)),
     };
-    if column_list.is_none() {
-        owners.extend(comments_in(tokens, head_end, select, Owner::Whole));
-    }
     let selected = split_items(tokens, start, end, output_name);
     if items.is_empty() {
         items = selected;
-        owners.extend(list_owners(tokens, sql, &items, start, end, Owner::Whole));
+        owners.extend(list_owners(tokens, sql, &items, start, end));
     } else {
         // With a column list, the n-th selected expression is the n-th listed column.
         let by_position: Vec<Item> = selected
@@ -199,7 +182,7 @@ fn view_owners(tokens: &[Token], sql: &str) -> (Vec<Item>, Vec<(usize, Owner)>) 
             })
             .collect();
         let offset = items.len();
-        for (index, owner) in list_owners(tokens, sql, &by_position, start, end, Owner::Whole) {
+        for (index, owner) in list_owners(tokens, sql, &by_position, start, end) {
             let owner = match owner {
                 Owner::Item(n) => Owner::Item(offset + n),
                 other => other,
@@ -312,7 +295,6 @@ fn list_owners(
     items: &[Item],
     from: usize,
     to: usize,
-    before_first: Owner,
 ) -> Vec<(usize, Owner)> {
     let mut owners = Vec::new();
     for index in (from..to).filter(|&i| tokens[i].kind == TokenKind::Comment) {
@@ -322,8 +304,8 @@ fn list_owners(
             .position(|item| item.first < index && index < item.last);
         let owner = match (inside, next) {
             (Some(item), _) => Owner::Item(item),
-            (None, Some(0)) => before_first,
-            (None, None) if items.is_empty() => before_first,
+            (None, Some(0)) => Owner::Whole,
+            (None, None) if items.is_empty() => Owner::Whole,
             (None, next) => {
                 let previous = next.map_or(items.len(), |n| n) - 1;
                 let between = &sql[tokens[items[previous].last].end()..tokens[index].start];

@@ -12,11 +12,13 @@
 //! Everything here is untrusted input, like the data itself: it is checked against the schema,
 //! cut to size and reported ([`Problem`]), never obeyed. Knows nothing of the browser.
 
+pub mod budget;
 mod check;
 pub mod comments;
 mod limits;
 mod merge;
 pub mod person;
+pub mod retrieve;
 pub mod sidecar;
 pub mod tables;
 

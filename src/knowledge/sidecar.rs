@@ -9,7 +9,6 @@
 
 use super::limits::LIMITS;
 use super::{Check, Example, Knowledge, Note, Problem, Source, Term};
-use crate::present::count::grouped;
 use crate::text::cut_chars;
 use serde::de::{Deserializer, IgnoredAny, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
@@ -64,9 +63,10 @@ impl fmt::Display for SidecarError {
         match self {
             SidecarError::TooLarge { bytes } => write!(
                 f,
-                "the notes file is {} bytes; a notes file may be at most {} bytes",
-                grouped(*bytes as u64),
-                grouped(LIMITS.sidecar_bytes as u64)
+                "the notes file has {bytes} bytes; a notes file may have at most {} MiB ({} \
+                 bytes)",
+                LIMITS.sidecar_bytes / (1024 * 1024),
+                LIMITS.sidecar_bytes
             ),
             SidecarError::NotJson { message } => write!(
                 f,
@@ -327,7 +327,7 @@ fn entries<T>(
             subject: format!("\"{name}\""),
             message: format!(
                 "holds {} entries; the first {limit} are read, the rest skipped",
-                grouped(list.total as u64)
+                list.total
             ),
         });
     }

@@ -6,7 +6,7 @@
 use super::count::{plural, rows};
 use crate::agent::checks::{Diagnostic, DiagnosticKind};
 use crate::agent::tools::{ToolCall, ToolOutput};
-use crate::agent::{AgentEvent, Answer, EventKind};
+use crate::agent::{AgentEvent, Answer, EventKind, KnowledgeSent};
 use crate::llm::Usage;
 use crate::text::cut_chars;
 
@@ -17,7 +17,58 @@ const NOTE_CHARS: usize = 1_200;
 #[derive(Clone, Debug, PartialEq)]
 pub enum Entry {
     Step(Box<Step>),
-    Note { kind: NoteKind, text: String },
+    Note {
+        kind: NoteKind,
+        text: String,
+    },
+    /// What the agent knew of the data's meaning went with the question.
+    Knowledge(KnowledgeLine),
+}
+
+/// "Knowledge: 3 notes, 1 term, 2 examples · 1.4 of 10 KB", opening onto the terms and the
+/// examples' questions.
+#[derive(Clone, Debug, PartialEq)]
+pub struct KnowledgeLine {
+    pub summary: String,
+    pub details: Vec<String>,
+}
+
+impl KnowledgeLine {
+    pub fn new(sent: &KnowledgeSent) -> KnowledgeLine {
+        let mut summary = format!(
+            "Knowledge: {}, {}, {} · {} of {} KB",
+            plural(sent.notes as u64, "note", "notes"),
+            plural(sent.terms.len() as u64, "term", "terms"),
+            plural(sent.examples.len() as u64, "example", "examples"),
+            kilobytes(sent.bytes),
+            kilobytes(sent.budget),
+        );
+        if sent.left_out > 0 {
+            summary.push_str(&format!(" · {} left out to fit", sent.left_out));
+        }
+        let terms = sent.terms.iter().map(|term| format!("Term: {term}"));
+        let examples = sent.examples.iter().map(|example| {
+            format!(
+                "Example ({:.2}): {}",
+                example.score,
+                cut_chars(&example.question, NOTE_CHARS)
+            )
+        });
+        KnowledgeLine {
+            summary,
+            details: terms.chain(examples).collect(),
+        }
+    }
+}
+
+/// `1.4`, `10`, `0.1`: kilobytes with at most one decimal.
+fn kilobytes(bytes: usize) -> String {
+    let tenths = (bytes as f64 / 102.4).round() as u64;
+    if tenths.is_multiple_of(10) {
+        (tenths / 10).to_string()
+    } else {
+        format!("{}.{}", tenths / 10, tenths % 10)
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -83,6 +134,9 @@ impl Transcript {
     /// Takes in one event from the agent.
     pub fn record(&mut self, event: AgentEvent) {
         match event.kind {
+            EventKind::Knowledge(sent) => self
+                .entries
+                .push(Entry::Knowledge(KnowledgeLine::new(&sent))),
             EventKind::StepStarted { step, max_steps } => {
                 self.status = Some(format!(
                     "Step {step} of {max_steps}: waiting for the model…"
@@ -278,6 +332,7 @@ pub fn unverified_reason(answer: &Answer) -> Option<&'static str> {
 mod tests {
     use super::*;
     use crate::agent::tools::run_sql::{RunSql, SqlRun};
+    use crate::agent::SentExample;
     use crate::engine::RowCount;
 
     fn event(kind: EventKind) -> AgentEvent {
@@ -324,6 +379,55 @@ mod tests {
             [Entry::Step(step)] => step,
             other => panic!("expected one step, got {other:?}"),
         }
+    }
+
+    #[test]
+    fn the_knowledge_sent_is_one_line_that_opens_onto_terms_and_examples() {
+        let mut transcript = Transcript::default();
+        transcript.record(event(EventKind::Knowledge(KnowledgeSent {
+            notes: 3,
+            terms: vec!["repeat rate".into()],
+            examples: vec![
+                SentExample {
+                    question: "How many orders in March?".into(),
+                    score: 0.64,
+                },
+                SentExample {
+                    question: "東京都の顧客は？".into(),
+                    score: 0.2,
+                },
+            ],
+            bytes: 1_434,
+            budget: 10 * 1024,
+            left_out: 0,
+        })));
+        let [Entry::Knowledge(line)] = transcript.entries.as_slice() else {
+            panic!("{:?}", transcript.entries);
+        };
+        assert_eq!(
+            line.summary,
+            "Knowledge: 3 notes, 1 term, 2 examples · 1.4 of 10 KB"
+        );
+        assert_eq!(
+            line.details,
+            [
+                "Term: repeat rate",
+                "Example (0.64): How many orders in March?",
+                "Example (0.20): 東京都の顧客は？"
+            ]
+        );
+        let line = KnowledgeLine::new(&KnowledgeSent {
+            notes: 1,
+            terms: Vec::new(),
+            examples: Vec::new(),
+            bytes: 60,
+            budget: 10 * 1024,
+            left_out: 499,
+        });
+        assert_eq!(
+            line.summary,
+            "Knowledge: 1 note, 0 terms, 0 examples · 0.1 of 10 KB · 499 left out to fit"
+        );
     }
 
     #[test]

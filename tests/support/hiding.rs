@@ -1,6 +1,7 @@
 //! Databases with secrets to hide, and the copy the page would give the agent, made here with
 //! rusqlite from the same script the page's worker applies.
 
+use super::RusqliteDb;
 use askdb::engine::hidden::{derive_script, load_catalogue, Hidden};
 use askdb::engine::{schema, QueryLimits};
 use rusqlite::Connection;
@@ -66,7 +67,7 @@ pub struct Derived {
 /// The copy of `original` without `names` (`table` or `table.column`), made as the page makes
 /// it: the schema and catalogue read through `Database`, the script applied to a writable copy.
 pub fn derive(original: &Path, names: &[&str], label: &str) -> Derived {
-    let db = super::open(original);
+    let db = RusqliteDb::open(original);
     let schema =
         futures::executor::block_on(schema::load(&db, &QueryLimits::default())).expect("schema");
     let catalogue = futures::executor::block_on(load_catalogue(&db)).expect("catalogue");

@@ -6,9 +6,8 @@ pub mod fake_server;
 pub mod hiding;
 pub mod scripted_llm;
 
-use askdb::engine::native::to_value;
-pub use askdb::engine::native::RusqliteDb;
-use askdb::engine::Value;
+use askdb::engine::native::{to_value, RusqliteDb as NativeDb};
+use askdb::engine::{Database, DbError, QueryLimits, QueryResult, ReadOnlySql, Value};
 use std::path::{Path, PathBuf};
 
 /// `tests/datasets/<relative>` (copies of the shared datasets, each with its licence).
@@ -25,28 +24,44 @@ pub fn fixture(relative: &str) -> PathBuf {
         .join(relative)
 }
 
-/// The crate's native database, opened read-only; a file that cannot be opened fails the test.
-pub fn open(path: &Path) -> RusqliteDb {
-    RusqliteDb::open(path).unwrap_or_else(|e| panic!("{e}"))
-}
+/// The crate's native database (`askdb::engine::native::RusqliteDb`), opened read-only on a
+/// test's file: a file that cannot be opened fails the test.
+pub struct RusqliteDb(NativeDb);
 
-/// `tests/datasets/shop/shop.db`.
-pub fn shop() -> RusqliteDb {
-    open(&dataset("shop/shop.db"))
-}
-
-/// Runs `sql` straight on the connection, bypassing the rules: for comparing results.
-pub fn raw_rows(db: &RusqliteDb, sql: &str) -> rusqlite::Result<Vec<Vec<Value>>> {
-    let mut statement = db.connection().prepare(sql)?;
-    let width = statement.column_count();
-    let mut rows = statement.query([])?;
-    let mut out = Vec::new();
-    while let Some(row) = rows.next()? {
-        out.push(
-            (0..width)
-                .map(|i| to_value(row.get_ref_unwrap(i)))
-                .collect(),
-        );
+impl RusqliteDb {
+    pub fn open(path: &Path) -> RusqliteDb {
+        RusqliteDb(NativeDb::open(path).unwrap_or_else(|e| panic!("{e}")))
     }
-    Ok(out)
+
+    /// `tests/datasets/shop/shop.db`.
+    pub fn shop() -> RusqliteDb {
+        RusqliteDb::open(&dataset("shop/shop.db"))
+    }
+
+    /// Runs `sql` straight on the connection, bypassing the rules: for comparing results.
+    pub fn raw_rows(&self, sql: &str) -> rusqlite::Result<Vec<Vec<Value>>> {
+        let mut statement = self.0.connection().prepare(sql)?;
+        let width = statement.column_count();
+        let mut rows = statement.query([])?;
+        let mut out = Vec::new();
+        while let Some(row) = rows.next()? {
+            out.push(
+                (0..width)
+                    .map(|i| to_value(row.get_ref_unwrap(i)))
+                    .collect(),
+            );
+        }
+        Ok(out)
+    }
+}
+
+impl Database for RusqliteDb {
+    async fn run(
+        &self,
+        sql: &ReadOnlySql,
+        values: &[Value],
+        limits: &QueryLimits,
+    ) -> Result<QueryResult, DbError> {
+        self.0.run(sql, values, limits).await
+    }
 }

@@ -115,6 +115,11 @@ async fn cross_check<D: Database + ?Sized>(
 ) -> ToolOutput {
     let sql_a = crate::sql::tidy::tidy(sql_a);
     let sql_b = crate::sql::tidy::tidy(sql_b);
+    for (side, sql) in [("sql_a", &sql_a), ("sql_b", &sql_b)] {
+        if let Err(message) = super::refuse_knowledge_tables(sql) {
+            return ToolOutput::error(format!("{side}: {message}"));
+        }
+    }
     let result_a = toolbox.data().query(&sql_a, COMPARED_ROWS).await;
     let result_b = toolbox.data().query(&sql_b, COMPARED_ROWS).await;
     let schema = toolbox.data().schema();

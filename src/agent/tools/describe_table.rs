@@ -11,6 +11,8 @@ use crate::agent::data::{
 use crate::agent::values::{rows_json, value_json};
 use crate::engine::schema::Column;
 use crate::engine::{Database, DbError, RowCount, Table, TableKind, Value};
+use crate::knowledge::budget::{one_line, DESCRIBED_NOTE_CHARS};
+use crate::knowledge::Knowledge;
 use crate::llm::ToolSpec;
 use crate::sql::analysis::date_shape;
 use crate::sql::{quote_ident, quote_literal};
@@ -36,6 +38,9 @@ pub struct TableDescription {
     /// Set when the statistics come from part of the data.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub statistics_from: Option<String>,
+    /// What the table means, from the notes kept with the database.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub table_note: Option<String>,
     pub columns: Vec<ColumnProfile>,
     /// Keys of this table that point at others.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -61,6 +66,9 @@ pub struct ColumnProfile {
     pub primary_key: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub default: Option<String>,
+    /// What the column means, from the notes kept with the database.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
     pub nulls: Option<u64>,
     pub distinct: Option<u64>,
     /// Every value with its count, NULL included, when there are few.
@@ -102,7 +110,35 @@ impl TableDescription {
             shrunk |= halve(&mut column.values, &mut self.note);
             shrunk |= halve(&mut column.most_frequent, &mut self.note);
         }
-        shrunk || halve(&mut self.sample_rows, &mut self.note)
+        shrunk || halve(&mut self.sample_rows, &mut self.note) || self.drop_column_notes()
+    }
+
+    /// Drops the notes of the last half of the columns that have one; false when none has.
+    fn drop_column_notes(&mut self) -> bool {
+        let noted: Vec<usize> = (0..self.columns.len())
+            .filter(|&at| self.columns[at].note.is_some())
+            .collect();
+        if noted.is_empty() {
+            return false;
+        }
+        for &at in &noted[noted.len() / 2..] {
+            self.columns[at].note = None;
+        }
+        self.note = Some("some column notes were cut to fit the result size".into());
+        true
+    }
+
+    /// This description with the notes `knowledge` has on the table and its columns (added
+    /// when shown, not cached: the notes may change between questions).
+    fn with_notes(mut self, knowledge: &Knowledge) -> TableDescription {
+        let shown = |text: &str| one_line(text, DESCRIBED_NOTE_CHARS);
+        self.table_note = knowledge.table_note(&self.table).map(|n| shown(&n.text));
+        for column in &mut self.columns {
+            column.note = knowledge
+                .column_note(&self.table, &column.name)
+                .map(|n| shown(&n.text));
+        }
+        self
     }
 }
 
@@ -149,12 +185,15 @@ async fn describe<D: Database + ?Sized>(toolbox: &mut Toolbox<'_, D>, name: &str
         return ToolOutput::error(unknown_table(toolbox, name));
     };
     let key = table.name.to_lowercase();
-    if let Some(cached) = toolbox.descriptions.get(&key) {
-        return ToolOutput::Table(cached.clone());
-    }
-    let description = build(toolbox, table).await;
-    toolbox.descriptions.insert(key, description.clone());
-    ToolOutput::Table(description)
+    let description = match toolbox.descriptions.get(&key) {
+        Some(cached) => cached.clone(),
+        None => {
+            let built = build(toolbox, table).await;
+            toolbox.descriptions.insert(key, built.clone());
+            built
+        }
+    };
+    ToolOutput::Table(description.with_notes(toolbox.knowledge))
 }
 
 fn unknown_table<D: Database + ?Sized>(toolbox: &Toolbox<'_, D>, name: &str) -> String {
@@ -183,6 +222,7 @@ async fn build<D: Database + ?Sized>(toolbox: &Toolbox<'_, D>, table: &Table) ->
                 format!("at most the first {SAMPLE_ROWS} rows (rows of a view are not counted)")
             }
         }),
+        table_note: None,
         columns: table.columns.iter().map(profile_of).collect(),
         foreign_keys: table
             .foreign_keys
@@ -227,6 +267,7 @@ fn profile_of(column: &Column) -> ColumnProfile {
         not_null: column.not_null,
         primary_key: column.primary_key > 0,
         default: column.default.clone(),
+        note: None,
         nulls: None,
         distinct: None,
         values: Vec::new(),

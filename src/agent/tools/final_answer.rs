@@ -152,6 +152,7 @@ async fn check_evidence<D: Database + ?Sized>(
     let Some(evidence) = evidence else {
         return Ok(accepted(answer, None, notes, false));
     };
+    super::refuse_knowledge_tables(&evidence.sql)?;
     match toolbox
         .data()
         .query_bound(&evidence.sql, &evidence.values, 1)

@@ -24,7 +24,9 @@ pub mod run_sql;
 use super::data::Data;
 use super::AgentConfig;
 use crate::engine::{Database, Schema};
+use crate::knowledge::{is_knowledge_table, Knowledge};
 use crate::llm::ToolSpec;
+use crate::sql::analysis::Query;
 use crate::text::cap_bytes;
 use args::Args;
 use query::{Catalog, Compiled};
@@ -254,6 +256,25 @@ impl ToolOutput {
     }
 }
 
+/// The model's SQL may not read askdb's own tables ([`crate::knowledge::KNOWLEDGE_TABLES`]):
+/// they hold notes about the data, not data. `Err` says so, for the model.
+pub(crate) fn refuse_knowledge_tables(sql: &str) -> Result<(), String> {
+    let named: Vec<String> = Query::read(sql)
+        .tables()
+        .into_iter()
+        .filter(|table| is_knowledge_table(&table.name))
+        .map(|table| table.name)
+        .collect();
+    if named.is_empty() {
+        return Ok(());
+    }
+    Err(format!(
+        "not run: {} holds askdb's notes about the data, not data; the notes you need are \
+         already in the schema and in describe_table. Query the data's own tables.",
+        named.join(", ")
+    ))
+}
+
 /// Drops the second half of `items` and says so in `note`; false when there was nothing to drop.
 pub(crate) fn halve<T>(items: &mut Vec<T>, note: &mut Option<String>) -> bool {
     if items.len() <= 1 {
@@ -272,6 +293,8 @@ pub(crate) fn halve<T>(items: &mut Vec<T>, note: &mut Option<String>) -> bool {
 pub struct Toolbox<'a, D: ?Sized> {
     data: Data<'a, D>,
     descriptions: &'a mut HashMap<String, describe_table::TableDescription>,
+    /// Notes on the tables and columns, for `describe_table`.
+    knowledge: &'a Knowledge,
     /// The fields `query` offers (empty in SQL mode).
     catalog: &'a Catalog,
     /// The structured queries that ran in this question, numbered from 1, for `final_answer`
@@ -286,12 +309,14 @@ impl<'a, D: Database + ?Sized> Toolbox<'a, D> {
         db: &'a D,
         schema: &'a Schema,
         descriptions: &'a mut HashMap<String, describe_table::TableDescription>,
+        knowledge: &'a Knowledge,
         catalog: &'a Catalog,
         config: &'a AgentConfig,
     ) -> Self {
         Toolbox {
             data: Data::new(db, schema, config),
             descriptions,
+            knowledge,
             catalog,
             queries_run: Vec::new(),
             refused_answers: 0,

@@ -106,6 +106,9 @@ impl Tool for RunSql {
 
 async fn run_sql<D: Database + ?Sized>(toolbox: &Toolbox<'_, D>, sql: &str) -> ToolOutput {
     let sql = crate::sql::tidy::tidy(sql);
+    if let Err(message) = super::refuse_knowledge_tables(&sql) {
+        return ToolOutput::error(message);
+    }
     match toolbox
         .data()
         .query(&sql, toolbox.data().config().rows_to_model)

@@ -103,7 +103,7 @@ fn hostile_notes_stay_text_lose_control_characters_and_are_cut() {
         said(&problems),
         [
             "note on orders (notes file): had control characters, which were taken out",
-            "note on orders.id (notes file): was cut to 2,000 characters",
+            "note on orders.id (notes file): was cut to 2000 characters",
         ]
     );
     // Checking again finds nothing more to do.
@@ -171,7 +171,7 @@ fn example_sql_must_be_one_read_of_tables_the_database_has() {
         said[4],
         "example \"\" (in the database): has no question: dropped"
     );
-    assert!(said[5].starts_with("example \"Long\" (in the database): its SQL is 20,0"));
+    assert!(said[5].starts_with("example \"Long\" (in the database): its SQL is 200"));
 }
 
 #[test]

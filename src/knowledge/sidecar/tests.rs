@@ -167,8 +167,8 @@ fn a_file_over_the_size_limit_is_refused_before_it_is_parsed() {
     assert_eq!(
         read(&text).unwrap_err().to_string(),
         format!(
-            "the notes file is {} bytes; a notes file may be at most 4,194,304 bytes",
-            grouped(text.len() as u64)
+            "the notes file has {} bytes; a notes file may have at most 4 MiB (4194304 bytes)",
+            text.len()
         )
     );
 }
@@ -187,7 +187,7 @@ fn a_list_longer_than_the_limit_keeps_its_first_entries() {
     assert_eq!(knowledge.glossary[0].term, "t0");
     assert_eq!(
         problems[0].to_string(),
-        "\"glossary\" (notes file): holds 5,000 entries; the first 200 are read, the rest skipped"
+        "\"glossary\" (notes file): holds 5000 entries; the first 200 are read, the rest skipped"
     );
 }
 
@@ -218,4 +218,30 @@ fn only_a_json_object_naming_the_format_looks_like_a_sidecar() {
     assert!(!looks_like_sidecar(b"{\"format\": \"askdb-knowledge/1\""));
     assert!(!looks_like_sidecar(b"[]"));
     assert!(!looks_like_sidecar(b""));
+}
+
+/// The code block of `docs/knowledge-format.md` that starts with `opening`.
+fn documented_block(fence: &str, opening: &str) -> String {
+    let doc = include_str!("../../../docs/knowledge-format.md");
+    doc.split(fence)
+        .skip(1)
+        .map(|block| block.split("```").next().unwrap_or_default())
+        .find(|block| block.trim_start().starts_with(opening))
+        .unwrap_or_else(|| {
+            panic!("docs/knowledge-format.md has a {fence} block starting {opening}")
+        })
+        .to_string()
+}
+
+#[test]
+fn the_documented_notes_file_reads_whole() {
+    let text = documented_block("```json\n", "{");
+    let sidecar = read_sidecar(&text).unwrap();
+    assert!(sidecar.problems.is_empty(), "{:?}", sidecar.problems);
+    let knowledge = sidecar.knowledge;
+    assert_eq!(knowledge.notes.len(), 2);
+    assert_eq!(knowledge.glossary.len(), 1);
+    assert_eq!(knowledge.examples.len(), 1);
+    assert_eq!(knowledge.checks[0].also_accepted.len(), 1);
+    assert_eq!(sidecar.database.unwrap().name.as_deref(), Some("shop.db"));
 }

@@ -406,8 +406,10 @@ pub fn Chat() -> impl IntoView {
         <section class="panel chat" aria-labelledby="chat-heading">
             <div class="chat-head">
                 <h2 id="chat-heading">"Ask the database"</h2>
-                <super::checks::ChecksButton/>
-                <SettingsButton/>
+                <div class="chat-head-actions">
+                    <super::checks::ChecksButton/>
+                    <SettingsButton/>
+                </div>
             </div>
             <SettingsPanel/>
             <super::checks::ChecksPanel/>

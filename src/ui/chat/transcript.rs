@@ -14,7 +14,7 @@ use crate::llm::Usage;
 use crate::present::count::{rows, rows_caption};
 use crate::present::time::elapsed;
 use crate::present::transcript::{
-    self as model, is_warning, Entry, NoteKind, Step, StepDifference,
+    self as model, is_warning, Entry, KnowledgeLine, NoteKind, Step, StepDifference,
 };
 use leptos::prelude::*;
 
@@ -94,14 +94,30 @@ fn is_step(entry: &Entry) -> bool {
 
 /// The note at `index` (notes do not change once written).
 fn note_at(transcript: Transcript, index: usize) -> AnyView {
-    let note = transcript.0.with_untracked(|t| match t.entries.get(index) {
-        Some(Entry::Note { kind, text }) => Some((*kind, text.clone())),
-        _ => None,
-    });
-    match note {
-        Some((kind, text)) => note_view(kind, text),
-        None => ().into_any(),
+    transcript.0.with_untracked(|t| match t.entries.get(index) {
+        Some(Entry::Note { kind, text }) => note_view(*kind, text.clone()),
+        Some(Entry::Knowledge(line)) => knowledge_view(line.clone()),
+        _ => ().into_any(),
+    })
+}
+
+/// What knowledge went with the question: one line, opening onto the terms and examples.
+fn knowledge_view(line: KnowledgeLine) -> AnyView {
+    if line.details.is_empty() {
+        return view! { <li class="note knowledge" data-testid="knowledge">{line.summary}</li> }
+            .into_any();
     }
+    view! {
+        <li class="note knowledge" data-testid="knowledge">
+            <details>
+                <summary>{line.summary}</summary>
+                <ul class="knowledge-details">
+                    {line.details.into_iter().map(|detail| view! { <li>{detail}</li> }).collect_view()}
+                </ul>
+            </details>
+        </li>
+    }
+    .into_any()
 }
 
 fn note_view(kind: NoteKind, text: String) -> AnyView {

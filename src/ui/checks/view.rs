@@ -21,7 +21,7 @@ pub fn ChecksButton() -> impl IntoView {
         <Show when=shown>
             <button
                 type="button"
-                class="button small checks-button"
+                class="button checks-button"
                 data-testid="checks-button"
                 aria-controls=PANEL_ID
                 aria-expanded=move || checks.open.get().to_string()
@@ -123,7 +123,7 @@ fn Progress() -> impl IntoView {
             };
             view! {
                 <div class="checks-progress" role="status" data-testid="checks-summary">
-                    <progress max=asking value=done()></progress>
+                    {running.then(|| view! { <progress max=asking value=done()></progress> })}
                     <p class:total=!running>{line}</p>
                     {running.then(|| view! { <p class="muted">{report.summary()}</p> })}
                 </div>

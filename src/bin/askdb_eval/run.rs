@@ -1,0 +1,354 @@
+//! One evaluation: the questions asked database by database with `askdb::eval::run_checks` (the
+//! same agent and comparison as the page's "Check the model"), progress on stderr, the report
+//! written as `report.md` and `report.json`.
+
+use super::args::Args;
+use super::error::EvalError;
+use super::questions::{self, Batch, Databases};
+use super::watch::WatchedModel;
+use askdb::agent::{AgentConfig, Session};
+use askdb::clock::{Clock, SystemClock};
+use askdb::engine::hidden::{derive_script, load_catalogue, Hidden};
+use askdb::engine::native::RusqliteDb;
+use askdb::engine::{schema, QueryLimits};
+use askdb::eval::report;
+use askdb::eval::run::{run_checks, Candidate, CheckResult, Report};
+use askdb::knowledge::{comments, sidecar, tables, Check, Knowledge, KNOWLEDGE_TABLES};
+use askdb::llm::http::NativeHttp;
+use askdb::llm::{HttpProvider, LlmProvider};
+use askdb::present::count::grouped;
+use askdb::present::time::elapsed;
+use askdb::text::cut_chars;
+use futures::executor::block_on;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// Row counts in the schema get this long each, as in the page.
+const COUNT_LIMITS: QueryLimits = QueryLimits {
+    max_rows: 1,
+    deadline_ms: 3_000,
+};
+
+/// What a finished run wrote.
+pub struct Finished {
+    pub report: Report,
+    pub markdown: PathBuf,
+    pub json: PathBuf,
+}
+
+/// Runs the evaluation `args` describe, with the environment's variables read by `env`.
+pub fn run(args: &Args, env: impl Fn(&str) -> Option<String>) -> Result<Finished, EvalError> {
+    let settings = args.model_settings()?;
+    let key = args.api_key(env)?;
+    let databases = databases(args)?;
+    for (option, path) in [("--questions", &args.questions), ("--notes", &args.notes)] {
+        if let Some(path) = path {
+            must_exist(option, path)?;
+        }
+    }
+    let notes = match &args.notes {
+        Some(path) => read_notes(path)?,
+        None => Knowledge::default(),
+    };
+    let (batches, skipped) = match &args.questions {
+        Some(path) => {
+            let text = read_text(path).map_err(|why| EvalError::Questions {
+                path: path.clone(),
+                why,
+            })?;
+            let set = questions::read(&text).map_err(|why| EvalError::Questions {
+                path: path.clone(),
+                why,
+            })?;
+            let chosen = questions::select(set.questions, args.offset, args.limit);
+            (questions::batches(chosen, &databases)?, set.skipped_broken)
+        }
+        // The golden questions kept with the database are read once it is open.
+        None => match &databases {
+            Databases::One(db) => (
+                vec![Batch {
+                    db: db.clone(),
+                    name: None,
+                    checks: Vec::new(),
+                }],
+                0,
+            ),
+            Databases::Folder(_) => {
+                return Err(EvalError::BadArgument(
+                    "--db-dir needs --questions FILE, whose questions name their databases".into(),
+                ))
+            }
+        },
+    };
+    if skipped > 0 {
+        eprintln!(
+            "skipped {skipped} questions whose expected SQL does not run (\"gold_executes\": false)"
+        );
+    }
+
+    let config = settings.agent_config();
+    let http = NativeHttp::new(Duration::from_millis(u64::from(config.deadline_ms)));
+    let model = WatchedModel::new(HttpProvider::new(settings.endpoint(&key), http));
+    let clock = SystemClock::new();
+    let started = clock.now_ms();
+    let several = batches.iter().filter_map(|b| b.name.as_ref()).count() > 1;
+    let mut total = Report {
+        model: config.model.clone(),
+        ..Report::default()
+    };
+    let mut progress = Progress {
+        planned: 0,
+        done: 0,
+        key: &key,
+    };
+    for batch in batches {
+        let opened = Opened::open(&batch.db, &notes)?;
+        let checks = if args.questions.is_some() {
+            batch.checks
+        } else {
+            let kept = opened.golden_questions();
+            let kept = questions::select(kept, args.offset, args.limit);
+            kept.into_iter().map(|q| q.check).collect()
+        };
+        if checks.is_empty() {
+            return Err(EvalError::NoQuestions(format!(
+                "{} has no golden questions (askdb_checks) and --notes gives none: pass \
+                 --questions FILE",
+                batch.db.display()
+            )));
+        }
+        progress.planned += checks.len();
+        let report = opened.ask(&model, &clock, &config, &checks, &mut progress);
+        for mut result in report.results {
+            if let (true, Some(name)) = (several, &batch.name) {
+                result.question = format!("{name}: {}", result.question);
+            }
+            total.add(result);
+        }
+        if report.stopped || model.failure().is_some() {
+            total.stopped = true;
+            break;
+        }
+    }
+    total.elapsed_ms = clock.now_ms() - started;
+
+    let written = write_reports(&args.out, &total, skipped, &key)?;
+    match model.failure() {
+        Some(error) => Err(EvalError::Model(error)),
+        None => Ok(Finished {
+            report: total,
+            markdown: written.0,
+            json: written.1,
+        }),
+    }
+}
+
+/// A database opened for the questions: the whole file (the expected SQL runs on it), the copy
+/// the model sees (without the knowledge tables, when the file has them), its session with
+/// the knowledge from every source.
+struct Opened {
+    whole: RusqliteDb,
+    for_model: Option<RusqliteDb>,
+    session: Session,
+}
+
+impl Opened {
+    fn open(path: &Path, notes: &Knowledge) -> Result<Opened, EvalError> {
+        let schema_error = |why| EvalError::Schema {
+            path: path.to_path_buf(),
+            why,
+        };
+        let whole = RusqliteDb::open(path).map_err(EvalError::Database)?;
+        let full_schema = block_on(schema::load(&whole, &COUNT_LIMITS)).map_err(schema_error)?;
+        let catalogue = block_on(load_catalogue(&whole)).map_err(schema_error)?;
+
+        // The knowledge tables are absent from the model's copy, as in the page: no query of
+        // the model can read a golden question's answer.
+        let knowledge_tables: Vec<String> =
+            KNOWLEDGE_TABLES.iter().map(|t| t.to_string()).collect();
+        let (hidden, _absent) = Hidden::resolve(&full_schema, &knowledge_tables);
+        let (for_model, schema) = if hidden.is_empty() {
+            (None, full_schema)
+        } else {
+            let script = derive_script(&full_schema, &catalogue, &hidden);
+            let copy = RusqliteDb::derived(path, &script).map_err(EvalError::Database)?;
+            let schema = block_on(schema::load(&copy, &COUNT_LIMITS)).map_err(schema_error)?;
+            (Some(copy), schema)
+        };
+
+        let from_comments = Knowledge {
+            notes: comments::from_catalogue(&catalogue),
+            ..Knowledge::default()
+        };
+        let (in_file, mut problems) = block_on(tables::load(&whole)).map_err(schema_error)?;
+        let merged = Knowledge::merged([from_comments, in_file, notes.clone()]);
+        let (knowledge, more) = merged.checked(&schema);
+        problems.extend(more);
+        for problem in &problems {
+            eprintln!("{}: knowledge: {problem}", path.display());
+        }
+        let mut session = Session::new(schema);
+        session.set_knowledge(knowledge);
+        Ok(Opened {
+            whole,
+            for_model,
+            session,
+        })
+    }
+
+    /// The golden questions kept with the database and in --notes.
+    fn golden_questions(&self) -> Vec<questions::Question> {
+        self.session
+            .knowledge()
+            .checks
+            .iter()
+            .map(|check| questions::Question {
+                db: None,
+                check: check.clone(),
+            })
+            .collect()
+    }
+
+    fn ask<L: LlmProvider>(
+        &self,
+        model: &WatchedModel<L>,
+        clock: &SystemClock,
+        config: &AgentConfig,
+        checks: &[Check],
+        progress: &mut Progress<'_>,
+    ) -> Report {
+        let candidate = Candidate {
+            db: self.for_model.as_ref().unwrap_or(&self.whole),
+            reference: &self.whole,
+            llm: model,
+            clock,
+            config: config.clone(),
+        };
+        let mut show = |result: &CheckResult| progress.show(result);
+        block_on(run_checks(
+            &candidate,
+            &self.session,
+            checks,
+            &mut show,
+            model.stopped(),
+        ))
+    }
+}
+
+/// One line per question on stderr, as it comes; the key cut out of what the server said.
+struct Progress<'k> {
+    planned: usize,
+    done: usize,
+    key: &'k str,
+}
+
+impl Progress<'_> {
+    fn show(&mut self, result: &CheckResult) {
+        self.done += 1;
+        let tokens = result.usage.input_tokens + result.usage.output_tokens;
+        eprintln!(
+            "[{}/{}] {:<12} {} steps, {} tokens, {}: {}",
+            self.done,
+            self.planned,
+            result.outcome.label(),
+            result.steps,
+            grouped(tokens),
+            elapsed(result.elapsed_ms),
+            cut_chars(&without_key(&one_line(&result.question), self.key), 100),
+        );
+        if let Some(why) = result.outcome.why() {
+            let why = without_key(&one_line(&why), self.key);
+            eprintln!("        {}", cut_chars(&why, 300));
+        }
+    }
+}
+
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The database argument: one file, or a folder of them.
+fn databases(args: &Args) -> Result<Databases, EvalError> {
+    match (&args.db, &args.db_dir) {
+        (Some(db), _) => {
+            must_exist("--db", db)?;
+            Ok(Databases::One(db.clone()))
+        }
+        (None, Some(folder)) => {
+            must_exist("--db-dir", folder)?;
+            Ok(Databases::Folder(folder.clone()))
+        }
+        (None, None) => Err(EvalError::BadArgument(
+            "which database? Give --db FILE, or --db-dir DIR for a question set over many".into(),
+        )),
+    }
+}
+
+fn must_exist(option: &'static str, path: &Path) -> Result<(), EvalError> {
+    if path.exists() {
+        Ok(())
+    } else {
+        Err(EvalError::MissingFile {
+            option,
+            path: path.to_path_buf(),
+        })
+    }
+}
+
+fn read_text(path: &Path) -> Result<String, String> {
+    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+    String::from_utf8(bytes).map_err(|_| "it is not UTF-8 text".into())
+}
+
+fn read_notes(path: &Path) -> Result<Knowledge, EvalError> {
+    let fail = |why: String| EvalError::Notes {
+        path: path.to_path_buf(),
+        why,
+    };
+    let text = read_text(path).map_err(fail)?;
+    let (notes, problems) = sidecar::read(&text).map_err(|e| fail(e.to_string()))?;
+    for problem in &problems {
+        eprintln!("{}: {problem}", path.display());
+    }
+    Ok(notes)
+}
+
+/// Writes `report.md` and `report.json` into `out`. The key is cut out of both, in case a
+/// server quoted it in an error message.
+fn write_reports(
+    out: &Path,
+    report: &Report,
+    skipped: usize,
+    key: &str,
+) -> Result<(PathBuf, PathBuf), EvalError> {
+    let write_error = |path: &Path, why| EvalError::Write {
+        path: path.to_path_buf(),
+        why,
+    };
+    std::fs::create_dir_all(out).map_err(|why| write_error(out, why))?;
+    let mut markdown = report::markdown(report);
+    if skipped > 0 {
+        markdown.push_str(&format!(
+            "\n{skipped} questions of the set were not asked: their expected SQL does not run \
+             (marked \"gold_executes\": false).\n"
+        ));
+    }
+    let files = [
+        (out.join("report.md"), markdown),
+        (out.join("report.json"), report::json(report)),
+    ];
+    for (path, text) in &files {
+        std::fs::write(path, without_key(text, key)).map_err(|why| write_error(path, why))?;
+    }
+    let [(markdown, _), (json, _)] = files;
+    Ok((markdown, json))
+}
+
+/// `text` with every copy of `key` replaced.
+pub fn without_key(text: &str, key: &str) -> String {
+    if key.is_empty() {
+        text.to_string()
+    } else {
+        text.replace(key, "[API key]")
+    }
+}
