@@ -12,21 +12,26 @@ pub const MAX_NOTE_CHARS: usize = super::LIMITS.note_chars;
 /// At most this many of the person's notes are read back for one database.
 pub const MAX_KEPT_NOTES: usize = 5_000;
 
-/// Sets the person's note on `table` (or on its `column`): replaces the one there, adds one,
-/// or removes it when `text` is blank. Names keep the schema's spelling; a second note on the
-/// same place in another case replaces the first, as SQLite's names ignore ASCII case.
+/// Sets the person's note on `table` (or on its `column`): replaces the one there or adds one.
+/// A blank `text` is kept as an empty note, which says "no note here": it wins over a note from
+/// another source when they are merged, and the check then drops it. Names keep the schema's
+/// spelling; a second note on the same place in another case replaces the first, as SQLite's
+/// names ignore ASCII case.
 pub fn set_note(notes: &mut Vec<Note>, table: &str, column: Option<&str>, text: &str) {
-    notes.retain(|note| !is_on(note, table, column));
+    remove_note(notes, table, column);
     let text = text.trim();
-    if text.is_empty() {
-        return;
-    }
     notes.push(Note {
         table: table.to_string(),
         column: column.map(str::to_string),
         text: cut_chars(text, MAX_NOTE_CHARS),
         source: Source::Person,
     });
+}
+
+/// Removes the person's note on `table` (or on its `column`): a note from another source there
+/// shows again.
+pub fn remove_note(notes: &mut Vec<Note>, table: &str, column: Option<&str>) {
+    notes.retain(|note| !is_on(note, table, column));
 }
 
 /// True when `note` is on `table` itself (no `column`) or on `table.column`, ignoring case.
@@ -45,8 +50,8 @@ pub fn to_json(notes: &[Note]) -> String {
 }
 
 /// The notes stored by [`to_json`], read back: anything that is not a list of notes gives
-/// none; every note counts as the person's and is cut to [`MAX_NOTE_CHARS`]; blank ones and
-/// those past [`MAX_KEPT_NOTES`] are left out.
+/// none; every note counts as the person's and is cut to [`MAX_NOTE_CHARS`]; those past
+/// [`MAX_KEPT_NOTES`] are left out.
 pub fn from_json(json: &str) -> Vec<Note> {
     let Ok(read) = serde_json::from_str::<Vec<Note>>(json) else {
         return Vec::new();
@@ -96,7 +101,16 @@ mod tests {
             ]
         );
         assert!(notes.iter().all(|n| n.source == Source::Person));
+        // Blank: "no note here", kept so that it hides the file's note.
         set_note(&mut notes, "orders", Some("amount"), " \n ");
+        assert_eq!(
+            texts(&notes),
+            [
+                ("orders".into(), None, "one row per order".into()),
+                ("orders".into(), Some("amount".into()), String::new()),
+            ]
+        );
+        remove_note(&mut notes, "Orders", Some("AMOUNT"));
         assert_eq!(
             texts(&notes),
             [("orders".into(), None, "one row per order".into())]
@@ -134,9 +148,10 @@ mod tests {
             "x".repeat(MAX_NOTE_CHARS * 3)
         );
         let notes = from_json(&edited);
-        assert_eq!(notes.len(), 1);
-        assert_eq!(notes[0].source, Source::Person);
+        assert_eq!(notes.len(), 2);
+        assert!(notes.iter().all(|n| n.source == Source::Person));
         assert!(notes[0].text.chars().count() <= MAX_NOTE_CHARS + 1);
+        assert_eq!(notes[1].text, "");
     }
 
     #[test]
@@ -147,5 +162,49 @@ mod tests {
         assert!(!is_on(&notes[0], "t", None));
         assert!(!is_on(&notes[0], "t", Some("d")));
         assert_eq!(as_knowledge(&notes).notes, notes);
+    }
+
+    #[test]
+    fn a_blank_note_of_the_persons_hides_the_files_and_removing_it_brings_it_back() {
+        use crate::engine::schema::{Column, Table};
+        use crate::engine::{Schema, TableKind};
+        let schema = Schema {
+            tables: vec![Table {
+                name: "orders".into(),
+                kind: TableKind::Table,
+                columns: vec![Column {
+                    name: "amount".into(),
+                    decl_type: "INTEGER".into(),
+                    not_null: false,
+                    primary_key: 0,
+                    default: None,
+                }],
+                foreign_keys: Vec::new(),
+                row_count: None,
+            }],
+        };
+        let from_file = Knowledge {
+            notes: vec![Note {
+                table: "orders".into(),
+                column: Some("amount".into()),
+                text: "in cents".into(),
+                source: Source::Database,
+            }],
+            ..Knowledge::default()
+        };
+        let shown = |mine: &[Note]| {
+            let merged = Knowledge::merged([from_file.clone(), as_knowledge(mine)]);
+            let (checked, _) = merged.checked(&schema);
+            checked
+                .column_note("orders", "amount")
+                .map(|n| n.text.clone())
+        };
+        let mut mine = Vec::new();
+        set_note(&mut mine, "orders", Some("amount"), "in yen");
+        assert_eq!(shown(&mine).as_deref(), Some("in yen"));
+        set_note(&mut mine, "orders", Some("amount"), "");
+        assert_eq!(shown(&mine), None);
+        remove_note(&mut mine, "orders", Some("amount"));
+        assert_eq!(shown(&mine).as_deref(), Some("in cents"));
     }
 }

@@ -178,7 +178,7 @@ fn editor(
     let delete = {
         let place = place.clone();
         move || {
-            super::save_note(state, &place.table, place.column.as_deref(), "");
+            super::delete_note(state, &place.table, place.column.as_deref());
             close();
         }
     };
@@ -219,7 +219,12 @@ fn editor(
                 on:keydown=on_key
             ></textarea>
             <div class="note-editor-actions">
-                <button class="button small primary" data-testid="note-save" on:click=move |_| save()>
+                <button
+                    class="button small primary"
+                    data-testid="note-save"
+                    title="Saved empty, your note hides the one from the schema, database or notes file"
+                    on:click=move |_| save()
+                >
                     "Save"
                 </button>
                 <button class="button small" data-testid="note-cancel" on:click=move |_| close()>
@@ -231,7 +236,7 @@ fn editor(
                         <button
                             class="button small danger"
                             data-testid="note-delete"
-                            title="Deletes your note; a note from the database or a notes file shows again"
+                            title="Deletes your note; a note from the schema, the database or a notes file shows again"
                             on:click=move |_| delete()
                         >
                             "Delete my note"

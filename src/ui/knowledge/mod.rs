@@ -112,12 +112,27 @@ pub fn take_sidecar(state: AppState, name: &str, bytes: &Uint8Array) -> Result<(
     Ok(())
 }
 
-/// Saves the person's note on `table` (or its `column`); a blank `text` removes it. The next
-/// question uses it.
+/// Saves the person's note on `table` (or its `column`); a blank `text` says "no note here",
+/// hiding a note from another source. The next question uses it.
 pub fn save_note(state: AppState, table: &str, column: Option<&str>, text: &str) {
     state
         .knowledge
         .update(|k| person::set_note(&mut k.person, table, column, text));
+    keep(state);
+}
+
+/// Deletes the person's note on `table` (or its `column`): a note from another source there
+/// shows again.
+pub fn delete_note(state: AppState, table: &str, column: Option<&str>) {
+    state
+        .knowledge
+        .update(|k| person::remove_note(&mut k.person, table, column));
+    keep(state);
+}
+
+/// Keeps the person's notes under the database's digest (or says why they cannot be), and
+/// merges again.
+fn keep(state: AppState) {
     let (digest, notes) = state
         .knowledge
         .with_untracked(|k| (k.digest.clone(), k.person.clone()));
