@@ -539,6 +539,12 @@ fn a_knowledge_files_golden_questions_are_asked_given_as_notes_or_as_questions()
             also_accepted: Vec::new(),
             source: askdb::knowledge::Source::Person,
         }],
+        notes: vec![askdb::knowledge::Note {
+            table: "customers".into(),
+            column: Some("prefecture".into()),
+            text: "NOTE-7Q: in English, as in Tokyo".into(),
+            source: askdb::knowledge::Source::Person,
+        }],
         ..Default::default()
     };
     let sidecar = scratch.write(
@@ -552,6 +558,15 @@ fn a_knowledge_files_golden_questions_are_asked_given_as_notes_or_as_questions()
         assert_exit(&output, 0, "[1/1] pass");
         assert_eq!(stdout(&output), "1 of 1 correct, 240 tokens\n", "{option}");
     }
+    // Given as notes, its note went to the model with the question; as questions, only its
+    // golden questions were read.
+    let requests = server.requests();
+    assert!(requests[0].body.contains("NOTE-7Q"), "{}", requests[0].body);
+    assert!(
+        !requests[2].body.contains("NOTE-7Q"),
+        "{}",
+        requests[2].body
+    );
     // Without a questions file, and no golden questions in the database or a knowledge file.
     let output = eval_at(&scratch, &server.url, &["--db", &shop_db()]);
     assert_exit(&output, 1, "has no golden questions");
