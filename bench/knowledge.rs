@@ -17,6 +17,7 @@ use askdb::knowledge::{Example, Knowledge, Note, Source, Term};
 use askdb::llm::Message;
 use std::time::Instant;
 use support::scripted_llm::{ask, calls, final_answer, session};
+use support::RusqliteDb;
 
 /// Searches timed per index size; the median of this many rounds is shown.
 const SEARCHES: usize = 200;
@@ -121,7 +122,7 @@ fn demo_knowledge() -> Knowledge {
 }
 
 fn prompt_bytes() {
-    let db = support::shop();
+    let db = RusqliteDb::shop();
     let knowledge = demo_knowledge();
     println!("| the demo (shop.db) | without knowledge | with knowledge | knowledge event |");
     println!("| --- | ---: | ---: | --- |");

@@ -78,7 +78,7 @@ fn evaluate_until(
     config: AgentConfig,
     stop: impl Fn(&CheckResult) -> bool,
 ) -> (Report, Vec<CheckResult>, Vec<ChatRequest>) {
-    let db = support::shop();
+    let db = RusqliteDb::shop();
     let clock = FakeClock::default();
     let llm = ScriptedLlm::new(turns, &clock);
     let candidate = Candidate {
@@ -139,7 +139,7 @@ fn wrong_model() -> Vec<Turn> {
 }
 
 fn count(sql: &str) -> i64 {
-    match support::raw_rows(&support::shop(), sql).unwrap()[0][0] {
+    match RusqliteDb::shop().raw_rows(sql).unwrap()[0][0] {
         Value::Integer(n) => n,
         ref other => panic!("not a count: {other:?}"),
     }
@@ -310,7 +310,7 @@ fn stop_ends_the_run_after_the_question_in_progress_is_dropped() {
 
 #[test]
 fn a_stop_before_the_start_asks_nothing() {
-    let db = support::shop();
+    let db = RusqliteDb::shop();
     let clock = FakeClock::default();
     let llm = ScriptedLlm::new(right_model(), &clock);
     let candidate = Candidate {
@@ -335,7 +335,7 @@ fn a_stop_before_the_start_asks_nothing() {
 /// An also-accepted reading passes when the main one does not match.
 #[test]
 fn an_also_accepted_sql_counts_as_right() {
-    let db = support::shop();
+    let db = RusqliteDb::shop();
     let clock = FakeClock::default();
     let llm = ScriptedLlm::new(
         vec![calls(vec![final_answer("a1", "All of them.", MARCH_WRONG)])],
@@ -379,8 +379,13 @@ fn the_golden_questions_table_is_neither_shown_nor_accepted_as_evidence() {
     let db = RusqliteDb::open(&copy.0);
     let clock = FakeClock::default();
     let cheat = "SELECT count(*) FROM (SELECT sql FROM askdb_checks) JOIN orders ON 0";
+    // The agent refuses the copied evidence (`final_answer` names a knowledge table); the model
+    // then has to answer from the data.
     let llm = ScriptedLlm::new(
-        vec![calls(vec![final_answer("a1", "Copied.", cheat)])],
+        vec![
+            calls(vec![final_answer("a1", "Copied.", cheat)]),
+            calls(vec![final_answer("a2", "Counted.", MARCH)]),
+        ],
         &clock,
     );
     let candidate = Candidate {
@@ -397,12 +402,14 @@ fn the_golden_questions_table_is_neither_shown_nor_accepted_as_evidence() {
         &mut |_| {},
         std::future::pending::<()>(),
     ));
-    assert_eq!(
-        report.results[0].outcome,
-        Outcome::Fail {
-            why: "the model's SQL reads askdb_checks, where the golden questions are kept".into()
-        }
+    assert_eq!(report.results[0].outcome, Outcome::Pass);
+    assert_eq!(report.results[0].model_sql.as_deref(), Some(MARCH));
+    let requests = llm.requests.borrow();
+    let first = requests_text(&requests[..1]);
+    assert!(!first.contains("askdb_checks"), "{first}");
+    let second = requests_text(&requests[1..]);
+    assert!(
+        second.contains("holds askdb's notes about the data"),
+        "{second}"
     );
-    let sent = requests_text(&llm.requests.borrow());
-    assert!(!sent.contains("askdb_checks"), "{sent}");
 }

@@ -49,13 +49,13 @@ fn commented_script(schema: &Schema) -> String {
 }
 
 fn check_dataset(relative: &str, label: &str) -> usize {
-    let original = support::open(&dataset(relative));
+    let original = RusqliteDb::open(&dataset(relative));
     let schema = schema_of(&original);
     let scratch = Scratch::new(&format!("comments-{label}"));
     Connection::open(&scratch.0)
         .and_then(|c| c.execute_batch(&commented_script(&schema)))
         .unwrap_or_else(|e| panic!("{relative}: {e}"));
-    let copy = support::open(&scratch.0);
+    let copy = RusqliteDb::open(&scratch.0);
     let catalogue = block_on(load_catalogue(&copy)).expect("catalogue");
     let notes = from_catalogue(&catalogue);
     let mut expected = 0;
@@ -131,7 +131,7 @@ fn the_datasets_as_shipped_have_no_comment_notes_on_names_they_lack() {
         "chinook/Chinook_Sqlite.sqlite",
         "shop/shop.db",
     ] {
-        let db = support::open(&dataset(relative));
+        let db = RusqliteDb::open(&dataset(relative));
         let schema = schema_of(&db);
         for note in from_catalogue(&block_on(load_catalogue(&db)).unwrap()) {
             let table = schema.table(&note.table).expect("a table it has");

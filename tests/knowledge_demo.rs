@@ -9,10 +9,10 @@ use askdb::engine::{query, schema, QueryLimits, Value};
 use askdb::knowledge::{comments, tables, Knowledge, Source};
 use futures::executor::block_on;
 use std::path::Path;
-use support::{open, raw_rows, shop, RusqliteDb};
+use support::RusqliteDb;
 
 fn demo() -> RusqliteDb {
-    open(&Path::new(env!("CARGO_MANIFEST_DIR")).join("www/demo/shop.db"))
+    RusqliteDb::open(&Path::new(env!("CARGO_MANIFEST_DIR")).join("www/demo/shop.db"))
 }
 
 fn demo_knowledge(db: &RusqliteDb) -> Knowledge {
@@ -97,12 +97,12 @@ fn every_golden_question_and_example_of_the_demo_answers_on_its_rows() {
 #[test]
 fn the_demo_keeps_the_reference_shop_data_row_for_row() {
     let demo = demo();
-    let reference = shop();
+    let reference = RusqliteDb::shop();
     for table in ["customers", "products", "orders"] {
         let sql = format!("SELECT * FROM {table} ORDER BY rowid");
         assert_eq!(
-            raw_rows(&demo, &sql).unwrap(),
-            raw_rows(&reference, &sql).unwrap(),
+            demo.raw_rows(&sql).unwrap(),
+            reference.raw_rows(&sql).unwrap(),
             "{table}"
         );
     }
@@ -114,7 +114,7 @@ fn the_chinook_notes_file_reads_and_passes_every_check_on_chinook() {
     let text = std::fs::read_to_string(root.join("chinook.knowledge.json")).unwrap();
     let (knowledge, problems) = askdb::knowledge::sidecar::read(&text).unwrap();
     assert!(problems.is_empty(), "{problems:?}");
-    let db = open(&root.join("Chinook_Sqlite.sqlite"));
+    let db = RusqliteDb::open(&root.join("Chinook_Sqlite.sqlite"));
     let schema = block_on(schema::load(&db, &QueryLimits::default())).unwrap();
     let (checked, problems) = knowledge.clone().checked(&schema);
     assert!(problems.is_empty(), "{problems:?}");

@@ -15,7 +15,7 @@ fn database(label: &str, script: &str) -> (Scratch, RusqliteDb) {
     Connection::open(&scratch.0)
         .and_then(|c| c.execute_batch(script))
         .unwrap_or_else(|e| panic!("make the scratch database: {e}"));
-    let db = support::open(&scratch.0);
+    let db = RusqliteDb::open(&scratch.0);
     (scratch, db)
 }
 
@@ -84,7 +84,7 @@ fn a_database_without_knowledge_tables_has_no_knowledge_and_no_problem() {
     let (knowledge, problems) = block_on(tables::load(&db)).unwrap();
     assert!(knowledge.is_empty());
     assert!(problems.is_empty());
-    let (knowledge, problems) = block_on(tables::load(&support::shop())).unwrap();
+    let (knowledge, problems) = block_on(tables::load(&RusqliteDb::shop())).unwrap();
     assert!(knowledge.is_empty() && problems.is_empty());
 }
 

@@ -17,6 +17,7 @@ mod check;
 pub mod comments;
 mod limits;
 mod merge;
+pub mod person;
 pub mod retrieve;
 pub mod sidecar;
 pub mod tables;

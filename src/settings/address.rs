@@ -179,6 +179,8 @@ pub struct StartFiles {
     pub db: Option<String>,
     /// `?replay=`: a saved conversation's URL (relative to the page, or absolute).
     pub replay: Option<String>,
+    /// `?notes=`: a notes file's URL (relative, same origin or https; see [`check_notes_url`]).
+    pub notes: Option<String>,
 }
 
 /// `?db=` and `?replay=` (the first of each; blank ones are left out).
@@ -192,6 +194,29 @@ pub fn start_files(params: &[(String, String)]) -> StartFiles {
     StartFiles {
         db: first("db"),
         replay: first("replay"),
+        notes: first("notes"),
+    }
+}
+
+/// Whether the page may read a notes file (`?notes=`) from `resolved`, the address already
+/// resolved against the page's: one on the page's own origin, or on https. Anything else
+/// (`http:` elsewhere, `data:`, `javascript:`, `file:`) is refused with the reason, so that a
+/// link cannot make the page fetch from a plain-text origin or run a scheme of its own.
+pub fn check_notes_url(resolved: &str, page_origin: &str) -> Result<(), String> {
+    let same_origin = !page_origin.is_empty()
+        && resolved
+            .strip_prefix(page_origin)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'));
+    let https = resolved
+        .get(..8)
+        .is_some_and(|scheme| scheme.eq_ignore_ascii_case("https://"));
+    if same_origin || https {
+        Ok(())
+    } else {
+        Err(format!(
+            "notes \"{}\": a notes file is read from this page's site or from an https address",
+            cut_chars(resolved, SHOWN_CHARS)
+        ))
     }
 }
 
@@ -330,6 +355,7 @@ mod tests {
         ]));
         assert_eq!(files.db.as_deref(), Some("demo/shop.db"));
         assert_eq!(files.replay.as_deref(), Some("docs/march.json"));
+        assert_eq!(files.notes, None);
         assert_eq!(
             start_files(&params(&[("replay", " ")])),
             StartFiles::default()
@@ -424,5 +450,32 @@ mod tests {
         let names = hidden_names(&params(&[("hide", &long)]));
         assert_eq!(names.len(), MAX_HIDDEN_NAMES);
         assert_eq!(names[0].chars().count(), MAX_HIDDEN_NAME_CHARS);
+    }
+
+    #[test]
+    fn a_notes_file_comes_from_this_site_or_https() {
+        let page = "http://127.0.0.1:8080";
+        let files = start_files(&params(&[("notes", " notes/shop.json ")]));
+        assert_eq!(files.notes.as_deref(), Some("notes/shop.json"));
+        for allowed in [
+            "http://127.0.0.1:8080/notes/shop.json",
+            "http://127.0.0.1:8080",
+            "https://docs.example/shop.askdb-notes.json",
+            "HTTPS://docs.example/x.json",
+        ] {
+            assert_eq!(check_notes_url(allowed, page), Ok(()), "{allowed}");
+        }
+        for refused in [
+            "http://127.0.0.1:8081/notes.json",
+            "http://127.0.0.1:8080.evil.example/notes.json",
+            "http://docs.example/notes.json",
+            "data:application/json,{}",
+            "javascript:alert(1)",
+            "file:///etc/passwd",
+        ] {
+            let why = check_notes_url(refused, page).unwrap_err();
+            assert!(why.contains("https address"), "{refused}: {why}");
+        }
+        assert!(check_notes_url("http://x/notes.json", "").is_err());
     }
 }

@@ -44,7 +44,7 @@ pub fn DatabasePanel() -> impl IntoView {
                 </label>
             </div>
             <p class="hint">
-                "Or drop a SQLite file (or a saved conversation, to replay it) anywhere on this page. It is read here, in your browser, and never uploaded."
+                "Or drop a SQLite file (or a saved conversation, to replay it, or a notes file) anywhere on this page. It is read here, in your browser, and never uploaded."
             </p>
             <Status/>
         </section>

@@ -61,7 +61,7 @@ pub fn CompactPage(opens_from_address: bool) -> impl IntoView {
             {panel}
             // Kept in the page while closed, so that the console keeps its text and result.
             <div id=SCHEMA_ID class="compact-drawer" hidden=move || !schema_open.get()>
-                <schema_view::SchemaView/>
+                <schema_view::SchemaView read_only=true/>
             </div>
             <div id=CONSOLE_ID class="compact-drawer" hidden=move || !console_open.get()>
                 <console::Console/>

@@ -13,6 +13,7 @@ mod console;
 mod database_panel;
 mod embed;
 mod hiding;
+mod knowledge;
 mod ledger_view;
 mod markdown_view;
 mod number_input;
@@ -47,11 +48,14 @@ fn App() -> impl IntoView {
     let (shown, _) = presentation(&params);
     set_theme(shown.theme.map(|theme| theme.name()));
 
-    // `?db=<url>` opens that database at start, then `?replay=<url>` replays a conversation.
+    // `?db=<url>` opens that database at start, `?notes=<url>` reads its notes file, then
+    // `?replay=<url>` replays a conversation.
     let start = start_files(&params);
     let opens_from_address = start.db.is_some();
-    let sources = [start.db, start.replay].into_iter().flatten();
-    opening::start_opening(state, sources.map(|url| Source::address(&url)).collect());
+    let notes = start.notes.as_deref().map(Source::notes_address);
+    let sources = start.db.iter().map(|url| Source::address(url)).chain(notes);
+    let sources = sources.chain(start.replay.iter().map(|url| Source::address(url)));
+    opening::start_opening(state, sources.collect());
 
     if shown.embed {
         view! { <embed::CompactPage opens_from_address=opens_from_address/> }.into_any()

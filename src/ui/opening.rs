@@ -4,15 +4,19 @@
 //!
 //! The same ways in open a saved conversation: a file whose first bytes are JSON rather than
 //! SQLite's header is read as one ([`conversation::read`], which refuses anything unsafe) and
-//! handed to the chat to replay.
+//! handed to the chat to replay; one that looks like a notes file
+//! ([`knowledge::looks_like_sidecar`]) is read as the open database's notes instead.
+//! `?notes=` and "Open notes file" read a notes file and nothing else.
 //!
 //! The bytes stay in JavaScript memory (a `Uint8Array`) from the file or the network to the
 //! worker: a 300 MB file is never copied into wasm memory, and never leaves the browser.
 
+use super::knowledge;
 use super::state::{AppState, Loading, OpenDatabase};
-use crate::browser::{describe, finish_sha256, page_address, start_sha256};
+use crate::browser::{describe, finish_sha256, page_address, page_origin, start_sha256};
 use crate::conversation::{self, sniff, FileKind, ReadError};
 use crate::engine::schema;
+use crate::knowledge::{sidecar, LIMITS};
 use futures::channel::oneshot;
 use js_sys::{Array, ArrayBuffer, Reflect, Uint8Array};
 use leptos::prelude::*;
@@ -30,6 +34,10 @@ pub enum Source {
     File(File),
     /// An address (`?db=…`, or the demo); `name` is what the page calls it.
     Url { url: String, name: String },
+    /// A notes file the person picked with "Open notes file".
+    NotesFile(File),
+    /// A notes file's address (`?notes=`).
+    NotesUrl { url: String, name: String },
 }
 
 impl Source {
@@ -39,6 +47,14 @@ impl Source {
             url: "demo/shop.db".into(),
             name: "shop.db (demo)".into(),
         }
+    }
+
+    /// A notes file's address given in `?notes=`.
+    pub fn notes_address(url: &str) -> Source {
+        let Source::Url { url, name } = Source::address(url) else {
+            unreachable!("an address is a Url")
+        };
+        Source::NotesUrl { url, name }
     }
 
     /// An address given in `?db=`; named after its last path segment.
@@ -61,8 +77,8 @@ impl Source {
 
     fn name(&self) -> String {
         match self {
-            Source::File(file) => file.name(),
-            Source::Url { name, .. } => name.clone(),
+            Source::File(file) | Source::NotesFile(file) => file.name(),
+            Source::Url { name, .. } | Source::NotesUrl { name, .. } => name.clone(),
         }
     }
 }
@@ -100,6 +116,7 @@ pub fn start_opening(state: AppState, sources: Vec<Source>) {
 enum OpenError {
     Database(String),
     Conversation(String),
+    Notes(String),
 }
 
 async fn open_source(state: AppState, source: Source, name: String) {
@@ -111,12 +128,21 @@ async fn open_source(state: AppState, source: Source, name: String) {
         let name = name.clone();
         move |fraction: Option<f64>| show(format!("Reading {name}"), fraction)
     };
+    let notes = matches!(source, Source::NotesFile(_) | Source::NotesUrl { .. });
     let bytes = match &source {
-        Source::File(file) => read_file(file, progress).await,
+        Source::File(file) | Source::NotesFile(file) => read_file(file, progress).await,
         Source::Url { url, .. } => download(url, progress).await,
+        Source::NotesUrl { url, .. } => match allowed_notes_address(url) {
+            Ok(()) => download(url, progress).await,
+            Err(why) => Err(why),
+        },
     };
     let outcome = match bytes {
+        Ok(bytes) if notes => {
+            knowledge::take_sidecar(state, &name, &bytes).map_err(OpenError::Notes)
+        }
         Ok(bytes) => take_in(state, &name, bytes).await,
+        Err(why) if notes => Err(OpenError::Notes(why)),
         Err(why) => Err(OpenError::Database(why)),
     };
     let still_open = state
@@ -130,19 +156,47 @@ async fn open_source(state: AppState, source: Source, name: String) {
         Err(OpenError::Conversation(why)) => Some(format!(
             "Could not replay {name}: {why}. Nothing of it was run."
         )),
+        Err(OpenError::Notes(why)) => Some(format!(
+            "Could not read the notes file {name}: {why}.{still_open}"
+        )),
     };
     state.open_error.set(message);
 }
 
-/// Opens `bytes` as a database, or reads them as a conversation when they look like one.
+/// Opens `bytes` as a database, or reads them as a conversation or a notes file when they
+/// look like one.
 async fn take_in(state: AppState, name: &str, bytes: Uint8Array) -> Result<(), OpenError> {
-    let head = bytes.subarray(0, bytes.length().min(64)).to_vec();
+    let head = bytes.subarray(0, bytes.length().min(SNIFF_BYTES)).to_vec();
     match sniff(&head) {
+        FileKind::Conversation if looks_like_sidecar(&bytes) => {
+            knowledge::take_sidecar(state, name, &bytes).map_err(OpenError::Notes)
+        }
         FileKind::Conversation => read_conversation(state, &bytes).map_err(OpenError::Conversation),
         FileKind::Database | FileKind::Unknown => open_bytes(state, name, bytes)
             .await
             .map_err(OpenError::Database),
     }
+}
+
+/// The first bytes read to tell a database from JSON.
+const SNIFF_BYTES: u32 = 64;
+
+/// Whether JSON `bytes` are a notes file: read whole (its format is a field of the object), or,
+/// past the size a notes file may have, by its first bytes (to be refused as too large).
+fn looks_like_sidecar(bytes: &Uint8Array) -> bool {
+    if bytes.length() as usize <= LIMITS.sidecar_bytes {
+        return knowledge::looks_like_sidecar(&bytes.to_vec());
+    }
+    let head = bytes.subarray(0, 1024).to_vec();
+    String::from_utf8_lossy(&head).contains(sidecar::FORMAT)
+}
+
+/// `?notes=` reads from this page's site or from https only (see `check_notes_url`).
+fn allowed_notes_address(url: &str) -> Result<(), String> {
+    let resolved = web_sys::Url::new_with_base(url, &page_address())
+        .map(|u| u.href())
+        .map_err(|_| format!("\"{url}\" is not an address"))?;
+    crate::settings::address::check_notes_url(&resolved, &page_origin())
 }
 
 fn read_conversation(state: AppState, bytes: &Uint8Array) -> Result<(), String> {
@@ -183,10 +237,16 @@ async fn open_bytes(state: AppState, name: &str, bytes: Uint8Array) -> Result<()
     super::hiding::prepare_for_open(state, &schema, sha256.as_deref()).await;
     state.open.set(Some(OpenDatabase {
         name: name.to_string(),
-        schema,
+        schema: schema.clone(),
         size,
-        sha256,
+        sha256: sha256.clone(),
     }));
+    // Once the database is shown: its notes never hold it up, and a failure is said apart.
+    state.loading.set(Some(Loading {
+        label: "Reading the notes".into(),
+        fraction: None,
+    }));
+    knowledge::load_for_open(state, &schema, sha256.as_deref()).await;
     match schema_error {
         // The database is open and can be queried; only the overview is missing.
         Some(why) => Err(format!(

@@ -1,11 +1,15 @@
-//! The open database's tables and views: columns with types, keys, row counts; and, for each
-//! table and column, whether the model may see it (a button hides it, or shows it again).
+//! The open database's tables and views: columns with types, keys, row counts; for each
+//! table and column its note, and whether the model may see it (a button hides it, or shows it
+//! again). The knowledge tables (`askdb_notes`, …) are not listed as data: the "Knowledge"
+//! section names them. With `read_only` (the embedded page) notes are shown, not edited.
 
 use super::app_state;
 use super::hiding;
+use super::knowledge::{KnowledgeSection, NoteView};
 use super::state::AppState;
 use crate::engine::schema::{Column, Table};
 use crate::engine::TableKind;
+use crate::knowledge::is_knowledge_table;
 use crate::present::count::rows;
 use leptos::prelude::*;
 
@@ -13,11 +17,16 @@ use leptos::prelude::*;
 const UNFOLD_UP_TO: usize = 4;
 
 #[component]
-pub fn SchemaView() -> impl IntoView {
+pub fn SchemaView(#[prop(optional)] read_only: bool) -> impl IntoView {
     let state = app_state();
     move || {
         let open = state.open.get()?;
-        let tables = open.schema.tables;
+        let tables: Vec<Table> = open
+            .schema
+            .tables
+            .into_iter()
+            .filter(|table| !is_knowledge_table(&table.name))
+            .collect();
         let unfold = tables.len() <= UNFOLD_UP_TO;
         let list = if tables.is_empty() {
             view! { <p class="muted">"This database has no tables."</p> }.into_any()
@@ -26,7 +35,7 @@ pub fn SchemaView() -> impl IntoView {
                 <ul class="schema-tables">
                     {tables
                         .into_iter()
-                        .map(|table| view! { <TableEntry table=table unfold=unfold/> })
+                        .map(|table| view! { <TableEntry table=table unfold=unfold read_only=read_only/> })
                         .collect_view()}
                 </ul>
             }
@@ -35,6 +44,7 @@ pub fn SchemaView() -> impl IntoView {
         Some(view! {
             <section class="panel schema" aria-labelledby="schema-heading">
                 <h2 id="schema-heading">"Schema"</h2>
+                <KnowledgeSection read_only=read_only/>
                 {list}
             </section>
         })
@@ -42,8 +52,9 @@ pub fn SchemaView() -> impl IntoView {
 }
 
 #[component]
-fn TableEntry(table: Table, unfold: bool) -> impl IntoView {
+fn TableEntry(table: Table, unfold: bool, read_only: bool) -> impl IntoView {
     let state = app_state();
+    let note = NoteView::new(&table.name, None, !read_only);
     let select_all = format!(
         "SELECT * FROM {} LIMIT 100;",
         crate::sql::quote_ident(&table.name)
@@ -51,7 +62,7 @@ fn TableEntry(table: Table, unfold: bool) -> impl IntoView {
     let columns = table
         .columns
         .iter()
-        .map(|column| column_entry(state, &table, column))
+        .map(|column| column_entry(state, &table, column, read_only))
         .collect_view();
     let kind = (table.kind == TableKind::View).then(|| view! { <span class="badge">"view"</span> });
     let name = table.name.clone();
@@ -78,8 +89,10 @@ fn TableEntry(table: Table, unfold: bool) -> impl IntoView {
                     {hidden_badge(hidden)}
                     <span class="row-count">{row_count_text(&table)}</span>
                 </summary>
+                {note.body}
                 <ul class="columns">{columns}</ul>
                 <div class="table-actions">
+                    {note.button}
                     <button
                         class="link-button"
                         title=select_all.clone()
@@ -114,7 +127,8 @@ fn hidden_badge(hidden: Memo<bool>) -> impl IntoView {
     }
 }
 
-fn column_entry(state: AppState, table: &Table, column: &Column) -> impl IntoView {
+fn column_entry(state: AppState, table: &Table, column: &Column, read_only: bool) -> impl IntoView {
+    let note = NoteView::new(&table.name, Some(&column.name), !read_only);
     let primary = (column.primary_key > 0)
         .then(|| view! { <span class="badge key" title="primary key">"PK"</span> });
     let references = references_of(table, &column.name).map(|target| {
@@ -175,7 +189,9 @@ fn column_entry(state: AppState, table: &Table, column: &Column) -> impl IntoVie
                 {not_null}
                 {hidden_badge(own_badge)}
             </span>
+            {note.button}
             {toggle}
+            {note.body}
         </li>
     }
 }

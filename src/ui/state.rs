@@ -1,6 +1,7 @@
 //! What the page's parts share: the database engine, what is open, and the query settings.
 
 use super::hiding::view::Hiding;
+use super::knowledge::view::KnowledgeState;
 use crate::conversation::{ConversationFile, DatabaseIdentity};
 use crate::engine::worker::WorkerDatabase;
 use crate::engine::{QueryLimits, Schema};
@@ -62,6 +63,8 @@ pub struct AppState {
     pub agent_copy: StoredValue<Rc<WorkerDatabase>, LocalStorage>,
     /// What is hidden from the model, and what the model sees.
     pub hiding: RwSignal<Hiding>,
+    /// What the open database's data means (notes, glossary, examples, golden questions).
+    pub knowledge: RwSignal<KnowledgeState>,
     pub open: RwSignal<Option<OpenDatabase>>,
     pub loading: RwSignal<Option<Loading>>,
     /// Why the last attempt to open a database failed.
@@ -109,6 +112,7 @@ impl AppState {
         AppState {
             agent_copy: StoredValue::new_local(Rc::new(db.sibling())),
             hiding: RwSignal::new(Hiding::default()),
+            knowledge: RwSignal::new(KnowledgeState::default()),
             db: StoredValue::new_local(Rc::new(db)),
             open: RwSignal::new(None),
             loading: RwSignal::new(None),

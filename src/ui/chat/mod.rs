@@ -295,6 +295,8 @@ impl ChatState {
             ));
             return None;
         };
+        // The notes as they are now: one saved since the last question counts.
+        session.set_knowledge(super::knowledge::for_model(self.app));
         let clock = BrowserClock;
         let agent = Agent::new(&*db, llm, &clock, config);
         let owner = self.owner.get_value();

@@ -1,34 +1,19 @@
-//! The open database's golden questions, and the knowledge the model gets while they are asked.
-//!
-//! Stand-in until the page's knowledge loading (`ui/knowledge`, which merges every source) is
-//! on this branch: the knowledge is read from the file's own `askdb_*` tables
-//! ([`crate::knowledge::tables::load`]) and checked against the schema when a database opens.
+//! The open database's golden questions, and the knowledge the model gets while they are asked:
+//! both from the page's knowledge (`ui/knowledge`: every source merged and checked).
 
+use super::super::knowledge::for_model;
 use super::super::state::AppState;
-use crate::knowledge::{tables, Check, Knowledge};
+use crate::knowledge::{Check, Knowledge};
 use leptos::prelude::*;
 
-/// The knowledge of the database that is open (empty while none is), read again when another
-/// one opens.
-fn file_knowledge(app: AppState) -> Signal<Knowledge> {
-    let read = LocalResource::new(move || {
-        let schema = app
-            .open
-            .with(|open| open.as_ref().map(|o| o.schema.clone()));
-        async move {
-            let schema = schema?;
-            let db = app.database();
-            let (knowledge, _problems) = tables::load(&*db).await.ok()?;
-            Some(knowledge.checked(&schema).0)
-        }
-    });
-    Signal::derive(move || read.get().flatten().unwrap_or_default())
+/// The golden questions of the database that is open (none while none is), from its
+/// `askdb_checks` table or a notes file.
+pub fn golden_questions(app: AppState) -> Signal<Vec<Check>> {
+    Signal::derive(move || app.knowledge.with(|k| k.merged.checks.clone()))
 }
 
-/// The golden questions of the open database, and the knowledge that goes with them to the
-/// model (the runner takes the golden questions out of it).
-pub fn golden_knowledge(app: AppState) -> (Signal<Vec<Check>>, Signal<Knowledge>) {
-    let knowledge = file_knowledge(app);
-    let checks = Signal::derive(move || knowledge.with(|k| k.checks.clone()));
-    (checks, knowledge)
+/// What the model knows of the data while the golden questions are asked (the runner takes the
+/// golden questions out of it).
+pub fn knowledge(app: AppState) -> Knowledge {
+    for_model(app)
 }

@@ -17,7 +17,7 @@ use crate::agent::Session;
 use crate::browser::{describe, focus_element, now_iso, save_file, BrowserClock};
 use crate::eval::report;
 use crate::eval::run::{run_checks, Candidate, Report};
-use crate::knowledge::{Check, Knowledge};
+use crate::knowledge::Check;
 use crate::llm::http::GlooHttp;
 use crate::llm::ledger::RecordedHttp;
 use crate::llm::HttpProvider;
@@ -39,8 +39,6 @@ pub struct ChecksState {
     model: ModelChoice,
     /// The open database's golden questions.
     pub golden: Signal<Vec<Check>>,
-    /// What the model knows of the data while they are asked.
-    knowledge: Signal<Knowledge>,
     pub open: RwSignal<bool>,
     pub running: RwSignal<bool>,
     /// The results so far (all of them once the run is over), with the totals.
@@ -60,12 +58,10 @@ fn checks_state() -> ChecksState {
 impl ChecksState {
     /// The state for the chat's model choice; provided as context for the button and panel.
     pub fn provide(app: AppState, model: ModelChoice) {
-        let (golden, knowledge) = golden::golden_knowledge(app);
         let state = ChecksState {
             app,
             model,
-            golden,
-            knowledge,
+            golden: golden::golden_questions(app),
             open: RwSignal::new(false),
             running: RwSignal::new(false),
             report: RwSignal::new(None),
@@ -165,7 +161,7 @@ impl ChecksState {
             config: settings.agent_config().with_query_limits(&limits),
         };
         let mut session = Session::new(schema);
-        session.set_knowledge(self.knowledge.get_untracked());
+        session.set_knowledge(golden::knowledge(self.app));
         self.report.set(Some(Report {
             model: candidate.config.model.clone(),
             ..Report::default()

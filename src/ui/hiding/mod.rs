@@ -5,6 +5,10 @@
 //! hidden). When something is hidden the model's queries run on a copy without it
 //! ([`crate::engine::hidden`]), open in an engine of its own; until that copy is ready the model
 //! is not asked at all. The console keeps the whole database.
+//!
+//! The knowledge tables (`askdb_notes`, …) are left out of the model's copy too: they are
+//! knowledge, not data. They are not the person's choice, so they are neither listed nor kept
+//! as hidden; a database without them costs no copy.
 
 pub mod view;
 
@@ -15,6 +19,7 @@ use super::state::{AppState, Loading};
 use crate::browser::{query_parameters, storage};
 use crate::engine::hidden::{derive_script, load_catalogue, Hidden};
 use crate::engine::{schema, DbError, Schema};
+use crate::knowledge::is_knowledge_table;
 use crate::settings::address::hidden_names;
 use futures::lock::Mutex;
 use leptos::prelude::*;
@@ -62,7 +67,8 @@ pub async fn prepare_for_open(state: AppState, schema: &Schema, sha256: Option<&
         .unwrap_or_default();
     let (from_address, unresolved) = Hidden::resolve(schema, &hidden_names(&query_parameters()));
     let hidden = kept.union(&from_address);
-    let view = if hidden.is_empty() {
+    let left_out = left_out_of_copy(schema, &hidden);
+    let view = if left_out.is_empty() {
         AgentView::Whole(schema.clone())
     } else {
         AgentView::Preparing
@@ -77,7 +83,7 @@ pub async fn prepare_for_open(state: AppState, schema: &Schema, sha256: Option<&
             .map(|why| format!("This choice lasts until the tab closes: {why}.")),
         digest: digest.ok(),
     });
-    if hidden.is_empty() {
+    if left_out.is_empty() {
         // A copy made for the database open before is not needed any more.
         state.agent_copy.get_value().close().await;
     } else {
@@ -85,7 +91,7 @@ pub async fn prepare_for_open(state: AppState, schema: &Schema, sha256: Option<&
             label: "Making the copy the model sees, without what is hidden".into(),
             fraction: None,
         }));
-        make_copy(state, schema.clone(), hidden, generation).await;
+        make_copy(state, schema.clone(), left_out, generation).await;
     }
 }
 
@@ -108,9 +114,10 @@ pub fn toggle(state: AppState, table: &str, column: Option<&str>) {
     }
     let generation = next_generation();
     let not_kept = keep(state, &hidden);
+    let left_out = left_out_of_copy(&schema, &hidden);
     state.hiding.update(|h| {
         h.hidden = hidden.clone();
-        h.view = if hidden.is_empty() {
+        h.view = if left_out.is_empty() {
             AgentView::Whole(schema.clone())
         } else {
             AgentView::Preparing
@@ -119,11 +126,25 @@ pub fn toggle(state: AppState, table: &str, column: Option<&str>) {
             h.not_kept = not_kept;
         }
     });
-    if hidden.is_empty() {
+    if left_out.is_empty() {
         leptos::task::spawn_local(async move { state.agent_copy.get_value().close().await });
     } else {
-        leptos::task::spawn_local(make_copy(state, schema, hidden, generation));
+        leptos::task::spawn_local(make_copy(state, schema, left_out, generation));
     }
+}
+
+/// What the model's copy leaves out: what the person hides, and the knowledge tables.
+fn left_out_of_copy(schema: &Schema, hidden: &Hidden) -> Hidden {
+    let knowledge_tables: Vec<String> = schema
+        .tables
+        .iter()
+        .filter(|table| is_knowledge_table(&table.name))
+        .map(|table| table.name.clone())
+        .collect();
+    if knowledge_tables.is_empty() {
+        return hidden.clone();
+    }
+    hidden.union(&Hidden::resolve(schema, &knowledge_tables).0)
 }
 
 /// Saves the choice under the database's digest; the reason when it cannot be.

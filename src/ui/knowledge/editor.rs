@@ -1,0 +1,244 @@
+//! A table's or column's note in the schema panel: its text (always as text, long ones folded
+//! with "more") and where it came from; on the full page, a button that opens a small editor
+//! (Save, Cancel, Delete; Esc cancels, Ctrl/⌘+Enter saves).
+
+use super::super::app_state;
+use super::super::state::AppState;
+use crate::knowledge::person::MAX_NOTE_CHARS;
+use crate::knowledge::{Note, Source};
+use leptos::ev::KeyboardEvent;
+use leptos::html::{Button, Textarea};
+use leptos::prelude::*;
+
+/// A note longer than this (or with more lines) starts folded.
+const FOLD_OVER_CHARS: usize = 240;
+const FOLD_OVER_LINES: usize = 3;
+
+/// The note on `table` (or on its `column`): `button` goes in the item's row of actions,
+/// `body` under its name. Without `editable` there is no button (the embedded page).
+pub struct NoteView {
+    pub button: Option<AnyView>,
+    pub body: AnyView,
+}
+
+impl NoteView {
+    pub fn new(table: &str, column: Option<&str>, editable: bool) -> NoteView {
+        let state = app_state();
+        let place = Place {
+            table: table.to_string(),
+            column: column.map(str::to_string),
+        };
+        let editing = RwSignal::new(false);
+        // Focus goes back to the button when the editor closes.
+        let opener = NodeRef::<Button>::new();
+        let note = {
+            let place = place.clone();
+            Memo::new(move |_| state.knowledge.with(|k| place.note_in(&k.merged)))
+        };
+        let button = editable.then(|| edit_button(&place, note, editing, opener).into_any());
+        let body = {
+            let place = place.clone();
+            move || {
+                if editing.get() {
+                    Some(editor(state, place.clone(), note, editing, opener).into_any())
+                } else {
+                    note.get().map(|note| note_text(note).into_any())
+                }
+            }
+        };
+        NoteView {
+            button,
+            body: body.into_any(),
+        }
+    }
+}
+
+/// Where a note is: a table, or one of its columns.
+#[derive(Clone, PartialEq)]
+struct Place {
+    table: String,
+    column: Option<String>,
+}
+
+impl Place {
+    fn note_in(&self, knowledge: &crate::knowledge::Knowledge) -> Option<Note> {
+        match &self.column {
+            Some(column) => knowledge.column_note(&self.table, column),
+            None => knowledge.table_note(&self.table),
+        }
+        .cloned()
+    }
+
+    /// "customers" or "customers.email", for labels.
+    fn name(&self) -> String {
+        match &self.column {
+            Some(column) => format!("{}.{column}", self.table),
+            None => self.table.clone(),
+        }
+    }
+}
+
+fn edit_button(
+    place: &Place,
+    note: Memo<Option<Note>>,
+    editing: RwSignal<bool>,
+    opener: NodeRef<Button>,
+) -> impl IntoView {
+    let name = place.name();
+    let on_column = place.column.is_some();
+    view! {
+        <button
+            node_ref=opener
+            class=if on_column { "note-button column-toggle" } else { "note-button link-button" }
+            data-testid="note-edit"
+            aria-expanded=move || editing.get().to_string()
+            aria-label=move || {
+                let verb = if note.with(Option::is_some) { "Edit the note on" } else { "Add a note on" };
+                format!("{verb} {name}")
+            }
+            on:click=move |_| editing.update(|open| *open = !*open)
+        >
+            {move || match (note.with(Option::is_some), on_column) {
+                (true, true) => "edit note",
+                (false, true) => "+ note",
+                (true, false) => "Edit note",
+                (false, false) => "Add a note",
+            }}
+        </button>
+    }
+}
+
+/// The note's text as text, folded when long, and its source.
+fn note_text(note: Note) -> impl IntoView {
+    let long =
+        note.text.chars().count() > FOLD_OVER_CHARS || note.text.lines().count() > FOLD_OVER_LINES;
+    let unfolded = RwSignal::new(false);
+    let more = long.then(|| {
+        view! {
+            <button
+                class="link-button note-more"
+                aria-expanded=move || unfolded.get().to_string()
+                on:click=move |_| unfolded.update(|u| *u = !*u)
+            >
+                {move || if unfolded.get() { "less" } else { "more" }}
+            </button>
+        }
+    });
+    view! {
+        <div class="note" data-testid="note" data-source=source_name(note.source)>
+            <p class="note-text" class:folded=move || long && !unfolded.get() data-testid="note-text">
+                {note.text}
+            </p>
+            <span class="note-source">{note.source.label()}</span>
+            {more}
+        </div>
+    }
+}
+
+/// The source as the tests and styles name it (the notes file's own word for it).
+fn source_name(source: Source) -> &'static str {
+    match source {
+        Source::Schema => "schema",
+        Source::Database => "database",
+        Source::Sidecar => "sidecar",
+        Source::Person => "person",
+    }
+}
+
+fn editor(
+    state: AppState,
+    place: Place,
+    note: Memo<Option<Note>>,
+    editing: RwSignal<bool>,
+    opener: NodeRef<Button>,
+) -> impl IntoView {
+    let close = move || {
+        editing.set(false);
+        if let Some(button) = opener.get_untracked() {
+            let _ = button.focus();
+        }
+    };
+    let input = NodeRef::<Textarea>::new();
+    input.on_load(|element| {
+        let _ = element.focus();
+    });
+    let text = RwSignal::new(note.get_untracked().map(|n| n.text).unwrap_or_default());
+    let save = {
+        let place = place.clone();
+        move || {
+            super::save_note(
+                state,
+                &place.table,
+                place.column.as_deref(),
+                &text.get_untracked(),
+            );
+            close();
+        }
+    };
+    let delete = {
+        let place = place.clone();
+        move || {
+            super::save_note(state, &place.table, place.column.as_deref(), "");
+            close();
+        }
+    };
+    let persons = {
+        let place = place.clone();
+        move || {
+            state
+                .knowledge
+                .with(|k| super::is_persons(k, &place.table, place.column.as_deref()))
+        }
+    };
+    let on_key = {
+        let save = save.clone();
+        move |event: KeyboardEvent| match event.key().as_str() {
+            "Escape" => {
+                event.prevent_default();
+                close();
+            }
+            "Enter" if event.ctrl_key() || event.meta_key() => {
+                event.prevent_default();
+                save();
+            }
+            _ => {}
+        }
+    };
+    let label = format!("Note on {}", place.name());
+    view! {
+        <div class="note-editor">
+            <textarea
+                node_ref=input
+                data-testid="note-input"
+                aria-label=label
+                rows="3"
+                maxlength=MAX_NOTE_CHARS.to_string()
+                placeholder="What it means, how it is used (Ctrl+Enter saves, Esc cancels)"
+                prop:value=move || text.get()
+                on:input=move |event| text.set(event_target_value(&event))
+                on:keydown=on_key
+            ></textarea>
+            <div class="note-editor-actions">
+                <button class="button small primary" data-testid="note-save" on:click=move |_| save()>
+                    "Save"
+                </button>
+                <button class="button small" data-testid="note-cancel" on:click=move |_| close()>
+                    "Cancel"
+                </button>
+                {move || persons().then(|| {
+                    let delete = delete.clone();
+                    view! {
+                        <button
+                            class="button small danger"
+                            data-testid="note-delete"
+                            title="Deletes your note; a note from the database or a notes file shows again"
+                            on:click=move |_| delete()
+                        >
+                            "Delete my note"
+                        </button>
+                    }
+                })}
+            </div>
+        </div>
+    }
+}

@@ -1,0 +1,198 @@
+//! What the open database's data means, in the page: read from the four sources when a
+//! database opens (its schema comments and `askdb_*` tables, a notes file, the person's own
+//! notes), merged, checked against the schema, shown in the schema panel, and given to the
+//! model with each question ([`for_model`]).
+//!
+//! The person's notes are kept per database, under the SHA-256 of its bytes, in
+//! `localStorage`; "Export notes file" writes everything as a notes file that `?notes=` or
+//! "Open notes file" reads back. A notes file goes with the database open when it is read
+//! (or with the next one, when none is open); opening another database leaves it behind.
+//! Reading the knowledge never stops a database from opening: what fails is said in the panel.
+
+mod editor;
+mod panel;
+mod sources;
+pub mod view;
+
+pub use editor::NoteView;
+pub use panel::KnowledgeSection;
+pub use sources::looks_like_sidecar;
+
+use super::state::AppState;
+use crate::browser::{save_file, storage};
+use crate::engine::Schema;
+use crate::knowledge::sidecar::SidecarError;
+use crate::knowledge::{is_knowledge_table, person, Knowledge, LIMITS};
+use js_sys::Uint8Array;
+use leptos::prelude::*;
+use view::{KnowledgeState, SidecarFile};
+
+fn storage_key(digest: &str) -> String {
+    format!("askdb.notes.{digest}")
+}
+
+/// Called once a database is open: the person's kept notes and a notes file read while
+/// nothing was open at once, then the file's own knowledge (schema comments, `askdb_*`
+/// tables), read from the whole database. `sha256` is the file's, computed as it opened.
+pub async fn load_for_open(state: AppState, schema: &Schema, sha256: Option<&str>) {
+    let person = sha256
+        .and_then(|digest| storage::read(&storage_key(digest)))
+        .map(|json| person::from_json(&json))
+        .unwrap_or_default();
+    // A notes file read before this database (the person dropped it first) goes with it; one
+    // read for the database open before does not.
+    let sidecar = state
+        .knowledge
+        .with_untracked(|k| k.sidecar.clone())
+        .filter(|sidecar| sidecar.waiting)
+        .map(|sidecar| SidecarFile {
+            waiting: false,
+            ..sidecar
+        });
+    let stored_tables = schema
+        .tables
+        .iter()
+        .filter(|table| is_knowledge_table(&table.name))
+        .map(|table| (table.name.clone(), table.row_count))
+        .collect();
+    state.knowledge.set(KnowledgeState {
+        reading: true,
+        stored_tables,
+        sidecar,
+        person,
+        not_kept: sha256.is_none().then(|| {
+            "Your notes last until the tab closes: this browser offers no Web Crypto here (it \
+             needs https or this computer) to tell this database from another."
+                .to_string()
+        }),
+        digest: sha256.map(str::to_string),
+        ..KnowledgeState::default()
+    });
+    refresh(state);
+    let read = sources::from_file(&*state.database()).await;
+    state.knowledge.update(|k| {
+        k.reading = false;
+        match read {
+            Ok((knowledge, problems)) => {
+                k.from_file = knowledge;
+                k.file_problems = problems;
+            }
+            Err(why) => {
+                k.error = Some(format!(
+                    "The notes inside this database could not be read ({why}); it is open all \
+                     the same."
+                ))
+            }
+        }
+    });
+    refresh(state);
+}
+
+/// Takes in a notes file's bytes (opened, dropped, or from `?notes=`): for the open database,
+/// or for the next one when none is open. The reason, when it cannot be read.
+pub fn take_sidecar(state: AppState, name: &str, bytes: &Uint8Array) -> Result<(), String> {
+    // Measured before the bytes are copied out of JavaScript's memory.
+    let size = bytes.length() as usize;
+    if size > LIMITS.sidecar_bytes {
+        return Err(SidecarError::TooLarge { bytes: size }.to_string());
+    }
+    let text = String::from_utf8(bytes.to_vec())
+        .map_err(|_| "the notes file is not UTF-8 text".to_string())?;
+    let (knowledge, problems) = sources::read_sidecar(&text)?;
+    let waiting = state.open.with_untracked(Option::is_none);
+    state.knowledge.update(|k| {
+        k.sidecar = Some(SidecarFile {
+            name: name.to_string(),
+            knowledge,
+            problems,
+            waiting,
+        })
+    });
+    refresh(state);
+    Ok(())
+}
+
+/// Saves the person's note on `table` (or its `column`); a blank `text` removes it. The next
+/// question uses it.
+pub fn save_note(state: AppState, table: &str, column: Option<&str>, text: &str) {
+    state
+        .knowledge
+        .update(|k| person::set_note(&mut k.person, table, column, text));
+    let (digest, notes) = state
+        .knowledge
+        .with_untracked(|k| (k.digest.clone(), k.person.clone()));
+    if let Some(digest) = digest {
+        let key = storage_key(&digest);
+        let kept = if notes.is_empty() {
+            storage::remove(&key)
+        } else {
+            storage::write(&key, &person::to_json(&notes))
+        };
+        if let Err(refused) = kept {
+            state
+                .knowledge
+                .update(|k| k.not_kept = Some(refused.to_string()));
+        }
+    }
+    refresh(state);
+}
+
+/// Whether the person wrote the note shown on `table` (or its `column`).
+pub fn is_persons(state: &KnowledgeState, table: &str, column: Option<&str>) -> bool {
+    state
+        .person
+        .iter()
+        .any(|note| person::is_on(note, table, column))
+}
+
+/// Merges the sources again (the person's note wins) and checks them against the open
+/// database's schema.
+fn refresh(state: AppState) {
+    let schema = state
+        .open
+        .with_untracked(|open| open.as_ref().map(|o| o.schema.clone()))
+        .unwrap_or_default();
+    state.knowledge.update(|k| {
+        let mut parts = vec![k.from_file.clone()];
+        let mut problems = k.file_problems.clone();
+        if let Some(sidecar) = k.sidecar.as_ref().filter(|s| !s.waiting) {
+            parts.push(sidecar.knowledge.clone());
+            problems.extend(sidecar.problems.iter().cloned());
+        }
+        parts.push(person::as_knowledge(&k.person));
+        let (merged, checked) = sources::combine(parts, &schema);
+        problems.extend(checked);
+        k.merged = merged;
+        k.problems = problems;
+    });
+}
+
+/// The knowledge the model gets with a question: what the page shows, less anything about
+/// what the model's copy does not have (hidden tables and columns, the knowledge tables).
+pub fn for_model(state: AppState) -> Knowledge {
+    let merged = state.knowledge.with_untracked(|k| k.merged.clone());
+    match state.hiding.with_untracked(|h| h.view.schema().cloned()) {
+        Some(schema) => sources::combine(vec![merged], &schema).0,
+        None => Knowledge::default(),
+    }
+}
+
+/// Downloads everything known as a notes file, named after the database.
+pub fn export(state: AppState) -> Result<(), String> {
+    let (name, sha256) = state
+        .open
+        .with_untracked(|open| open.as_ref().map(|o| (o.name.clone(), o.sha256.clone())))
+        .unwrap_or_else(|| ("database".into(), None));
+    // "shop.db (demo)" → "shop".
+    let name = name.split(" (").next().unwrap_or(&name);
+    let stem = name.strip_suffix(".db").unwrap_or(name);
+    let text = state
+        .knowledge
+        .with_untracked(|k| sources::write_sidecar(&k.merged, name, sha256.as_deref()));
+    save_file(
+        &format!("{stem}.askdb-notes.json"),
+        "application/json",
+        &text,
+    )
+    .map_err(|e| crate::browser::describe(&e))
+}

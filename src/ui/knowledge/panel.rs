@@ -1,0 +1,128 @@
+//! The schema panel's "Knowledge" section: what is known of this database's meaning (counts),
+//! where it came from (the knowledge tables in the file, a notes file), what was dropped or
+//! cut and why, and on the full page "Export notes file" and "Open notes file".
+
+use super::super::app_state;
+use super::super::opening::{start_open, Source};
+use leptos::ev;
+use leptos::prelude::*;
+use web_sys::HtmlInputElement;
+
+#[component]
+pub fn KnowledgeSection(read_only: bool) -> impl IntoView {
+    let state = app_state();
+    let export_error = RwSignal::new(None::<String>);
+    let summary = move || {
+        state.knowledge.with(|k| {
+            let counts = k.counts();
+            if k.reading {
+                "Reading the notes in this database…".to_string()
+            } else if counts.is_empty() {
+                "No notes yet.".to_string()
+            } else {
+                counts.join(", ")
+            }
+        })
+    };
+    let stored = move || {
+        state.knowledge.with(|k| {
+            (!k.stored_tables.is_empty()).then(|| {
+                let tables = k
+                    .stored_tables
+                    .iter()
+                    .map(|(name, rows)| match rows {
+                        Some(count) => format!("{name} ({})", crate::present::count::rows(*count)),
+                        None => name.clone(),
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                view! {
+                    <p class="knowledge-line" data-testid="knowledge-tables">
+                        "Knowledge kept in this file: "{tables}
+                        <span class="muted">" (not shown to the model as data)"</span>
+                    </p>
+                }
+            })
+        })
+    };
+    let sidecar = move || {
+        state.knowledge.with(|k| {
+            k.sidecar.as_ref().filter(|s| !s.waiting).map(|s| {
+                view! {
+                    <p class="knowledge-line" data-testid="knowledge-sidecar">
+                        "Notes file: "{s.name.clone()}
+                    </p>
+                }
+            })
+        })
+    };
+    let problems = move || {
+        let problems = state.knowledge.with(|k| k.problems.clone());
+        (!problems.is_empty()).then(|| {
+            let count = crate::present::count::plural(problems.len() as u64, "problem", "problems");
+            view! {
+                <details class="knowledge-problems" data-testid="knowledge-problems">
+                    <summary>{count}" with the notes"</summary>
+                    <ul>
+                        {problems
+                            .into_iter()
+                            .map(|problem| view! { <li>{problem.to_string()}</li> })
+                            .collect_view()}
+                    </ul>
+                </details>
+            }
+        })
+    };
+    let messages = move || {
+        let (error, not_kept) = state
+            .knowledge
+            .with(|k| (k.error.clone(), k.not_kept.clone()));
+        view! {
+            {error.map(|e| view! { <p class="knowledge-line error" role="alert">{e}</p> })}
+            {not_kept.map(|why| view! { <p class="knowledge-line muted">{why}</p> })}
+            {move || export_error.get().map(|e| view! { <p class="knowledge-line error" role="alert">{e}</p> })}
+        }
+    };
+    let on_file = move |event: ev::Event| {
+        let input: HtmlInputElement = event_target(&event);
+        if let Some(file) = input.files().and_then(|files| files.get(0)) {
+            start_open(state, Source::NotesFile(file));
+        }
+        input.set_value("");
+    };
+    let actions = (!read_only).then(|| {
+        view! {
+            <div class="knowledge-actions">
+                <button
+                    class="button small"
+                    data-testid="export-notes"
+                    title="Everything above, as a notes file that ?notes= or “Open notes file” reads"
+                    on:click=move |_| export_error.set(super::export(state).err())
+                >
+                    "Export notes file"
+                </button>
+                <label class="button small file-button">
+                    "Open notes file…"
+                    <input
+                        type="file"
+                        accept=".json,application/json"
+                        class="visually-hidden"
+                        data-testid="open-notes"
+                        on:change=on_file
+                    />
+                </label>
+            </div>
+        }
+    });
+    view! {
+        <section class="knowledge" data-testid="knowledge" aria-labelledby="knowledge-heading">
+            <h3 id="knowledge-heading">"Knowledge"</h3>
+            <p class="knowledge-line" data-testid="knowledge-counts">{summary}</p>
+            {stored}
+            {sidecar}
+            {problems}
+            {messages}
+            {actions}
+        </section>
+    }
+}

@@ -1,0 +1,45 @@
+//! The readers of the four sources, as the page calls them: the one place that names the
+//! `knowledge` module's readers and writer, so that the rest of the page deals only in
+//! [`Knowledge`], [`Problem`]s and messages a person reads.
+
+use crate::engine::hidden::load_catalogue;
+use crate::engine::{Database, Schema};
+use crate::knowledge::sidecar::{self, DatabaseRef};
+use crate::knowledge::{comments, tables, Knowledge, Problem};
+
+/// The database's own knowledge: its schema comments, then its `askdb_*` tables (which win
+/// for the same note). A failure is the reason, for the person to read; the database stays
+/// open all the same.
+pub async fn from_file<D: Database + ?Sized>(db: &D) -> Result<(Knowledge, Vec<Problem>), String> {
+    let catalogue = load_catalogue(db).await.map_err(|e| e.to_string())?;
+    let from_comments = Knowledge {
+        notes: comments::from_catalogue(&catalogue),
+        ..Knowledge::default()
+    };
+    let (from_tables, problems) = tables::load(db).await.map_err(|e| e.to_string())?;
+    Ok((Knowledge::merged([from_comments, from_tables]), problems))
+}
+
+/// Reads a notes file's text.
+pub fn read_sidecar(text: &str) -> Result<(Knowledge, Vec<Problem>), String> {
+    sidecar::read(text).map_err(|e| e.to_string())
+}
+
+/// Writes `knowledge` as a notes file for the database called `name` with `sha256`.
+pub fn write_sidecar(knowledge: &Knowledge, name: &str, sha256: Option<&str>) -> String {
+    let database = DatabaseRef {
+        name: Some(name.to_string()),
+        sha256: sha256.map(str::to_string),
+    };
+    sidecar::write_for(knowledge, Some(&database))
+}
+
+/// Whether a file's bytes (all of them) are a notes file rather than a conversation.
+pub fn looks_like_sidecar(bytes: &[u8]) -> bool {
+    sidecar::looks_like_sidecar(bytes)
+}
+
+/// The sources in rising priority, merged and checked against `schema`.
+pub fn combine(parts: Vec<Knowledge>, schema: &Schema) -> (Knowledge, Vec<Problem>) {
+    Knowledge::merged(parts).checked(schema)
+}
