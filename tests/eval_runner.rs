@@ -438,6 +438,14 @@ fn bad_arguments_say_what_to_fix_with_status_2() {
     assert_exit(&eval(&scratch, key, &["--db", &db]), 2, "--model");
     assert_exit(&eval(&scratch, key, &["--model", "m"]), 2, "Give --db FILE");
 
+    let past_the_end = [&shop[..], &["--offset", "2"]].concat();
+    let past_the_end = eval(&scratch, key, &past_the_end);
+    assert_exit(
+        &past_the_end,
+        1,
+        "has 2 questions to ask, none of them after --offset 2",
+    );
+
     let not_questions = scratch.write("notes.txt", "hello");
     let unreadable = [
         "--db",

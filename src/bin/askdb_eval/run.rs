@@ -140,7 +140,15 @@ fn plan(args: &Args, databases: &Databases) -> Result<(Vec<Batch>, usize), EvalE
         why,
     };
     let set = questions::read(&read_text(path).map_err(unreadable)?).map_err(unreadable)?;
+    let in_file = set.questions.len();
     let chosen = questions::select(set.questions, args.offset, args.limit);
+    if chosen.is_empty() {
+        return Err(EvalError::NoQuestions(format!(
+            "{} has {in_file} questions to ask, none of them after --offset {}",
+            path.display(),
+            args.offset
+        )));
+    }
     Ok((questions::batches(chosen, databases)?, set.skipped_broken))
 }
 
