@@ -438,6 +438,14 @@ fn bad_arguments_say_what_to_fix_with_status_2() {
     assert_exit(&eval(&scratch, key, &["--db", &db]), 2, "--model");
     assert_exit(&eval(&scratch, key, &["--model", "m"]), 2, "Give --db FILE");
 
+    let past_the_end = [&shop[..], &["--offset", "2"]].concat();
+    let past_the_end = eval(&scratch, key, &past_the_end);
+    assert_exit(
+        &past_the_end,
+        1,
+        "has 2 questions to ask, none of them after --offset 2",
+    );
+
     let not_questions = scratch.write("notes.txt", "hello");
     let unreadable = [
         "--db",
@@ -539,6 +547,12 @@ fn a_knowledge_files_golden_questions_are_asked_given_as_notes_or_as_questions()
             also_accepted: Vec::new(),
             source: askdb::knowledge::Source::Person,
         }],
+        notes: vec![askdb::knowledge::Note {
+            table: "customers".into(),
+            column: Some("prefecture".into()),
+            text: "NOTE-7Q: in English, as in Tokyo".into(),
+            source: askdb::knowledge::Source::Person,
+        }],
         ..Default::default()
     };
     let sidecar = scratch.write(
@@ -552,6 +566,15 @@ fn a_knowledge_files_golden_questions_are_asked_given_as_notes_or_as_questions()
         assert_exit(&output, 0, "[1/1] pass");
         assert_eq!(stdout(&output), "1 of 1 correct, 240 tokens\n", "{option}");
     }
+    // Given as notes, its note went to the model with the question; as questions, only its
+    // golden questions were read.
+    let requests = server.requests();
+    assert!(requests[0].body.contains("NOTE-7Q"), "{}", requests[0].body);
+    assert!(
+        !requests[2].body.contains("NOTE-7Q"),
+        "{}",
+        requests[2].body
+    );
     // Without a questions file, and no golden questions in the database or a knowledge file.
     let output = eval_at(&scratch, &server.url, &["--db", &shop_db()]);
     assert_exit(&output, 1, "has no golden questions");

@@ -55,6 +55,21 @@ impl RusqliteDb {
     }
 }
 
+/// `RusqliteDb::open`, for tests written against this module's free functions.
+pub fn open(path: &Path) -> RusqliteDb {
+    RusqliteDb::open(path)
+}
+
+/// `RusqliteDb::shop`, likewise.
+pub fn shop() -> RusqliteDb {
+    RusqliteDb::shop()
+}
+
+/// `db.raw_rows(sql)`, likewise.
+pub fn raw_rows(db: &RusqliteDb, sql: &str) -> rusqlite::Result<Vec<Vec<Value>>> {
+    db.raw_rows(sql)
+}
+
 impl Database for RusqliteDb {
     async fn run(
         &self,

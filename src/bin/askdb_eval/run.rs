@@ -20,6 +20,7 @@ use askdb::present::count::grouped;
 use askdb::present::time::elapsed;
 use askdb::text::cut_chars;
 use futures::executor::block_on;
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -50,36 +51,7 @@ pub fn run(args: &Args, env: impl Fn(&str) -> Option<String>) -> Result<Finished
         Some(path) => read_notes(path)?,
         None => Knowledge::default(),
     };
-    let (batches, skipped) = match &args.questions {
-        Some(path) => {
-            let text = read_text(path).map_err(|why| EvalError::Questions {
-                path: path.clone(),
-                why,
-            })?;
-            let set = questions::read(&text).map_err(|why| EvalError::Questions {
-                path: path.clone(),
-                why,
-            })?;
-            let chosen = questions::select(set.questions, args.offset, args.limit);
-            (questions::batches(chosen, &databases)?, set.skipped_broken)
-        }
-        // The golden questions kept with the database are read once it is open.
-        None => match &databases {
-            Databases::One(db) => (
-                vec![Batch {
-                    db: db.clone(),
-                    name: None,
-                    checks: Vec::new(),
-                }],
-                0,
-            ),
-            Databases::Folder(_) => {
-                return Err(EvalError::BadArgument(
-                    "--db-dir needs --questions FILE, whose questions name their databases".into(),
-                ))
-            }
-        },
-    };
+    let (batches, skipped) = plan(args, &databases)?;
     if skipped > 0 {
         eprintln!(
             "skipped {skipped} questions whose expected SQL does not run (\"gold_executes\": false)"
@@ -91,23 +63,25 @@ pub fn run(args: &Args, env: impl Fn(&str) -> Option<String>) -> Result<Finished
     let model = WatchedModel::new(HttpProvider::new(settings.endpoint(&key), http));
     let clock = SystemClock::new();
     let started = clock.now_ms();
-    let several = batches.iter().filter_map(|b| b.name.as_ref()).count() > 1;
+    let names: BTreeSet<&String> = batches.iter().filter_map(|b| b.name.as_ref()).collect();
+    let several = names.len() > 1;
     let mut total = Report {
         model: config.model.clone(),
         ..Report::default()
     };
     let mut progress = Progress {
-        planned: 0,
+        planned: batches.iter().map(|b| b.checks.len()).sum(),
         done: 0,
         key: &key,
     };
-    for batch in batches {
+    for batch in &batches {
         let opened = Opened::open(&batch.db, &notes)?;
         let checks = if args.questions.is_some() {
-            batch.checks
+            batch.checks.clone()
         } else {
             let kept = opened.golden_questions();
             let kept = questions::select(kept, args.offset, args.limit);
+            progress.planned += kept.len();
             kept.into_iter().map(|q| q.check).collect()
         };
         if checks.is_empty() {
@@ -117,7 +91,6 @@ pub fn run(args: &Args, env: impl Fn(&str) -> Option<String>) -> Result<Finished
                 batch.db.display()
             )));
         }
-        progress.planned += checks.len();
         let report = opened.ask(&model, &clock, &config, &checks, &mut progress);
         for mut result in report.results {
             if let (true, Some(name)) = (several, &batch.name) {
@@ -141,6 +114,42 @@ pub fn run(args: &Args, env: impl Fn(&str) -> Option<String>) -> Result<Finished
             json: written.1,
         }),
     }
+}
+
+/// The questions in batches per database, and how many the set marks as broken. Without
+/// --questions, one empty batch: the golden questions kept with the database are read once it
+/// is open.
+fn plan(args: &Args, databases: &Databases) -> Result<(Vec<Batch>, usize), EvalError> {
+    let Some(path) = &args.questions else {
+        return match databases {
+            Databases::One(db) => Ok((
+                vec![Batch {
+                    db: db.clone(),
+                    name: None,
+                    checks: Vec::new(),
+                }],
+                0,
+            )),
+            Databases::Folder(_) => Err(EvalError::BadArgument(
+                "--db-dir needs --questions FILE, whose questions name their databases".into(),
+            )),
+        };
+    };
+    let unreadable = |why| EvalError::Questions {
+        path: path.clone(),
+        why,
+    };
+    let set = questions::read(&read_text(path).map_err(unreadable)?).map_err(unreadable)?;
+    let in_file = set.questions.len();
+    let chosen = questions::select(set.questions, args.offset, args.limit);
+    if chosen.is_empty() {
+        return Err(EvalError::NoQuestions(format!(
+            "{} has {in_file} questions to ask, none of them after --offset {}",
+            path.display(),
+            args.offset
+        )));
+    }
+    Ok((questions::batches(chosen, databases)?, set.skipped_broken))
 }
 
 /// A database opened for the questions: the whole file (the expected SQL runs on it), the copy
