@@ -121,6 +121,13 @@ export async function configureFor(page, llm, provider, apiKey = API_KEY) {
   await configure(page, { provider, baseUrl: baseUrl(llm, provider), model: MODELS[provider], apiKey });
 }
 
+/**
+ * The question itself from the text of its user message: the knowledge the agent sends with a
+ * question (the demo's glossary terms and worked examples) follows it after this separator.
+ */
+export const KNOWLEDGE_SEPARATOR = '\n\n---\nKnowledge for this question';
+export const questionOf = (text) => text.split(KNOWLEDGE_SEPARATOR)[0];
+
 /** Types a question and asks it. */
 export async function ask(page, question) {
   await page.getByTestId('question').fill(question);
