@@ -33,10 +33,19 @@ impl OpenDatabase {
         })
     }
 
-    /// "3 tables", "13 tables, 17 views".
+    /// "3 tables", "13 tables, 17 views": the data's, without the knowledge tables
+    /// (`askdb_notes`, …), which the schema panel names apart.
     pub fn summary(&self) -> String {
         use crate::engine::TableKind;
-        let count = |kind| self.schema.tables.iter().filter(|t| t.kind == kind).count();
+        use crate::knowledge::is_knowledge_table;
+        let count = |kind| {
+            let data = self
+                .schema
+                .tables
+                .iter()
+                .filter(|t| !is_knowledge_table(&t.name));
+            data.filter(|t| t.kind == kind).count()
+        };
         let tables = plural(count(TableKind::Table) as u64, "table", "tables");
         match count(TableKind::View) {
             0 => tables,

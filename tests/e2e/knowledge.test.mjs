@@ -150,7 +150,8 @@ test('notes from the file, ?notes=, a dropped file and the person are shown and 
     model: MODELS.openai,
   });
   const page = await session.open({ search: `?${params}`, closeAfter: t });
-  await waitForOpen(page, 'noted.db');
+  // Four tables of data: askdb_notes is not counted as one.
+  assert.match(await waitForOpen(page, 'noted.db'), /(?<!\d)4 tables\b/);
 
   // Each source, in the panel, with where it came from.
   assert.deepEqual(await waitForNote(page, 'shipments', null), { text: FROM_COMMENT, source: 'schema' });
