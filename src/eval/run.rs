@@ -235,28 +235,11 @@ where
     };
 
     // The expected results first: a broken check costs no tokens.
-    let mut expected = Vec::new();
-    for sql in std::iter::once(&check.sql).chain(&check.also_accepted) {
-        let outcome = until_cancelled(
-            engine::query(candidate.reference, sql, &limits),
-            cancel.as_mut(),
-        );
-        match outcome.await? {
-            Ok(rows) if rows.truncated => {
-                let why = format!("it returns more than {COMPARED_ROWS} rows: too many to compare");
-                return finish(result, Outcome::ExpectedFailed { why });
-            }
-            Ok(rows) => expected.push((Query::read(sql).has_order_by(), rows)),
-            Err(error) => {
-                return finish(
-                    result,
-                    Outcome::ExpectedFailed {
-                        why: error.to_string(),
-                    },
-                )
-            }
-        }
-    }
+    let expected =
+        match expected_results(candidate.reference, check, &limits, cancel.as_mut()).await? {
+            Ok(expected) => expected,
+            Err(why) => return finish(result, Outcome::ExpectedFailed { why }),
+        };
 
     // A new session leaves the knowledge tables out of the schema the model is shown.
     let mut session = Session::new(template.schema().clone());
@@ -303,18 +286,57 @@ where
             return finish(result, Outcome::Fail { why });
         }
     };
+    finish(result, judge(&expected, &actual))
+}
+
+/// A result the model's evidence may match, and whether its rows are in a required order.
+struct Expected {
+    ordered: bool,
+    result: QueryResult,
+}
+
+/// The results of the check's SQL and of each accepted alternative, or why one did not run;
+/// `None` when cancelled.
+async fn expected_results<D, C>(
+    db: &D,
+    check: &Check,
+    limits: &QueryLimits,
+    mut cancel: Pin<&mut C>,
+) -> Option<Result<Vec<Expected>, String>>
+where
+    D: Database + ?Sized,
+    C: Future<Output = ()> + ?Sized,
+{
+    let mut expected = Vec::new();
+    for sql in std::iter::once(&check.sql).chain(&check.also_accepted) {
+        match until_cancelled(engine::query(db, sql, limits), cancel.as_mut()).await? {
+            Ok(result) if result.truncated => {
+                let why = format!("it returns more than {COMPARED_ROWS} rows: too many to compare");
+                return Some(Err(why));
+            }
+            Ok(result) => expected.push(Expected {
+                ordered: Query::read(sql).has_order_by(),
+                result,
+            }),
+            Err(error) => return Some(Err(error.to_string())),
+        }
+    }
+    Some(Ok(expected))
+}
+
+/// Pass when `actual` matches any expected result; otherwise fail with how it differs from the
+/// check's own SQL.
+fn judge(expected: &[Expected], actual: &QueryResult) -> Outcome {
     let verdicts: Vec<Verdict> = expected
         .iter()
-        .map(|(ordered, rows)| same_result(rows, &actual, *ordered))
+        .map(|e| same_result(&e.result, actual, e.ordered))
         .collect();
-    let outcome = if verdicts.iter().any(Verdict::is_same) {
-        Outcome::Pass
-    } else {
-        Outcome::Fail {
+    match verdicts.iter().any(Verdict::is_same) {
+        true => Outcome::Pass,
+        false => Outcome::Fail {
             why: verdicts[0].to_string(),
-        }
-    };
-    finish(result, outcome)
+        },
+    }
 }
 
 /// Runs the answer's evidence as the chat re-runs it: with its bound values in safe mode.
