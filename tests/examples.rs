@@ -10,12 +10,15 @@
 
 mod support;
 
+use askdb::agent::Session;
 use askdb::agent::{Agent, AgentConfig};
 use askdb::conversation::{
     read, ConversationFile, DatabaseIdentity, ModelInfo, Pace, RecordedQuestion, Recorder,
     ReplayLlm, RunSettings, FORMAT,
 };
+use askdb::engine::hidden::load_catalogue;
 use askdb::engine::QueryLimits;
+use askdb::knowledge::{comments, tables, Knowledge};
 use askdb::llm::ProviderKind;
 use futures::executor::block_on;
 use serde_json::json;
@@ -98,10 +101,25 @@ fn identity(path: &Path) -> DatabaseIdentity {
     }
 }
 
+/// A session with the knowledge the page gives the model for this file: its schema comments
+/// and knowledge tables, merged and checked against what the model sees.
+fn session_with_knowledge(db: &RusqliteDb) -> Session {
+    let mut session = session(db);
+    let catalogue = block_on(load_catalogue(db)).expect("catalogue");
+    let from_comments = Knowledge {
+        notes: comments::from_catalogue(&catalogue),
+        ..Knowledge::default()
+    };
+    let (from_tables, _) = block_on(tables::load(db)).expect("knowledge tables");
+    let (knowledge, _) = Knowledge::merged([from_comments, from_tables]).checked(session.schema());
+    session.set_knowledge(knowledge);
+    session
+}
+
 fn record(example: &Example) -> ConversationFile {
     let path = www(example.database);
     let db = RusqliteDb::open(&path);
-    let mut session = session(&db);
+    let mut session = session_with_knowledge(&db);
     let clock = FakeClock::default();
     let llm = ScriptedLlm::new((example.script)(), &clock);
     let recorder = Recorder::new(&llm, &clock);
@@ -148,7 +166,7 @@ fn each_published_example_replays_on_its_database_without_differences() {
         );
 
         let db = RusqliteDb::open(&path);
-        let mut session = session(&db);
+        let mut session = session_with_knowledge(&db);
         let recorded = &file.questions[0];
         assert_eq!(recorded.question, example.question);
         let clock = FakeClock::default();

@@ -27,8 +27,9 @@ export function dataset(relative) {
   return file;
 }
 
+/** The demo database's bytes, as the page serves it (the reference shop and its knowledge). */
 export async function shopDbBytes() {
-  return readFile(dataset('shop/shop.db'));
+  return readFile(path.join(ROOT, 'www', 'demo', 'shop.db'));
 }
 
 /** A temporary folder, removed by the returned cleanup function. */
