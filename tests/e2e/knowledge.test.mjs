@@ -141,7 +141,7 @@ const LOOKS_AROUND = [
 ];
 
 test('notes from the file, ?notes=, a dropped file and the person are shown and reach the model; hostile ones are text, cut or reported', async (t) => {
-  const llm = await scriptedLlm(t, LOOKS_AROUND);
+  const llm = await scriptedLlm(t, [...LOOKS_AROUND, finalAnswer('Still two.', 'SELECT 2')]);
   const params = new URLSearchParams({
     db: 'files/noted.db',
     notes: 'files/address-notes.json',
@@ -150,28 +150,13 @@ test('notes from the file, ?notes=, a dropped file and the person are shown and 
     model: MODELS.openai,
   });
   const page = await session.open({ search: `?${params}`, closeAfter: t });
-  await waitForOpen(page, 'noted.db');
+  // Four tables of data: askdb_notes is not counted as one.
+  assert.match(await waitForOpen(page, 'noted.db'), /(?<!\d)4 tables\b/);
 
   // Each source, in the panel, with where it came from.
   assert.deepEqual(await waitForNote(page, 'shipments', null), { text: FROM_COMMENT, source: 'schema' });
   assert.deepEqual(await waitForNote(page, 'customers', 'prefecture'), { text: FROM_TABLE, source: 'database' });
   assert.deepEqual(await waitForNote(page, 'products', 'price'), { text: FROM_ADDRESS, source: 'sidecar' });
-
-  // A notes file dropped next to the database, the way the browser delivers a drop.
-  const drag = await page.evaluateHandle((text) => {
-    const data = new DataTransfer();
-    data.items.add(new File([text], 'dropped.askdb-notes.json', { type: 'application/json' }));
-    return data;
-  }, notesFile([['orders', 'quantity', FROM_DROP]]));
-  await page.dispatchEvent('body', 'dragenter', { dataTransfer: drag });
-  await page.dispatchEvent('body', 'drop', { dataTransfer: drag });
-  assert.deepEqual(await waitForNote(page, 'orders', 'quantity'), { text: FROM_DROP, source: 'sidecar' });
-  assert.match(await visibleText(page, 'knowledge-sidecar'), /dropped\.askdb-notes\.json/);
-  assert.match(await dbStatus(page), /noted\.db/, 'the database stays open');
-
-  // The person's own note, typed in the panel.
-  await typeNote(page, 'customers', 'joined_at', FROM_PERSON);
-  assert.deepEqual(await waitForNote(page, 'customers', 'joined_at'), { text: FROM_PERSON, source: 'person' });
 
   // Hostile notes: HTML is text, a huge note is cut, a note on nothing is reported.
   assert.equal((await shownNote(page, 'customers', null)).text, HOSTILE_HTML);
@@ -188,25 +173,63 @@ test('notes from the file, ?notes=, a dropped file and the person are shown and 
   assert.equal(await page.locator('[data-testid="schema-table"][data-name="askdb_notes"]').count(), 0);
   assert.match(await visibleText(page, 'knowledge-tables'), /askdb_notes \(6 rows\)/);
 
+  await configureFor(page, llm, 'openai');
+  await ask(page, 'How many customers live in Tokyo?');
+  await waitForAnswer(page);
+  const asked = llm.modelRequests().map(bodyText);
+  assert.equal(asked.length, LOOKS_AROUND.length);
+  for (const note of [FROM_COMMENT, FROM_TABLE, FROM_ADDRESS, 'grams, packaging included', INJECTION]) {
+    assert.ok(asked[0].includes(note), `the first request carries ${note}`);
+  }
+  assert.ok(asked.some((body) => body.includes('shipments')), 'the model did look around');
+
+  // A notes file dropped next to the database, the way the browser delivers a drop: it takes
+  // the place of the one from the address.
+  const drag = await page.evaluateHandle((text) => {
+    const data = new DataTransfer();
+    data.items.add(new File([text], 'dropped.askdb-notes.json', { type: 'application/json' }));
+    return data;
+  }, notesFile([['orders', 'quantity', FROM_DROP]]));
+  await page.dispatchEvent('body', 'dragenter', { dataTransfer: drag });
+  await page.dispatchEvent('body', 'drop', { dataTransfer: drag });
+  assert.deepEqual(await waitForNote(page, 'orders', 'quantity'), { text: FROM_DROP, source: 'sidecar' });
+  assert.equal(await shownNote(page, 'products', 'price'), null);
+  assert.match(await visibleText(page, 'knowledge-sidecar'), /dropped\.askdb-notes\.json/);
+  assert.match(await dbStatus(page), /noted\.db/, 'the database stays open');
+
+  // The person's own note, typed in the panel.
+  await typeNote(page, 'customers', 'joined_at', FROM_PERSON);
+  assert.deepEqual(await waitForNote(page, 'customers', 'joined_at'), { text: FROM_PERSON, source: 'person' });
+
+  // Saved empty, the person's note hides the file's; deleting it brings that back.
+  await typeNote(page, 'customers', 'name', 'for a moment');
+  await typeNote(page, 'customers', 'name', '');
+  await waitUntil('no note on customers.name', () => shownNote(page, 'customers', 'name'), (n) => n === null);
+  await typeNote(page, 'customers', 'prefecture', '');
+  await waitUntil('the file note hidden', () => shownNote(page, 'customers', 'prefecture'), (n) => n === null);
+  await editButton(page, 'customers', 'prefecture').click();
+  await page.locator('[data-name="customers"] .column[data-name="prefecture"]').getByTestId('note-delete').click();
+  assert.deepEqual(await waitForNote(page, 'customers', 'prefecture'), { text: FROM_TABLE, source: 'database' });
+
   // A hidden column's note stays in the panel, but not in what the model gets.
   await page.locator('[data-name="shipments"] .column[data-name="weight_g"] [data-testid="hide-column"]').click();
   await waitUntil('the copy without weight_g', () => visibleText(page, 'hidden-line'), (text) => text === 'Hidden from the model: shipments.weight_g');
   assert.equal((await shownNote(page, 'shipments', 'weight_g')).text, 'grams, packaging included');
 
-  await configureFor(page, llm, 'openai');
-  await ask(page, 'How many customers live in Tokyo?');
-  await waitForAnswer(page);
+  // The next question uses the notes as they are now.
+  await ask(page, 'And now?');
+  await waitUntil('the second answer', () => visibleText(page, 'answer'), (text) => /Still two/.test(text ?? ''));
   const bodies = llm.modelRequests().map(bodyText);
-  assert.equal(bodies.length, LOOKS_AROUND.length);
-  const first = bodies[0];
-  for (const note of [FROM_COMMENT, FROM_TABLE, FROM_ADDRESS, FROM_DROP, FROM_PERSON]) {
-    assert.ok(first.includes(note), `the first request carries ${note}`);
+  const again = bodies.slice(LOOKS_AROUND.length);
+  assert.equal(again.length, 1);
+  for (const note of [FROM_COMMENT, FROM_TABLE, FROM_DROP, FROM_PERSON]) {
+    assert.ok(again[0].includes(note), `the next request carries ${note}`);
   }
+  assert.ok(!again[0].includes(FROM_ADDRESS), 'the replaced notes file is not sent');
+  assert.ok(!again[0].includes('packaging included'), "no hidden column's note");
   assert.ok(bodies.every((body) => !body.toLowerCase().includes('askdb_notes')), 'no request names askdb_notes');
   assert.ok(bodies.every((body) => !body.includes(KNOWLEDGE_ROW)));
-  assert.ok(bodies.every((body) => !body.includes('packaging included')), "no hidden column's note");
-  assert.ok(bodies.every((body) => !body.includes('x'.repeat(200_000))), 'the huge note is cut for the model');
-  assert.ok(bodies.some((body) => body.includes('shipments')), 'the model did look around');
+  assert.ok(bodies.every((body) => !body.includes('x'.repeat(2_000))), 'the huge note is cut for the model');
   assert.deepEqual(page.problems, []);
 });
 
