@@ -2,6 +2,7 @@
 //! end up in shell histories and process lists).
 
 use super::error::EvalError;
+use super::key::key_variables;
 use askdb::agent::{AgentConfig, Mode};
 use askdb::llm::ProviderKind;
 use askdb::settings::{self, ModelSettings};
@@ -133,16 +134,6 @@ impl Args {
                 provider: self.provider,
             })
     }
-}
-
-/// Where the key may be, in the order they are read.
-pub fn key_variables(provider: ProviderKind) -> [&'static str; 2] {
-    let own = match provider {
-        ProviderKind::OpenAi => "OPENAI_API_KEY",
-        ProviderKind::Anthropic => "ANTHROPIC_API_KEY",
-        ProviderKind::Gemini => "GEMINI_API_KEY",
-    };
-    ["ASKDB_API_KEY", own]
 }
 
 #[cfg(test)]

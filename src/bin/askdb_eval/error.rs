@@ -1,7 +1,7 @@
 //! Why the runner stopped, in words a person can act on, and the exit status that goes with it:
 //! 2 when the command line needs fixing, 1 when the run could not be done.
 
-use super::args::key_variables;
+use super::key::key_variables;
 use askdb::engine::native::OpenError;
 use askdb::engine::DbError;
 use askdb::llm::{LlmError, ProviderKind};

@@ -16,6 +16,8 @@ mod args;
 #[cfg(not(target_arch = "wasm32"))]
 mod error;
 #[cfg(not(target_arch = "wasm32"))]
+mod key;
+#[cfg(not(target_arch = "wasm32"))]
 mod questions;
 #[cfg(not(target_arch = "wasm32"))]
 mod run;
