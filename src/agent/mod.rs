@@ -217,6 +217,11 @@ impl Session {
     /// Replaces what the agent knows of the data's meaning (the page calls this when notes
     /// are loaded or edited); the next question uses it.
     pub fn set_knowledge(&mut self, knowledge: Knowledge) {
+        // The page hands the knowledge over before every question; the examples' index is
+        // built again only when it changed.
+        if knowledge == self.knowledge {
+            return;
+        }
         self.examples = Examples::new(&knowledge, &self.schema);
         self.knowledge = knowledge;
     }

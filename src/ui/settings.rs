@@ -62,6 +62,20 @@ impl ModelChoice {
     }
 
     /// The key for the chosen endpoint (empty when there is none), for one question.
+    /// `Err` with what is missing when no model is chosen yet; then the settings panel opens
+    /// with the model field focused, so the person can fill it in at once.
+    pub fn require_model(&self) -> Result<(), String> {
+        match self.settings.with_untracked(ModelSettings::missing) {
+            Some(missing) => {
+                self.panel_open.set(true);
+                // Once the panel is shown.
+                request_animation_frame(|| focus_element("model"));
+                Err(missing.into())
+            }
+            None => Ok(()),
+        }
+    }
+
     pub fn key_untracked(&self) -> String {
         let settings = self.settings.get_untracked();
         self.keys

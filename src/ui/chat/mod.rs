@@ -20,13 +20,12 @@ use super::settings::{ModelChoice, SettingsButton, SettingsPanel};
 use super::state::AppState;
 use super::{app_state, markdown_view::MarkdownView};
 use crate::agent::{Agent, AgentConfig, AgentError, AgentEvent, Answer, Failure, Session};
-use crate::browser::{focus_element, BrowserClock};
+use crate::browser::BrowserClock;
 use crate::conversation::{ModelInfo, Pace, RecordedQuestion, Recorder, RunSettings};
 use crate::engine::{query_bound, QueryLimits, Schema};
 use crate::llm::http::GlooHttp;
 use crate::llm::ledger::RecordedHttp;
 use crate::llm::{HttpProvider, LlmProvider, Usage};
-use crate::settings::ModelSettings;
 use futures::channel::oneshot;
 use leptos::prelude::*;
 use replay::ReplayInfo;
@@ -216,13 +215,7 @@ impl ChatState {
         if let Some(why) = self.app.hiding.with_untracked(|h| h.view.not_ready()) {
             return Err(why);
         }
-        if let Some(missing) = self.model.settings.with_untracked(ModelSettings::missing) {
-            self.model.panel_open.set(true);
-            // Once the panel is shown.
-            request_animation_frame(|| focus_element("model"));
-            return Err(missing.into());
-        }
-        Ok(())
+        self.model.require_model()
     }
 
     async fn run(

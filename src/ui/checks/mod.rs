@@ -14,14 +14,13 @@ pub use view::{ChecksButton, ChecksPanel};
 use super::settings::ModelChoice;
 use super::state::AppState;
 use crate::agent::Session;
-use crate::browser::{describe, focus_element, now_iso, save_file, BrowserClock};
+use crate::browser::{describe, now_iso, save_file, BrowserClock};
 use crate::eval::report;
 use crate::eval::run::{run_checks, Candidate, Report};
 use crate::knowledge::Check;
 use crate::llm::http::GlooHttp;
 use crate::llm::ledger::RecordedHttp;
 use crate::llm::HttpProvider;
-use crate::settings::ModelSettings;
 use futures::channel::oneshot;
 use leptos::prelude::*;
 
@@ -122,12 +121,7 @@ impl ChecksState {
         if let Some(why) = self.app.hiding.with_untracked(|h| h.view.not_ready()) {
             return Err(why);
         }
-        if let Some(missing) = self.model.settings.with_untracked(ModelSettings::missing) {
-            self.model.panel_open.set(true);
-            request_animation_frame(|| focus_element("model"));
-            return Err(missing.into());
-        }
-        Ok(())
+        self.model.require_model()
     }
 
     async fn ask_all(&self, checks: Vec<Check>, cancelled: oneshot::Receiver<()>) {
