@@ -2,6 +2,7 @@
 //! model receives: notes in the system prompt and in `describe_table`, the glossary terms a
 //! question uses and the examples most like it in the question's message, askdb's own tables
 //! never offered as data nor run, hostile notes cut and kept on their line, and the budget held.
+#![cfg(not(target_arch = "wasm32"))] // rusqlite, through tests/support
 
 mod support;
 

@@ -1,6 +1,7 @@
 //! Golden questions asked of scripted models on the shop database: one that answers right, one
 //! that answers wrong, one that fails. The report's counts, outcomes, verdicts, Markdown and
 //! JSON are checked, and that the model is never sent a golden question's SQL.
+#![cfg(not(target_arch = "wasm32"))] // rusqlite, through tests/support
 
 mod support;
 

@@ -8,6 +8,7 @@
 //!
 //! To record them again (after a change to the format or the tools):
 //! `cargo test --test examples write_examples -- --ignored`.
+#![cfg(not(target_arch = "wasm32"))] // rusqlite, through tests/support
 
 mod support;
 

@@ -2,6 +2,7 @@
 //! writes, applied with rusqlite to copies of the test datasets (views, triggers, indexes,
 //! foreign keys, AUTOINCREMENT, names with spaces). Nothing hidden is left in its bytes, and
 //! everything visible is as it was.
+#![cfg(not(target_arch = "wasm32"))] // rusqlite, through tests/support
 
 mod support;
 

@@ -201,8 +201,9 @@ test('the model reads neither the golden questions nor a view over them, and doe
   assert.ok(bodyText(requests[3]).includes(read), 'the ordinary table was read');
   // By name the agent refused it; through the view there was nothing to read.
   assert.ok(bodyText(requests[1]).includes("holds askdb's notes about the data"));
-  for (const request of requests) {
-    assert.ok(!request.rawBody.includes(GOLDEN_ALIAS), `the golden SQL was sent: ${request.rawBody}`);
+  for (const [i, request] of requests.entries()) {
+    const at = request.rawBody.indexOf(GOLDEN_ALIAS);
+    assert.equal(at, -1, `request ${i + 1} holds the golden SQL: …${request.rawBody.slice(Math.max(0, at - 200), at + 100)}…`);
   }
   assert.deepEqual(page.problems, []);
 });
