@@ -9,10 +9,11 @@ use super::app_state;
 use super::number_input::NumberInput;
 use crate::agent::Mode;
 use crate::browser::{focus_element, query_parameters, storage, StorageRefused};
+use crate::llm::ProviderKind;
 use crate::settings::keys::KeyRing;
 use crate::settings::{
     address, check_base_url, check_model, model_example, ModelSettings, KEYS_STORAGE_KEY,
-    OPENAI_COMPATIBLE_PRESETS, PROVIDERS, SETTINGS_STORAGE_KEY, STEP_RANGE, TEMPERATURE_RANGE,
+    OPENAI_COMPATIBLE_PRESETS, SETTINGS_STORAGE_KEY, STEP_RANGE, TEMPERATURE_RANGE,
 };
 use leptos::ev;
 use leptos::prelude::*;
@@ -182,12 +183,12 @@ pub fn SettingsPanel() -> impl IntoView {
         Ok(model) => choice.edit(|s| s.model = model),
         Err(why) => choice.problem.set(Some(why)),
     };
-    let provider_options = PROVIDERS
+    let provider_options = ProviderKind::ALL
         .iter()
-        .map(|&(kind, id, label)| {
+        .map(|&kind| {
             view! {
-                <option value=id prop:selected=move || settings.with(|s| s.provider == kind)>
-                    {label}
+                <option value=kind.id() prop:selected=move || settings.with(|s| s.provider == kind)>
+                    {kind.label()}
                 </option>
             }
         })
@@ -230,13 +231,19 @@ pub fn SettingsPanel() -> impl IntoView {
                     id="provider"
                     data-testid="provider"
                     on:change=move |event| {
-                        if let Some(kind) = crate::settings::parse_provider(&event_target_value(&event)) {
+                        if let Some(kind) = ProviderKind::named(&event_target_value(&event)) {
                             choice.edit(|s| s.choose_provider(kind));
                         }
                     }
                 >
                     {provider_options}
                 </select>
+                <p class="hint" data-testid="provider-caching">
+                    {move || settings.with(|s| {
+                        let provider = s.provider.descriptor();
+                        provider.caching.explain(provider.label)
+                    })}
+                </p>
             </div>
             <div class="field presets" role="group" aria-label="Presets for OpenAI-compatible servers">
                 <span class="muted">"OpenAI-compatible: "</span>

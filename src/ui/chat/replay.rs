@@ -179,7 +179,7 @@ pub fn ReplayBanner() -> impl IntoView {
                     <strong>"Replay of a recorded conversation"</strong>
                     " · model "
                     <span data-testid="replay-model">{info.model.clone()}</span>
-                    {format!(" ({})", provider_name(info.provider))}
+                    {format!(" ({})", info.provider.label())}
                     " · recorded "
                     <span data-testid="replay-date">{shown_date(&info.recorded_at)}</span>
                 </p>
@@ -261,14 +261,6 @@ fn replay_state(info: &ReplayInfo) -> String {
         "Replay stopped.".into()
     } else {
         format!("Replay finished ({questions}). Ask a follow-up with your own model in Settings.")
-    }
-}
-
-fn provider_name(provider: ProviderKind) -> &'static str {
-    match provider {
-        ProviderKind::OpenAi => "OpenAI-compatible",
-        ProviderKind::Anthropic => "Anthropic",
-        ProviderKind::Gemini => "Gemini",
     }
 }
 
