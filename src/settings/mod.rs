@@ -6,9 +6,12 @@
 //!   come from the address ([`address`]) and are kept in `localStorage` when the person edits them.
 //! - [`keys::KeyRing`]: API keys, each bound to the one endpoint it was entered for, so a key is
 //!   never sent anywhere else (not even when a link sets another base URL).
+//! - [`readiness`]: whether the model may be asked now (a database open, its view ready, a
+//!   model chosen, a key where one is surely needed), and what to say when not.
 
 pub mod address;
 pub mod keys;
+pub mod readiness;
 
 use crate::agent::{AgentConfig, Mode};
 use crate::llm::{EndpointConfig, ProviderKind};
@@ -140,15 +143,6 @@ impl ModelSettings {
         }
     }
 
-    /// Why a question cannot be asked with these settings yet, in words for the person.
-    pub fn missing(&self) -> Option<&'static str> {
-        if self.model.trim().is_empty() {
-            Some("Choose a model first: open Settings and enter the model's name.")
-        } else {
-            None
-        }
-    }
-
     /// These settings as saved in `localStorage`.
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).unwrap_or_default()
@@ -252,7 +246,7 @@ mod tests {
         assert_eq!(settings.temperature, 0.2);
         assert_eq!(settings.max_steps, 10);
         assert_eq!(settings.mode, Mode::Sql, "safe mode is off by default");
-        assert!(settings.missing().is_some(), "no model chosen yet");
+        assert!(settings.model.is_empty(), "no model chosen yet");
     }
 
     #[test]

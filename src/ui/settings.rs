@@ -11,6 +11,7 @@ use crate::agent::Mode;
 use crate::browser::{focus_element, query_parameters, storage, StorageRefused};
 use crate::llm::ProviderKind;
 use crate::settings::keys::KeyRing;
+use crate::settings::readiness::MissingField;
 use crate::settings::{
     address, check_base_url, check_model, model_example, ModelSettings, KEYS_STORAGE_KEY,
     OPENAI_COMPATIBLE_PRESETS, SETTINGS_STORAGE_KEY, STEP_RANGE, TEMPERATURE_RANGE,
@@ -62,21 +63,18 @@ impl ModelChoice {
         (choice, from_address.question)
     }
 
-    /// The key for the chosen endpoint (empty when there is none), for one question.
-    /// `Err` with what is missing when no model is chosen yet; then the settings panel opens
-    /// with the model field focused, so the person can fill it in at once.
-    pub fn require_model(&self) -> Result<(), String> {
-        match self.settings.with_untracked(ModelSettings::missing) {
-            Some(missing) => {
-                self.panel_open.set(true);
-                // Once the panel is shown.
-                request_animation_frame(|| focus_element("model"));
-                Err(missing.into())
-            }
-            None => Ok(()),
-        }
+    /// Opens the panel with `field` focused, so the person can fill it in at once.
+    pub fn show_field(&self, field: MissingField) {
+        self.panel_open.set(true);
+        let id = match field {
+            MissingField::Model => "model",
+            MissingField::ApiKey => "api-key",
+        };
+        // Once the panel is shown.
+        request_animation_frame(move || focus_element(id));
     }
 
+    /// The key for the chosen endpoint (empty when there is none), for one question.
     pub fn key_untracked(&self) -> String {
         let settings = self.settings.get_untracked();
         self.keys
