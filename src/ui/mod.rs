@@ -9,6 +9,7 @@
 mod chart_view;
 mod chat;
 mod checks;
+mod connection;
 mod console;
 mod database_panel;
 mod embed;
@@ -22,6 +23,7 @@ mod result_table;
 mod schema_view;
 mod settings;
 mod state;
+mod task;
 // Only in the page the end-to-end tests build: the shipped page exposes no bytes on `window`.
 #[cfg(feature = "test-hooks")]
 mod test_hooks;
