@@ -13,6 +13,7 @@ fn result(columns: &[&str], rows: Vec<Vec<Value>>) -> QueryResult {
         rows,
         truncated: false,
         elapsed_ms: 0.0,
+        reads: None,
     }
 }
 
