@@ -13,10 +13,14 @@
 // Messages in:  {id, type: "init", base}   always first; base: absolute URL of this file, with
 //                                          rows.js and sqlite-wasm/ (index.mjs, sqlite3.wasm)
 //                                          beside it
-//               {id, type: "openFile", file, cacheBytes?, samplePages?}
+//               {id, type: "openFile", file, cacheBytes?, readAheadBytes?, samplePages?}
 //                                          file: a File (structured-cloned: a handle, no copy)
-//               {id, type: "openUrl", url, cacheBytes?, samplePages?}
+//               {id, type: "openUrl", url, cacheBytes?, readAheadBytes?, samplePages?}
 //                                          url: absolute; validated by one small ranged GET
+//                 cacheBytes: the page cache's size (default 64 MiB; at least 4 read-aheads);
+//                 readAheadBytes: the largest read-ahead (default 4 MiB for a file, 1 MiB for
+//                 a URL); samplePages: pages hashed for the identity (default 8; for a URL
+//                 only when the server sends neither ETag nor Last-Modified)
 //               {id, type: "run", sql, params, maxRows, countBudgetMs, deadlineMs, byteBudget}
 //                                          byteBudget: bytes this query may read from the file
 //                                          or server (cache hits are free), or null
@@ -298,7 +302,7 @@ class CachedReader {
     let needEnd = start + BLOCK;
     while (needEnd < end && !this.blockIndex.has(needEnd / BLOCK)) needEnd += BLOCK;
     if (start === this.lastFetchEnd) {
-      this.window = this.window ? Math.min(this.window * 2, this.readAheadMax) : READ_AHEAD_MIN;
+      this.window = Math.min(this.window ? this.window * 2 : READ_AHEAD_MIN, this.readAheadMax);
     } else {
       this.window = 0;
     }
@@ -604,7 +608,7 @@ async function open(sqlite3, source, message, extra) {
   const kind = source instanceof FileSource ? "file" : "url";
   const reader = new CachedReader(source, {
     cacheBytes: positive(message.cacheBytes) || DEFAULT_CACHE_BYTES,
-    readAheadMax: READ_AHEAD_MAX[kind],
+    readAheadMax: Math.max(BLOCK, positive(message.readAheadBytes) || READ_AHEAD_MAX[kind]),
   });
   if (extra.first) {
     reader.count(extra.first.length);
