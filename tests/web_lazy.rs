@@ -348,9 +348,20 @@ async fn the_deadline_stops_a_runaway_query_and_the_next_one_runs() {
         other => panic!("expected a timeout, got {other:?}"),
     }
     assert!(askdb::browser::now_ms() - started < 20_000.0);
+    // SQLite's progress handler stopped it: the worker lives on, with its cache, so the next
+    // query opens nothing again (a terminated worker would read the header and schema anew).
+    let before = db.total_reads();
     assert_eq!(
         one_value(&db, "SELECT count(*) FROM actor").await,
         Value::Integer(200)
+    );
+    let again = one_value(&db, "SELECT count(*) FROM actor").await;
+    assert_eq!(again, Value::Integer(200));
+    assert_eq!(db.last_reads(), Some(ReadStats::default()));
+    let after = db.total_reads();
+    assert!(
+        after.requests - before.requests <= 2,
+        "the database was opened again: {before:?} -> {after:?}"
     );
 }
 

@@ -32,16 +32,27 @@ const CORPUS_SAMPLE: usize = 20_000;
 #[wasm_bindgen(inline_js = r#"
 export async function load_judge(base, bytes, forbidden, pragmas) {
   const module = await import(new URL("sqlite-wasm/index.mjs", base).href);
+  globalThis.sqlite3ApiConfig = { disable: { vfs: { opfs: true, "opfs-vfs": true, "opfs-sahpool": true, "opfs-wl": true, kvvfs: true } } };
   const sqlite3 = await module.default({ print() {}, printErr() {} });
   const { capi, wasm } = sqlite3;
   const db = new sqlite3.oo1.DB(":memory:", "c");
-  const p = wasm.allocFromTypedArray(bytes);
-  let rc = capi.sqlite3_deserialize(db.pointer, "main", p, bytes.length, bytes.length,
-    capi.SQLITE_DESERIALIZE_FREEONCLOSE | capi.SQLITE_DESERIALIZE_RESIZEABLE);
-  if (rc) throw new Error("deserialize: " + rc);
+  // The demo's bytes become the database, again after any change.
+  // (sqlite3_deserialize attaches the bytes itself: the authorizer lets that pass.)
+  let loading = false;
+  const load = (bytes) => {
+    loading = true;
+    const p = wasm.allocFromTypedArray(bytes);
+    const rc = capi.sqlite3_deserialize(db.pointer, "main", p, bytes.length, bytes.length,
+      capi.SQLITE_DESERIALIZE_FREEONCLOSE | capi.SQLITE_DESERIALIZE_RESIZEABLE);
+    loading = false;
+    if (rc) throw new Error("deserialize: " + rc);
+  };
+  load(bytes);
+  let rc;
   const original = capi.sqlite3_js_db_export(db.pointer);
   const problems = [];
   capi.sqlite3_set_authorizer(db.pointer, (_, action, a1, a2) => {
+    if (loading) return 0;
     const name = (x) => (x || "").toLowerCase();
     if (action === capi.SQLITE_READ || action === capi.SQLITE_SELECT || action === capi.SQLITE_RECURSIVE) return 0;
     if (action === capi.SQLITE_FUNCTION) {
@@ -92,6 +103,7 @@ export async function load_judge(base, bytes, forbidden, pragmas) {
       const now = capi.sqlite3_js_db_export(db.pointer);
       if (now.length !== original.length || now.some((b, i) => b !== original[i])) {
         problems.push("the database's bytes changed");
+        load(original);
       }
       return [prepared, problems.join("; ")];
     },

@@ -522,7 +522,8 @@ function bindAll(sqlite3, pStmt, params) {
   params.forEach((value, i) => {
     const index = i + 1;
     let rc;
-    if (value === null || value === undefined) rc = capi.sqlite3_bind_null(pStmt, index);
+    // The raw export: the wrapper's sqlite3_bind_null returns undefined in 3.54.1.
+    if (value === null || value === undefined) rc = wasm.exports.sqlite3_bind_null(pStmt, index);
     else if (typeof value === "bigint") rc = capi.sqlite3_bind_int64(pStmt, index, value);
     else if (typeof value === "number") rc = capi.sqlite3_bind_double(pStmt, index, value);
     else if (typeof value === "string") {
@@ -722,6 +723,11 @@ function loadSqlite(base) {
   return Promise.resolve().then(async () => {
     importScripts(new URL("rows.js", base).href);
     const module = await import(new URL("sqlite-wasm/index.mjs", base).href);
+    // Only askdb's VFS: the browser-storage ones would start on a cross-origin isolated page
+    // (the OPFS one loads a script of its own) and are never used here.
+    globalThis.sqlite3ApiConfig = {
+      disable: { vfs: { opfs: true, "opfs-vfs": true, "opfs-sahpool": true, "opfs-wl": true, kvvfs: true } },
+    };
     const sqlite3 = await module.default({ print: () => {}, printErr: () => {} });
     sqlite3.askdbOpenReader = installVfs(sqlite3);
     return sqlite3;
