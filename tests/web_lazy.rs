@@ -408,3 +408,31 @@ async fn a_crash_restarts_the_worker_on_the_same_file() {
         Value::Integer(12)
     );
 }
+
+#[wasm_bindgen_test]
+async fn a_file_changed_while_no_worker_ran_is_caught_when_it_is_opened_again() {
+    let db = engine().await;
+    let url = format!("{}range/{SAKILA}", range_url().await);
+    db.open_url(&url).await.expect("opens");
+    // A read blocked past the deadline ends the worker (as in the test above) …
+    control("delay?ms=30000").await;
+    let short = QueryLimits {
+        max_rows: 10,
+        deadline_ms: 500,
+    };
+    let outcome = query(&db, "SELECT count(*) FROM payment", &short).await;
+    control("delay?ms=0").await;
+    assert!(
+        matches!(outcome, Err(DbError::Timeout { .. })),
+        "{outcome:?}"
+    );
+    // … and while none runs, the file on the server changes.
+    control(&format!("touch/{SAKILA}")).await;
+    // The fresh worker opens it again, finds another ETag, and the query says so.
+    match query(&db, "SELECT count(*) FROM actor", &limits()).await {
+        Err(DbError::Changed(why)) => {
+            assert!(why.contains("not the file that was opened"), "{why}")
+        }
+        other => panic!("expected Changed, got {other:?}"),
+    }
+}
