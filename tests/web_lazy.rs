@@ -217,7 +217,7 @@ async fn a_remote_lookup_reads_a_few_pages_and_the_server_counts_the_same() {
     );
     assert!(reads.bytes <= 64 * 1024, "an indexed lookup read {reads:?}");
     assert_eq!(db.last_reads(), Some(reads));
-    assert_eq!(db.total_reads(), opened.reads.add(reads));
+    assert_eq!(db.total_reads(), opened.reads + reads);
 
     // The same lookup again: from the cache, nothing read.
     control("reset").await;

@@ -333,7 +333,7 @@ impl LazyDatabase {
     fn note_reads(&self, reply: &JsValue) -> Option<ReadStats> {
         let reads = decode_reads(&get(reply, "reads"))?;
         self.last_reads.set(Some(reads));
-        self.total_reads.set(self.total_reads.get().add(reads));
+        self.total_reads.set(self.total_reads.get() + reads);
         Some(reads)
     }
 }

@@ -16,8 +16,10 @@ pub struct ReadStats {
     pub requests: u64,
 }
 
-impl ReadStats {
-    pub fn add(self, other: ReadStats) -> ReadStats {
+impl std::ops::Add for ReadStats {
+    type Output = ReadStats;
+
+    fn add(self, other: ReadStats) -> ReadStats {
         ReadStats {
             bytes: self.bytes.saturating_add(other.bytes),
             requests: self.requests.saturating_add(other.requests),
@@ -244,7 +246,7 @@ mod tests {
         };
         assert_eq!(stats.to_string(), "200 KB in 1 read");
         assert_eq!(
-            stats.add(stats),
+            stats + stats,
             ReadStats {
                 bytes: 400_000,
                 requests: 2
