@@ -133,7 +133,8 @@ pub const MAX_NESTING: usize = 100;
 /// Functions refused wherever they appear (as `name(`), even inside a `SELECT`: each can act
 /// outside the query's result. sql.js ships only `load_extension` and `fts3_tokenizer` of
 /// these; the rest come with the sqlite3 shell or common extensions and are listed so that no
-/// engine that has them can be reached through here.
+/// engine that has them can be reached through here. The table-valued ones are refused as any
+/// name, called or not ([`FORBIDDEN_TABLE_FUNCTIONS`]).
 pub const FORBIDDEN_FUNCTIONS: &[&str] = &[
     "load_extension", // loads native code into the engine
     "fts3_tokenizer", // registers a tokenizer by raw pointer: arbitrary code
@@ -147,6 +148,11 @@ pub const FORBIDDEN_FUNCTIONS: &[&str] = &[
     "fileio_write",   // sqlean: writes any file
     "fileio_ls",      // sqlean: lists directories
 ];
+
+/// The table-valued functions of [`FORBIDDEN_FUNCTIONS`]. SQLite reads one without `(…)` too
+/// (`FROM fsdir`, `FROM fsdir AS t`), so each is refused as any name, called or not, like the
+/// pragma functions: a column of that name costs a refusal, never a read of the machine.
+pub const FORBIDDEN_TABLE_FUNCTIONS: &[&str] = &["fsdir", "zipfile", "fileio_ls"];
 
 /// The pragma functions (`pragma_<name>`, SQLite's table-valued form of `PRAGMA <name>`) that
 /// may run. SQLite runs `PRAGMA <name>=<first argument>` behind each, so most are not reads:
@@ -387,12 +393,17 @@ fn statement_kind(statement: &[Token]) -> Result<(), String> {
     }
 }
 
-/// The first forbidden function called (`name(`, bare or quoted), in lower case.
+/// The first forbidden function called (`name(`, bare or quoted), or forbidden table-valued
+/// function named, in lower case.
 fn forbidden_call(statement: &[Token]) -> Option<String> {
-    statement.windows(2).find_map(|pair| {
-        let name = pair[0].name()?.to_ascii_lowercase();
-        (pair[1].kind == TokenKind::LeftParen && FORBIDDEN_FUNCTIONS.contains(&name.as_str()))
-            .then_some(name)
+    statement.iter().enumerate().find_map(|(i, token)| {
+        let name = token.name()?.to_ascii_lowercase();
+        let called = statement
+            .get(i + 1)
+            .is_some_and(|next| next.kind == TokenKind::LeftParen);
+        let forbidden = (called && FORBIDDEN_FUNCTIONS.contains(&name.as_str()))
+            || FORBIDDEN_TABLE_FUNCTIONS.contains(&name.as_str());
+        forbidden.then_some(name)
     })
 }
 
@@ -540,6 +551,20 @@ mod tests {
         // The same words as plain names are fine.
         check("SELECT edit, readfile FROM logs").unwrap();
         check("SELECT 'load_extension(x)'").unwrap();
+        // Except a table-valued function's: SQLite reads `FROM fsdir` as a call.
+        for (sql, name) in [
+            ("SELECT * FROM fsdir", "fsdir"),
+            ("SELECT * FROM FSDIR AS t", "fsdir"),
+            ("SELECT name FROM \"zipfile\" z", "zipfile"),
+            ("SELECT * FROM fileio_ls''('.')", "fileio_ls"),
+        ] {
+            assert_eq!(
+                refusal(sql),
+                Refusal::ForbiddenFunction { name: name.into() },
+                "{sql}"
+            );
+        }
+        check("SELECT 'fsdir', \"fsdir(\"").unwrap();
     }
 
     #[test]
