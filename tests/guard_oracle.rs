@@ -203,7 +203,7 @@ fn judge(action: &AuthAction<'_>) -> Result<(), String> {
         AuthAction::Function { function_name } => {
             match judge::function_outside_the_query(function_name) {
                 Some(what) => Err(format!(
-                    "the function {function_name}() reached SQLite: it {what}"
+                    "the function {function_name}() reached SQLite ({what})"
                 )),
                 None => Ok(()),
             }
