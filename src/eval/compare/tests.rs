@@ -237,3 +237,32 @@ fn the_order_that_counts_is_the_outer_querys() {
     assert!(!Query::read("SELECT a FROM (SELECT a FROM t ORDER BY a LIMIT 3)").has_order_by());
     assert!(!Query::read("SELECT group_concat(a ORDER BY a) FROM t").has_order_by());
 }
+
+#[test]
+fn a_cut_result_against_a_whole_one_is_a_row_count() {
+    // The same rows kept, but one side was cut: its count says so, not "too many".
+    let expected = result(&["a"], vec![vec![I(1)], vec![I(2)]]);
+    let mut cut = expected.clone();
+    cut.truncated = true;
+    cut.total_rows = RowCount::MoreThan(2);
+    assert_eq!(
+        why(&expected, &cut, false),
+        "2 rows expected, more than 2 returned"
+    );
+}
+
+/// Past [`MAX_LEFTOVER_PAIRING`] rows only the sorted pass pairs rows: it must pair every equal
+/// row and leave exactly the different ones.
+#[test]
+fn large_results_pair_in_one_sorted_pass() {
+    let rows = |range: std::ops::Range<i64>| range.map(|n| vec![I(n)]).collect::<Vec<_>>();
+    let many = MAX_LEFTOVER_PAIRING as i64 + 500;
+    let expected = result(&["n"], rows(0..many));
+    let reversed = result(&["n"], rows(0..many).into_iter().rev().collect());
+    assert_eq!(same_result(&expected, &reversed, false), Verdict::Same);
+    let shifted = result(&["n"], rows(1..many + 1));
+    assert_eq!(
+        why(&expected, &shifted, false),
+        "one row differs: first column (n): 0 expected, 1500 returned"
+    );
+}
