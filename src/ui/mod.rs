@@ -9,6 +9,7 @@
 mod chart_view;
 mod chat;
 mod checks;
+mod connection;
 mod console;
 mod database_panel;
 mod embed;
@@ -22,6 +23,7 @@ mod result_table;
 mod schema_view;
 mod settings;
 mod state;
+mod task;
 mod test_hooks;
 
 use crate::browser::{query_parameters, set_theme};
