@@ -266,3 +266,45 @@ fn large_results_pair_in_one_sorted_pass() {
         "one row differs: first column (n): 0 expected, 1500 returned"
     );
 }
+
+/// The sorted pass needs an order that puts equal values side by side, for every kind of value:
+/// past [`MAX_LEFTOVER_PAIRING`] rows nothing else pairs them.
+#[test]
+fn large_results_of_every_kind_pair_in_the_sorted_pass() {
+    type Make = fn(i64) -> Value;
+    let many = MAX_LEFTOVER_PAIRING as i64 + 500;
+    let mixed: Make = |n| match n % 4 {
+        0 => Null,
+        1 => I(n),
+        2 => t(&n.to_string()),
+        _ => Value::Blob(n.to_be_bytes().to_vec()),
+    };
+    let kinds: [(&str, Make, Make); 5] = [
+        // Past 2^53 neighbours are one float apart: only integers order them.
+        (
+            "integers past 2^53",
+            |n| I((1 << 53) + n),
+            |n| I((1 << 53) + n),
+        ),
+        ("text", |n| t(&format!("{n:05}")), |n| t(&format!("{n:05}"))),
+        (
+            "blobs",
+            |n| Value::Blob(n.to_be_bytes().to_vec()),
+            |n| Value::Blob(n.to_be_bytes().to_vec()),
+        ),
+        ("integers against reals", |n| I(n), |n| R(n as f64)),
+        ("every kind in one column", mixed, mixed),
+    ];
+    for (kind, expected_value, returned_value) in kinds {
+        let expected = result(&["v"], (0..many).map(|n| vec![expected_value(n)]).collect());
+        let returned = result(
+            &["v"],
+            (0..many).rev().map(|n| vec![returned_value(n)]).collect(),
+        );
+        assert_eq!(
+            same_result(&expected, &returned, false),
+            Verdict::Same,
+            "{kind}"
+        );
+    }
+}
