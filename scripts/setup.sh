@@ -102,6 +102,15 @@ setup_node_modules() {
   fi
 }
 
+# Mutation testing (scripts/mutants.sh, docs/testing.md): installed only when that script asks.
+CARGO_MUTANTS_VERSION="27.1.0"
+setup_mutants() {
+  if [ "$(cargo mutants --version 2>/dev/null || true)" != "cargo-mutants $CARGO_MUTANTS_VERSION" ]; then
+    say "Installing cargo-mutants $CARGO_MUTANTS_VERSION (compiles from source: several minutes)"
+    cargo install --locked cargo-mutants --version "$CARGO_MUTANTS_VERSION"
+  fi
+}
+
 setup_rust_target
 setup_trunk
 setup_wasm_bindgen

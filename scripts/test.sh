@@ -77,21 +77,27 @@ if ((${#WASM_TARGETS[@]})); then
   # (a free port). It writes its address into tests/dist-url.txt, which the tests read at run
   # time from the test runner's own server: a new port does not rebuild them.
   DIST_URL_FILE=tests/dist-url.txt
-  rm -f "$DIST_URL_FILE"
+  # The tests of databases read on demand (tests/web_lazy.rs) read the datasets from a server
+  # that answers HTTP Range requests (and, on other paths, one that does not, or hides headers).
+  RANGE_URL_FILE=tests/range-url.txt
+  rm -f "$DIST_URL_FILE" "$RANGE_URL_FILE"
   node tests/e2e/static-server.mjs "$TEST_PAGE" "$DIST_URL_FILE" >/dev/null &
   DIST_SERVER=$!
+  node tests/e2e/range-server.mjs tests/datasets "$RANGE_URL_FILE" >/dev/null &
+  RANGE_SERVER=$!
   # `|| true`: under `set -e` a failing command inside the EXIT trap becomes the script's exit
   # status, and the server is usually gone already (killed below) when the trap runs.
-  trap 'kill $DIST_SERVER 2>/dev/null || true; rm -rf "$LOG_DIR" "$DIST_URL_FILE"' EXIT
-  for _ in $(seq 50); do [ -s "$DIST_URL_FILE" ] && break; sleep 0.1; done
+  trap 'kill $DIST_SERVER $RANGE_SERVER 2>/dev/null || true; rm -rf "$LOG_DIR" "$DIST_URL_FILE" "$RANGE_URL_FILE"' EXIT
+  for _ in $(seq 50); do [ -s "$DIST_URL_FILE" ] && [ -s "$RANGE_URL_FILE" ] && break; sleep 0.1; done
   [ -s "$DIST_URL_FILE" ] || fail "the static server for the wasm tests did not start"
+  [ -s "$RANGE_URL_FILE" ] || fail "the range server for the wasm tests did not start"
   # The runner (.cargo/config.toml) drives Chromium through chromedriver, headless. Test
   # binaries without wasm_bindgen_test_configure! run in the browser too, not in Node.
   step "wasm tests" env CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_USE_BROWSER=1 \
     WASM_BINDGEN_TEST_TIMEOUT=120 WASM_BINDGEN_TEST_DRIVER_TIMEOUT=30 \
     cargo test --target wasm32-unknown-unknown "${WASM_TARGETS[@]}"
-  kill "$DIST_SERVER" 2>/dev/null || true
-  rm -f "$DIST_URL_FILE"
+  kill "$DIST_SERVER" "$RANGE_SERVER" 2>/dev/null || true
+  rm -f "$DIST_URL_FILE" "$RANGE_URL_FILE"
 else
   say "wasm tests: none found (no wasm_bindgen_test in src/ or tests/*.rs)"
 fi
