@@ -668,6 +668,27 @@ mod tests {
     }
 
     #[test]
+    fn only_a_whole_byte_order_mark_is_whitespace() {
+        // U+FEFF is EF BB BF in UTF-8. Characters that share its first byte and one more
+        // (U+FF3F is EF BC BF, U+FEC0 is EF BB 80) are names, as SQLite reads them.
+        assert_eq!(
+            kinds("\u{FEFF}SELECT \u{FEFF}\u{FF3F}, \u{FEC0}"),
+            vec![
+                (Word, "SELECT"),
+                (Word, "\u{FF3F}"),
+                (Comma, ","),
+                (Word, "\u{FEC0}"),
+            ]
+        );
+        let kinds_with_trivia: Vec<_> = tokenize("\u{FEFF}1")
+            .unwrap()
+            .iter()
+            .map(|t| t.kind)
+            .collect();
+        assert_eq!(kinds_with_trivia, vec![Space, Number]);
+    }
+
+    #[test]
     fn with_clause_shape() {
         let tokens = significant_tokens(
             "WITH RECURSIVE a(x) AS (SELECT 1), \"b\" AS NOT MATERIALIZED (SELECT (2)) SELECT 3",
