@@ -448,7 +448,7 @@ fn named_parameter(s: &[u8], at: usize) -> (TokenKind, usize) {
             name_chars += 1;
             i += 1;
         } else if b == b'(' && name_chars > 0 {
-            i += 1;
+            // The scan starts on the `(` itself, which is neither `)` nor whitespace.
             while s
                 .get(i)
                 .is_some_and(|&b| b != b')' && !b.is_ascii_whitespace() && b != 0x0b)
@@ -640,6 +640,39 @@ mod tests {
         assert_eq!(
             kinds("! { :"),
             vec![(Unknown, "!"), (Unknown, "{"), (Unknown, ":")]
+        );
+    }
+
+    #[test]
+    fn named_parameters_end_where_sqlite_ends_them() {
+        // `::` belongs to the name; a single `:` starts the next parameter.
+        assert_eq!(
+            kinds("SELECT $a::b, $c:d"),
+            vec![
+                (Word, "SELECT"),
+                (Parameter, "$a::b"),
+                (Comma, ","),
+                (Parameter, "$c"),
+                (Parameter, ":d"),
+            ]
+        );
+        // The `(…)` suffix needs a name before it, and runs to a `)`; at whitespace first, what
+        // was read is not SQL (SQLite: `unrecognized token: "$a(x"`).
+        assert_eq!(
+            kinds("SELECT $a(x), $(x), $a(x y)"),
+            vec![
+                (Word, "SELECT"),
+                (Parameter, "$a(x)"),
+                (Comma, ","),
+                (Unknown, "$"),
+                (LeftParen, "("),
+                (Word, "x"),
+                (RightParen, ")"),
+                (Comma, ","),
+                (Unknown, "$a(x"),
+                (Word, "y"),
+                (RightParen, ")"),
+            ]
         );
     }
 
