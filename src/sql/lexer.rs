@@ -617,6 +617,29 @@ mod tests {
     }
 
     #[test]
+    fn a_hex_number_needs_a_hex_digit_after_its_0x() {
+        // Without one, `0x…` is a `0` with letters glued to it: not SQL (SQLite: `unrecognized
+        // token: "0x"`). The names before them start with hex digits, which must not count.
+        assert_eq!(
+            kinds("SELECT a+0x, b-0x_1, 0xg, 0X1f"),
+            vec![
+                (Word, "SELECT"),
+                (Word, "a"),
+                (Operator, "+"),
+                (Unknown, "0x"),
+                (Comma, ","),
+                (Word, "b"),
+                (Operator, "-"),
+                (Unknown, "0x_1"),
+                (Comma, ","),
+                (Unknown, "0xg"),
+                (Comma, ","),
+                (Number, "0X1f"),
+            ]
+        );
+    }
+
+    #[test]
     fn operators_parameters_and_punctuation() {
         let ops = "|| == != <> <= >= -> ->> < > = << >> + - * / % & | ~";
         let expected: Vec<_> = ops.split(' ').map(|op| (Operator, op)).collect();
