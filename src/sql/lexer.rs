@@ -640,6 +640,26 @@ mod tests {
     }
 
     #[test]
+    fn an_exponent_sign_needs_a_digit_after_it() {
+        // SQLite: `unrecognized token: "1e"`, then `+` and `1`.
+        assert_eq!(
+            kinds("SELECT 1e+ 1, 1e-x, 1e+5"),
+            vec![
+                (Word, "SELECT"),
+                (Unknown, "1e"),
+                (Operator, "+"),
+                (Number, "1"),
+                (Comma, ","),
+                (Unknown, "1e"),
+                (Operator, "-"),
+                (Word, "x"),
+                (Comma, ","),
+                (Number, "1e+5"),
+            ]
+        );
+    }
+
+    #[test]
     fn operators_parameters_and_punctuation() {
         let ops = "|| == != <> <= >= -> ->> < > = << >> + - * / % & | ~";
         let expected: Vec<_> = ops.split(' ').map(|op| (Operator, op)).collect();
@@ -787,6 +807,14 @@ mod tests {
         assert_eq!(
             message,
             "the string starting at character 13 ('abc) is never closed"
+        );
+        // A long one is cut after 20 characters (not bytes), and the cut is shown.
+        let message = tokenize("SELECT 'éléphants, éléphants")
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            message,
+            "the string starting at character 8 ('éléphants, éléphant…) is never closed"
         );
     }
 }
