@@ -2,10 +2,16 @@
 // Chromium, and three queries timed in the page against Python's sqlite3 on the same file.
 //
 //   node bench/bench.mjs [--orders 700000,2000000] [--runs 3]
+//   node bench/bench.mjs --db /work/bigdata/big305.db --only open --runs 5
 //
 // Needs a release build in dist/ (bench/run.sh builds it first). Databases are generated
 // with tests/datasets/big/make_big.py into /tmp/askdb-bench/ and kept there: the same
-// --orders always gives the same content, so a file that exists is reused.
+// --orders always gives the same content, so a file that exists is reused. `--db` takes
+// files made before instead (comma-separated). `--only open|queries|weight` runs one part.
+//
+// Opening is timed from choosing the file until the status shows its tables, `--runs` times
+// (a fresh page each time); when the page reports its own steps (window.askdbOpenSteps()),
+// their medians are printed too: where the open time goes.
 
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -22,6 +28,8 @@ const { values: options } = parseArgs({
     orders: { type: 'string', default: '700000,2000000' },
     runs: { type: 'string', default: '3' },
     out: { type: 'string', default: '/tmp/askdb-bench' },
+    db: { type: 'string' },
+    only: { type: 'string' },
   },
 });
 const RUNS = Number(options.runs);
@@ -111,9 +119,48 @@ function median(values) {
   return sorted[Math.floor(sorted.length / 2)];
 }
 
-async function benchDatabase(session, orders) {
-  const file = makeDatabase(orders);
+/** The page's own account of its last open: [{ step, ms }], or [] when it gives none. */
+async function openSteps(page) {
+  return page.evaluate(() => (window.askdbOpenSteps ? window.askdbOpenSteps() : []));
+}
+
+/** Opens `file` in a fresh page `RUNS` times: the median time, and each step's median. */
+async function benchOpen(session, file) {
+  const name = path.basename(file);
+  const totals = [];
+  const steps = new Map();
+  for (let run = 0; run < RUNS; run++) {
+    const page = await session.open();
+    const started = performance.now();
+    await chooseFile(page, file);
+    await waitForOpen(page, name, 10 * MINUTES);
+    totals.push(performance.now() - started);
+    for (const { step, ms } of await openSteps(page)) {
+      if (!steps.has(step)) steps.set(step, []);
+      steps.get(step).push(ms);
+    }
+    await page.context().close();
+  }
+  return { ms: median(totals), all: totals, steps: [...steps].map(([step, ms]) => ({ step, ms: median(ms) })) };
+}
+
+function printOpen(file, open) {
   const size = statSync(file).size;
+  console.log(`\n## Opening ${path.basename(file)}: ${(size / 1e6).toFixed(1)} MB\n`);
+  const runs = open.all.map((ms) => (ms / 1000).toFixed(2)).join(', ');
+  console.log(`Open (file chosen until the status shows its tables): ${(open.ms / 1000).toFixed(2)} s (median of ${runs} s)\n`);
+  if (open.steps.length > 0) {
+    console.log('| step (as the page times it) | median |\n| --- | ---: |');
+    for (const { step, ms } of open.steps) console.log(`| ${step} | ${ms.toFixed(0)} ms |`);
+  }
+}
+
+async function benchDatabase(session, file, orders) {
+  const size = statSync(file).size;
+  if (options.only === 'open') {
+    printOpen(file, await benchOpen(session, file));
+    return;
+  }
   const python = pythonTimings(file);
   const page = await session.open();
   await setDeadlineSeconds(page, 600); // large scans outlast the default deadline
@@ -137,7 +184,7 @@ async function benchDatabase(session, orders) {
   }
   await page.context().close();
 
-  console.log(`\n## ${name}: ${(size / 1e6).toFixed(1)} MB, ${orders} orders\n`);
+  console.log(`\n## ${name}: ${(size / 1e6).toFixed(1)} MB${orders ? `, ${orders} orders` : ''}\n`);
   console.log(`Open (file chosen until the status shows its tables): ${(openMs / 1000).toFixed(1)} s\n`);
   console.log('| query | page (result-elapsed) | page (click to table) | Python sqlite3 | page / Python |');
   console.log('| --- | ---: | ---: | ---: | ---: |');
@@ -153,12 +200,15 @@ async function benchDatabase(session, orders) {
 console.log(`# askdb benchmark, ${new Date().toISOString().slice(0, 10)}`);
 console.log(`machine: ${os.cpus()[0].model}, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB;` +
   ` ${RUNS} runs per query, medians`);
-pageWeight();
-const session = await startSession();
+if (!options.only || options.only === 'weight') pageWeight();
+const files = options.db
+  ? options.db.split(',').map((file) => ({ file, orders: null }))
+  : options.orders.split(',').map(Number).map((orders) => ({ file: makeDatabase(orders), orders }));
+const session = options.only === 'weight' ? null : await startSession();
 try {
-  for (const orders of options.orders.split(',').map(Number)) {
-    await benchDatabase(session, orders);
+  for (const { file, orders } of session ? files : []) {
+    await benchDatabase(session, file, orders);
   }
 } finally {
-  await session.close();
+  await session?.close();
 }

@@ -9,6 +9,7 @@ use askdb::conversation::{
     read, ConversationFile, DatabaseIdentity, Difference, ModelInfo, Pace, ReadError,
     RecordedQuestion, Recorder, ReplayLlm, RunSettings, FORMAT, LIMITS,
 };
+use askdb::engine::identity::{Identity, RemoteIdentity};
 use askdb::engine::QueryLimits;
 use askdb::llm::ProviderKind;
 use serde_json::{json, Value};
@@ -42,11 +43,13 @@ fn file(questions: Vec<RecordedQuestion>) -> ConversationFile {
     ConversationFile {
         format: FORMAT.into(),
         recorded_at: "2026-12-01T09:30:00.000Z".into(),
-        database: DatabaseIdentity {
-            name: "shop.db".into(),
-            size: 24_576,
-            sha256: SHA.into(),
-        },
+        database: DatabaseIdentity::new(
+            "shop.db",
+            &Identity::Bytes {
+                size: 24_576,
+                sha256: SHA.into(),
+            },
+        ),
         model: ModelInfo::new(
             ProviderKind::OpenAi,
             "gpt-scripted",
@@ -178,11 +181,13 @@ fn a_result_that_differs_from_the_recording_is_reported_and_the_replay_finishes(
 fn another_database_is_named_by_its_hash() {
     let recorded = file(Vec::new()).database;
     assert_eq!(recorded.differs_from(&recorded.clone()), None);
-    let other = DatabaseIdentity {
-        name: "shop_ja.db".into(),
-        size: 20_480,
-        sha256: "0".repeat(64),
-    };
+    let other = DatabaseIdentity::new(
+        "shop_ja.db",
+        &Identity::Bytes {
+            size: 20_480,
+            sha256: "0".repeat(64),
+        },
+    );
     let why = recorded.differs_from(&other).unwrap();
     assert!(
         why.contains("not the database the conversation was recorded on"),
@@ -320,6 +325,88 @@ fn ten_thousand_steps_are_refused() {
         message.contains("10,000 model turns in question 1"),
         "{message}"
     );
+}
+
+#[test]
+fn a_file_written_before_identities_had_kinds_reads_as_bytes() {
+    // The `database` of every file saved so far: name, size and SHA-256, nothing else.
+    let mut value = saved_json();
+    value["database"] = json!({ "name": "shop.db", "size": 24_576, "sha256": SHA });
+    let file = read(&value.to_string()).expect("an older file reads");
+    assert_eq!(
+        file.database.identity(),
+        Some(Identity::Bytes {
+            size: 24_576,
+            sha256: SHA.into()
+        })
+    );
+    // And a file read whole is still written that way: older pages read it too.
+    let written: Value = serde_json::from_str(&file.to_json()).unwrap();
+    assert_eq!(
+        written["database"],
+        json!({ "name": "shop.db", "size": 24_576, "sha256": SHA })
+    );
+}
+
+#[test]
+fn databases_read_on_demand_are_recorded_and_read_back() {
+    let remote = Identity::Remote(RemoteIdentity {
+        url: "https://example.org/data/big.db".into(),
+        size: 1_100_000_000,
+        etag: Some("\"v1\"".into()),
+        last_modified: None,
+    });
+    let sampled = Identity::Sampled {
+        size: 4_500_000_000,
+        sample_sha256: "ab".repeat(32),
+    };
+    for identity in [remote, sampled] {
+        let mut saved = file(vec![march_question(&RusqliteDb::shop())]);
+        saved.database = DatabaseIdentity::new("big.db", &identity);
+        let back = read(&saved.to_json()).expect("reads back");
+        assert_eq!(back.database.identity(), Some(identity.clone()));
+        assert_eq!(back.database.differs_from(&saved.database), None);
+    }
+}
+
+#[test]
+fn a_database_is_identified_exactly_one_way() {
+    let mut value = saved_json();
+    value["database"]["sample_sha256"] = json!("ab".repeat(32));
+    assert!(
+        refused(&value).contains("exactly one"),
+        "{}",
+        refused(&value)
+    );
+    let mut value = saved_json();
+    value["database"] = json!({ "name": "shop.db", "size": 24_576 });
+    assert!(refused(&value).contains("exactly one"));
+    let mut value = saved_json();
+    value["database"] = json!({ "name": "big.db", "size": 5, "sample_sha256": "<img>" });
+    assert!(refused(&value).contains("sampled pages"));
+    let mut value = saved_json();
+    value["database"] = json!({
+        "name": "big.db", "size": 5,
+        "remote": { "url": "x".repeat(3_000) }
+    });
+    assert!(refused(&value).contains("address"), "{}", refused(&value));
+}
+
+#[test]
+fn a_database_read_another_way_cannot_be_compared() {
+    let recorded = file(Vec::new()).database;
+    let on_demand = DatabaseIdentity::new(
+        "shop.db",
+        &Identity::Sampled {
+            size: 24_576,
+            sample_sha256: SHA.into(),
+        },
+    );
+    let why = recorded
+        .differs_from(&on_demand)
+        .expect("cannot be the same");
+    assert!(why.contains("cannot be compared"), "{why}");
+    assert!(!why.contains("not the database"), "{why}");
 }
 
 #[test]

@@ -5,23 +5,31 @@
 // The page stops a runaway query by terminating this worker (sql.js has no interrupt).
 //
 // Messages in:  {id, type: "init", base}    always first; base: absolute URL of worker.js, with
-//                                           sql-wasm.js and sql-wasm.wasm beside it
-//               {id, type: "open", bytes}   bytes: Uint8Array of a whole database file
+//                                           sql-wasm.js and sql-wasm.wasm beside it (loaded at
+//                                           the first request that needs SQLite)
+//               {id, type: "open", source, handBack}  source: a Blob (a File) of a whole
+//                                           database file, read here; with handBack the bytes
+//                                           read are answered (moved, not copied) once open
 //               {id, type: "run", sql, params, maxRows, countBudgetMs}
 //                                           params: the values of ?1 ?2 … (the guard checked
 //                                           that the statement takes exactly these)
 //               {id, type: "export"}
-//               {id, type: "derive", bytes, script}  applies script to a writable copy of bytes
-//                                           (not the open database) and answers the copy's bytes
+//               {id, type: "derive", source, script}  applies script to a writable copy of the
+//                                           Blob's bytes (not the open database) and answers
+//                                           the copy's bytes
+//               {id, type: "digest", bytes}  the SHA-256 of an ArrayBuffer, as hex (no SQLite)
 //               {id, type: "crash"}        (tests: fails as an abort inside sql.js would)
+// Bytes answered (export, derive, open with handBack) are moved to the page, not copied.
 // Messages out: {id, ok: result} | {id, error: message} | {id, crashed: message}
 //               | {id, tooLarge: limitBytes} | {id, unavailable: message}
+//               | {id, unreadable: message}  (the file could not be read: "open", "derive")
 //               ("crashed": the wasm module aborted and this worker must be replaced;
 //                "unavailable": sql.js did not load, so this worker can run nothing;
 //                "tooLarge": the rows to send would pass MAX_RESULT_BYTES)
 "use strict";
 
-let sqlReady = null; // Promise of the sql.js module, started by "init"
+let base = null; // where sql.js is, from "init"
+let sqlReady = null; // Promise of the sql.js module, started by the first request that needs it
 let db = null; // the open SQL.Database
 
 // A failure (sql-wasm.js or sql-wasm.wasm missing) is kept in the promise, so every later
@@ -34,7 +42,9 @@ function loadSqlJs(base) {
   });
 }
 
-function openDatabase(SQL, bytes) {
+// sql.js copies the bytes into its own file system: the buffer read is free again afterwards.
+async function openDatabase(SQL, read, handBack) {
+  const bytes = new Uint8Array(await read);
   const next = new SQL.Database(bytes);
   try {
     next.exec("PRAGMA query_only=1");
@@ -47,7 +57,7 @@ function openDatabase(SQL, bytes) {
   // Only a database that opened replaces the one that was open.
   if (db) db.close();
   db = next;
-  return null;
+  return handBack ? bytes.buffer : null;
 }
 
 // The page copies every kept value into its own memory: a result larger than this is refused
@@ -57,6 +67,22 @@ const MAX_RESULT_BYTES = 64 * 1024 * 1024;
 
 class ResultTooLarge extends Error {}
 class SqlJsUnavailable extends Error {}
+class Unreadable extends Error {}
+
+// Reads a Blob (a File) whole. A failure is the file's or the browser's, never SQLite's: a
+// file that changed or went away since it was chosen, or one too large for this tab's memory.
+async function readWhole(source) {
+  try {
+    return await source.arrayBuffer();
+  } catch (e) {
+    const why = e && e.message ? e.message : String(e);
+    if (e instanceof RangeError) {
+      const gb = (source.size / 1e9).toFixed(1);
+      throw new Unreadable(`the file (${gb} GB) is too large to be read into this tab's memory (${why})`);
+    }
+    throw new Unreadable(`it changed or went away since it was chosen, or the browser may not read it (${why})`);
+  }
+}
 
 function approximateSize(row) {
   let size = 0;
@@ -113,8 +139,8 @@ function exportDatabase() {
 
 // The copy the agent gets when the person hides tables or columns: the script (written in Rust,
 // src/engine/hidden) runs on a database of its own, which is closed and freed before answering.
-function derive(SQL, bytes, script) {
-  const copy = new SQL.Database(bytes);
+async function derive(SQL, source, script) {
+  const copy = new SQL.Database(new Uint8Array(await readWhole(source)));
   try {
     copy.exec(script);
     return copy.export();
@@ -131,12 +157,24 @@ function isFatal(e) {
   );
 }
 
+async function sha256Hex(bytes) {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
 async function handle(message) {
   if (message.type === "init") {
-    sqlReady = loadSqlJs(message.base);
+    base = message.base;
+    return null;
   }
+  if (message.type === "digest") return sha256Hex(message.bytes);
+  // The file is read while sql.js loads.
+  const read = message.type === "open" ? readWhole(message.source) : null;
+  // Seen as soon as it fails, even while sql.js loads (the failure is kept in `read`).
+  read?.catch(() => {});
   let SQL;
   try {
+    sqlReady ??= loadSqlJs(base);
     SQL = await sqlReady;
   } catch (e) {
     // Without sql.js this worker can do nothing: say so, rather than blame the file.
@@ -144,16 +182,14 @@ async function handle(message) {
     throw new SqlJsUnavailable(`sql.js (sql-wasm.js, sql-wasm.wasm beside worker.js) did not load: ${why}`);
   }
   switch (message.type) {
-    case "init":
-      return null;
     case "open":
-      return openDatabase(SQL, message.bytes);
+      return openDatabase(SQL, read, message.handBack);
     case "run":
       return run(message.sql, message.params, message.maxRows, message.countBudgetMs);
     case "export":
       return exportDatabase();
     case "derive":
-      return derive(SQL, message.bytes, message.script);
+      return derive(SQL, message.source, message.script);
     case "crash":
       // For tests (WorkerDatabase::simulate_crash): fail the way an abort inside sql.js does.
       throw new WebAssembly.RuntimeError("Aborted(a crash asked for by a test)");
@@ -162,17 +198,28 @@ async function handle(message) {
   }
 }
 
+// What of an answer is moved to the page rather than copied: the bytes of a file.
+function movable(value) {
+  if (value instanceof ArrayBuffer) return [value];
+  if (value instanceof Uint8Array && value.byteOffset === 0 && value.byteLength === value.buffer.byteLength) {
+    return [value.buffer];
+  }
+  return [];
+}
+
 self.onmessage = async (event) => {
   const message = event.data;
   try {
     const ok = await handle(message);
-    self.postMessage({ id: message.id, ok });
+    self.postMessage({ id: message.id, ok }, movable(ok));
   } catch (e) {
     const text = e && e.message ? e.message : String(e);
     if (e instanceof ResultTooLarge) {
       self.postMessage({ id: message.id, tooLarge: MAX_RESULT_BYTES });
     } else if (e instanceof SqlJsUnavailable) {
       self.postMessage({ id: message.id, unavailable: text });
+    } else if (e instanceof Unreadable) {
+      self.postMessage({ id: message.id, unreadable: text });
     } else if (isFatal(e)) {
       self.postMessage({ id: message.id, crashed: text });
     } else {

@@ -2,6 +2,7 @@
 //! them only with a new version (and `docs/conversation-format.md`).
 
 use crate::agent::{AgentConfig, Answer, Failure, Mode};
+use crate::engine::identity::{same_database, Identity, RemoteIdentity, Sameness};
 use crate::engine::QueryLimits;
 use crate::llm::{ModelReply, ProviderKind, ToolCall, ToolResult, Usage};
 use serde::{Deserialize, Serialize};
@@ -22,39 +23,116 @@ pub struct ConversationFile {
     pub questions: Vec<RecordedQuestion>,
 }
 
-/// Which database the conversation ran on.
+/// Which database the conversation ran on. How it is told from another depends on how it was
+/// opened (`engine::identity`): a file read whole by the SHA-256 of its bytes (every file
+/// written before the other kinds existed has it), a local file read on demand by a digest of
+/// sampled pages, a file on a web server by its address and the server's validators. Exactly
+/// one of the three is given.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DatabaseIdentity {
     /// The name the page showed (a file name, or the last part of an address).
     pub name: String,
     /// Its size in bytes.
     pub size: u64,
-    /// SHA-256 of its bytes, 64 lower-case hex digits.
-    pub sha256: String,
+    /// SHA-256 of its bytes, 64 lower-case hex digits: a file read whole.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sha256: Option<String>,
+    /// SHA-256 of its sampled pages (`engine::identity::sample_ranges`), 64 hex digits: a
+    /// local file read on demand.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sample_sha256: Option<String>,
+    /// Where it was read from and what the server said of it: a file on a web server.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub remote: Option<RemoteRecord>,
+}
+
+/// A file on a web server, as a conversation file records it (its size is the identity's).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RemoteRecord {
+    pub url: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub etag: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_modified: Option<String>,
 }
 
 impl DatabaseIdentity {
-    /// Why `open` is not the database recorded on, in words for a person; `None` when it is.
-    pub fn differs_from(&self, open: &DatabaseIdentity) -> Option<String> {
-        if self.sha256.eq_ignore_ascii_case(&open.sha256) {
-            return None;
+    /// The record of a database called `name`, identified by `identity`.
+    pub fn new(name: &str, identity: &Identity) -> DatabaseIdentity {
+        let mut record = DatabaseIdentity {
+            name: name.to_string(),
+            size: identity.size(),
+            sha256: None,
+            sample_sha256: None,
+            remote: None,
+        };
+        match identity {
+            Identity::Bytes { sha256, .. } => record.sha256 = Some(sha256.clone()),
+            Identity::Sampled { sample_sha256, .. } => {
+                record.sample_sha256 = Some(sample_sha256.clone())
+            }
+            Identity::Remote(remote) => {
+                record.remote = Some(RemoteRecord {
+                    url: remote.url.clone(),
+                    etag: remote.etag.clone(),
+                    last_modified: remote.last_modified.clone(),
+                })
+            }
         }
-        Some(format!(
-            "This is not the database the conversation was recorded on: it was recorded on {} \
-             ({} bytes, SHA-256 {}…), and {} ({} bytes, SHA-256 {}…) is open. Results may \
-             differ from the recording; each step that differs is marked.",
-            self.name,
-            self.size,
-            short_hash(&self.sha256),
-            open.name,
-            open.size,
-            short_hash(&open.sha256)
-        ))
+        record
     }
-}
 
-fn short_hash(hash: &str) -> &str {
-    hash.get(..12).unwrap_or(hash)
+    /// The identity recorded: `None` unless exactly one kind of identity is given
+    /// (`conversation::read` refuses such a file).
+    pub fn identity(&self) -> Option<Identity> {
+        let size = self.size;
+        match (&self.sha256, &self.sample_sha256, &self.remote) {
+            (Some(sha256), None, None) => Some(Identity::Bytes {
+                size,
+                sha256: sha256.clone(),
+            }),
+            (None, Some(sample_sha256), None) => Some(Identity::Sampled {
+                size,
+                sample_sha256: sample_sha256.clone(),
+            }),
+            (None, None, Some(remote)) => Some(Identity::Remote(RemoteIdentity {
+                url: remote.url.clone(),
+                size,
+                etag: remote.etag.clone(),
+                last_modified: remote.last_modified.clone(),
+            })),
+            _ => None,
+        }
+    }
+
+    /// Why `open` is not the database recorded on, or cannot be told from it, in words for a
+    /// person; `None` when it is the same ([`same_database`]).
+    pub fn differs_from(&self, open: &DatabaseIdentity) -> Option<String> {
+        let (Some(recorded), Some(now)) = (self.identity(), open.identity()) else {
+            return Some(format!(
+                "The open database cannot be compared with the one the conversation was \
+                 recorded on ({}). Results may differ from the recording; each step that \
+                 differs is marked.",
+                self.name
+            ));
+        };
+        let both = format!(
+            "it was recorded on {} ({} bytes, {recorded}), and {} ({} bytes, {now}) is open",
+            self.name, self.size, open.name, open.size
+        );
+        match same_database(&recorded, &now) {
+            Sameness::Same => None,
+            Sameness::Different => Some(format!(
+                "This is not the database the conversation was recorded on: {both}. Results may \
+                 differ from the recording; each step that differs is marked."
+            )),
+            Sameness::CannotTell => Some(format!(
+                "The open database cannot be compared with the one the conversation was \
+                 recorded on, one was read whole and the other on demand: {both}. Results may \
+                 differ from the recording; each step that differs is marked."
+            )),
+        }
+    }
 }
 
 /// The model that answered. Never a key, a header or a query string.

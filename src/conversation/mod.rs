@@ -17,7 +17,7 @@ pub mod replay;
 
 pub use format::{
     ConversationFile, DatabaseIdentity, ModelInfo, RecordedAnswer, RecordedQuestion, RecordedTurn,
-    RunSettings, FORMAT,
+    RemoteRecord, RunSettings, FORMAT,
 };
 pub use read::{read, ReadError, LIMITS};
 pub use recording::Recorder;

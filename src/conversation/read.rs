@@ -2,7 +2,7 @@
 //! will use is checked here, against limits, before anything runs; a file that breaks one gets
 //! an error that says what and where.
 
-use super::format::{ConversationFile, RecordedQuestion, RecordedTurn, FORMAT};
+use super::format::{ConversationFile, DatabaseIdentity, RecordedQuestion, RecordedTurn, FORMAT};
 use crate::agent::tools::ToolName;
 use crate::present::count::grouped;
 use crate::text::cut_chars;
@@ -165,12 +165,7 @@ fn check(file: &ConversationFile) -> Result<(), ReadError> {
     check_len("the date", &file.recorded_at, LIMITS.label_bytes)?;
     check_len("the model name", &file.model.name, LIMITS.label_bytes)?;
     check_len("the base URL", &file.model.base_url, LIMITS.label_bytes)?;
-    let hash = &file.database.sha256;
-    if hash.len() != 64 || !hash.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return Err(invalid(
-            "gives no valid SHA-256 for its database (64 hex digits)".into(),
-        ));
-    }
+    check_database(&file.database)?;
     if file.model.base_url.contains(['?', '#', '@']) {
         return Err(invalid(
             "has a base URL with a query string, fragment or password: askdb never saves one"
@@ -190,6 +185,46 @@ fn check(file: &ConversationFile) -> Result<(), ReadError> {
     }
     for (index, question) in file.questions.iter().enumerate() {
         check_question(index + 1, question, file.settings.max_steps)?;
+    }
+    Ok(())
+}
+
+/// The database's identity: exactly one kind, each part well formed.
+fn check_database(database: &DatabaseIdentity) -> Result<(), ReadError> {
+    let is_sha256 = |hash: &str| hash.len() == 64 && hash.bytes().all(|b| b.is_ascii_hexdigit());
+    if let Some(hash) = &database.sha256 {
+        if !is_sha256(hash) {
+            return Err(invalid(
+                "gives no valid SHA-256 for its database (64 hex digits)".into(),
+            ));
+        }
+    }
+    if let Some(hash) = &database.sample_sha256 {
+        if !is_sha256(hash) {
+            return Err(invalid(
+                "gives no valid SHA-256 of its database's sampled pages (64 hex digits)".into(),
+            ));
+        }
+    }
+    if let Some(remote) = &database.remote {
+        check_len("the database's address", &remote.url, LIMITS.label_bytes)?;
+        for (what, header) in [
+            ("ETag", &remote.etag),
+            ("Last-Modified", &remote.last_modified),
+        ] {
+            check_len(
+                what,
+                header.as_deref().unwrap_or_default(),
+                LIMITS.label_bytes,
+            )?;
+        }
+    }
+    if database.identity().is_none() {
+        return Err(invalid(
+            "gives no valid SHA-256 for its database (64 hex digits), nor one other way to \
+             tell it (sampled pages, or an address): exactly one is needed"
+                .into(),
+        ));
     }
     Ok(())
 }

@@ -8,12 +8,16 @@
 pub mod csv;
 pub mod file_check;
 pub mod hidden;
+pub mod identity;
+pub mod kind;
 pub mod schema;
 pub use schema::{Schema, Table, TableKind};
 mod value;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod native;
+#[cfg(target_arch = "wasm32")]
+pub mod page;
 #[cfg(target_arch = "wasm32")]
 pub mod worker;
 
@@ -48,6 +52,9 @@ pub enum RowCount {
     Exact(u64),
     /// Counting stopped (it would have taken too long); there are more than this many.
     MoreThan(u64),
+    /// Not counted: SQLite's statistics (`sqlite_stat1`, written by `ANALYZE`) put it at
+    /// about this many, as of when they were written. Only a table's size is ever estimated.
+    Estimated(u64),
 }
 
 impl fmt::Display for RowCount {
@@ -55,6 +62,7 @@ impl fmt::Display for RowCount {
         match self {
             RowCount::Exact(n) => write!(f, "{n}"),
             RowCount::MoreThan(n) => write!(f, "more than {n}"),
+            RowCount::Estimated(n) => write!(f, "about {n}"),
         }
     }
 }
@@ -91,6 +99,9 @@ pub enum DbError {
     Unavailable(String),
     /// The bytes are not a usable SQLite database.
     NotADatabase(String),
+    /// The file could not be read (it changed or went away since it was chosen, or it is too
+    /// large for the memory it would need); nothing was opened.
+    Unreadable(String),
     /// No database is open.
     NotOpen,
 }
@@ -122,6 +133,7 @@ impl fmt::Display for DbError {
             } => write!(f, "the database engine stopped ({why})"),
             DbError::Unavailable(why) => write!(f, "the SQLite engine could not start: {why}"),
             DbError::NotADatabase(why) => write!(f, "not a SQLite database: {why}"),
+            DbError::Unreadable(why) => write!(f, "the browser could not read the file: {why}"),
             DbError::NotOpen => write!(f, "no database is open"),
         }
     }

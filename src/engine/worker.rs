@@ -2,9 +2,11 @@
 //!
 //! The page thread never runs SQL. Each request is posted to the worker and raced against a
 //! deadline; sql.js cannot interrupt a statement, so a query that outlives its deadline is
-//! stopped by terminating the worker, starting a fresh one and reopening the database from the
-//! pristine bytes kept here, in JavaScript memory (never copied into wasm memory). A request
-//! whose future is dropped before its reply (a Stop button) is stopped the same way.
+//! stopped by terminating the worker, starting a fresh one and reopening the database from its
+//! source, kept here as a `Blob` (the `File` the person chose, or the bytes downloaded): the
+//! worker reads it itself, so the page never holds the file's bytes nor copies them into a
+//! message. A request whose future is dropped before its reply (a Stop button) is stopped the
+//! same way.
 
 use super::file_check::{check_header, HEADER_LEN};
 use super::{Database, DbError, QueryLimits, QueryResult, ReadOnlySql, RowCount, Value};
@@ -13,11 +15,12 @@ use futures::channel::oneshot;
 use futures::future::{select, Either};
 use futures::lock::Mutex;
 use gloo_timers::future::TimeoutFuture;
-use js_sys::{Array, Object, Reflect, Uint8Array};
+use js_sys::{Array, ArrayBuffer, Object, Reflect, Uint8Array};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
 use web_sys::{Blob, BlobPropertyBag, ErrorEvent, Event, MessageEvent, Url, Worker};
 
 /// Opening copies the whole file into the worker and reads its schema once; even a very large
@@ -33,6 +36,8 @@ enum Reply {
     Failed(String),
     /// The rows to send would pass the worker's limit, in bytes; the worker is fine.
     TooLarge(u64),
+    /// The file could not be read; the worker is fine.
+    Unreadable(String),
     /// SQLite never started in this worker (sql.js or the worker script did not load).
     Unavailable(String),
     /// The worker died or its wasm aborted; it must be replaced.
@@ -66,8 +71,9 @@ pub struct WorkerDatabase {
     engine: RefCell<Option<Engine>>,
     waiting: Waiting,
     next_id: Cell<u32>,
-    /// The bytes of the open database, as the user gave them.
-    pristine: RefCell<Option<Uint8Array>>,
+    /// Where the open database's bytes are, as the person gave them (a `File`, or the bytes
+    /// downloaded): what a fresh worker reopens.
+    pristine: RefCell<Option<Blob>>,
     /// One request at a time: the others wait their turn here.
     turn: Mutex<()>,
 }
@@ -113,13 +119,27 @@ impl WorkerDatabase {
         self.pristine.borrow().is_some()
     }
 
-    /// Opens `bytes` as the database. When they are not a usable database the error names the
-    /// problem and the database that was open stays open.
-    pub async fn open(&self, bytes: Uint8Array) -> Result<(), DbError> {
-        // Read only the header here: the bytes stay in JavaScript memory.
-        let head_len = bytes.length().min(HEADER_LEN as u32);
-        let head = bytes.subarray(0, head_len).to_vec();
-        check_header(&head, u64::from(bytes.length())).map_err(DbError::NotADatabase)?;
+    /// Opens the database whose bytes `source` holds: the worker reads them itself. When they
+    /// are not a usable database the error names the problem and the database that was open
+    /// stays open.
+    pub async fn open(&self, source: &Blob) -> Result<(), DbError> {
+        self.open_source(source, false).await.map(|_| ())
+    }
+
+    /// The same, and the bytes the worker read, handed back to the page without a copy (for
+    /// a digest of them): the engine keeps its own copy.
+    pub async fn open_and_hand_back(&self, source: &Blob) -> Result<ArrayBuffer, DbError> {
+        self.open_source(source, true)
+            .await?
+            .dyn_into::<ArrayBuffer>()
+            .map_err(|_| DbError::Sqlite("the worker handed back no bytes".into()))
+    }
+
+    async fn open_source(&self, source: &Blob, hand_back: bool) -> Result<JsValue, DbError> {
+        // Read only the header here: the bytes are read by the worker.
+        let size = source.size() as u64;
+        let head = read_head(source).await.map_err(DbError::Unreadable)?;
+        check_header(&head, size).map_err(DbError::NotADatabase)?;
 
         let _turn = self.turn.lock().await;
         // With no worker running, a fresh one opens the new bytes straight away: reopening the
@@ -129,17 +149,20 @@ impl WorkerDatabase {
             let engine = self.start_engine().map_err(DbError::Unavailable)?;
             *self.engine.borrow_mut() = Some(engine);
         }
-        let reply = self.exchange(open_message(&bytes), OPEN_DEADLINE_MS).await;
+        let reply = self
+            .exchange(open_message(source, hand_back), OPEN_DEADLINE_MS)
+            .await;
         if fresh && !matches!(reply, Reply::Ok(_)) {
             // That worker has no database open, not even the kept one: dropped, so that the next
             // request starts another and reopens the kept bytes in it.
             self.engine.borrow_mut().take();
         }
         // SQLite's verdict on the bytes ("file is not a database") is about the file.
-        self.answer(reply, OPEN_DEADLINE_MS, DbError::NotADatabase)
+        let read = self
+            .answer(reply, OPEN_DEADLINE_MS, DbError::NotADatabase)
             .await?;
-        *self.pristine.borrow_mut() = Some(bytes);
-        Ok(())
+        *self.pristine.borrow_mut() = Some(source.clone());
+        Ok(read)
     }
 
     /// The open database as SQLite writes it out (its backup API: the same pages; SQLite
@@ -165,36 +188,58 @@ impl WorkerDatabase {
     /// its own, and returns the copy's bytes; `source` is left as it was. That worker is
     /// stopped afterwards, so the memory the work took (the whole file, and more while
     /// `VACUUM` runs) goes with it; the next request starts a fresh one.
-    pub async fn derive(&self, source: &Uint8Array, script: &str) -> Result<Uint8Array, DbError> {
+    pub async fn derive(&self, source: &Blob, script: &str) -> Result<Uint8Array, DbError> {
+        let message = simple_message("derive");
+        set(&message, "source", source);
+        set(&message, "script", &JsValue::from_str(script));
+        self.in_a_worker_of_its_own(message, None)
+            .await?
+            .dyn_into::<Uint8Array>()
+            .map_err(|_| DbError::Sqlite("the copy was not bytes".into()))
+    }
+
+    /// The SHA-256 of `bytes` (64 lower-case hex digits), taken in a worker of its own: the
+    /// browser's digest holds the thread it runs on for as long as it takes (seconds for
+    /// hundreds of MB), so neither the page nor the open database's worker waits for it. The
+    /// bytes are moved to that worker, not copied: `bytes` is empty afterwards.
+    pub async fn digest(&self, bytes: ArrayBuffer) -> Result<String, DbError> {
+        let message = simple_message("digest");
+        set(&message, "bytes", &bytes);
+        self.in_a_worker_of_its_own(message, Some(Array::of1(&bytes)))
+            .await?
+            .as_string()
+            .ok_or_else(|| DbError::Unavailable("the worker gave no digest".into()))
+    }
+
+    /// Sends `message` (moving `transfer`) to a fresh worker, and stops that worker once it
+    /// answered: what the work took goes with it.
+    async fn in_a_worker_of_its_own(
+        &self,
+        message: Object,
+        transfer: Option<Array>,
+    ) -> Result<JsValue, DbError> {
         let _turn = self.turn.lock().await;
         self.engine.borrow_mut().take();
         let engine = self.start_engine().map_err(DbError::Unavailable)?;
         *self.engine.borrow_mut() = Some(engine);
-        let message = simple_message("derive");
-        set(&message, "bytes", source);
-        set(&message, "script", &JsValue::from_str(script));
-        let reply = self.exchange(message, OPEN_DEADLINE_MS).await;
+        let reply = self
+            .exchange_moving(message, transfer, OPEN_DEADLINE_MS)
+            .await;
         self.engine.borrow_mut().take();
-        let bytes = match reply {
-            Reply::Ok(bytes) => bytes,
-            Reply::Failed(why) => return Err(DbError::Sqlite(why)),
-            Reply::TooLarge(limit_bytes) => return Err(DbError::TooLarge { limit_bytes }),
-            Reply::Unavailable(why) => return Err(DbError::Unavailable(why)),
-            Reply::Crashed(why) => {
-                return Err(DbError::Crashed {
-                    why,
-                    reopened: false,
-                })
-            }
-            Reply::TimedOut => {
-                return Err(DbError::Timeout {
-                    after_ms: OPEN_DEADLINE_MS,
-                })
-            }
-        };
-        bytes
-            .dyn_into::<Uint8Array>()
-            .map_err(|_| DbError::Sqlite("the copy was not bytes".into()))
+        match reply {
+            Reply::Ok(value) => Ok(value),
+            Reply::Failed(why) => Err(DbError::Sqlite(why)),
+            Reply::TooLarge(limit_bytes) => Err(DbError::TooLarge { limit_bytes }),
+            Reply::Unreadable(why) => Err(DbError::Unreadable(why)),
+            Reply::Unavailable(why) => Err(DbError::Unavailable(why)),
+            Reply::Crashed(why) => Err(DbError::Crashed {
+                why,
+                reopened: false,
+            }),
+            Reply::TimedOut => Err(DbError::Timeout {
+                after_ms: OPEN_DEADLINE_MS,
+            }),
+        }
     }
 
     /// Makes the worker fail the way an abort inside sql.js does, and recovers as from a real
@@ -212,8 +257,8 @@ impl WorkerDatabase {
         .map(|_| ())
     }
 
-    /// The pristine bytes of the open database.
-    pub fn pristine_bytes(&self) -> Option<Uint8Array> {
+    /// Where the open database's bytes are (what it was opened from).
+    pub fn source(&self) -> Option<Blob> {
         self.pristine.borrow().clone()
     }
 
@@ -243,6 +288,7 @@ impl WorkerDatabase {
             Reply::Ok(value) => Ok(value),
             Reply::Failed(message) => Err(failed(message)),
             Reply::TooLarge(limit_bytes) => Err(DbError::TooLarge { limit_bytes }),
+            Reply::Unreadable(why) => Err(DbError::Unreadable(why)),
             Reply::Unavailable(why) => Err(DbError::Unavailable(why)),
             Reply::Crashed(why) => {
                 let reopened = self.restart().await?;
@@ -265,15 +311,18 @@ impl WorkerDatabase {
         }
         let engine = self.start_engine().map_err(DbError::Unavailable)?;
         *self.engine.borrow_mut() = Some(engine);
-        let Some(bytes) = self.pristine_bytes() else {
+        let Some(source) = self.source() else {
             return Ok(());
         };
         // These bytes opened before: a failure now is the engine's, not the file's. They stay
         // kept, so the next request tries again.
-        let why = match self.exchange(open_message(&bytes), OPEN_DEADLINE_MS).await {
+        let why = match self
+            .exchange(open_message(&source, false), OPEN_DEADLINE_MS)
+            .await
+        {
             Reply::Ok(_) => return Ok(()),
             Reply::Unavailable(why) => why,
-            Reply::Failed(why) | Reply::Crashed(why) => {
+            Reply::Failed(why) | Reply::Crashed(why) | Reply::Unreadable(why) => {
                 format!("the open database could not be opened again ({why})")
             }
             Reply::TooLarge(_) | Reply::TimedOut => {
@@ -300,15 +349,28 @@ impl WorkerDatabase {
     /// the deadline. A worker that did not answer in time, died or never started is dropped
     /// (terminated at once: a runaway statement would otherwise keep a core busy).
     async fn exchange(&self, message: Object, deadline_ms: u32) -> Reply {
+        self.exchange_moving(message, None, deadline_ms).await
+    }
+
+    /// [`Self::exchange`], moving `transfer` (ArrayBuffers) to the worker instead of copying.
+    async fn exchange_moving(
+        &self,
+        message: Object,
+        transfer: Option<Array>,
+        deadline_ms: u32,
+    ) -> Reply {
         let id = self.next_id.get();
         self.next_id.set(id.checked_add(1).unwrap_or(INIT_ID + 1));
         set(&message, "id", &JsValue::from(id));
         let (sender, receiver) = oneshot::channel();
         *self.waiting.borrow_mut() = Some((id, sender));
 
-        let posted = match self.engine.borrow().as_ref() {
-            Some(engine) => engine.worker.post_message(&message),
-            None => Err(JsValue::from_str("no worker")),
+        let posted = match (self.engine.borrow().as_ref(), &transfer) {
+            (Some(engine), Some(transfer)) => {
+                engine.worker.post_message_with_transfer(&message, transfer)
+            }
+            (Some(engine), None) => engine.worker.post_message(&message),
+            (None, _) => Err(JsValue::from_str("no worker")),
         };
         if let Err(e) = posted {
             self.waiting.borrow_mut().take();
@@ -476,11 +538,29 @@ fn simple_message(kind: &str) -> Object {
     message
 }
 
-/// The bytes are structured-cloned into the worker: the page keeps its own pristine copy.
-fn open_message(bytes: &Uint8Array) -> Object {
+/// The source goes to the worker as a `Blob` (a handle: its bytes are not copied into the
+/// message); the worker reads it. With `hand_back`, the worker sends the bytes it read back
+/// (moved, not copied) once it opened them.
+fn open_message(source: &Blob, hand_back: bool) -> Object {
     let message = simple_message("open");
-    set(&message, "bytes", bytes);
+    set(&message, "source", source);
+    set(&message, "handBack", &JsValue::from_bool(hand_back));
     message
+}
+
+/// The first bytes of `source`, enough for [`check_header`].
+async fn read_head(source: &Blob) -> Result<Vec<u8>, String> {
+    let size = source.size().min(HEADER_LEN as f64);
+    let head = source
+        .slice_with_f64_and_f64(0.0, size)
+        .map_err(|e| describe(&e))?;
+    let buffer = JsFuture::from(head.array_buffer()).await.map_err(|e| {
+        format!(
+            "it changed or went away since it was chosen, or the browser may not read it ({})",
+            describe(&e)
+        )
+    })?;
+    Ok(Uint8Array::new(&buffer).to_vec())
 }
 
 fn decode_reply(data: &JsValue) -> Reply {
@@ -492,6 +572,9 @@ fn decode_reply(data: &JsValue) -> Reply {
     }
     if let Some(limit_bytes) = get(data, "tooLarge").as_f64() {
         return Reply::TooLarge(limit_bytes as u64);
+    }
+    if let Some(why) = get(data, "unreadable").as_string() {
+        return Reply::Unreadable(why);
     }
     if let Some(message) = get(data, "error").as_string() {
         return Reply::Failed(message);

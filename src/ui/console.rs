@@ -38,7 +38,11 @@ pub fn Console() -> impl IntoView {
         running.set(true);
         let sql = state.sql.get_untracked();
         let limits = state.limits.get_untracked();
-        let db = state.database();
+        let Some(db) = state.database() else {
+            outcome.set(Some(Err(explain(DbError::NotOpen))));
+            running.set(false);
+            return;
+        };
         let (abort, registration) = AbortHandle::new_pair();
         stop.set_value(Some(abort));
         leptos::task::spawn_local(async move {

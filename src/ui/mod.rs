@@ -17,6 +17,7 @@ mod knowledge;
 mod ledger_view;
 mod markdown_view;
 mod number_input;
+mod open_steps;
 mod opening;
 mod result_table;
 mod schema_view;
@@ -25,7 +26,6 @@ mod state;
 mod test_hooks;
 
 use crate::browser::{query_parameters, set_theme};
-use crate::engine::worker::WorkerDatabase;
 use crate::settings::address::{presentation, start_files};
 use leptos::prelude::*;
 use opening::Source;
@@ -38,8 +38,7 @@ pub fn mount() {
 
 #[component]
 fn App() -> impl IntoView {
-    let db = WorkerDatabase::new("worker.js").expect("worker.js resolves against the page address");
-    let state = AppState::new(db);
+    let state = AppState::new("worker.js");
     provide_context(state);
     test_hooks::install(state);
 

@@ -8,14 +8,16 @@ use super::questions::{self, Batch, Databases};
 use super::watch::WatchedModel;
 use askdb::agent::{AgentConfig, Session};
 use askdb::clock::{Clock, SystemClock};
-use askdb::engine::hidden::{derive_script, load_catalogue, Hidden};
+use askdb::engine::hidden::{load_catalogue, Hidden};
+use askdb::engine::kind::HidingMechanism;
 use askdb::engine::native::RusqliteDb;
-use askdb::engine::{schema, QueryLimits};
+use askdb::engine::{schema, DbError, QueryLimits};
 use askdb::eval::report;
 use askdb::eval::run::{run_checks, Candidate, CheckResult, Report};
-use askdb::knowledge::{comments, sidecar, tables, Check, Knowledge, KNOWLEDGE_TABLES};
+use askdb::knowledge::{comments, sidecar, tables, Check, Knowledge};
 use askdb::llm::http::NativeHttp;
 use askdb::llm::{HttpProvider, LlmProvider};
+use askdb::model_view::{self, Enforcement, ModelView};
 use askdb::present::count::grouped;
 use askdb::present::time::elapsed;
 use askdb::text::cut_chars;
@@ -169,39 +171,44 @@ impl Opened {
         };
         let whole = RusqliteDb::open(path).map_err(EvalError::Database)?;
         let full_schema = block_on(schema::load(&whole, &COUNT_LIMITS)).map_err(schema_error)?;
-        let catalogue = block_on(load_catalogue(&whole)).map_err(schema_error)?;
 
-        // The knowledge tables are absent from the model's copy, as in the page: no query of
-        // the model can read a golden question's answer.
-        let knowledge_tables: Vec<String> =
-            KNOWLEDGE_TABLES.iter().map(|t| t.to_string()).collect();
-        let (hidden, _absent) = Hidden::resolve(&full_schema, &knowledge_tables);
-        let (for_model, schema) = if hidden.is_empty() {
-            (None, full_schema)
-        } else {
-            let script = derive_script(&full_schema, &catalogue, &hidden);
-            let copy = RusqliteDb::derived(path, &script).map_err(EvalError::Database)?;
-            let schema = block_on(schema::load(&copy, &COUNT_LIMITS)).map_err(schema_error)?;
-            (Some(copy), schema)
+        // What the model sees, as in the page (`model_view`): nothing is hidden here, and the
+        // knowledge tables are absent from the copy it reads, so no query of the model can
+        // read a golden question's answer. A file is copied into memory like the page's.
+        let nothing_hidden = Hidden::default();
+        let plan = block_on(model_view::plan(
+            &whole,
+            &full_schema,
+            &nothing_hidden,
+            &HidingMechanism::Copy,
+        ))
+        .map_err(schema_error)?;
+        let (for_model, read_schema) = match plan.enforcement {
+            Enforcement::Whole => (None, full_schema),
+            Enforcement::Copy { script } => {
+                let copy = RusqliteDb::derived(path, &script).map_err(EvalError::Database)?;
+                let schema = block_on(schema::load(&copy, &COUNT_LIMITS)).map_err(schema_error)?;
+                (Some(copy), schema)
+            }
+            Enforcement::Refused { why } => return Err(schema_error(DbError::Unavailable(why))),
         };
 
+        let catalogue = block_on(load_catalogue(&whole)).map_err(schema_error)?;
         let from_comments = Knowledge {
             notes: comments::from_catalogue(&catalogue),
             ..Knowledge::default()
         };
         let (in_file, mut problems) = block_on(tables::load(&whole)).map_err(schema_error)?;
         let merged = Knowledge::merged([from_comments, in_file, notes.clone()]);
-        let (knowledge, more) = merged.checked(&schema);
-        problems.extend(more);
+        let view = ModelView::new(read_schema, merged, &nothing_hidden);
+        problems.extend(view.left_out.iter().cloned());
         for problem in &problems {
             eprintln!("{}: knowledge: {problem}", path.display());
         }
-        let mut session = Session::new(schema);
-        session.set_knowledge(knowledge);
         Ok(Opened {
             whole,
             for_model,
-            session,
+            session: Session::for_view(view),
         })
     }
 

@@ -57,15 +57,11 @@ impl ChatState {
             return;
         };
         session.forget_conversation();
-        let identity = self
-            .app
-            .open
-            .with_untracked(|open| open.as_ref()?.identity());
-        let other_database = match identity {
-            Some(identity) => file.database.differs_from(&identity),
+        let other_database = match self.app.database_record() {
+            Some(open) => file.database.differs_from(&open),
             None => Some(
-                "The open database's SHA-256 could not be computed, so it cannot be compared \
-                 with the recorded one: results may differ."
+                "The open database could not be identified here (its SHA-256 could not be \
+                 computed), so it cannot be compared with the recorded one: results may differ."
                     .into(),
             ),
         };

@@ -125,9 +125,10 @@ impl ChecksState {
     }
 
     async fn ask_all(&self, checks: Vec<Check>, cancelled: oneshot::Receiver<()>) {
-        let (Some(db), Some(schema)) = (
+        let (Some(db), Some(view), Some(reference)) = (
             self.app.agent_database(),
-            self.app.hiding.with_untracked(|h| h.view.schema().cloned()),
+            super::knowledge::model_view(self.app),
+            self.app.database(),
         ) else {
             self.error.set(Some(
                 "The copy of the database the model sees is not ready yet: try again in a moment."
@@ -135,7 +136,6 @@ impl ChecksState {
             ));
             return;
         };
-        let reference = self.app.database();
         let settings = self.model.settings.get_untracked();
         let limits = self.app.limits.get_untracked();
         let endpoint = settings.endpoint(&self.model.key_untracked());
@@ -154,8 +154,7 @@ impl ChecksState {
             clock: &BrowserClock,
             config: settings.agent_config().with_query_limits(&limits),
         };
-        let mut session = Session::new(schema);
-        session.set_knowledge(golden::knowledge(self.app));
+        let session = Session::for_view(view);
         self.report.set(Some(Report {
             model: candidate.config.model.clone(),
             ..Report::default()

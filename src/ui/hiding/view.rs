@@ -18,6 +18,9 @@ pub enum AgentView {
     Copy(Schema),
     /// The copy could not be made, for this reason.
     Failed(String),
+    /// Something must be left out and this database cannot do it (`model_view`), for this
+    /// reason: the model is not asked.
+    Refused(String),
 }
 
 impl AgentView {
@@ -34,10 +37,13 @@ impl AgentView {
         match self {
             AgentView::Closed | AgentView::Whole(_) | AgentView::Copy(_) => None,
             AgentView::Preparing => Some(
-                "The copy of the database without what is hidden is still being made: ask again \
-                 in a moment."
+                "What the model may see of this database is still being prepared (the copy \
+                 without what is hidden): ask again in a moment."
                     .into(),
             ),
+            AgentView::Refused(why) => Some(format!(
+                "The model cannot be asked on this database: {why}."
+            )),
             AgentView::Failed(why) => Some(format!(
                 "The model cannot be asked: the copy without what is hidden could not be made \
                  ({why}). Show the hidden items again, or open the database again."
@@ -55,6 +61,6 @@ pub struct Hiding {
     pub unresolved: Vec<String>,
     /// Why the choice is not kept for next time, if it is not.
     pub not_kept: Option<String>,
-    /// The open database's SHA-256, once known: the key its choice is kept under.
-    pub(super) digest: Option<String>,
+    /// The key the open database's choice is kept under (`engine::identity`), once known.
+    pub(super) key: Option<String>,
 }
