@@ -76,8 +76,8 @@ const leaks = (texts, secrets = SECRETS) =>
   secrets.filter((secret) => texts.some((text) => text.toLowerCase().includes(secret.toLowerCase())));
 
 async function bytesOf(page, hook) {
-  const base64 = await page.evaluate((name) => {
-    const bytes = window[name]();
+  const base64 = await page.evaluate(async (name) => {
+    const bytes = await window[name]();
     if (!bytes) return null;
     let binary = '';
     for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
