@@ -7,9 +7,8 @@
 // Messages in:  {id, type: "init", base}    always first; base: absolute URL of worker.js, with
 //                                           sql-wasm.js and sql-wasm.wasm beside it (loaded at
 //                                           the first request that needs SQLite)
-//               {id, type: "open", source, handBack}  source: a Blob (a File) of a whole
-//                                           database file, read here; with handBack the bytes
-//                                           read are answered (moved, not copied) once open
+//               {id, type: "open", source}  source: a Blob (a File) of a whole database file,
+//                                           read here (into this worker's memory only)
 //               {id, type: "run", sql, params, maxRows, countBudgetMs}
 //                                           params: the values of ?1 ?2 … (the guard checked
 //                                           that the statement takes exactly these)
@@ -17,12 +16,13 @@
 //               {id, type: "derive", source, script}  applies script to a writable copy of the
 //                                           Blob's bytes (not the open database) and answers
 //                                           the copy's bytes
-//               {id, type: "digest", bytes}  the SHA-256 of an ArrayBuffer, as hex (no SQLite)
+//               {id, type: "digest", source}  the SHA-256 of a Blob's bytes, as hex (no SQLite)
 //               {id, type: "crash"}        (tests: fails as an abort inside sql.js would)
-// Bytes answered (export, derive, open with handBack) are moved to the page, not copied.
+// Bytes answered (export, derive) are moved to the page, not copied.
 // Messages out: {id, ok: result} | {id, error: message} | {id, crashed: message}
 //               | {id, tooLarge: limitBytes} | {id, unavailable: message}
 //               | {id, unreadable: message}  (the file could not be read: "open", "derive")
+//               | {id, progress: fraction}  (while "open" reads the file; not an answer)
 //               ("crashed": the wasm module aborted and this worker must be replaced;
 //                "unavailable": sql.js did not load, so this worker can run nothing;
 //                "tooLarge": the rows to send would pass MAX_RESULT_BYTES)
@@ -42,10 +42,9 @@ function loadSqlJs(base) {
   });
 }
 
-// sql.js copies the bytes into its own file system: the buffer read is free again afterwards.
-async function openDatabase(SQL, read, handBack) {
-  const bytes = new Uint8Array(await read);
-  const next = new SQL.Database(bytes);
+async function openDatabase(SQL, read) {
+  const bytes = await read;
+  const next = new SQL.Database(new Owned(bytes.buffer));
   try {
     next.exec("PRAGMA query_only=1");
     // sql.js opens lazily: read the schema once so that "file is not a database" shows now.
@@ -57,7 +56,7 @@ async function openDatabase(SQL, read, handBack) {
   // Only a database that opened replaces the one that was open.
   if (db) db.close();
   db = next;
-  return handBack ? bytes.buffer : null;
+  return null;
 }
 
 // The page copies every kept value into its own memory: a result larger than this is refused
@@ -69,18 +68,50 @@ class ResultTooLarge extends Error {}
 class SqlJsUnavailable extends Error {}
 class Unreadable extends Error {}
 
-// Reads a Blob (a File) whole. A failure is the file's or the browser's, never SQLite's: a
-// file that changed or went away since it was chosen, or one too large for this tab's memory.
-async function readWhole(source) {
+// Reads a Blob (a File) whole into one buffer, saying how far it got (`progress(fraction)`,
+// now and then). A failure is the file's or the browser's, never SQLite's: a file that changed
+// or went away since it was chosen, or one too large for this tab's memory.
+async function readWhole(source, progress) {
+  let bytes;
   try {
-    return await source.arrayBuffer();
+    bytes = new Uint8Array(source.size);
+  } catch (e) {
+    const gb = (source.size / 1e9).toFixed(1);
+    throw new Unreadable(`the file (${gb} GB) is too large to be read into this tab's memory (${e && e.message ? e.message : e})`);
+  }
+  try {
+    const reader = source.stream().getReader();
+    let done = 0;
+    let said = 0;
+    for (;;) {
+      const step = await reader.read();
+      if (step.done) break;
+      if (done + step.value.length > bytes.length) throw new Error("the file grew while it was read");
+      bytes.set(step.value, done);
+      done += step.value.length;
+      if (progress && done - said >= bytes.length / 50) {
+        said = done;
+        progress(done / bytes.length);
+      }
+    }
+    if (done !== bytes.length) throw new Error("the file shrank while it was read");
   } catch (e) {
     const why = e && e.message ? e.message : String(e);
-    if (e instanceof RangeError) {
-      const gb = (source.size / 1e9).toFixed(1);
-      throw new Unreadable(`the file (${gb} GB) is too large to be read into this tab's memory (${why})`);
-    }
     throw new Unreadable(`it changed or went away since it was chosen, or the browser may not read it (${why})`);
+  }
+  return bytes;
+}
+
+// The bytes of a file handed to sql.js without a copy. sql.js 1.17 writes a new database's bytes
+// into its in-memory file system with `bytes.slice(0, length)`, a copy of the whole file (as
+// long again as reading it); a buffer read for this alone needs none, so that slice hands back
+// the buffer itself. Any other slice is an ordinary one. The connection is read-only
+// (query_only), so SQLite never writes to these bytes; a copy being derived may, and the buffer
+// is its own.
+class Owned extends Uint8Array {
+  slice(start, end) {
+    if (start === 0 && end === this.length) return this;
+    return super.slice(start, end);
   }
 }
 
@@ -140,7 +171,7 @@ function exportDatabase() {
 // The copy the agent gets when the person hides tables or columns: the script (written in Rust,
 // src/engine/hidden) runs on a database of its own, which is closed and freed before answering.
 async function derive(SQL, source, script) {
-  const copy = new SQL.Database(new Uint8Array(await readWhole(source)));
+  const copy = new SQL.Database(new Owned((await readWhole(source)).buffer));
   try {
     copy.exec(script);
     return copy.export();
@@ -157,19 +188,22 @@ function isFatal(e) {
   );
 }
 
-async function sha256Hex(bytes) {
+// The browser's digest holds this worker's thread while it runs (seconds for hundreds of MB):
+// it runs in a worker of its own.
+async function sha256Hex(source) {
+  const bytes = await readWhole(source);
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
   return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
-async function handle(message) {
+async function handle(message, progress) {
   if (message.type === "init") {
     base = message.base;
     return null;
   }
-  if (message.type === "digest") return sha256Hex(message.bytes);
+  if (message.type === "digest") return sha256Hex(message.source);
   // The file is read while sql.js loads.
-  const read = message.type === "open" ? readWhole(message.source) : null;
+  const read = message.type === "open" ? readWhole(message.source, progress) : null;
   // Seen as soon as it fails, even while sql.js loads (the failure is kept in `read`).
   read?.catch(() => {});
   let SQL;
@@ -183,7 +217,7 @@ async function handle(message) {
   }
   switch (message.type) {
     case "open":
-      return openDatabase(SQL, read, message.handBack);
+      return openDatabase(SQL, read);
     case "run":
       return run(message.sql, message.params, message.maxRows, message.countBudgetMs);
     case "export":
@@ -210,7 +244,8 @@ function movable(value) {
 self.onmessage = async (event) => {
   const message = event.data;
   try {
-    const ok = await handle(message);
+    const progress = (fraction) => self.postMessage({ id: message.id, progress: fraction });
+    const ok = await handle(message, progress);
     self.postMessage({ id: message.id, ok }, movable(ok));
   } catch (e) {
     const text = e && e.message ? e.message : String(e);

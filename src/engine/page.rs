@@ -19,8 +19,7 @@ use super::kind::{CountPolicy, DatabaseKind, HidingMechanism};
 use super::worker::WorkerDatabase;
 use super::{Database, DbError, QueryLimits, QueryResult, ReadOnlySql, Value};
 use futures::lock::Mutex;
-use js_sys::{Array, ArrayBuffer, Uint8Array};
-use std::cell::RefCell;
+use js_sys::{Array, Uint8Array};
 use web_sys::Blob;
 
 /// An open database, of one of the kinds the page can open.
@@ -32,22 +31,24 @@ pub enum PageDatabase {
 pub struct InMemory {
     engine: WorkerDatabase,
     size: u64,
-    /// The bytes the worker read to open it, handed back to be hashed once: let go after.
-    unhashed: RefCell<Option<ArrayBuffer>>,
     /// The identity, once computed (or why it cannot be).
     identity: Mutex<Option<Result<Identity, String>>>,
 }
 
 impl PageDatabase {
     /// Opens the file `source` holds (a `File`, or downloaded bytes) whole, in a new worker
-    /// whose script is at `worker_url`. When it is not a usable database nothing else changes.
-    pub async fn open_in_memory(worker_url: &str, source: &Blob) -> Result<PageDatabase, DbError> {
+    /// whose script is at `worker_url`, telling `progress` how much of it was read. When it is
+    /// not a usable database nothing else changes.
+    pub async fn open_in_memory(
+        worker_url: &str,
+        source: &Blob,
+        progress: impl Fn(f64) + 'static,
+    ) -> Result<PageDatabase, DbError> {
         let engine = WorkerDatabase::new(worker_url)?;
-        let bytes = engine.open_and_hand_back(source).await?;
+        engine.open_with_progress(source, progress).await?;
         Ok(PageDatabase::InMemory(InMemory {
             engine,
             size: source.size() as u64,
-            unhashed: RefCell::new(Some(bytes)),
             identity: Mutex::new(None),
         }))
     }
@@ -77,9 +78,9 @@ impl PageDatabase {
     }
 
     /// What tells it from another database: for bytes in memory the SHA-256 of every byte,
-    /// taken in a worker of its own (seconds for hundreds of MB, during which the page and
-    /// the database answer as usual). Computed once; the reason when it cannot be (a browser
-    /// without Web Crypto here: it needs https or this computer).
+    /// read and taken in a worker of its own (seconds for hundreds of MB, during which the
+    /// page and the database answer as usual). Computed once; the reason when it cannot be (a
+    /// browser without Web Crypto here: it needs https or this computer).
     pub async fn identity(&self) -> Result<Identity, String> {
         match self {
             PageDatabase::InMemory(db) => {
@@ -87,11 +88,11 @@ impl PageDatabase {
                 if let Some(identity) = known.as_ref() {
                     return identity.clone();
                 }
-                let computed = match db.unhashed.borrow_mut().take() {
-                    Some(bytes) => db
+                let computed = match db.engine.source() {
+                    Some(source) => db
                         .engine
                         .sibling()
-                        .digest(bytes)
+                        .digest(&source)
                         .await
                         .map(|sha256| Identity::Bytes {
                             size: db.size,
@@ -101,7 +102,7 @@ impl PageDatabase {
                             DbError::Sqlite(why) | DbError::Unavailable(why) => why,
                             other => other.to_string(),
                         }),
-                    None => Err("this database has no bytes of its own to identify".into()),
+                    None => Err("no database is open".into()),
                 };
                 *known = Some(computed.clone());
                 computed
@@ -124,10 +125,7 @@ impl PageDatabase {
                 Ok(PageDatabase::InMemory(InMemory {
                     engine: copy,
                     size: bytes.size() as u64,
-                    unhashed: RefCell::new(None),
-                    identity: Mutex::new(Some(Err(
-                        "a copy made for the model is not identified".into()
-                    ))),
+                    identity: Mutex::new(None),
                 }))
             }
         }
@@ -136,10 +134,7 @@ impl PageDatabase {
     /// Closes it: its worker is stopped and its memory let go (after a query that runs).
     pub async fn close(&self) {
         match self {
-            PageDatabase::InMemory(db) => {
-                db.unhashed.borrow_mut().take();
-                db.engine.close().await
-            }
+            PageDatabase::InMemory(db) => db.engine.close().await,
         }
     }
 

@@ -15,7 +15,7 @@ use futures::channel::oneshot;
 use futures::future::{select, Either};
 use futures::lock::Mutex;
 use gloo_timers::future::TimeoutFuture;
-use js_sys::{Array, ArrayBuffer, Object, Reflect, Uint8Array};
+use js_sys::{Array, Object, Reflect, Uint8Array};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -76,7 +76,11 @@ pub struct WorkerDatabase {
     pristine: RefCell<Option<Blob>>,
     /// One request at a time: the others wait their turn here.
     turn: Mutex<()>,
+    /// Told how far the request waiting for its reply got, when it says (an open's reading).
+    progress: Progress,
 }
+
+type Progress = Rc<RefCell<Option<Box<dyn Fn(f64)>>>>;
 
 impl WorkerDatabase {
     /// A database engine whose worker script is at `script_url` (absolute, or relative to the
@@ -92,6 +96,7 @@ impl WorkerDatabase {
             next_id: Cell::new(INIT_ID + 1),
             pristine: RefCell::new(None),
             turn: Mutex::new(()),
+            progress: Rc::new(RefCell::new(None)),
         })
     }
 
@@ -104,6 +109,7 @@ impl WorkerDatabase {
             next_id: Cell::new(INIT_ID + 1),
             pristine: RefCell::new(None),
             turn: Mutex::new(()),
+            progress: Rc::new(RefCell::new(None)),
         }
     }
 
@@ -123,19 +129,15 @@ impl WorkerDatabase {
     /// are not a usable database the error names the problem and the database that was open
     /// stays open.
     pub async fn open(&self, source: &Blob) -> Result<(), DbError> {
-        self.open_source(source, false).await.map(|_| ())
+        self.open_with_progress(source, |_| {}).await
     }
 
-    /// The same, and the bytes the worker read, handed back to the page without a copy (for
-    /// a digest of them): the engine keeps its own copy.
-    pub async fn open_and_hand_back(&self, source: &Blob) -> Result<ArrayBuffer, DbError> {
-        self.open_source(source, true)
-            .await?
-            .dyn_into::<ArrayBuffer>()
-            .map_err(|_| DbError::Sqlite("the worker handed back no bytes".into()))
-    }
-
-    async fn open_source(&self, source: &Blob, hand_back: bool) -> Result<JsValue, DbError> {
+    /// The same, telling `progress` how much of the file the worker has read (0.0–1.0).
+    pub async fn open_with_progress(
+        &self,
+        source: &Blob,
+        progress: impl Fn(f64) + 'static,
+    ) -> Result<(), DbError> {
         // Read only the header here: the bytes are read by the worker.
         let size = source.size() as u64;
         let head = read_head(source).await.map_err(DbError::Unreadable)?;
@@ -149,20 +151,19 @@ impl WorkerDatabase {
             let engine = self.start_engine().map_err(DbError::Unavailable)?;
             *self.engine.borrow_mut() = Some(engine);
         }
-        let reply = self
-            .exchange(open_message(source, hand_back), OPEN_DEADLINE_MS)
-            .await;
+        *self.progress.borrow_mut() = Some(Box::new(progress));
+        let reply = self.exchange(open_message(source), OPEN_DEADLINE_MS).await;
+        self.progress.borrow_mut().take();
         if fresh && !matches!(reply, Reply::Ok(_)) {
             // That worker has no database open, not even the kept one: dropped, so that the next
             // request starts another and reopens the kept bytes in it.
             self.engine.borrow_mut().take();
         }
         // SQLite's verdict on the bytes ("file is not a database") is about the file.
-        let read = self
-            .answer(reply, OPEN_DEADLINE_MS, DbError::NotADatabase)
+        self.answer(reply, OPEN_DEADLINE_MS, DbError::NotADatabase)
             .await?;
         *self.pristine.borrow_mut() = Some(source.clone());
-        Ok(read)
+        Ok(())
     }
 
     /// The open database as SQLite writes it out (its backup API: the same pages; SQLite
@@ -198,14 +199,14 @@ impl WorkerDatabase {
             .map_err(|_| DbError::Sqlite("the copy was not bytes".into()))
     }
 
-    /// The SHA-256 of `bytes` (64 lower-case hex digits), taken in a worker of its own: the
-    /// browser's digest holds the thread it runs on for as long as it takes (seconds for
-    /// hundreds of MB), so neither the page nor the open database's worker waits for it. The
-    /// bytes are moved to that worker, not copied: `bytes` is empty afterwards.
-    pub async fn digest(&self, bytes: ArrayBuffer) -> Result<String, DbError> {
+    /// The SHA-256 of the bytes `source` holds (64 lower-case hex digits), read and taken in a
+    /// worker of its own: the browser's digest holds the thread it runs on for as long as it
+    /// takes (seconds for hundreds of MB), so neither the page nor the open database's worker
+    /// waits for it.
+    pub async fn digest(&self, source: &Blob) -> Result<String, DbError> {
         let message = simple_message("digest");
-        set(&message, "bytes", &bytes);
-        self.in_a_worker_of_its_own(message, Some(Array::of1(&bytes)))
+        set(&message, "source", source);
+        self.in_a_worker_of_its_own(message, None)
             .await?
             .as_string()
             .ok_or_else(|| DbError::Unavailable("the worker gave no digest".into()))
@@ -317,7 +318,7 @@ impl WorkerDatabase {
         // These bytes opened before: a failure now is the engine's, not the file's. They stay
         // kept, so the next request tries again.
         let why = match self
-            .exchange(open_message(&source, false), OPEN_DEADLINE_MS)
+            .exchange(open_message(&source), OPEN_DEADLINE_MS)
             .await
         {
             Reply::Ok(_) => return Ok(()),
@@ -403,6 +404,7 @@ impl WorkerDatabase {
         let started = Rc::new(Cell::new(false));
 
         let waiting = self.waiting.clone();
+        let progress = self.progress.clone();
         let init_answered = started.clone();
         let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
             let data = event.data();
@@ -416,6 +418,14 @@ impl WorkerDatabase {
             let awaited =
                 matches!((slot.as_ref(), id), (Some((expected, _)), Some(id)) if *expected == id);
             if !awaited {
+                return;
+            }
+            // How far it got: not its answer.
+            if let Some(fraction) = get(&data, "progress").as_f64() {
+                drop(slot);
+                if let Some(tell) = progress.borrow().as_ref() {
+                    tell(fraction);
+                }
                 return;
             }
             let (_, sender) = slot.take().expect("checked above");
@@ -539,12 +549,10 @@ fn simple_message(kind: &str) -> Object {
 }
 
 /// The source goes to the worker as a `Blob` (a handle: its bytes are not copied into the
-/// message); the worker reads it. With `hand_back`, the worker sends the bytes it read back
-/// (moved, not copied) once it opened them.
-fn open_message(source: &Blob, hand_back: bool) -> Object {
+/// message); the worker reads it.
+fn open_message(source: &Blob) -> Object {
     let message = simple_message("open");
     set(&message, "source", source);
-    set(&message, "handBack", &JsValue::from_bool(hand_back));
     message
 }
 

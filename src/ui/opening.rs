@@ -262,7 +262,16 @@ async fn open_database(state: AppState, name: &str, blob: Blob) -> Result<(), St
     }));
     let step = |name: &str, started| state.open_steps.update_value(|s| s.done(name, started));
     let started = OpenSteps::start();
-    let db = PageDatabase::open_in_memory(&state.worker_url(), &blob)
+    let reading = {
+        let name = name.to_string();
+        move |fraction: f64| {
+            state.loading.set(Some(Loading {
+                label: format!("Reading {name}"),
+                fraction: Some(fraction),
+            }))
+        }
+    };
+    let db = PageDatabase::open_in_memory(&state.worker_url(), &blob, reading)
         .await
         .map_err(|e| e.to_string())?;
     step("read the file and open it (worker)", started);
