@@ -423,7 +423,7 @@ async fn the_page_database_is_identified_by_the_sha256_of_its_bytes() {
 
     let demo = demo_bytes().await;
     let worker = format!("{}worker.js", dist_url().await);
-    let db = PageDatabase::open_in_memory(&worker, &blob(&demo), |_| {})
+    let db = PageDatabase::open_in_memory(WorkerDatabase::new(&worker).unwrap(), &blob(&demo), |_| {})
         .await
         .expect("the demo opens");
     assert_eq!(db.kind(), DatabaseKind::InMemory);

@@ -12,6 +12,7 @@
 //               {id, type: "run", sql, params, maxRows, countBudgetMs}
 //                                           params: the values of ?1 ?2 … (the guard checked
 //                                           that the statement takes exactly these)
+//               {id, type: "warm"}         loads sql.js, so that the next request need not
 //               {id, type: "export"}
 //               {id, type: "derive", source, script}  applies script to a writable copy of the
 //                                           Blob's bytes (not the open database) and answers
@@ -216,6 +217,8 @@ async function handle(message, progress) {
     throw new SqlJsUnavailable(`sql.js (sql-wasm.js, sql-wasm.wasm beside worker.js) did not load: ${why}`);
   }
   switch (message.type) {
+    case "warm":
+      return null;
     case "open":
       return openDatabase(SQL, read);
     case "run":

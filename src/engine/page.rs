@@ -18,7 +18,7 @@ use super::identity::Identity;
 use super::kind::{CountPolicy, DatabaseKind, HidingMechanism};
 use super::worker::WorkerDatabase;
 use super::{Database, DbError, QueryLimits, QueryResult, ReadOnlySql, Value};
-use futures::lock::Mutex;
+use futures::future::{AbortHandle, Abortable, FutureExt, LocalBoxFuture, Shared};
 use js_sys::{Array, Uint8Array};
 use web_sys::Blob;
 
@@ -31,25 +31,56 @@ pub enum PageDatabase {
 pub struct InMemory {
     engine: WorkerDatabase,
     size: u64,
-    /// The identity, once computed (or why it cannot be).
-    identity: Mutex<Option<Result<Identity, String>>>,
+    /// The SHA-256 of the file, being taken (or taken) in a worker of its own.
+    digest: Digest,
+    /// Stops that worker (a database closed before its digest was done).
+    stop_digest: AbortHandle,
+}
+
+/// A digest that runs by itself once started, and that several may wait for.
+type Digest = Shared<LocalBoxFuture<'static, Result<String, String>>>;
+
+/// Starts reading and hashing `source` in a worker of its own (started from `engine`'s script),
+/// at once: it runs beside what follows, on another core when there is one. The handle stops
+/// it (its worker is terminated).
+fn start_digest(engine: &WorkerDatabase, source: &Blob) -> (Digest, AbortHandle) {
+    let hasher = engine.sibling();
+    let source = source.clone();
+    let (stop, stopped) = AbortHandle::new_pair();
+    let digest = Abortable::new(
+        async move {
+            hasher.digest(&source).await.map_err(|e| match e {
+                DbError::Sqlite(why) | DbError::Unavailable(why) => why,
+                other => other.to_string(),
+            })
+        },
+        stopped,
+    )
+    .map(|outcome| outcome.unwrap_or_else(|_| Err("the database was closed".into())))
+    .boxed_local()
+    .shared();
+    wasm_bindgen_futures::spawn_local(digest.clone().map(|_| ()));
+    (digest, stop)
 }
 
 impl PageDatabase {
-    /// Opens the file `source` holds (a `File`, or downloaded bytes) whole, in a new worker
-    /// whose script is at `worker_url`, telling `progress` how much of it was read. When it is
-    /// not a usable database nothing else changes.
+    /// Opens the file `source` holds (a `File`, or downloaded bytes) whole in `engine` (a
+    /// worker with nothing open; warmed or not), telling `progress` how much of it was read.
+    /// When it is not a usable database the error says why, and `engine` is dropped.
     pub async fn open_in_memory(
-        worker_url: &str,
+        engine: WorkerDatabase,
         source: &Blob,
         progress: impl Fn(f64) + 'static,
     ) -> Result<PageDatabase, DbError> {
-        let engine = WorkerDatabase::new(worker_url)?;
         engine.open_with_progress(source, progress).await?;
+        // Read and hashed while the schema is read: the identity is ready soon after the
+        // tables are shown. Not during the open, whose reading it would slow down.
+        let (digest, stop_digest) = start_digest(&engine, source);
         Ok(PageDatabase::InMemory(InMemory {
             engine,
             size: source.size() as u64,
-            identity: Mutex::new(None),
+            digest,
+            stop_digest,
         }))
     }
 
@@ -78,35 +109,15 @@ impl PageDatabase {
     }
 
     /// What tells it from another database: for bytes in memory the SHA-256 of every byte,
-    /// read and taken in a worker of its own (seconds for hundreds of MB, during which the
-    /// page and the database answer as usual). Computed once; the reason when it cannot be (a
-    /// browser without Web Crypto here: it needs https or this computer).
+    /// read and taken in a worker of its own, started once it opened (seconds for hundreds of
+    /// MB, during which the page and the database answer as usual). Computed once; the reason
+    /// when it cannot be (a browser without Web Crypto here: it needs https or this computer).
     pub async fn identity(&self) -> Result<Identity, String> {
         match self {
-            PageDatabase::InMemory(db) => {
-                let mut known = db.identity.lock().await;
-                if let Some(identity) = known.as_ref() {
-                    return identity.clone();
-                }
-                let computed = match db.engine.source() {
-                    Some(source) => db
-                        .engine
-                        .sibling()
-                        .digest(&source)
-                        .await
-                        .map(|sha256| Identity::Bytes {
-                            size: db.size,
-                            sha256,
-                        })
-                        .map_err(|e| match e {
-                            DbError::Sqlite(why) | DbError::Unavailable(why) => why,
-                            other => other.to_string(),
-                        }),
-                    None => Err("no database is open".into()),
-                };
-                *known = Some(computed.clone());
-                computed
-            }
+            PageDatabase::InMemory(db) => db.digest.clone().await.map(|sha256| Identity::Bytes {
+                size: db.size,
+                sha256,
+            }),
         }
     }
 
@@ -123,9 +134,15 @@ impl PageDatabase {
                     .map_err(|e| DbError::Unavailable(crate::browser::describe(&e)))?;
                 copy.open(&bytes).await?;
                 Ok(PageDatabase::InMemory(InMemory {
-                    engine: copy,
                     size: bytes.size() as u64,
-                    identity: Mutex::new(None),
+                    // Never asked for: a copy is not a database the person opened.
+                    digest: futures::future::ready(Err(
+                        "a copy made for the model is not identified".to_string(),
+                    ))
+                    .boxed_local()
+                    .shared(),
+                    stop_digest: AbortHandle::new_pair().0,
+                    engine: copy,
                 }))
             }
         }
@@ -134,7 +151,10 @@ impl PageDatabase {
     /// Closes it: its worker is stopped and its memory let go (after a query that runs).
     pub async fn close(&self) {
         match self {
-            PageDatabase::InMemory(db) => db.engine.close().await,
+            PageDatabase::InMemory(db) => {
+                db.stop_digest.abort();
+                db.engine.close().await
+            }
         }
     }
 

@@ -113,6 +113,15 @@ impl WorkerDatabase {
         }
     }
 
+    /// Starts the worker and loads SQLite in it, so that the first request (an open) need not
+    /// wait for that.
+    pub async fn warm(&self) -> Result<(), DbError> {
+        let _turn = self.turn.lock().await;
+        self.request(simple_message("warm"), SERVICE_DEADLINE_MS, DbError::Unavailable)
+            .await
+            .map(|_| ())
+    }
+
     /// Closes the open database: its worker is stopped and its bytes let go.
     pub async fn close(&self) {
         let _turn = self.turn.lock().await;

@@ -40,6 +40,8 @@ pub fn mount() {
 fn App() -> impl IntoView {
     let state = AppState::new("worker.js");
     provide_context(state);
+    // The first file opened need not wait for a worker and SQLite to start.
+    state.start_spare();
     test_hooks::install(state);
 
     let params = query_parameters();

@@ -162,6 +162,8 @@ async fn open_source(state: AppState, source: Source, name: String) {
         )),
     };
     state.open_error.set(message);
+    // Ready for the next open, now that this one no longer needs the cores.
+    state.start_spare();
 }
 
 /// Reads a notes file (small: read whole, after a look at its size).
@@ -271,7 +273,8 @@ async fn open_database(state: AppState, name: &str, blob: Blob) -> Result<(), St
             }))
         }
     };
-    let db = PageDatabase::open_in_memory(&state.worker_url(), &blob, reading)
+    let engine = state.engine().map_err(|e| e.to_string())?;
+    let db = PageDatabase::open_in_memory(engine, &blob, reading)
         .await
         .map_err(|e| e.to_string())?;
     step("read the file and open it (worker)", started);
@@ -280,42 +283,47 @@ async fn open_database(state: AppState, name: &str, blob: Blob) -> Result<(), St
         label: "Reading the schema".into(),
         fraction: None,
     }));
-    let limits = state.limits.get_untracked();
     let started = OpenSteps::start();
     let loaded = schema::load_tables(&*db).await;
     step("schema", started);
-    let started = OpenSteps::start();
-    let loaded = match loaded {
-        Ok(mut schema) => {
-            schema::count_rows(&*db, &mut schema, db.count_policy(), &limits).await;
-            Ok(schema)
-        }
-        Err(e) => Err(e),
-    };
-    step("row counts", started);
     let schema_error = loaded.as_ref().err().map(|e| e.to_string());
-    let schema = loaded.unwrap_or_default();
+    let mut schema = loaded.unwrap_or_default();
 
     // The new database takes the old one's place: nothing the model saw of the old one, nor
     // its notes, applies to it until they are settled below.
     super::hiding::start_opening(state);
     knowledge::start_opening(state);
     state.identity.set(Identification::Pending);
-    let before = state
-        .db
-        .try_update_value(|open| open.replace(db.clone()))
-        .flatten();
+    let before = state.db.try_update_value(|open| open.replace(db.clone())).flatten();
     let started = OpenSteps::start();
     state.open.set(Some(OpenDatabase {
         name: name.to_string(),
         schema: schema.clone(),
         size: db.size(),
         kind: db.kind(),
+        counting: true,
     }));
     step("show the tables", started);
     if let Some(before) = before {
         leptos::task::spawn_local(async move { before.close().await });
     }
+
+    // Tables shown; their rows are counted (as the kind allows) while the database is
+    // identified in a worker of its own.
+    state.loading.set(Some(Loading {
+        label: format!("Counting the rows of {name}'s tables"),
+        fraction: None,
+    }));
+    let started = OpenSteps::start();
+    let limits = state.limits.get_untracked();
+    schema::count_rows(&*db, &mut schema, db.count_policy(), &limits).await;
+    state.open.update(|open| {
+        if let Some(open) = open {
+            open.schema = schema.clone();
+            open.counting = false;
+        }
+    });
+    step("row counts", started);
 
     // Tables shown; now what depends on which database this is.
     state.loading.set(Some(Loading {

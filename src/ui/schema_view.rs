@@ -29,6 +29,7 @@ pub fn SchemaView(#[prop(optional)] read_only: bool) -> impl IntoView {
             .filter(|table| !is_knowledge_table(&table.name))
             .collect();
         let unfold = tables.len() <= UNFOLD_UP_TO;
+        let counting = open.counting;
         let list = if tables.is_empty() {
             view! { <p class="muted">"This database has no tables."</p> }.into_any()
         } else {
@@ -36,7 +37,7 @@ pub fn SchemaView(#[prop(optional)] read_only: bool) -> impl IntoView {
                 <ul class="schema-tables">
                     {tables
                         .into_iter()
-                        .map(|table| view! { <TableEntry table=table unfold=unfold read_only=read_only/> })
+                        .map(|table| view! { <TableEntry table=table unfold=unfold read_only=read_only counting=counting/> })
                         .collect_view()}
                 </ul>
             }
@@ -53,7 +54,7 @@ pub fn SchemaView(#[prop(optional)] read_only: bool) -> impl IntoView {
 }
 
 #[component]
-fn TableEntry(table: Table, unfold: bool, read_only: bool) -> impl IntoView {
+fn TableEntry(table: Table, unfold: bool, read_only: bool, counting: bool) -> impl IntoView {
     let state = app_state();
     let note = NoteView::new(&table.name, None, !read_only);
     let select_all = format!(
@@ -76,7 +77,7 @@ fn TableEntry(table: Table, unfold: bool, read_only: bool) -> impl IntoView {
     } else {
         "table"
     };
-    let count = RowCountView::new(&table);
+    let count = RowCountView::new(&table, counting);
     view! {
         <li
             class="schema-table"
@@ -227,7 +228,8 @@ enum Counting {
 }
 
 impl RowCountView {
-    fn new(table: &Table) -> RowCountView {
+    /// `being_counted`: the rows are being counted as the database opens.
+    fn new(table: &Table, being_counted: bool) -> RowCountView {
         let state = app_state();
         let counting = RwSignal::new(None::<Counting>);
         let (kind, shown) = (table.kind, table.row_count);
@@ -239,6 +241,9 @@ impl RowCountView {
                     false,
                     format!("Counting failed: {why}"),
                 ),
+                Some(Counting::Running) | None if being_counted && kind == TableKind::Table => {
+                    ("counting…".to_string(), false, String::new())
+                }
                 Some(Counting::Running) | None => row_count_text(kind, shown),
             };
             view! {
@@ -248,7 +253,7 @@ impl RowCountView {
             }
         };
         let exact = matches!(shown, Some(RowCount::Exact(_)));
-        let button = (kind == TableKind::Table && !exact).then(|| {
+        let button = (kind == TableKind::Table && !exact && !being_counted).then(|| {
             let name = table.name.clone();
             let count = move |_| {
                 let Some(db) = state.database() else {

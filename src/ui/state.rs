@@ -6,7 +6,8 @@ use crate::conversation::{ConversationFile, DatabaseIdentity};
 use crate::engine::identity::Identity;
 use crate::engine::kind::DatabaseKind;
 use crate::engine::page::PageDatabase;
-use crate::engine::{QueryLimits, Schema};
+use crate::engine::worker::WorkerDatabase;
+use crate::engine::{DbError, QueryLimits, Schema};
 use crate::llm::ledger::Ledger;
 use crate::present::count::plural;
 use leptos::prelude::*;
@@ -23,6 +24,8 @@ pub struct OpenDatabase {
     pub size: u64,
     /// Where its bytes are.
     pub kind: DatabaseKind,
+    /// True while its tables' rows are being counted (the tables are shown before).
+    pub counting: bool,
 }
 
 /// What tells the open database from another (`engine::identity`): computed after its tables
@@ -95,6 +98,8 @@ pub struct Loading {
 pub struct AppState {
     /// Where the engines' worker script is (`worker.js`, resolved against the page).
     worker_url: StoredValue<String>,
+    /// A worker started ahead, with SQLite loaded, for the next database opened.
+    spare: StoredValue<Option<WorkerDatabase>, LocalStorage>,
     /// The open database, of whatever kind (none before the first open).
     pub db: StoredValue<Option<Rc<PageDatabase>>, LocalStorage>,
     /// What tells the open database from another.
@@ -154,6 +159,7 @@ impl AppState {
     pub fn new(worker_url: &str) -> AppState {
         AppState {
             worker_url: StoredValue::new(worker_url.to_string()),
+            spare: StoredValue::new_local(None),
             db: StoredValue::new_local(None),
             identity: RwSignal::new(Identification::None),
             model_copy: StoredValue::new_local(None),
@@ -170,9 +176,31 @@ impl AppState {
         }
     }
 
-    /// Where the engines' worker script is.
-    pub fn worker_url(&self) -> String {
-        self.worker_url.get_value()
+    /// An engine for the next database opened: the one started ahead if there is one, else a
+    /// new one.
+    pub fn engine(&self) -> Result<WorkerDatabase, DbError> {
+        match self.spare.try_update_value(Option::take).flatten() {
+            Some(engine) => Ok(engine),
+            None => WorkerDatabase::new(&self.worker_url.get_value()),
+        }
+    }
+
+    /// Starts a worker ahead, with SQLite loaded in it, for the next open: starting one costs
+    /// a moment the open then need not wait for.
+    pub fn start_spare(&self) {
+        if self.spare.with_value(Option::is_some) {
+            return;
+        }
+        let Ok(engine) = WorkerDatabase::new(&self.worker_url.get_value()) else {
+            return;
+        };
+        let spare = self.spare;
+        leptos::task::spawn_local(async move {
+            // A worker that did not start is not kept: the open starts its own, and says why.
+            if engine.warm().await.is_ok() {
+                spare.set_value(Some(engine));
+            }
+        });
     }
 
     /// The open database, to hold across an `.await`; `None` when none is open.
