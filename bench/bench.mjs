@@ -21,7 +21,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import {
-  DIST, chooseFile, dataset, expectRows, setDeadlineSeconds, startSession, visibleText, waitForOpen,
+  DIST, chooseFile, dataset, setDeadlineSeconds, startSession, visibleText, waitForOpen,
 } from '../tests/e2e/harness.mjs';
 
 const { values: options } = parseArgs({
@@ -92,7 +92,7 @@ function makeDatabase(orders) {
 }
 
 /** Each query's rows (as the page shows them: text) and median time in Python's sqlite3. */
-function pythonTimings(file) {
+function pythonTimings(file, runs = RUNS) {
   const script = `
 import json, sqlite3, statistics, sys, time
 queries = json.loads(sys.argv[2]); runs = int(sys.argv[3])
@@ -102,9 +102,58 @@ for name, sql in queries.items():
     times = []
     for _ in range(runs):
         t0 = time.perf_counter(); rows = db.execute(sql).fetchall(); times.append((time.perf_counter() - t0) * 1000)
-    out[name] = {"ms": statistics.median(times), "rows": [[str(v) for v in row] for row in rows]}
+    out[name] = {"ms": statistics.median(times), "all": times, "rows": [[str(v) for v in row] for row in rows]}
 print(json.dumps(out))`;
-  return JSON.parse(execFileSync('python3', ['-c', script, file, JSON.stringify(QUERIES), String(RUNS)]).toString());
+  return JSON.parse(execFileSync('python3', ['-c', script, file, JSON.stringify(QUERIES), String(runs)]).toString());
+}
+
+/** One query in Python's sqlite3 on `file`: its time in ms (connecting is not timed). */
+function pythonOnce(file, sql) {
+  const script = `
+import sqlite3, sys, time
+db = sqlite3.connect(f"file:{sys.argv[1]}?mode=ro", uri=True)
+t0 = time.perf_counter(); db.execute(sys.argv[2]).fetchall(); print((time.perf_counter() - t0) * 1000)`;
+  return Number(execFileSync('python3', ['-c', script, file, sql]).toString());
+}
+
+/**
+ * Runs `sql` in the console and waits (polling every animation frame) until the result table
+ * shows `rows`: the time from the click to the table, and the page's own account of the query
+ * (window.askdbLastQuery(): its total, SQLite's time in the worker, decoding), when it gives one.
+ */
+async function timedQuery(page, sql, rows) {
+  await page.getByTestId('sql-input').fill(sql);
+  const expected = JSON.stringify(rows);
+  // Timed inside the page: from the click's event to the first moment the table shows the
+  // rows (a MutationObserver), so that the driver's own delays are not counted.
+  const shown = page.evaluate((expected) => {
+    const tableRows = () => {
+      const table = document.querySelector('[data-testid="result"] table');
+      if (!table) return null;
+      return JSON.stringify(
+        Array.from(table.querySelectorAll('tbody tr'), (row) => Array.from(row.querySelectorAll('td'), (cell) => cell.textContent.trim())),
+      );
+    };
+    return new Promise((resolve) => {
+      let clicked = null;
+      const button = document.querySelector('[data-testid="sql-run"]');
+      button.addEventListener('click', () => (clicked = performance.now()), { capture: true, once: true });
+      const observer = new MutationObserver(() => {
+        if (clicked !== null && tableRows() === expected) {
+          observer.disconnect();
+          resolve(performance.now() - clicked);
+        }
+      });
+      observer.observe(document.body, { childList: true, subtree: true, characterData: true });
+    });
+  }, expected);
+  await page.getByTestId('sql-run').click();
+  const wall = await Promise.race([
+    shown,
+    new Promise((_, reject) => setTimeout(() => reject(new Error(`no result for ${sql}`)), 10 * MINUTES)),
+  ]);
+  const own = await page.evaluate(() => (window.askdbLastQuery ? window.askdbLastQuery() : null));
+  return { wall, own };
 }
 
 /** The page's own figure for the last query, in ms ("123 ms", "1.2 s", "1,234 ms"). */
@@ -183,7 +232,7 @@ async function benchDatabase(session, file, orders) {
     printOpen(file, await benchOpen(session, file));
     return;
   }
-  const python = pythonTimings(file);
+  const python = pythonTimings(file, 1); // the rows to expect (and the file in the OS cache)
   const page = await session.open();
   await setDeadlineSeconds(page, 600); // large scans outlast the default deadline
   const name = path.basename(file);
@@ -192,32 +241,39 @@ async function benchDatabase(session, file, orders) {
   await waitForOpen(page, name, 10 * MINUTES);
   const openMs = performance.now() - started;
 
+  // Round robin, each page run followed by Python's on the same query, so that both see the
+  // same load; each run changes the shown result, so its end can be seen.
   const results = {};
   for (let run = 0; run < RUNS; run++) {
-    // Round robin, so that each run changes the shown result and its end can be seen.
     for (const [query, sql] of Object.entries(QUERIES)) {
-      const t0 = performance.now();
-      await expectRows(page, sql, python[query].rows, { timeout: 10 * MINUTES });
-      const wall = performance.now() - t0;
-      results[query] ??= { page: [], wall: [] };
-      results[query].page.push(await pageElapsedMs(page));
-      results[query].wall.push(wall);
+      const { wall, own } = await timedQuery(page, sql, python[query].rows);
+      const r = (results[query] ??= { page: [], sql: [], decode: [], wall: [], python: [] });
+      r.page.push(own ? own.total_ms : await pageElapsedMs(page));
+      r.sql.push(own ? own.sql_ms : NaN);
+      r.decode.push(own ? own.decode_ms : NaN);
+      r.wall.push(wall);
+      r.python.push(pythonOnce(file, sql));
     }
   }
   await page.context().close();
 
   console.log(`\n## ${name}: ${(size / 1e6).toFixed(1)} MB${orders ? `, ${orders} orders` : ''}\n`);
   console.log(`Open (file chosen until the status settles): ${(openMs / 1000).toFixed(1)} s\n`);
-  console.log('| query | page (result-elapsed) | page (click to table) | Python sqlite3 | page / Python |');
-  console.log('| --- | ---: | ---: | ---: | ---: |');
+  console.log(
+    '| query | SQLite in the worker | page (result-elapsed) | of which message and back | decode | click to table | Python sqlite3 | page / Python | click to table / Python |',
+  );
+  console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  const ms = (value) => (Number.isNaN(value) ? '—' : `${value.toFixed(value < 10 ? 1 : 0)} ms`);
   for (const query of Object.keys(QUERIES)) {
-    const inPage = median(results[query].page);
-    const wall = median(results[query].wall);
-    const py = python[query].ms;
-    console.log(`| ${query} | ${inPage.toFixed(0)} ms | ${wall.toFixed(0)} ms | ${py.toFixed(0)} ms | ${(inPage / py).toFixed(2)} |`);
+    const r = results[query];
+    const inPage = median(r.page);
+    const sqlMs = median(r.sql);
+    const py = median(r.python);
+    console.log(
+      `| ${query} | ${ms(sqlMs)} | ${ms(inPage)} | ${ms(inPage - sqlMs)} | ${ms(median(r.decode))} | ${ms(median(r.wall))} | ${ms(py)} | ${(inPage / py).toFixed(2)} | ${(median(r.wall) / py).toFixed(2)} |`,
+    );
   }
 }
-
 
 console.log(`# askdb benchmark, ${new Date().toISOString().slice(0, 10)}`);
 console.log(`machine: ${os.cpus()[0].model}, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB;` +

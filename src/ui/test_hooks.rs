@@ -11,6 +11,8 @@
 //!   for hidden values in it.
 //!
 //! - `askdbOpenSteps()`: where the last open's time went, `[{step, ms}]` (for the benchmark).
+//! - `askdbLastQuery()`: where the last query's time went, `{total_ms, sql_ms, decode_ms}` (for
+//!   the benchmark).
 //!
 //! Together they let a test prove that nothing typed into the page changed the database.
 
@@ -56,6 +58,12 @@ pub fn install(state: AppState) {
         serde_wasm_bindgen::to_value(&steps).unwrap_or(JsValue::NULL)
     });
     let _ = Reflect::set(&window, &"askdbOpenSteps".into(), open_steps.as_ref());
+    let last_query = Closure::<dyn Fn() -> JsValue>::new(move || {
+        let timings = crate::engine::worker::last_query_timings();
+        serde_wasm_bindgen::to_value(&timings).unwrap_or(JsValue::NULL)
+    });
+    let _ = Reflect::set(&window, &"askdbLastQuery".into(), last_query.as_ref());
+    last_query.forget();
     let _ = Reflect::set(&window, &"askdbExport".into(), export.as_ref());
     let _ = Reflect::set(&window, &"askdbAgentCopyBytes".into(), agent_copy.as_ref());
     let _ = Reflect::set(&window, &"askdbPristineBytes".into(), pristine.as_ref());
