@@ -4,7 +4,7 @@
 //   node bench/bench.mjs [--orders 700000,2000000] [--runs 3]
 //   node bench/bench.mjs --db /work/bigdata/big305.db --only open --runs 5
 //
-// Needs a release build in dist/ (bench/run.sh builds it first). Databases are generated
+// Needs a release build in dist/ (bench/run.sh builds it first and points ASKDB_DIST at it). Databases are generated
 // with tests/datasets/big/make_big.py into /tmp/askdb-bench/ and kept there: the same
 // --orders always gives the same content, so a file that exists is reused. `--db` takes
 // files made before instead (comma-separated). `--only open|queries|weight` runs one part.

@@ -1,6 +1,7 @@
 //! What the model sees, decided in one place (`askdb::model_view`) for the page and
 //! `askdb-eval`: what is left out (hidden parts, knowledge tables), how that is enforced for a
 //! kind of database (nothing, a copy, a refusal), and the schema and knowledge it is given.
+#![cfg(not(target_arch = "wasm32"))] // rusqlite, through tests/support
 
 mod support;
 

@@ -2,6 +2,7 @@
 //! then `sqlite_stat1`'s estimate or "more than" in a large one, statistics only (or unknown)
 //! where nothing may be stepped; and the model is told which counts are exact (the prompt,
 //! `list_tables`, `describe_table`).
+#![cfg(not(target_arch = "wasm32"))] // rusqlite
 
 mod support;
 

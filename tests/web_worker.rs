@@ -1,6 +1,6 @@
 //! The page's engine (`WorkerDatabase`: sql.js in a Web Worker) in a real browser.
 //!
-//! Needs the built page (`trunk build`) served on 127.0.0.1 with two headers, because the test
+//! Needs the built page (`scripts/build-test-page.sh`) served on 127.0.0.1 with two headers, because the test
 //! harness runs on its own origin (with cross-origin isolation): CORS for the worker's fetch of
 //! `sql-wasm.wasm`, and a cross-origin resource policy for its `importScripts`. The end-to-end
 //! tests' static server sends both; run as a program it serves a folder on a free port and
@@ -9,7 +9,7 @@
 //! `scripts/test.sh` does:
 //!
 //! ```text
-//! node tests/e2e/static-server.mjs dist tests/dist-url.txt &
+//! node tests/e2e/static-server.mjs target/test-page tests/dist-url.txt &
 //! CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown --test web_worker
 //! kill %1
 //! ```
@@ -423,9 +423,10 @@ async fn the_page_database_is_identified_by_the_sha256_of_its_bytes() {
 
     let demo = demo_bytes().await;
     let worker = format!("{}worker.js", dist_url().await);
-    let db = PageDatabase::open_in_memory(WorkerDatabase::new(&worker).unwrap(), &blob(&demo), |_| {})
-        .await
-        .expect("the demo opens");
+    let db =
+        PageDatabase::open_in_memory(WorkerDatabase::new(&worker).unwrap(), &blob(&demo), |_| {})
+            .await
+            .expect("the demo opens");
     assert_eq!(db.kind(), DatabaseKind::InMemory);
     assert_eq!(db.size(), u64::from(demo.length()));
     assert_eq!(db.count_policy(), CountPolicy::Exact);

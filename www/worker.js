@@ -5,7 +5,7 @@
 // The page stops a runaway query by terminating this worker (sql.js has no interrupt).
 //
 // Messages in:  {id, type: "init", base}    always first; base: absolute URL of worker.js, with
-//                                           sql-wasm.js and sql-wasm.wasm beside it (loaded at
+//                                           rows.js, sql-wasm.js and sql-wasm.wasm beside it (loaded at
 //                                           the first request that needs SQLite)
 //               {id, type: "open", source}  source: a Blob (a File) of a whole database file,
 //                                           read here (into this worker's memory only)
@@ -22,7 +22,8 @@
 // Bytes answered (export, derive) are moved to the page, not copied.
 // Messages out: {id, ok: result} | {id, error: message} | {id, crashed: message}
 //               | {id, tooLarge: limitBytes} | {id, unavailable: message}
-//               | {id, unreadable: message}  (the file could not be read: "open", "derive")
+//               | {id, error: message, kind: "unreadable"}  (the file could not be read:
+//                                           "open", "derive", "digest")
 //               | {id, progress: fraction}  (while "open" reads the file; not an answer)
 //               ("crashed": the wasm module aborted and this worker must be replaced;
 //                "unavailable": sql.js did not load, so this worker can run nothing;
@@ -38,7 +39,8 @@ let db = null; // the open SQL.Database
 // a worker built from a blob: URL (tests) cannot find the files from its own address.
 function loadSqlJs(base) {
   return Promise.resolve().then(() => {
-    importScripts(new URL("sql-wasm.js", base).href);
+    // rows.js: how rows are collected (the limits), shared with lazy-worker.js.
+    importScripts(new URL("rows.js", base).href, new URL("sql-wasm.js", base).href);
     return initSqlJs({ locateFile: (file) => new URL(file, base).href });
   });
 }
@@ -60,12 +62,6 @@ async function openDatabase(SQL, read) {
   return null;
 }
 
-// The page copies every kept value into its own memory: a result larger than this is refused
-// here, in the worker, so that one huge value (SELECT zeroblob(999999999)) cannot take the page
-// down with it.
-const MAX_RESULT_BYTES = 64 * 1024 * 1024;
-
-class ResultTooLarge extends Error {}
 class SqlJsUnavailable extends Error {}
 class Unreadable extends Error {}
 
@@ -116,16 +112,6 @@ class Owned extends Uint8Array {
   }
 }
 
-function approximateSize(row) {
-  let size = 0;
-  for (const value of row) {
-    if (typeof value === "string") size += value.length * 2;
-    else if (value instanceof Uint8Array) size += value.byteLength;
-    else size += 8;
-  }
-  return size;
-}
-
 // Integers come back as BigInt (exact, and told apart from reals); the page turns them into i64.
 function run(sql, params, maxRows, countBudgetMs) {
   if (!db) throw new Error("no database is open");
@@ -136,29 +122,17 @@ function run(sql, params, maxRows, countBudgetMs) {
     // Bound by SQLite: a value is never part of the statement's text.
     if (params && params.length > 0) statement.bind(params);
     const columns = statement.getColumnNames();
-    const rows = [];
-    let total = 0;
-    let totalExact = true;
-    let size = 0;
-    while (true) {
-      // Past the kept rows, count on only while the budget lasts; then report "more than".
-      if (rows.length >= maxRows && Date.now() - started > countBudgetMs) {
-        totalExact = false;
-        break;
-      }
-      if (!statement.step()) break;
-      total += 1;
-      if (rows.length < maxRows) {
-        const row = statement.get(null, { useBigInt: true });
-        size += approximateSize(row);
-        if (size > MAX_RESULT_BYTES) throw new ResultTooLarge();
-        rows.push(row);
-      }
-    }
+    const collected = collectRows(
+      () => statement.step(),
+      () => statement.get(null, { useBigInt: true }),
+      maxRows,
+      countBudgetMs,
+      started,
+    );
     // SQLite's own time (with stepping and keeping the rows), for the benchmark's account of
     // where a query's time goes.
     const sqlMs = performance.now() - startedPrecise;
-    return { columns, rows, truncated: total > rows.length, total, totalExact, sqlMs };
+    return { columns, ...collected, sqlMs };
   } finally {
     statement.free();
   }
@@ -218,7 +192,7 @@ async function handle(message, progress) {
   } catch (e) {
     // Without sql.js this worker can do nothing: say so, rather than blame the file.
     const why = e && e.message ? e.message : String(e);
-    throw new SqlJsUnavailable(`sql.js (sql-wasm.js, sql-wasm.wasm beside worker.js) did not load: ${why}`);
+    throw new SqlJsUnavailable(`sql.js (rows.js, sql-wasm.js, sql-wasm.wasm beside worker.js) did not load: ${why}`);
   }
   switch (message.type) {
     case "warm":
@@ -256,12 +230,13 @@ self.onmessage = async (event) => {
     self.postMessage({ id: message.id, ok }, movable(ok));
   } catch (e) {
     const text = e && e.message ? e.message : String(e);
-    if (e instanceof ResultTooLarge) {
+    // ResultTooLarge comes with rows.js, which may be what failed to load.
+    if (typeof ResultTooLarge !== "undefined" && e instanceof ResultTooLarge) {
       self.postMessage({ id: message.id, tooLarge: MAX_RESULT_BYTES });
     } else if (e instanceof SqlJsUnavailable) {
       self.postMessage({ id: message.id, unavailable: text });
     } else if (e instanceof Unreadable) {
-      self.postMessage({ id: message.id, unreadable: text });
+      self.postMessage({ id: message.id, error: text, kind: "unreadable" });
     } else if (isFatal(e)) {
       self.postMessage({ id: message.id, crashed: text });
     } else {

@@ -2,7 +2,8 @@
 //! them only with a new version (and `docs/conversation-format.md`).
 
 use crate::agent::{AgentConfig, Answer, Failure, Mode};
-use crate::engine::identity::{same_database, Identity, RemoteIdentity, Sameness};
+use crate::engine::identity::{from_hex, hex, same_database, Identity, Sameness};
+use crate::engine::reads::{LazyIdentity, RemoteValidators};
 use crate::engine::QueryLimits;
 use crate::llm::{ModelReply, ProviderKind, ToolCall, ToolResult, Usage};
 use serde::{Deserialize, Serialize};
@@ -25,9 +26,8 @@ pub struct ConversationFile {
 
 /// Which database the conversation ran on. How it is told from another depends on how it was
 /// opened (`engine::identity`): a file read whole by the SHA-256 of its bytes (every file
-/// written before the other kinds existed has it), a local file read on demand by a digest of
-/// sampled pages, a file on a web server by its address and the server's validators. Exactly
-/// one of the three is given.
+/// written before the other kinds existed has it), a file read on demand by what its engine
+/// found at open (`on_demand`). Exactly one of the two is given.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DatabaseIdentity {
     /// The name the page showed (a file name, or the last part of an address).
@@ -37,8 +37,21 @@ pub struct DatabaseIdentity {
     /// SHA-256 of its bytes, 64 lower-case hex digits: a file read whole.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sha256: Option<String>,
-    /// SHA-256 of its sampled pages (`engine::identity::sample_ranges`), 64 hex digits: a
-    /// local file read on demand.
+    /// A local file or one on a web server, read on demand.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub on_demand: Option<OnDemandRecord>,
+}
+
+/// A database read on demand, as a conversation file records it (`engine::reads::LazyIdentity`;
+/// its size is the record's).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OnDemandRecord {
+    /// The file's first 100 bytes (the SQLite header), in hex.
+    pub header: String,
+    /// The pages (from 1) whose bytes `sample_sha256` hashes, in that order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sampled_pages: Vec<u64>,
+    /// SHA-256 of the sampled pages, 64 hex digits.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sample_sha256: Option<String>,
     /// Where it was read from and what the server said of it: a file on a web server.
@@ -46,7 +59,7 @@ pub struct DatabaseIdentity {
     pub remote: Option<RemoteRecord>,
 }
 
-/// A file on a web server, as a conversation file records it (its size is the identity's).
+/// A file on a web server, as a conversation file records it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RemoteRecord {
     pub url: String,
@@ -63,43 +76,49 @@ impl DatabaseIdentity {
             name: name.to_string(),
             size: identity.size(),
             sha256: None,
-            sample_sha256: None,
-            remote: None,
+            on_demand: None,
         };
         match identity {
             Identity::Bytes { sha256, .. } => record.sha256 = Some(sha256.clone()),
-            Identity::Sampled { sample_sha256, .. } => {
-                record.sample_sha256 = Some(sample_sha256.clone())
-            }
-            Identity::Remote(remote) => {
-                record.remote = Some(RemoteRecord {
-                    url: remote.url.clone(),
-                    etag: remote.etag.clone(),
-                    last_modified: remote.last_modified.clone(),
+            Identity::OnDemand(lazy) => {
+                record.on_demand = Some(OnDemandRecord {
+                    header: hex(&lazy.header),
+                    sampled_pages: lazy.sampled_pages.clone(),
+                    sample_sha256: lazy.sample_sha256.clone(),
+                    remote: lazy.remote.as_ref().map(|remote| RemoteRecord {
+                        url: remote.url.clone(),
+                        etag: remote.etag.clone(),
+                        last_modified: remote.last_modified.clone(),
+                    }),
                 })
             }
         }
         record
     }
 
-    /// The identity recorded: `None` unless exactly one kind of identity is given
-    /// (`conversation::read` refuses such a file).
+    /// The identity recorded: `None` unless exactly one kind of identity is given, with a
+    /// header in hex (`conversation::read` refuses such a file).
     pub fn identity(&self) -> Option<Identity> {
         let size = self.size;
-        match (&self.sha256, &self.sample_sha256, &self.remote) {
-            (Some(sha256), None, None) => Some(Identity::Bytes {
+        match (&self.sha256, &self.on_demand) {
+            (Some(sha256), None) => Some(Identity::Bytes {
                 size,
                 sha256: sha256.clone(),
             }),
-            (None, Some(sample_sha256), None) => Some(Identity::Sampled {
+            (None, Some(record)) => Some(Identity::OnDemand(LazyIdentity {
                 size,
-                sample_sha256: sample_sha256.clone(),
-            }),
-            (None, None, Some(remote)) => Some(Identity::Remote(RemoteIdentity {
-                url: remote.url.clone(),
-                size,
-                etag: remote.etag.clone(),
-                last_modified: remote.last_modified.clone(),
+                header: from_hex(&record.header)?,
+                sampled_pages: record.sampled_pages.clone(),
+                // As the engine writes it: lower case.
+                sample_sha256: record
+                    .sample_sha256
+                    .as_ref()
+                    .map(|h| h.to_ascii_lowercase()),
+                remote: record.remote.as_ref().map(|remote| RemoteValidators {
+                    url: remote.url.clone(),
+                    etag: remote.etag.clone(),
+                    last_modified: remote.last_modified.clone(),
+                }),
             })),
             _ => None,
         }

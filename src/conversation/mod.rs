@@ -16,8 +16,8 @@ mod recording;
 pub mod replay;
 
 pub use format::{
-    ConversationFile, DatabaseIdentity, ModelInfo, RecordedAnswer, RecordedQuestion, RecordedTurn,
-    RemoteRecord, RunSettings, FORMAT,
+    ConversationFile, DatabaseIdentity, ModelInfo, OnDemandRecord, RecordedAnswer,
+    RecordedQuestion, RecordedTurn, RemoteRecord, RunSettings, FORMAT,
 };
 pub use read::{read, ReadError, LIMITS};
 pub use recording::Recorder;

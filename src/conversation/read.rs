@@ -4,6 +4,7 @@
 
 use super::format::{ConversationFile, DatabaseIdentity, RecordedQuestion, RecordedTurn, FORMAT};
 use crate::agent::tools::ToolName;
+use crate::engine::identity::from_hex;
 use crate::present::count::grouped;
 use crate::text::cut_chars;
 use serde::Deserialize;
@@ -199,35 +200,51 @@ fn check_database(database: &DatabaseIdentity) -> Result<(), ReadError> {
             ));
         }
     }
-    if let Some(hash) = &database.sample_sha256 {
-        if !is_sha256(hash) {
+    if let Some(on_demand) = &database.on_demand {
+        // The SQLite header is 100 bytes; a file shorter than that has fewer.
+        if on_demand.header.len() > 200 || from_hex(&on_demand.header).is_none() {
             return Err(invalid(
-                "gives no valid SHA-256 of its database's sampled pages (64 hex digits)".into(),
+                "gives no valid header for its database (at most 100 bytes in hex)".into(),
             ));
         }
-    }
-    if let Some(remote) = &database.remote {
-        check_len("the database's address", &remote.url, LIMITS.label_bytes)?;
-        for (what, header) in [
-            ("ETag", &remote.etag),
-            ("Last-Modified", &remote.last_modified),
-        ] {
-            check_len(
-                what,
-                header.as_deref().unwrap_or_default(),
-                LIMITS.label_bytes,
-            )?;
+        if on_demand.sampled_pages.len() > MAX_SAMPLED_PAGES {
+            return Err(invalid(format!(
+                "names more than {MAX_SAMPLED_PAGES} sampled pages of its database"
+            )));
+        }
+        if let Some(hash) = &on_demand.sample_sha256 {
+            if !is_sha256(hash) {
+                return Err(invalid(
+                    "gives no valid SHA-256 of its database's sampled pages (64 hex digits)".into(),
+                ));
+            }
+        }
+        if let Some(remote) = &on_demand.remote {
+            check_len("the database's address", &remote.url, LIMITS.label_bytes)?;
+            for (what, header) in [
+                ("ETag", &remote.etag),
+                ("Last-Modified", &remote.last_modified),
+            ] {
+                check_len(
+                    what,
+                    header.as_deref().unwrap_or_default(),
+                    LIMITS.label_bytes,
+                )?;
+            }
         }
     }
     if database.identity().is_none() {
         return Err(invalid(
-            "gives no valid SHA-256 for its database (64 hex digits), nor one other way to \
-             tell it (sampled pages, or an address): exactly one is needed"
+            "gives no valid SHA-256 for its database (64 hex digits), nor what identified it \
+             when it was read on demand: exactly one is needed"
                 .into(),
         ));
     }
     Ok(())
 }
+
+/// More sampled pages than any engine takes: a file that names more is not one askdb wrote.
+const MAX_SAMPLED_PAGES: usize = 1_000;
 
 fn check_settings(file: &ConversationFile) -> Result<(), ReadError> {
     let s = &file.settings;

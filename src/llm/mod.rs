@@ -1,10 +1,12 @@
 //! LLM providers. They know messages and tools, not the agent's loop.
 //!
-//! Each wire format (OpenAI Chat Completions, Anthropic Messages, Gemini `generateContent`) is a
-//! pair of pure functions: build the HTTP request from a [`ChatRequest`], parse the HTTP response
-//! into a [`ModelReply`]. [`HttpProvider`] joins a wire format with an [`http::HttpClient`]
-//! (gloo-net in the page, a scripted fake in tests); [`ledger::RecordedHttp`] can sit between
-//! them to keep a record of every exchange for the person to see.
+//! Each provider (OpenAI Chat Completions, Anthropic Messages, Gemini `generateContent`) is one
+//! wire file declaring a [`ProviderDescriptor`]: its names and addresses, and a pair of pure
+//! functions, build the HTTP request from a [`ChatRequest`] and parse the HTTP response into a
+//! [`ModelReply`]; [`ProviderKind`] names one of them. [`HttpProvider`] joins a wire format with
+//! an [`http::HttpClient`] (gloo-net in the page, a scripted fake in tests);
+//! [`ledger::RecordedHttp`] can sit between them to keep a record of every exchange for the
+//! person to see.
 
 pub mod http;
 pub mod ledger;
@@ -13,20 +15,10 @@ pub mod retry;
 pub mod wire;
 
 pub use provider::HttpProvider;
-pub use wire::EndpointConfig;
+pub use wire::{Caching, EndpointConfig, ProviderDescriptor, ProviderKind};
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
-
-/// Which wire format to speak.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ProviderKind {
-    /// OpenAI Chat Completions and every server that copies it (OpenRouter, Ollama, LM Studio…).
-    OpenAi,
-    Anthropic,
-    Gemini,
-}
 
 /// A tool the model may call. `parameters` is a JSON Schema object.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

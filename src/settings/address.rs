@@ -7,8 +7,9 @@
 //! How the page shows itself comes from the address too ([`presentation`]): `?embed=1`, the
 //! compact page for an iframe, and `?theme=light|dark`.
 
-use super::{check_base_url, check_model, parse_provider, ModelSettings};
+use super::{check_base_url, check_model, ModelSettings};
 use crate::agent::Mode;
+use crate::llm::ProviderKind;
 use crate::text::cut_chars;
 
 /// A value quoted back to the person is cut to this many characters, so that a long address
@@ -39,11 +40,12 @@ pub fn apply(settings: &mut ModelSettings, params: &[(String, String)]) -> FromA
     let last = |name: &str| last(params, name);
 
     if let Some(name) = last("provider") {
-        match parse_provider(name) {
+        match ProviderKind::named(name) {
             Some(kind) => settings.choose_provider(kind),
             None => found.ignored.push(format!(
-                "provider \"{}\" is not one of openai, anthropic, gemini",
-                cut_chars(name, SHOWN_CHARS)
+                "provider \"{}\" is not one of {}",
+                cut_chars(name, SHOWN_CHARS),
+                ProviderKind::ids()
             )),
         }
     }
@@ -242,7 +244,6 @@ pub fn hidden_names(params: &[(String, String)]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::llm::ProviderKind;
 
     fn params(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
         pairs

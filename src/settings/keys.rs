@@ -6,7 +6,7 @@
 //! The page keeps one ring in memory and, for the keys a person asked it to remember, one in
 //! `localStorage`.
 
-use super::{provider_id, ModelSettings};
+use super::ModelSettings;
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -18,11 +18,7 @@ pub struct KeyRing {
 
 /// The endpoint a key belongs to: the provider's wire format and the address requests go to.
 pub fn endpoint_id(settings: &ModelSettings) -> String {
-    format!(
-        "{} {}",
-        provider_id(settings.provider),
-        settings.endpoint_url()
-    )
+    format!("{} {}", settings.provider.id(), settings.endpoint_url())
 }
 
 impl KeyRing {

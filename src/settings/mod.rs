@@ -6,9 +6,12 @@
 //!   come from the address ([`address`]) and are kept in `localStorage` when the person edits them.
 //! - [`keys::KeyRing`]: API keys, each bound to the one endpoint it was entered for, so a key is
 //!   never sent anywhere else (not even when a link sets another base URL).
+//! - [`readiness`]: whether the model may be asked now (a database open, its view ready, a
+//!   model chosen, a key where one is surely needed), and what to say when not.
 
 pub mod address;
 pub mod keys;
+pub mod readiness;
 
 use crate::agent::{AgentConfig, Mode};
 use crate::llm::{EndpointConfig, ProviderKind};
@@ -91,42 +94,16 @@ pub const OPENAI_COMPATIBLE_PRESETS: [Preset; 3] = [
     },
 ];
 
-/// The three providers, in the order the page lists them, with their `?provider=` names.
-pub const PROVIDERS: [(ProviderKind, &str, &str); 3] = [
-    (ProviderKind::OpenAi, "openai", "OpenAI or compatible"),
-    (ProviderKind::Anthropic, "anthropic", "Anthropic"),
-    (ProviderKind::Gemini, "gemini", "Google Gemini"),
-];
-
-/// `openai`, `anthropic`, `gemini` (any case) as a provider.
-pub fn parse_provider(name: &str) -> Option<ProviderKind> {
-    PROVIDERS
-        .iter()
-        .find(|(_, id, _)| id.eq_ignore_ascii_case(name.trim()))
-        .map(|(kind, _, _)| *kind)
-}
-
-/// The name `?provider=` and the settings panel use for `kind`.
-pub fn provider_id(kind: ProviderKind) -> &'static str {
-    PROVIDERS
-        .iter()
-        .find(|(k, _, _)| *k == kind)
-        .map_or("openai", |(_, id, _)| id)
-}
-
-/// An example model for the current provider and address, for the model field's placeholder.
+/// An example model for the current provider and address, for the model field's placeholder:
+/// the preset's at a preset's address, else the provider's own.
 pub fn model_example(settings: &ModelSettings) -> &'static str {
     let url = settings.endpoint_url();
-    if let Some(preset) = OPENAI_COMPATIBLE_PRESETS
+    match OPENAI_COMPATIBLE_PRESETS
         .iter()
         .find(|p| p.provider == settings.provider && p.base_url == url)
     {
-        return preset.model_example;
-    }
-    match settings.provider {
-        ProviderKind::OpenAi => "gpt-4.1-mini",
-        ProviderKind::Anthropic => "claude-sonnet-4-5",
-        ProviderKind::Gemini => "gemini-2.5-flash",
+        Some(preset) => preset.model_example,
+        None => settings.provider.descriptor().model_example,
     }
 }
 
@@ -163,15 +140,6 @@ impl ModelSettings {
             max_steps: self.max_steps,
             mode: self.mode,
             ..AgentConfig::default()
-        }
-    }
-
-    /// Why a question cannot be asked with these settings yet, in words for the person.
-    pub fn missing(&self) -> Option<&'static str> {
-        if self.model.trim().is_empty() {
-            Some("Choose a model first: open Settings and enter the model's name.")
-        } else {
-            None
         }
     }
 
@@ -278,7 +246,7 @@ mod tests {
         assert_eq!(settings.temperature, 0.2);
         assert_eq!(settings.max_steps, 10);
         assert_eq!(settings.mode, Mode::Sql, "safe mode is off by default");
-        assert!(settings.missing().is_some(), "no model chosen yet");
+        assert!(settings.model.is_empty(), "no model chosen yet");
     }
 
     #[test]
@@ -316,13 +284,46 @@ mod tests {
     }
 
     #[test]
-    fn provider_names_round_trip() {
-        for (kind, id, _) in PROVIDERS {
-            assert_eq!(parse_provider(id), Some(kind));
-            assert_eq!(provider_id(kind), id);
+    fn every_providers_own_address_is_a_web_address() {
+        for &kind in ProviderKind::ALL {
+            let url = kind.default_base_url();
+            assert!(url.starts_with("https://"), "{kind:?}: {url}");
+            assert_eq!(check_base_url(url), Ok(url.to_string()), "{kind:?}");
+            let example = kind.descriptor().model_example;
+            assert_eq!(check_model(example), Ok(example.to_string()), "{kind:?}");
         }
-        assert_eq!(parse_provider(" Gemini "), Some(ProviderKind::Gemini));
-        assert_eq!(parse_provider("ollama"), None);
+    }
+
+    /// The provider that exists only in the tests (`llm/wire/fake.rs` and its line in the list
+    /// of `llm/wire/mod.rs`): nothing in settings names it, yet it is picked like the others.
+    #[test]
+    fn a_provider_in_the_list_is_pickable_everywhere() {
+        let fake = ProviderKind::Fake;
+        // The settings panel offers `ProviderKind::ALL` and reads the chosen option's id back.
+        assert!(ProviderKind::ALL.contains(&fake));
+        assert_eq!(ProviderKind::named(fake.id()), Some(fake));
+        assert_eq!(fake.label(), "Fake (tests only)");
+        // Chosen, it goes to its own address, with its own model example.
+        let mut settings = ModelSettings::default();
+        settings.choose_provider(fake);
+        assert_eq!(settings.endpoint_url(), "https://fake.invalid/api");
+        assert_eq!(model_example(&settings), "fake-1");
+        // From a link.
+        let mut linked = ModelSettings::default();
+        let found = address::apply(&mut linked, &[("provider".into(), "fake".into())]);
+        assert!(found.ignored.is_empty(), "{:?}", found.ignored);
+        assert_eq!(linked.provider, fake);
+        assert_eq!(linked.endpoint_url(), "https://fake.invalid/api");
+        // Saved and read back.
+        settings.model = "fake-1".into();
+        assert_eq!(ModelSettings::from_json(&settings.to_json()), settings);
+        // Its key is bound to it, not to another provider's endpoint.
+        let mut keys = keys::KeyRing::default();
+        keys.set(&settings, "fake-secret");
+        assert_eq!(keys.get(&settings), Some("fake-secret"));
+        assert_eq!(keys.get(&ModelSettings::default()), None);
+        // `askdb-eval` reads its key from the variable it declares.
+        assert_eq!(fake.descriptor().key_variable, "FAKE_API_KEY");
     }
 
     #[test]

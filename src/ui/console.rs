@@ -4,8 +4,9 @@
 use super::app_state;
 use super::number_input::NumberInput;
 use super::result_table::{Outcome, ResultView};
+use super::task::Task;
 use crate::engine::{query, DbError};
-use futures::future::{AbortHandle, Abortable};
+use futures::future::{select, Either};
 use leptos::ev;
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -22,9 +23,8 @@ const MAX_DEADLINE_S: f64 = 600.0;
 pub fn Console() -> impl IntoView {
     let state = app_state();
     let outcome = RwSignal::new(None::<Outcome>);
-    let running = RwSignal::new(false);
-    // Stops the running query: dropping it makes the engine terminate its worker at once.
-    let stop = StoredValue::new_local(None::<AbortHandle>);
+    let task = Task::new();
+    let running = Signal::derive(move || task.running());
     // A result belongs to the database it came from: another database clears it.
     Effect::new(move |_| {
         state.open.track();
@@ -32,34 +32,30 @@ pub fn Console() -> impl IntoView {
     });
 
     let run = move || {
-        if running.get_untracked() {
+        if task.running_untracked() {
             return;
         }
-        running.set(true);
-        let sql = state.sql.get_untracked();
-        let limits = state.limits.get_untracked();
         let Some(db) = state.database() else {
             outcome.set(Some(Err(explain(DbError::NotOpen))));
-            running.set(false);
             return;
         };
-        let (abort, registration) = AbortHandle::new_pair();
-        stop.set_value(Some(abort));
+        let Some(started) = task.start() else {
+            return;
+        };
+        let sql = state.sql.get_untracked();
+        let limits = state.limits.get_untracked();
         leptos::task::spawn_local(async move {
-            let result = Abortable::new(query(&*db, &sql, &limits), registration).await;
-            outcome.set(Some(match result {
-                Ok(result) => result.map(Arc::new).map_err(explain),
-                Err(_stopped) => Err(STOPPED.to_string()),
-            }));
-            stop.set_value(None);
-            running.set(false);
+            let query = Box::pin(query(&*db, &sql, &limits));
+            // Stop drops the query (before its result is shown): the engine then terminates
+            // its worker at once.
+            let result = match select(query, started.stopped.clone()).await {
+                Either::Left((result, _)) => result.map(Arc::new).map_err(explain),
+                Either::Right(_stopped) => Err(STOPPED.to_string()),
+            };
+            outcome.set(Some(result));
         });
     };
-    let stop_query = move || {
-        if let Some(abort) = stop.get_value() {
-            abort.abort();
-        }
-    };
+    let stop_query = move || task.stop();
     let on_keydown = move |event: ev::KeyboardEvent| {
         if event.key() == "Enter" && (event.ctrl_key() || event.meta_key()) {
             event.prevent_default();

@@ -9,6 +9,7 @@
 mod chart_view;
 mod chat;
 mod checks;
+mod connection;
 mod console;
 mod database_panel;
 mod embed;
@@ -23,6 +24,9 @@ mod result_table;
 mod schema_view;
 mod settings;
 mod state;
+mod task;
+// Only in the page the end-to-end tests build: the shipped page exposes no bytes on `window`.
+#[cfg(feature = "test-hooks")]
 mod test_hooks;
 
 use crate::browser::{query_parameters, set_theme};
@@ -42,6 +46,7 @@ fn App() -> impl IntoView {
     provide_context(state);
     // The first file opened need not wait for a worker and SQLite to start.
     state.start_spare();
+    #[cfg(feature = "test-hooks")]
     test_hooks::install(state);
 
     let params = query_parameters();

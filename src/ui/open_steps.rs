@@ -32,6 +32,8 @@ impl OpenSteps {
         });
     }
 
+    /// The steps so far (read by the test hook only: the test page's build).
+    #[cfg(feature = "test-hooks")]
     pub fn steps(&self) -> &[OpenStep] {
         &self.steps
     }

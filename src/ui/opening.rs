@@ -294,7 +294,10 @@ async fn open_database(state: AppState, name: &str, blob: Blob) -> Result<(), St
     super::hiding::start_opening(state);
     knowledge::start_opening(state);
     state.identity.set(Identification::Pending);
-    let before = state.db.try_update_value(|open| open.replace(db.clone())).flatten();
+    let before = state
+        .db
+        .try_update_value(|open| open.replace(db.clone()))
+        .flatten();
     let started = OpenSteps::start();
     state.open.set(Some(OpenDatabase {
         name: name.to_string(),

@@ -9,10 +9,12 @@ use super::app_state;
 use super::number_input::NumberInput;
 use crate::agent::Mode;
 use crate::browser::{focus_element, query_parameters, storage, StorageRefused};
+use crate::llm::ProviderKind;
 use crate::settings::keys::KeyRing;
+use crate::settings::readiness::MissingField;
 use crate::settings::{
     address, check_base_url, check_model, model_example, ModelSettings, KEYS_STORAGE_KEY,
-    OPENAI_COMPATIBLE_PRESETS, PROVIDERS, SETTINGS_STORAGE_KEY, STEP_RANGE, TEMPERATURE_RANGE,
+    OPENAI_COMPATIBLE_PRESETS, SETTINGS_STORAGE_KEY, STEP_RANGE, TEMPERATURE_RANGE,
 };
 use leptos::ev;
 use leptos::prelude::*;
@@ -61,21 +63,18 @@ impl ModelChoice {
         (choice, from_address.question)
     }
 
-    /// The key for the chosen endpoint (empty when there is none), for one question.
-    /// `Err` with what is missing when no model is chosen yet; then the settings panel opens
-    /// with the model field focused, so the person can fill it in at once.
-    pub fn require_model(&self) -> Result<(), String> {
-        match self.settings.with_untracked(ModelSettings::missing) {
-            Some(missing) => {
-                self.panel_open.set(true);
-                // Once the panel is shown.
-                request_animation_frame(|| focus_element("model"));
-                Err(missing.into())
-            }
-            None => Ok(()),
-        }
+    /// Opens the panel with `field` focused, so the person can fill it in at once.
+    pub fn show_field(&self, field: MissingField) {
+        self.panel_open.set(true);
+        let id = match field {
+            MissingField::Model => "model",
+            MissingField::ApiKey => "api-key",
+        };
+        // Once the panel is shown.
+        request_animation_frame(move || focus_element(id));
     }
 
+    /// The key for the chosen endpoint (empty when there is none), for one question.
     pub fn key_untracked(&self) -> String {
         let settings = self.settings.get_untracked();
         self.keys
@@ -182,12 +181,12 @@ pub fn SettingsPanel() -> impl IntoView {
         Ok(model) => choice.edit(|s| s.model = model),
         Err(why) => choice.problem.set(Some(why)),
     };
-    let provider_options = PROVIDERS
+    let provider_options = ProviderKind::ALL
         .iter()
-        .map(|&(kind, id, label)| {
+        .map(|&kind| {
             view! {
-                <option value=id prop:selected=move || settings.with(|s| s.provider == kind)>
-                    {label}
+                <option value=kind.id() prop:selected=move || settings.with(|s| s.provider == kind)>
+                    {kind.label()}
                 </option>
             }
         })
@@ -230,13 +229,19 @@ pub fn SettingsPanel() -> impl IntoView {
                     id="provider"
                     data-testid="provider"
                     on:change=move |event| {
-                        if let Some(kind) = crate::settings::parse_provider(&event_target_value(&event)) {
+                        if let Some(kind) = ProviderKind::named(&event_target_value(&event)) {
                             choice.edit(|s| s.choose_provider(kind));
                         }
                     }
                 >
                     {provider_options}
                 </select>
+                <p class="hint" data-testid="provider-caching">
+                    {move || settings.with(|s| {
+                        let provider = s.provider.descriptor();
+                        provider.caching.explain(provider.label)
+                    })}
+                </p>
             </div>
             <div class="field presets" role="group" aria-label="Presets for OpenAI-compatible servers">
                 <span class="muted">"OpenAI-compatible: "</span>

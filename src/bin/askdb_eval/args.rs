@@ -12,8 +12,9 @@ use std::path::PathBuf;
 /// Ask a model golden questions about SQLite databases, with the same agent as the askdb page,
 /// and judge each answer's SQL by its result against the expected SQL's.
 ///
-/// The API key is read from ASKDB_API_KEY, or else from OPENAI_API_KEY, ANTHROPIC_API_KEY or
-/// GEMINI_API_KEY by provider. Writes report.md and report.json into --out.
+/// The API key is read from ASKDB_API_KEY, or else from the provider's own variable
+/// (OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY). Writes report.md and report.json into
+/// --out.
 #[derive(Debug, Parser)]
 #[command(name = "askdb-eval", version)]
 pub struct Args {
@@ -85,10 +86,8 @@ pub enum ModeArg {
 }
 
 fn parse_provider(name: &str) -> Result<ProviderKind, String> {
-    settings::parse_provider(name).ok_or_else(|| {
-        let known: Vec<&str> = settings::PROVIDERS.iter().map(|(_, id, _)| *id).collect();
-        format!("unknown provider; choose one of {}", known.join(", "))
-    })
+    ProviderKind::named(name)
+        .ok_or_else(|| format!("unknown provider; choose one of {}", ProviderKind::ids()))
 }
 
 impl Args {

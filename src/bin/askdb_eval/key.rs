@@ -3,12 +3,8 @@
 
 use askdb::llm::ProviderKind;
 
-/// Where the key may be, in the order they are read.
+/// Where the key may be, in the order they are read: askdb's own variable, then the one the
+/// provider declares (`OPENAI_API_KEY`, …).
 pub fn key_variables(provider: ProviderKind) -> [&'static str; 2] {
-    let own = match provider {
-        ProviderKind::OpenAi => "OPENAI_API_KEY",
-        ProviderKind::Anthropic => "ANTHROPIC_API_KEY",
-        ProviderKind::Gemini => "GEMINI_API_KEY",
-    };
-    ["ASKDB_API_KEY", own]
+    ["ASKDB_API_KEY", provider.descriptor().key_variable]
 }

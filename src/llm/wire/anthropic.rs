@@ -10,12 +10,23 @@
 
 use super::{
     arguments_object, error_for_status, error_json, error_message, retry_after_header_ms,
-    success_json, temperature, EndpointConfig,
+    success_json, temperature, Caching, EndpointConfig, ProviderDescriptor,
 };
 use crate::llm::http::{HttpRequest, HttpResponse};
 use crate::llm::{ChatRequest, LlmError, Message, ModelReply, ToolCall, Usage};
 use serde::Deserialize;
 use serde_json::{json, Value};
+
+pub const PROVIDER: ProviderDescriptor = ProviderDescriptor {
+    id: "anthropic",
+    label: "Anthropic",
+    default_base_url: "https://api.anthropic.com",
+    model_example: "claude-sonnet-4-5",
+    key_variable: "ANTHROPIC_API_KEY",
+    caching: Caching::Marked,
+    build_request,
+    parse_response,
+};
 
 const API_VERSION: &str = "2023-06-01";
 

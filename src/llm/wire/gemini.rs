@@ -6,13 +6,24 @@
 
 use super::{
     arguments_object, error_for_status, error_json, error_message, retry_after_header_ms,
-    success_json, temperature, EndpointConfig,
+    success_json, temperature, Caching, EndpointConfig, ProviderDescriptor,
 };
 use crate::llm::http::{HttpRequest, HttpResponse};
 use crate::llm::{ChatRequest, LlmError, Message, ModelReply, ToolCall, ToolResult, Usage};
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 use std::collections::HashSet;
+
+pub const PROVIDER: ProviderDescriptor = ProviderDescriptor {
+    id: "gemini",
+    label: "Google Gemini",
+    default_base_url: "https://generativelanguage.googleapis.com/v1beta",
+    model_example: "gemini-2.5-flash",
+    key_variable: "GEMINI_API_KEY",
+    caching: Caching::ByItself,
+    build_request,
+    parse_response,
+};
 
 /// Ids given to function calls that came without one.
 const MADE_UP_ID_PREFIX: &str = "gemini-call-";

@@ -1,24 +1,159 @@
-//! The three wire formats: request building and response parsing, per the official references.
+//! The providers and their wire formats: request building and response parsing, per the
+//! official references.
 //!
-//! Each module has the same two pure functions, `build_request` and `parse_response`; this
-//! module picks one by [`ProviderKind`] and holds what they share (the endpoint, error mapping).
+//! Each provider is one file here that declares its [`ProviderDescriptor`] once: its id, label,
+//! default address, model example, key variable, caching rule, and its two pure functions,
+//! `build_request` and `parse_response`. The one list below ([`providers!`]) makes
+//! [`ProviderKind`] from those files; everything else (the settings panel, the address, saved
+//! settings and conversations, the ledger, the evaluation runner) reads the descriptors through
+//! it. This module also holds what the wire files share (the endpoint, error mapping).
 
 pub mod anthropic;
+#[cfg(test)]
+pub mod fake;
 pub mod gemini;
 pub mod openai;
 
 use super::http::{HttpRequest, HttpResponse};
-use super::{ChatRequest, LlmError, ModelReply, ProviderKind};
+use super::{ChatRequest, LlmError, ModelReply};
+use serde::{Deserialize, Serialize};
 use std::fmt;
 
+/// Everything askdb knows about one provider, declared once in its wire file.
+#[derive(Debug)]
+pub struct ProviderDescriptor {
+    /// Its name in `?provider=`, in saved settings and conversations, and for `askdb-eval
+    /// --provider`. Lowercase; never changes once files carry it.
+    pub id: &'static str,
+    /// Its name for people (the settings panel, a replay's banner).
+    pub label: &'static str,
+    /// Where its API lives when the person gives no base URL.
+    pub default_base_url: &'static str,
+    /// A model name to show as an example (a placeholder, never filled in).
+    pub model_example: &'static str,
+    /// The environment variable `askdb-eval` reads its key from (after `ASKDB_API_KEY`).
+    pub key_variable: &'static str,
+    /// How it caches the start of a prompt that repeats (every step of a question does).
+    pub caching: Caching,
+    /// The HTTP request for a [`ChatRequest`], in its format.
+    pub build_request: fn(&EndpointConfig, &ChatRequest) -> HttpRequest,
+    /// The reply in a response, or the error it reports, in its format.
+    pub parse_response: fn(&HttpResponse) -> Result<ModelReply, LlmError>,
+}
+
+/// How a provider caches a prompt's repeated start, which askdb keeps byte for byte from step
+/// to step (`tests/prompt_prefix.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Caching {
+    /// It caches a long unchanged start by itself; the request carries no mark.
+    ByItself,
+    /// It caches only up to the places a request marks; its `build_request` puts the marks.
+    Marked,
+}
+
+impl Caching {
+    /// What it means for the person, in a sentence about the provider named `label`.
+    pub fn explain(self, label: &str) -> String {
+        match self {
+            Caching::ByItself => format!(
+                "{label} caches a repeated prompt start by itself (where it supports that); \
+                 askdb keeps each step's start unchanged."
+            ),
+            Caching::Marked => format!(
+                "askdb marks the tools, the system prompt and the conversation for {label}'s \
+                 prompt cache: each step reads them back at a discount."
+            ),
+        }
+    }
+}
+
+/// Makes, from the one list of providers below, [`ProviderKind`] (which provider, as a value to
+/// keep, compare and save) and its way to each provider's descriptor.
+macro_rules! providers {
+    ($($(#[$attr:meta])* $variant:ident => $descriptor:path),+ $(,)?) => {
+        /// Which provider, and so which wire format, to speak. Saved and read as its id.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum ProviderKind {
+            $($(#[$attr])* $variant),+
+        }
+
+        impl ProviderKind {
+            /// Every provider, in the order the page lists them.
+            pub const ALL: &'static [ProviderKind] = &[$($(#[$attr])* ProviderKind::$variant),+];
+
+            /// What its wire file declares.
+            pub fn descriptor(self) -> &'static ProviderDescriptor {
+                match self {
+                    $($(#[$attr])* ProviderKind::$variant => &$descriptor),+
+                }
+            }
+        }
+    };
+}
+
+// The providers. Adding one: a wire file that declares its `PROVIDER`, and one line here.
+providers! {
+    OpenAi => openai::PROVIDER,
+    Anthropic => anthropic::PROVIDER,
+    Gemini => gemini::PROVIDER,
+    #[cfg(test)]
+    Fake => fake::PROVIDER,
+}
+
 impl ProviderKind {
+    /// See [`ProviderDescriptor::id`].
+    pub fn id(self) -> &'static str {
+        self.descriptor().id
+    }
+
+    /// See [`ProviderDescriptor::label`].
+    pub fn label(self) -> &'static str {
+        self.descriptor().label
+    }
+
     /// Where the provider's API lives when the user gives no base URL.
     pub fn default_base_url(self) -> &'static str {
-        match self {
-            ProviderKind::OpenAi => "https://api.openai.com/v1",
-            ProviderKind::Anthropic => "https://api.anthropic.com",
-            ProviderKind::Gemini => "https://generativelanguage.googleapis.com/v1beta",
-        }
+        self.descriptor().default_base_url
+    }
+
+    /// The provider a person named (`openai`, ` Gemini `: any case, spaces around).
+    pub fn named(name: &str) -> Option<ProviderKind> {
+        let name = name.trim();
+        ProviderKind::ALL
+            .iter()
+            .copied()
+            .find(|kind| kind.id().eq_ignore_ascii_case(name))
+    }
+
+    /// Every provider's id, for a message that lists them: "openai, anthropic, gemini".
+    pub fn ids() -> String {
+        let ids: Vec<&str> = ProviderKind::ALL.iter().map(|kind| kind.id()).collect();
+        ids.join(", ")
+    }
+}
+
+/// Saved as its id, exactly as files have always carried it (`"openai"`).
+impl Serialize for ProviderKind {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.id())
+    }
+}
+
+/// Read from its id, exactly (a file is not a person typing); anything else is an error that
+/// names the ids there are.
+impl<'de> Deserialize<'de> for ProviderKind {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let id = String::deserialize(deserializer)?;
+        ProviderKind::ALL
+            .iter()
+            .copied()
+            .find(|kind| kind.id() == id)
+            .ok_or_else(|| {
+                serde::de::Error::custom(format!(
+                    "unknown provider `{id}`, expected one of {}",
+                    ProviderKind::ids()
+                ))
+            })
     }
 }
 
@@ -80,20 +215,12 @@ impl fmt::Debug for EndpointConfig {
 
 /// The HTTP request for `request` in the format of `config.kind`.
 pub fn build_request(config: &EndpointConfig, request: &ChatRequest) -> HttpRequest {
-    match config.kind {
-        ProviderKind::OpenAi => openai::build_request(config, request),
-        ProviderKind::Anthropic => anthropic::build_request(config, request),
-        ProviderKind::Gemini => gemini::build_request(config, request),
-    }
+    (config.kind.descriptor().build_request)(config, request)
 }
 
 /// The reply in `response`, or the error it reports, in the format of `kind`.
 pub fn parse_response(kind: ProviderKind, response: &HttpResponse) -> Result<ModelReply, LlmError> {
-    match kind {
-        ProviderKind::OpenAi => openai::parse_response(response),
-        ProviderKind::Anthropic => anthropic::parse_response(response),
-        ProviderKind::Gemini => gemini::parse_response(response),
-    }
+    (kind.descriptor().parse_response)(response)
 }
 
 /// The temperature as JSON wants it: `0.2_f32` widened naively would print as
@@ -212,5 +339,54 @@ fn arguments_object(arguments: &str) -> serde_json::Value {
     match serde_json::from_str::<serde_json::Value>(arguments) {
         Ok(value @ serde_json::Value::Object(_)) => value,
         _ => serde_json::Value::Object(serde_json::Map::new()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    #[test]
+    fn provider_names_round_trip() {
+        for &kind in ProviderKind::ALL {
+            assert_eq!(ProviderKind::named(kind.id()), Some(kind));
+            let saved = serde_json::to_string(&kind).unwrap();
+            assert_eq!(saved, format!("\"{}\"", kind.id()));
+            assert_eq!(serde_json::from_str::<ProviderKind>(&saved).unwrap(), kind);
+        }
+        assert_eq!(ProviderKind::named(" Gemini "), Some(ProviderKind::Gemini));
+        assert_eq!(ProviderKind::named("ollama"), None);
+        // Files carry the id exactly as it was always written.
+        assert!(serde_json::from_str::<ProviderKind>("\"Gemini\"").is_err());
+        let unknown = serde_json::from_str::<ProviderKind>("\"mistral\"").unwrap_err();
+        assert!(
+            unknown.to_string().contains("openai, anthropic, gemini"),
+            "{unknown}"
+        );
+    }
+
+    #[test]
+    fn each_provider_has_its_own_names() {
+        let mut ids = HashSet::new();
+        let mut labels = HashSet::new();
+        let mut variables = HashSet::new();
+        for &kind in ProviderKind::ALL {
+            let descriptor = kind.descriptor();
+            let id = descriptor.id;
+            assert!(ids.insert(id), "{id} twice");
+            assert!(
+                !id.is_empty() && id.bytes().all(|b| b.is_ascii_lowercase()),
+                "{id}: ids are lowercase letters (addresses, files and the command line use them)"
+            );
+            assert!(labels.insert(descriptor.label), "{id}: label twice");
+            let variable = descriptor.key_variable;
+            assert!(variables.insert(variable), "{id}: {variable} twice");
+            assert!(
+                variable.ends_with("_API_KEY") && variable != "ASKDB_API_KEY",
+                "{id}: {variable}"
+            );
+            assert!(!descriptor.model_example.is_empty(), "{id}");
+        }
     }
 }

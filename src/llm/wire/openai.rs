@@ -3,12 +3,24 @@
 
 use super::{
     error_for_status, error_json, error_message, retry_after_header_ms, success_json, temperature,
-    EndpointConfig,
+    Caching, EndpointConfig, ProviderDescriptor,
 };
 use crate::llm::http::{HttpRequest, HttpResponse};
 use crate::llm::{ChatRequest, LlmError, Message, ModelReply, ToolCall, Usage};
 use serde::Deserialize;
 use serde_json::{json, Value};
+
+/// OpenAI, and every server that copies its format (OpenRouter, Ollama, LM Studio…).
+pub const PROVIDER: ProviderDescriptor = ProviderDescriptor {
+    id: "openai",
+    label: "OpenAI or compatible",
+    default_base_url: "https://api.openai.com/v1",
+    model_example: "gpt-4.1-mini",
+    key_variable: "OPENAI_API_KEY",
+    caching: Caching::ByItself,
+    build_request,
+    parse_response,
+};
 
 pub fn build_request(config: &EndpointConfig, request: &ChatRequest) -> HttpRequest {
     let mut messages = Vec::new();

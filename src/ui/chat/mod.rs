@@ -15,18 +15,19 @@ mod replay;
 mod save;
 mod transcript;
 
+use super::connection::{connect, Connection};
 use super::result_table::Outcome;
 use super::settings::{ModelChoice, SettingsButton, SettingsPanel};
 use super::state::AppState;
+use super::task::{Started, Stopped, Task};
 use super::{app_state, markdown_view::MarkdownView};
 use crate::agent::{Agent, AgentConfig, AgentError, AgentEvent, Answer, Failure, Session};
 use crate::browser::BrowserClock;
 use crate::conversation::{ModelInfo, Pace, RecordedQuestion, Recorder, RunSettings};
+use crate::engine::page::PageDatabase;
 use crate::engine::{query_bound, QueryLimits, Schema};
-use crate::llm::http::GlooHttp;
-use crate::llm::ledger::RecordedHttp;
-use crate::llm::{HttpProvider, LlmProvider, Usage};
-use futures::channel::oneshot;
+use crate::llm::{LlmProvider, Usage};
+use crate::settings::readiness::{Asking, NotReady};
 use leptos::prelude::*;
 use replay::ReplayInfo;
 use std::sync::Arc;
@@ -96,14 +97,13 @@ pub struct ChatState {
     pub question: RwSignal<String>,
     /// Oldest first; the last one is the current question.
     exchanges: RwSignal<Vec<Exchange>>,
-    pub running: RwSignal<bool>,
+    /// The question (or replay) running, which Stop stops.
+    pub task: Task,
     /// Why the last question got no answer, or why it could not be asked.
     pub error: RwSignal<Option<String>>,
     pub totals: RwSignal<Totals>,
     /// Taken out while a question runs (the agent needs it mutably across awaits).
     session: StoredValue<Option<Session>>,
-    /// Sending (or dropping) it stops the running question.
-    cancel: StoredValue<Option<oneshot::Sender<()>>>,
     /// Counts databases opened: a question that outlives its database must not bring back
     /// the old session.
     generation: StoredValue<u64>,
@@ -127,11 +127,10 @@ impl ChatState {
             model,
             question: RwSignal::new(question),
             exchanges: RwSignal::new(Vec::new()),
-            running: RwSignal::new(false),
+            task: Task::new(),
             error: RwSignal::new(None),
             totals: RwSignal::new(Totals::default()),
             session: StoredValue::new(None),
-            cancel: StoredValue::new(None),
             generation: StoredValue::new(0),
             owner: StoredValue::new(Owner::current().unwrap_or_default()),
             recorded_with: StoredValue::new(None),
@@ -142,7 +141,7 @@ impl ChatState {
 
     /// A database was opened (or closed): a new session, nothing of the old one shown.
     fn start_afresh(&self, schema: Option<Schema>) {
-        self.stop();
+        self.task.stop();
         self.generation.update_value(|g| *g += 1);
         self.session.set_value(schema.map(Session::new));
         self.exchanges.set(Vec::new());
@@ -152,7 +151,7 @@ impl ChatState {
     }
 
     fn new_conversation(&self) {
-        if self.running.get_untracked() {
+        if self.task.running_untracked() {
             return;
         }
         self.session.update_value(|session| {
@@ -165,92 +164,64 @@ impl ChatState {
         self.replay.set(None);
     }
 
-    fn stop(&self) {
-        if let Some(cancel) = self.cancel.try_update_value(Option::take).flatten() {
-            let _ = cancel.send(());
-        }
-    }
-
     /// Asks the question in the box, unless something is missing (then says what).
     fn ask(&self) {
-        if self.running.get_untracked() {
+        if self.task.running_untracked() {
             return;
         }
         let question = self.question.get_untracked().trim().to_string();
-        if let Err(why) = self.check_ready(&question) {
-            self.error.set(Some(why));
-            return;
-        }
-        // The agent asks on the copy without what is hidden, when something is: never on the
-        // whole database then (`drive` and `show_evidence` take it again).
-        if self.app.agent_database().is_none() {
-            self.error
-                .set(Some("Open a database first (or try the demo).".into()));
-            return;
-        }
-        let Some(session) = self.session.try_update_value(Option::take).flatten() else {
-            self.error
-                .set(Some("Open a database first (or try the demo).".into()));
+        let connection = match connect(self.app, self.model, Asking::Question(&question)) {
+            Ok(connection) => connection,
+            Err(not_ready) => {
+                self.error.set(Some(not_ready.to_string()));
+                return;
+            }
+        };
+        let Some(started) = self.task.start() else {
             return;
         };
-        let (cancel, cancelled) = oneshot::channel();
-        self.cancel.set_value(Some(cancel));
+        // The session is made from the schema the model sees, once its view is ready.
+        let Some(session) = self.session.try_update_value(Option::take).flatten() else {
+            self.error.set(Some(NotReady::NoDatabase.to_string()));
+            return;
+        };
         let exchange = self
             .owner
             .with_value(|owner| owner.with(|| Exchange::new(question.clone())));
         self.exchanges.update(|list| list.push(exchange));
         self.error.set(None);
-        self.running.set(true);
-        let generation = self.generation.get_value();
-        leptos::task::spawn_local(self.run(session, generation, question, exchange, cancelled));
+        let asked = Asked {
+            question,
+            exchange,
+            generation: self.generation.get_value(),
+        };
+        leptos::task::spawn_local(self.run(session, asked, connection, started));
     }
 
-    fn check_ready(&self, question: &str) -> Result<(), String> {
-        if question.is_empty() {
-            return Err("Type a question first.".into());
-        }
-        if self.app.open.with_untracked(Option::is_none) {
-            return Err("Open a database first (or try the demo).".into());
-        }
-        if let Some(why) = self.app.hiding.with_untracked(|h| h.view.not_ready()) {
-            return Err(why);
-        }
-        self.model.require_model()
-    }
-
-    async fn run(
-        self,
-        session: Session,
-        generation: u64,
-        question: String,
-        exchange: Exchange,
-        cancelled: oneshot::Receiver<()>,
-    ) {
-        let settings = self.model.settings.get_untracked();
-        let limits = self.app.limits.get_untracked();
-        let endpoint = settings.endpoint(&self.model.key_untracked());
-        // Every exchange goes into the "Sent to the model" ledger (without the key).
-        let http = RecordedHttp::new(
-            GlooHttp,
-            self.app.sent.ledger(),
-            endpoint.kind,
-            BrowserClock,
-        );
-        let llm = HttpProvider::new(endpoint, http);
+    async fn run(self, session: Session, asked: Asked, connection: Connection, started: Started) {
+        let Connection {
+            db,
+            llm,
+            config,
+            settings,
+            limits,
+        } = connection;
         let clock = BrowserClock;
         let recorder = Recorder::new(&llm, &clock);
-        // The model settings and the console's query deadline meet here.
-        let config = settings.agent_config().with_query_limits(&limits);
         let run_settings = RunSettings::new(&config, &limits);
-        let asked = Asked {
-            question: &question,
-            exchange,
-            generation,
-        };
+        let (question, exchange) = (asked.question.clone(), asked.exchange);
         let outcome = self
-            .drive(session, asked, cancelled, &recorder, config)
+            .drive(
+                session,
+                asked,
+                started.stopped.clone(),
+                &db,
+                &recorder,
+                config,
+            )
             .await;
-        self.finished();
+        // The question is over: a new one may be asked while its answer's SQL runs again.
+        drop(started);
         let Some(result) = outcome else {
             return;
         };
@@ -265,42 +236,30 @@ impl ChatState {
             // The box is emptied for the next question, unless one is being typed.
             self.question.set(String::new());
         }
-        self.show_evidence(exchange, &limits).await;
+        self.show_evidence(exchange, &db, &limits).await;
     }
 
-    /// Runs the agent on `asked` with `llm`, its steps shown as they come; the session goes
-    /// back to the chat. `None` when another database was opened meanwhile: the question
-    /// belongs to the old one.
+    /// Runs the agent on `asked` with `llm` and the database the model sees, its steps shown as
+    /// they come, until it answers, fails or is `stopped`; the session goes back to the chat.
+    /// `None` when another database was opened meanwhile: the question belongs to the old one.
     async fn drive<L: LlmProvider>(
         self,
         mut session: Session,
-        asked: Asked<'_>,
-        cancelled: oneshot::Receiver<()>,
+        asked: Asked,
+        stopped: Stopped,
+        db: &PageDatabase,
         llm: &L,
         config: AgentConfig,
     ) -> Option<Result<Answer, Failure>> {
-        // The copy without what is hidden from the model, when something is.
-        let Some(db) = self.app.agent_database() else {
-            self.session.set_value(Some(session));
-            self.error.set(Some(
-                "The copy of the database the model sees is not ready yet: try again in a moment."
-                    .into(),
-            ));
-            return None;
-        };
         // The notes as they are now: one saved since the last question counts.
         session.set_knowledge(super::knowledge::for_model(self.app));
         let clock = BrowserClock;
-        let agent = Agent::new(&*db, llm, &clock, config);
+        let agent = Agent::new(db, llm, &clock, config);
         let owner = self.owner.get_value();
         let exchange = asked.exchange;
         let mut show = |event: AgentEvent| owner.with(|| exchange.transcript.record(event));
-        // A dropped sender also stops the question: nobody is left to see it.
-        let cancel = async move {
-            let _ = cancelled.await;
-        };
         let result = agent
-            .ask(&mut session, asked.question, &mut show, cancel)
+            .ask(&mut session, &asked.question, &mut show, stopped)
             .await;
         if self.generation.get_value() != asked.generation {
             return None;
@@ -323,26 +282,17 @@ impl ChatState {
         Some(result)
     }
 
-    /// The question is over: nothing to stop, a new one may be asked.
-    fn finished(&self) {
-        self.cancel.set_value(None);
-        self.running.set(false);
-    }
-
-    /// Re-runs the answer's SQL, to show its rows as this page gets them.
-    async fn show_evidence(&self, exchange: Exchange, limits: &QueryLimits) {
+    /// Re-runs the answer's SQL on `db`, the database the agent asked (the copy, when
+    /// something is hidden), to show its rows as this page gets them.
+    async fn show_evidence(&self, exchange: Exchange, db: &PageDatabase, limits: &QueryLimits) {
         let Some((sql, values)) = exchange
             .answer()
             .and_then(|answer| Some((answer.sql?, answer.values)))
         else {
             return;
         };
-        // On the database the agent asked (the copy, when something is hidden).
-        let Some(db) = self.app.agent_database() else {
-            return;
-        };
         // With its values bound, as it ran for the agent (none unless in safe mode).
-        let rerun = query_bound(&*db, &sql, &values, limits).await;
+        let rerun = query_bound(db, &sql, &values, limits).await;
         exchange
             .evidence
             .set(Some(rerun.map(Arc::new).map_err(|e| e.to_string())));
@@ -360,8 +310,8 @@ impl ChatState {
 }
 
 /// A question on its way to the agent.
-struct Asked<'a> {
-    question: &'a str,
+struct Asked {
+    question: String,
     exchange: Exchange,
     /// The database it was asked on (see [`ChatState::generation`]).
     generation: u64,

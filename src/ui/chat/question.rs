@@ -11,7 +11,7 @@ use leptos::prelude::*;
 #[component]
 pub fn QuestionBox() -> impl IntoView {
     let chat = chat_state();
-    let running = chat.running;
+    let running = move || chat.task.running();
 
     // Enter asks; Shift+Enter is a new line; Enter that ends an IME composition (Japanese,
     // Chinese…) only confirms the characters.
@@ -46,16 +46,16 @@ pub fn QuestionBox() -> impl IntoView {
                     type="submit"
                     class="button primary"
                     data-testid="ask"
-                    disabled=move || running.get()
+                    disabled=running
                 >
-                    {move || if running.get() { "Asking…" } else { "Ask" }}
+                    {move || if running() { "Asking…" } else { "Ask" }}
                 </button>
                 <button
                     type="button"
                     class="button"
                     data-testid="stop"
-                    disabled=move || !running.get()
-                    on:click=move |_| chat.stop()
+                    disabled=move || !running()
+                    on:click=move |_| chat.task.stop()
                 >
                     "Stop"
                 </button>
@@ -64,7 +64,7 @@ pub fn QuestionBox() -> impl IntoView {
                     class="button"
                     data-testid="new-conversation"
                     title="Forget the questions so far: the next one starts afresh"
-                    disabled=move || running.get()
+                    disabled=running
                     on:click=move |_| chat.new_conversation()
                 >
                     "New conversation"
@@ -74,7 +74,7 @@ pub fn QuestionBox() -> impl IntoView {
                     class="button"
                     data-testid="save-conversation"
                     title="Download the questions, the model's turns and the answers as a file that replays without a key"
-                    disabled=move || running.get() || !chat.can_save()
+                    disabled=move || running() || !chat.can_save()
                     on:click=move |_| chat.save()
                 >
                     "Save conversation"

@@ -3,15 +3,19 @@
 //! database. A banner says it is a replay (model, date), sets its pace, and says plainly where
 //! the open database or a result is not what was recorded.
 
+use super::super::connection::ready;
+use super::super::task::Started;
 use super::{chat_state, Asked, ChatState, Exchange};
 use crate::browser::BrowserClock;
 use crate::conversation::replay::{DEFAULT_PACE_MS, SLOWEST_PACE_MS};
 use crate::conversation::{ConversationFile, Difference, ReplayLlm};
+use crate::engine::page::PageDatabase;
 use crate::llm::ProviderKind;
 use crate::present::count::plural;
 use crate::present::transcript::StepDifference;
-use futures::channel::oneshot;
+use crate::settings::readiness::{Asking, NotReady};
 use leptos::prelude::*;
+use std::rc::Rc;
 use std::sync::Arc;
 
 /// Paces a person can choose (ms per step), slowest first.
@@ -38,22 +42,36 @@ pub struct ReplayInfo {
 }
 
 impl ChatState {
-    /// Replays the conversation waiting in the shared state, once a database is open.
+    /// Replays the conversation waiting in the shared state, once a database is open and the
+    /// model's view of it ready (this runs again when either changes).
     pub(super) fn replay_pending(&self) {
-        if self.app.open.with_untracked(Option::is_none) {
+        if self.app.pending_replay.with_untracked(Option::is_none) {
             return;
         }
-        if self.running.get_untracked() {
+        let db = match ready(self.app, self.model, Asking::Replay) {
+            Ok(db) => db,
+            Err(NotReady::NoDatabase | NotReady::ViewPreparing) => return,
+            Err(not_ready) => {
+                self.error.set(Some(not_ready.to_string()));
+                self.app.pending_replay.set(None);
+                return;
+            }
+        };
+        if self.task.running_untracked() {
             self.error.set(Some(
                 "A question is running: stop it, then open the conversation again.".into(),
             ));
             self.app.pending_replay.set(None);
             return;
         }
-        let Some(file) = self.app.pending_replay.try_update(Option::take).flatten() else {
+        let Some(started) = self.task.start() else {
             return;
         };
         let Some(mut session) = self.session.try_update_value(Option::take).flatten() else {
+            return;
+        };
+        let Some(file) = self.app.pending_replay.try_update(Option::take).flatten() else {
+            self.session.set_value(Some(session));
             return;
         };
         session.forget_conversation();
@@ -79,17 +97,19 @@ impl ChatState {
             playing: true,
             stopped: false,
         }));
-        self.running.set(true);
         let generation = self.generation.get_value();
-        leptos::task::spawn_local(self.play(file, session, generation));
+        leptos::task::spawn_local(self.play(file, session, generation, db, started));
     }
 
-    /// Plays every recorded question in turn; the replayed ones become the conversation.
+    /// Plays every recorded question in turn on `db`, the database the model sees; the replayed
+    /// ones become the conversation. Stop ends the question playing and the replay.
     async fn play(
         self,
         file: Arc<ConversationFile>,
         session: crate::agent::Session,
         generation: u64,
+        db: Rc<PageDatabase>,
+        started: Started,
     ) {
         let clock = BrowserClock;
         let config = file.settings.replay_config(&file.model.name);
@@ -103,8 +123,6 @@ impl ChatState {
                 .owner
                 .with_value(|owner| owner.with(|| Exchange::replayed(recorded)));
             self.exchanges.update(|list| list.push(exchange));
-            let (cancel, cancelled) = oneshot::channel();
-            self.cancel.set_value(Some(cancel));
             let owner = self.owner.get_value();
             let replay = self.replay;
             let llm = ReplayLlm::new(recorded.turns.clone(), &clock, self.pace.get_value())
@@ -112,17 +130,18 @@ impl ChatState {
                     owner.with(|| mark(exchange, replay, difference));
                 });
             let asked = Asked {
-                question: &recorded.question,
+                question: recorded.question.clone(),
                 exchange,
                 generation,
             };
+            let stopped = started.stopped.clone();
             let Some(result) = self
-                .drive(current, asked, cancelled, &llm, config.clone())
+                .drive(current, asked, stopped, &db, &llm, config.clone())
                 .await
             else {
                 return; // another database was opened: this replay is over
             };
-            self.show_evidence(exchange, &limits).await;
+            self.show_evidence(exchange, &db, &limits).await;
             if result.is_err_and(|f| f.error == crate::agent::AgentError::Cancelled) {
                 self.replay
                     .update(|r| r.iter_mut().for_each(|r| r.stopped = true));
@@ -135,7 +154,6 @@ impl ChatState {
         }
         self.replay
             .update(|r| r.iter_mut().for_each(|r| r.playing = false));
-        self.finished();
     }
 }
 
@@ -175,7 +193,7 @@ pub fn ReplayBanner() -> impl IntoView {
                     <strong>"Replay of a recorded conversation"</strong>
                     " · model "
                     <span data-testid="replay-model">{info.model.clone()}</span>
-                    {format!(" ({})", provider_name(info.provider))}
+                    {format!(" ({})", info.provider.label())}
                     " · recorded "
                     <span data-testid="replay-date">{shown_date(&info.recorded_at)}</span>
                 </p>
@@ -257,14 +275,6 @@ fn replay_state(info: &ReplayInfo) -> String {
         "Replay stopped.".into()
     } else {
         format!("Replay finished ({questions}). Ask a follow-up with your own model in Settings.")
-    }
-}
-
-fn provider_name(provider: ProviderKind) -> &'static str {
-    match provider {
-        ProviderKind::OpenAi => "OpenAI-compatible",
-        ProviderKind::Anthropic => "Anthropic",
-        ProviderKind::Gemini => "Gemini",
     }
 }
 

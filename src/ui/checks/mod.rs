@@ -11,18 +11,20 @@ mod view;
 
 pub use view::{ChecksButton, ChecksPanel};
 
+use super::connection::{connect, Connection};
 use super::settings::ModelChoice;
 use super::state::AppState;
+use super::task::{Started, Task};
 use crate::agent::Session;
 use crate::browser::{describe, now_iso, save_file, BrowserClock};
+use crate::engine::page::PageDatabase;
 use crate::eval::report;
 use crate::eval::run::{run_checks, Candidate, Report};
 use crate::knowledge::Check;
-use crate::llm::http::GlooHttp;
-use crate::llm::ledger::RecordedHttp;
-use crate::llm::HttpProvider;
-use futures::channel::oneshot;
+use crate::model_view::ModelView;
+use crate::settings::readiness::{Asking, NotReady};
 use leptos::prelude::*;
+use std::rc::Rc;
 
 /// The report's two files.
 #[derive(Clone, Copy)]
@@ -39,15 +41,14 @@ pub struct ChecksState {
     /// The open database's golden questions.
     pub golden: Signal<Vec<Check>>,
     pub open: RwSignal<bool>,
-    pub running: RwSignal<bool>,
+    /// The run, which Stop stops.
+    pub task: Task,
     /// The results so far (all of them once the run is over), with the totals.
     pub report: RwSignal<Option<Report>>,
     /// How many questions the current or last run asks.
     pub asking: RwSignal<usize>,
     /// Why the run could not start, or why a download failed.
     pub error: RwSignal<Option<String>>,
-    /// Sending (or dropping) it stops the run.
-    cancel: StoredValue<Option<oneshot::Sender<()>>>,
 }
 
 fn checks_state() -> ChecksState {
@@ -62,17 +63,16 @@ impl ChecksState {
             model,
             golden: golden::golden_questions(app),
             open: RwSignal::new(false),
-            running: RwSignal::new(false),
+            task: Task::new(),
             report: RwSignal::new(None),
             asking: RwSignal::new(0),
             error: RwSignal::new(None),
-            cancel: StoredValue::new(None),
         };
         // Another database: the old run stops and its results go.
         Effect::watch(
             move || app.open.track(),
             move |_, _, _| {
-                state.stop();
+                state.task.stop();
                 state.report.set(None);
                 state.error.set(None);
                 state.open.set(false);
@@ -82,77 +82,50 @@ impl ChecksState {
         provide_context(state);
     }
 
-    pub fn stop(&self) {
-        if let Some(cancel) = self.cancel.try_update_value(Option::take).flatten() {
-            let _ = cancel.send(());
-        }
-    }
-
     /// Asks every golden question, unless something is missing (then says what).
     pub fn run(&self) {
-        if self.running.get_untracked() {
+        if self.task.running_untracked() {
             return;
         }
         let checks = self.golden.get_untracked();
-        if let Err(why) = self.check_ready(&checks) {
-            self.error.set(Some(why));
-            return;
-        }
-        let (cancel, cancelled) = oneshot::channel();
-        self.cancel.set_value(Some(cancel));
-        self.error.set(None);
-        self.asking.set(checks.len());
-        self.running.set(true);
-        let state = *self;
-        leptos::task::spawn_local(async move {
-            state.ask_all(checks, cancelled).await;
-            state.cancel.set_value(None);
-            state.running.set(false);
-        });
-    }
-
-    fn check_ready(&self, checks: &[Check]) -> Result<(), String> {
-        if self.app.open.with_untracked(Option::is_none) {
-            return Err("Open a database first.".into());
-        }
-        if checks.is_empty() {
-            return Err("This database has no golden questions.".into());
-        }
-        if let Some(why) = self.app.hiding.with_untracked(|h| h.view.not_ready()) {
-            return Err(why);
-        }
-        self.model.require_model()
-    }
-
-    async fn ask_all(&self, checks: Vec<Check>, cancelled: oneshot::Receiver<()>) {
-        let (Some(db), Some(view), Some(reference)) = (
-            self.app.agent_database(),
-            super::knowledge::model_view(self.app),
-            self.app.database(),
-        ) else {
-            self.error.set(Some(
-                "The copy of the database the model sees is not ready yet: try again in a moment."
-                    .into(),
-            ));
+        let connection = match connect(self.app, self.model, Asking::GoldenQuestions(checks.len()))
+        {
+            Ok(connection) => connection,
+            Err(not_ready) => {
+                self.error.set(Some(not_ready.to_string()));
+                return;
+            }
+        };
+        // What the model sees (`model_view`), for a fresh session; and the whole database,
+        // on which the expected SQL runs.
+        let (Some(view), Some(reference)) =
+            (super::knowledge::model_view(self.app), self.app.database())
+        else {
+            self.error.set(Some(NotReady::ViewPreparing.to_string()));
             return;
         };
-        let settings = self.model.settings.get_untracked();
-        let limits = self.app.limits.get_untracked();
-        let endpoint = settings.endpoint(&self.model.key_untracked());
-        // Every request goes into the "Sent to the model" ledger, as the chat's do.
-        let http = RecordedHttp::new(
-            GlooHttp,
-            self.app.sent.ledger(),
-            endpoint.kind,
-            BrowserClock,
-        );
-        let llm = HttpProvider::new(endpoint, http);
+        let Some(started) = self.task.start() else {
+            return;
+        };
+        self.error.set(None);
+        self.asking.set(checks.len());
+        leptos::task::spawn_local(self.ask_all(checks, view, reference, connection, started));
+    }
+
+    async fn ask_all(
+        self,
+        checks: Vec<Check>,
+        view: ModelView,
+        reference: Rc<PageDatabase>,
+        connection: Connection,
+        started: Started,
+    ) {
         let candidate = Candidate {
-            db: &*db,
+            db: &*connection.db,
             reference: &*reference,
-            llm: &llm,
+            llm: &connection.llm,
             clock: &BrowserClock,
-            config: settings.agent_config().with_query_limits(&limits),
+            config: connection.config,
         };
         let session = Session::for_view(view);
         self.report.set(Some(Report {
@@ -167,11 +140,8 @@ impl ChecksState {
                 }
             })
         };
-        // A dropped sender also stops the run: nobody is left to see it.
-        let cancel = async move {
-            let _ = cancelled.await;
-        };
-        let finished = run_checks(&candidate, &session, &checks, &mut show, cancel).await;
+        let stopped = started.stopped.clone();
+        let finished = run_checks(&candidate, &session, &checks, &mut show, stopped).await;
         // Unless another database was opened meanwhile (its panel starts empty).
         if self.report.with_untracked(Option::is_some) {
             self.report.set(Some(finished));

@@ -39,7 +39,7 @@ pub fn ChecksButton() -> impl IntoView {
 #[component]
 pub fn ChecksPanel() -> impl IntoView {
     let checks = checks_state();
-    let running = checks.running;
+    let running = move || checks.task.running();
     let count = move || checks.golden.with(Vec::len) as u64;
     let visible = move || checks.open.get() && count() > 0;
     view! {
@@ -55,17 +55,17 @@ pub fn ChecksPanel() -> impl IntoView {
                         type="button"
                         class="button primary"
                         data-testid="checks-run"
-                        disabled=move || running.get()
+                        disabled=running
                         on:click=move |_| checks.run()
                     >
-                        {move || if running.get() { "Checking…" } else { "Run the questions" }}
+                        {move || if running() { "Checking…" } else { "Run the questions" }}
                     </button>
                     <button
                         type="button"
                         class="button"
                         data-testid="checks-stop"
-                        disabled=move || !running.get()
-                        on:click=move |_| checks.stop()
+                        disabled=move || !running()
+                        on:click=move |_| checks.task.stop()
                     >
                         "Stop"
                     </button>
@@ -84,7 +84,7 @@ pub fn ChecksPanel() -> impl IntoView {
 fn Downloads() -> impl IntoView {
     let checks = checks_state();
     let ready = move || {
-        !checks.running.get()
+        !checks.task.running()
             && checks
                 .report
                 .with(|r| r.as_ref().is_some_and(|r| !r.results.is_empty()))
@@ -115,7 +115,7 @@ fn Progress() -> impl IntoView {
     view! {
         {move || checks.report.with(|report| report.as_ref().map(|report| {
             let asking = checks.asking.get();
-            let running = checks.running.get();
+            let running = checks.task.running();
             let line = if running {
                 format!("Asking question {} of {asking}…", (done() + 1).min(asking))
             } else {

@@ -3,6 +3,7 @@
 
 use crate::engine::hidden::Hidden;
 use crate::engine::Schema;
+use crate::settings::readiness::ViewState;
 
 /// What the model sees of the open database.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -32,22 +33,14 @@ impl AgentView {
         }
     }
 
-    /// Why a question cannot be asked now, if it cannot.
-    pub fn not_ready(&self) -> Option<String> {
+    /// Whether the model's queries can run, for [`crate::settings::readiness`] (which says
+    /// what to tell the person). Closed counts as not ready: nothing is open to run them on.
+    pub fn state(&self) -> ViewState {
         match self {
-            AgentView::Closed | AgentView::Whole(_) | AgentView::Copy(_) => None,
-            AgentView::Preparing => Some(
-                "What the model may see of this database is still being prepared (the copy \
-                 without what is hidden): ask again in a moment."
-                    .into(),
-            ),
-            AgentView::Refused(why) => Some(format!(
-                "The model cannot be asked on this database: {why}."
-            )),
-            AgentView::Failed(why) => Some(format!(
-                "The model cannot be asked: the copy without what is hidden could not be made \
-                 ({why}). Show the hidden items again, or open the database again."
-            )),
+            AgentView::Whole(_) | AgentView::Copy(_) => ViewState::Ready,
+            AgentView::Closed | AgentView::Preparing => ViewState::Preparing,
+            AgentView::Failed(why) => ViewState::Failed(why.clone()),
+            AgentView::Refused(why) => ViewState::Refused(why.clone()),
         }
     }
 }

@@ -1,0 +1,79 @@
+//! "Run the model", built once for the chat and "Check the model": whether the model may be
+//! asked now ([`crate::settings::readiness`] decides, from the facts gathered here), and the
+//! connection a run uses: the database the model sees, the model over `fetch` with every
+//! exchange in the "Sent to the model" ledger, and the agent's settings with the console's query
+//! limits.
+
+use super::settings::ModelChoice;
+use super::state::AppState;
+use crate::agent::AgentConfig;
+use crate::browser::BrowserClock;
+use crate::engine::page::PageDatabase;
+use crate::engine::QueryLimits;
+use crate::llm::http::GlooHttp;
+use crate::llm::ledger::RecordedHttp;
+use crate::llm::HttpProvider;
+use crate::settings::readiness::{may_ask, Asking, Facts, NotReady};
+use crate::settings::ModelSettings;
+use leptos::prelude::*;
+use std::rc::Rc;
+
+/// The model as the page calls it.
+pub type PageModel = HttpProvider<RecordedHttp<GlooHttp, BrowserClock>>;
+
+/// Everything one run of the model needs.
+pub struct Connection {
+    /// The database the model's queries run on: the copy without what is hidden, when
+    /// something is.
+    pub db: Rc<PageDatabase>,
+    pub llm: PageModel,
+    /// The model settings and the console's query deadline, met here.
+    pub config: AgentConfig,
+    /// The settings as chosen, for a saved conversation's record.
+    pub settings: ModelSettings,
+    /// The console's limits, under which the answer's SQL is run again.
+    pub limits: QueryLimits,
+}
+
+/// The database the model sees, if `asking` may go ahead now. When it may not, why; a missing
+/// model or key also opens Settings at that field.
+pub fn ready(
+    app: AppState,
+    model: ModelChoice,
+    asking: Asking,
+) -> Result<Rc<PageDatabase>, NotReady> {
+    let settings = model.settings.get_untracked();
+    let key = model.key_untracked();
+    let facts = Facts {
+        asking,
+        database_open: app.open.with_untracked(Option::is_some),
+        view: app.hiding.with_untracked(|h| h.view.state()),
+        settings: &settings,
+        key: &key,
+    };
+    if let Err(not_ready) = may_ask(&facts) {
+        if let Some(field) = not_ready.field() {
+            model.show_field(field);
+        }
+        return Err(not_ready);
+    }
+    // A ready view has its engine; never the whole database in place of the copy.
+    app.agent_database().ok_or(NotReady::ViewPreparing)
+}
+
+/// The model connected for `asking`, if it may go ahead now (see [`ready`]).
+pub fn connect(app: AppState, model: ModelChoice, asking: Asking) -> Result<Connection, NotReady> {
+    let db = ready(app, model, asking)?;
+    let settings = model.settings.get_untracked();
+    let limits = app.limits.get_untracked();
+    let endpoint = settings.endpoint(&model.key_untracked());
+    // Every exchange goes into the "Sent to the model" ledger (without the key).
+    let http = RecordedHttp::new(GlooHttp, app.sent.ledger(), endpoint.kind, BrowserClock);
+    Ok(Connection {
+        db,
+        llm: HttpProvider::new(endpoint, http),
+        config: settings.agent_config().with_query_limits(&limits),
+        settings,
+        limits,
+    })
+}
