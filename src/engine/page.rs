@@ -10,21 +10,34 @@
 //! - how the model is kept from what it must not see: [`PageDatabase::hiding`], and for a
 //!   copy, [`PageDatabase::model_copy`].
 //!
-//! Today's one kind keeps the whole file in a worker's memory ([`InMemory`]). A kind that reads
-//! pages on demand becomes another variant: the compiler then names every place that must
-//! learn it.
+//! Two engines stand behind it: sql.js with the whole file in a worker's memory
+//! ([`InMemory`]), and the engine that reads a local `File` or a URL on demand
+//! ([`OnDemand`], `engine::lazy`), whose identity is what that engine found at open and which
+//! cannot be copied for the model (its [`DatabaseKind::hiding`] refuses). The page opens every
+//! file in memory today; choosing the engine by size or address is the opening's business
+//! (`ui/opening.rs`), and nothing else changes with it.
 
 use super::identity::Identity;
 use super::kind::{CountPolicy, DatabaseKind, HidingMechanism};
+use super::lazy::{LazyDatabase, LazyOpened};
 use super::worker::WorkerDatabase;
 use super::{Database, DbError, QueryLimits, QueryResult, ReadOnlySql, Value};
 use futures::future::{AbortHandle, Abortable, FutureExt, LocalBoxFuture, Shared};
 use js_sys::{Array, Uint8Array};
-use web_sys::Blob;
+use web_sys::{Blob, File};
 
 /// An open database, of one of the kinds the page can open.
 pub enum PageDatabase {
     InMemory(InMemory),
+    // Boxed: the engine read on demand keeps more state than the one in memory.
+    OnDemand(Box<OnDemand>),
+}
+
+/// A local file or a file on a web server, read on demand by `engine::lazy`.
+pub struct OnDemand {
+    engine: LazyDatabase,
+    /// What the open found: the identity, among others.
+    opened: LazyOpened,
 }
 
 /// The whole file in the memory of a worker running sql.js.
@@ -84,10 +97,37 @@ impl PageDatabase {
         }))
     }
 
+    /// Opens the local `file` on demand in `engine` (a `LazyDatabase` with nothing open): no
+    /// copy, pages read as SQLite asks for them.
+    pub async fn open_local_on_demand(
+        engine: LazyDatabase,
+        file: &File,
+    ) -> Result<PageDatabase, DbError> {
+        let opened = engine.open_file(file).await?;
+        Ok(PageDatabase::OnDemand(Box::new(OnDemand {
+            engine,
+            opened,
+        })))
+    }
+
+    /// Opens the database at `url` on demand in `engine`, with HTTP Range requests (the error
+    /// says why when the server does not allow them: `DbError::Remote`).
+    pub async fn open_remote(engine: LazyDatabase, url: &str) -> Result<PageDatabase, DbError> {
+        let opened = engine.open_url(url).await?;
+        Ok(PageDatabase::OnDemand(Box::new(OnDemand {
+            engine,
+            opened,
+        })))
+    }
+
     /// Where its bytes are.
     pub fn kind(&self) -> DatabaseKind {
         match self {
             PageDatabase::InMemory(_) => DatabaseKind::InMemory,
+            PageDatabase::OnDemand(db) if db.opened.identity.remote.is_some() => {
+                DatabaseKind::Remote
+            }
+            PageDatabase::OnDemand(_) => DatabaseKind::LocalFile,
         }
     }
 
@@ -95,6 +135,7 @@ impl PageDatabase {
     pub fn size(&self) -> u64 {
         match self {
             PageDatabase::InMemory(db) => db.size,
+            PageDatabase::OnDemand(db) => db.opened.identity.size,
         }
     }
 
@@ -112,12 +153,15 @@ impl PageDatabase {
     /// read and taken in a worker of its own, started once it opened (seconds for hundreds of
     /// MB, during which the page and the database answer as usual). Computed once; the reason
     /// when it cannot be (a browser without Web Crypto here: it needs https or this computer).
+    /// Read on demand: what the open found (size, header, sampled pages, the server's
+    /// validators), at once.
     pub async fn identity(&self) -> Result<Identity, String> {
         match self {
             PageDatabase::InMemory(db) => db.digest.clone().await.map(|sha256| Identity::Bytes {
                 size: db.size,
                 sha256,
             }),
+            PageDatabase::OnDemand(db) => Ok(Identity::OnDemand(db.opened.identity.clone())),
         }
     }
 
@@ -145,6 +189,10 @@ impl PageDatabase {
                     engine: copy,
                 }))
             }
+            PageDatabase::OnDemand(_) => Err(DbError::Unavailable(match self.hiding() {
+                HidingMechanism::Refused(why) => why,
+                HidingMechanism::Copy => "this database cannot be copied".into(),
+            })),
         }
     }
 
@@ -155,6 +203,7 @@ impl PageDatabase {
                 db.stop_digest.abort();
                 db.engine.close().await
             }
+            PageDatabase::OnDemand(db) => db.engine.close().await,
         }
     }
 
@@ -168,6 +217,7 @@ impl PageDatabase {
                     .map_err(|e| DbError::Unreadable(crate::browser::describe(&e)))?;
                 Ok(Uint8Array::new(&buffer))
             }
+            PageDatabase::OnDemand(_) => Err(not_in_memory()),
         }
     }
 
@@ -176,8 +226,14 @@ impl PageDatabase {
     pub async fn export(&self) -> Result<Uint8Array, DbError> {
         match self {
             PageDatabase::InMemory(db) => db.engine.export().await,
+            PageDatabase::OnDemand(_) => Err(not_in_memory()),
         }
     }
+}
+
+/// The tests' hooks compare bytes in memory; a database read on demand has none there.
+fn not_in_memory() -> DbError {
+    DbError::Unavailable("this database is read on demand: its bytes are not in memory".into())
 }
 
 impl Database for PageDatabase {
@@ -189,6 +245,7 @@ impl Database for PageDatabase {
     ) -> Result<QueryResult, DbError> {
         match self {
             PageDatabase::InMemory(db) => db.engine.run(sql, values, limits).await,
+            PageDatabase::OnDemand(db) => db.engine.run(sql, values, limits).await,
         }
     }
 }
