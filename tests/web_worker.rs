@@ -415,6 +415,27 @@ async fn the_digest_is_sha256() {
     );
 }
 
+/// A source the worker cannot read (here: something that only claims a size, as a `File` whose
+/// disk copy went away reads) is the file's problem, said as such: not SQLite's, not the engine's.
+#[wasm_bindgen_test]
+async fn a_source_that_cannot_be_read_is_said_unreadable() {
+    use wasm_bindgen::JsCast;
+    let db =
+        WorkerDatabase::new(&format!("{}worker.js", dist_url().await)).expect("worker address");
+    let claims = js_sys::Object::new();
+    js_sys::Reflect::set(&claims, &"size".into(), &10.into()).unwrap();
+    let unreadable: web_sys::Blob = claims.unchecked_into();
+    match db.digest(&unreadable).await {
+        Err(DbError::Unreadable(why)) => {
+            assert!(why.contains("changed or went away"), "{why}")
+        }
+        other => panic!("{other:?}"),
+    }
+    // Positive control: a real one is read by the same worker code.
+    let abc = blob(&Uint8Array::from(&b"abc"[..]));
+    assert!(db.digest(&abc).await.is_ok());
+}
+
 #[wasm_bindgen_test]
 async fn the_page_database_is_identified_by_the_sha256_of_its_bytes() {
     use askdb::engine::identity::Identity;
