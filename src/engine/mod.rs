@@ -13,6 +13,8 @@ pub use schema::{Schema, Table, TableKind};
 mod value;
 
 #[cfg(not(target_arch = "wasm32"))]
+pub mod file_digest;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod native;
 #[cfg(target_arch = "wasm32")]
 pub mod worker;
