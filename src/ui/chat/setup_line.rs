@@ -21,7 +21,7 @@ pub fn SetupLine() -> impl IntoView {
         if !safe && !replayed {
             return None;
         }
-        let safe = safe.then(|| {
+        let safe_chip = safe.then(|| {
             let origin = if by_address {
                 " (set by this page's address)"
             } else {
@@ -54,7 +54,7 @@ pub fn SetupLine() -> impl IntoView {
         });
         Some(view! {
             <ul class="setup-line" data-testid="setup-line" aria-label="How this page is set up">
-                {safe}
+                {safe_chip}
                 {replayed}
             </ul>
         })
