@@ -5,7 +5,7 @@
 // The page stops a runaway query by terminating this worker (sql.js has no interrupt).
 //
 // Messages in:  {id, type: "init", base}    always first; base: absolute URL of worker.js, with
-//                                           sql-wasm.js and sql-wasm.wasm beside it
+//                                           rows.js, sql-wasm.js and sql-wasm.wasm beside it
 //               {id, type: "open", bytes}   bytes: Uint8Array of a whole database file
 //               {id, type: "run", sql, params, maxRows, countBudgetMs}
 //                                           params: the values of ?1 ?2 … (the guard checked
@@ -29,7 +29,8 @@ let db = null; // the open SQL.Database
 // a worker built from a blob: URL (tests) cannot find the files from its own address.
 function loadSqlJs(base) {
   return Promise.resolve().then(() => {
-    importScripts(new URL("sql-wasm.js", base).href);
+    // rows.js: how rows are collected (the limits), shared with lazy-worker.js.
+    importScripts(new URL("rows.js", base).href, new URL("sql-wasm.js", base).href);
     return initSqlJs({ locateFile: (file) => new URL(file, base).href });
   });
 }
@@ -50,23 +51,7 @@ function openDatabase(SQL, bytes) {
   return null;
 }
 
-// The page copies every kept value into its own memory: a result larger than this is refused
-// here, in the worker, so that one huge value (SELECT zeroblob(999999999)) cannot take the page
-// down with it.
-const MAX_RESULT_BYTES = 64 * 1024 * 1024;
-
-class ResultTooLarge extends Error {}
 class SqlJsUnavailable extends Error {}
-
-function approximateSize(row) {
-  let size = 0;
-  for (const value of row) {
-    if (typeof value === "string") size += value.length * 2;
-    else if (value instanceof Uint8Array) size += value.byteLength;
-    else size += 8;
-  }
-  return size;
-}
 
 // Integers come back as BigInt (exact, and told apart from reals); the page turns them into i64.
 function run(sql, params, maxRows, countBudgetMs) {
@@ -77,26 +62,14 @@ function run(sql, params, maxRows, countBudgetMs) {
     // Bound by SQLite: a value is never part of the statement's text.
     if (params && params.length > 0) statement.bind(params);
     const columns = statement.getColumnNames();
-    const rows = [];
-    let total = 0;
-    let totalExact = true;
-    let size = 0;
-    while (true) {
-      // Past the kept rows, count on only while the budget lasts; then report "more than".
-      if (rows.length >= maxRows && Date.now() - started > countBudgetMs) {
-        totalExact = false;
-        break;
-      }
-      if (!statement.step()) break;
-      total += 1;
-      if (rows.length < maxRows) {
-        const row = statement.get(null, { useBigInt: true });
-        size += approximateSize(row);
-        if (size > MAX_RESULT_BYTES) throw new ResultTooLarge();
-        rows.push(row);
-      }
-    }
-    return { columns, rows, truncated: total > rows.length, total, totalExact };
+    const collected = collectRows(
+      () => statement.step(),
+      () => statement.get(null, { useBigInt: true }),
+      maxRows,
+      countBudgetMs,
+      started,
+    );
+    return { columns, ...collected };
   } finally {
     statement.free();
   }
@@ -141,7 +114,7 @@ async function handle(message) {
   } catch (e) {
     // Without sql.js this worker can do nothing: say so, rather than blame the file.
     const why = e && e.message ? e.message : String(e);
-    throw new SqlJsUnavailable(`sql.js (sql-wasm.js, sql-wasm.wasm beside worker.js) did not load: ${why}`);
+    throw new SqlJsUnavailable(`sql.js (rows.js, sql-wasm.js, sql-wasm.wasm beside worker.js) did not load: ${why}`);
   }
   switch (message.type) {
     case "init":
@@ -169,7 +142,8 @@ self.onmessage = async (event) => {
     self.postMessage({ id: message.id, ok });
   } catch (e) {
     const text = e && e.message ? e.message : String(e);
-    if (e instanceof ResultTooLarge) {
+    // ResultTooLarge comes with rows.js, which may be what failed to load.
+    if (typeof ResultTooLarge !== "undefined" && e instanceof ResultTooLarge) {
       self.postMessage({ id: message.id, tooLarge: MAX_RESULT_BYTES });
     } else if (e instanceof SqlJsUnavailable) {
       self.postMessage({ id: message.id, unavailable: text });

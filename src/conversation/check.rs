@@ -96,10 +96,9 @@ impl ReplayCheck {
             .filter(|q| !q.differences.is_empty() || q.ending.is_some())
             .count();
         let what = if differing == 0 {
-            format!(
-                "Every question replays as recorded, but on another database than the \
-                 recording's: every reader's page says so above the answer."
-            )
+            "Every question replays as recorded, but on another database than the \
+             recording's: every reader's page says so above the answer."
+                .to_string()
         } else {
             format!(
                 "{differing} of {questions} no longer {} as recorded{}.",

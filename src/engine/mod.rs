@@ -8,18 +8,24 @@
 pub mod csv;
 pub mod file_check;
 pub mod hidden;
+pub mod reads;
 pub mod schema;
 pub use schema::{Schema, Table, TableKind};
 mod value;
 
+#[cfg(target_arch = "wasm32")]
+mod channel;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod file_digest;
+#[cfg(target_arch = "wasm32")]
+pub mod lazy;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod native;
 #[cfg(target_arch = "wasm32")]
 pub mod worker;
 
 pub use crate::sql::guard::ReadOnlySql;
+pub use reads::{format_bytes, LazyIdentity, ReadStats, RemoteProblem};
 pub use value::Value;
 
 use serde::{Deserialize, Serialize};
@@ -71,6 +77,10 @@ pub struct QueryResult {
     pub truncated: bool,
     pub total_rows: RowCount,
     pub elapsed_ms: f64,
+    /// What the query read from the file or server, for a database read on demand (`None` for
+    /// one held in memory, where reading costs nothing).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reads: Option<ReadStats>,
 }
 
 /// Why a query or an open did not succeed. Each message says what a person can do about it.
@@ -93,6 +103,16 @@ pub enum DbError {
     Unavailable(String),
     /// The bytes are not a usable SQLite database.
     NotADatabase(String),
+    /// The query would have read more of the database than its byte budget (a database read
+    /// on demand); it was stopped after reading `read_bytes`.
+    ByteBudget { limit_bytes: u64, read_bytes: u64 },
+    /// The file, or the server's copy of it, is not the one that was opened (modified, moved,
+    /// deleted, another ETag or length); the message says which.
+    Changed(String),
+    /// Reading the database's file or server failed (a network error, a server error).
+    ReadFailed(String),
+    /// The database at a web address cannot be read in parts.
+    Remote(RemoteProblem),
     /// No database is open.
     NotOpen,
 }
@@ -124,6 +144,21 @@ impl fmt::Display for DbError {
             } => write!(f, "the database engine stopped ({why})"),
             DbError::Unavailable(why) => write!(f, "the SQLite engine could not start: {why}"),
             DbError::NotADatabase(why) => write!(f, "not a SQLite database: {why}"),
+            DbError::ByteBudget {
+                limit_bytes,
+                read_bytes,
+            } => write!(
+                f,
+                "stopped: this query would read more than its budget of {} from the database \
+                 (it had read {}). A query that reads less needs an index on the column it \
+                 filters or joins on, or a narrower filter on an indexed column (a whole-table \
+                 count, sort or aggregate reads every page); or raise the budget",
+                format_bytes(*limit_bytes),
+                format_bytes(*read_bytes)
+            ),
+            DbError::Changed(why) => write!(f, "the database changed: {why}"),
+            DbError::ReadFailed(why) => write!(f, "the database could not be read: {why}"),
+            DbError::Remote(problem) => write!(f, "{problem}"),
             DbError::NotOpen => write!(f, "no database is open"),
         }
     }
@@ -245,6 +280,27 @@ mod tests {
             "{message}"
         );
         assert!(message.ends_with("or aggregate"), "{message}");
+    }
+
+    #[test]
+    fn a_query_over_its_byte_budget_says_what_would_help() {
+        let message = DbError::ByteBudget {
+            limit_bytes: 10_000_000,
+            read_bytes: 9_500_000,
+        }
+        .to_string();
+        assert!(
+            message.starts_with(
+                "stopped: this query would read more than its budget of 10 MB from the \
+                 database (it had read 9.5 MB)."
+            ),
+            "{message}"
+        );
+        assert!(
+            message.contains("an index on the column it filters"),
+            "{message}"
+        );
+        assert!(message.ends_with("or raise the budget"), "{message}");
     }
 
     #[test]

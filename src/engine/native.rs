@@ -119,6 +119,7 @@ impl RusqliteDb {
             rows: stepped.rows,
             total_rows: stepped.total_rows,
             elapsed_ms: started.elapsed().as_secs_f64() * 1_000.0,
+            reads: None,
         })
     }
 

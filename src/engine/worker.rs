@@ -6,19 +6,15 @@
 //! pristine bytes kept here, in JavaScript memory (never copied into wasm memory). A request
 //! whose future is dropped before its reply (a Stop button) is stopped the same way.
 
+use super::channel::{decode_rows, encode_values, set, simple_message, Reply, WorkerChannel};
 use super::file_check::{check_header, HEADER_LEN};
-use super::{Database, DbError, QueryLimits, QueryResult, ReadOnlySql, RowCount, Value};
-use crate::browser::{describe, now_ms, page_address, page_origin};
-use futures::channel::oneshot;
-use futures::future::{select, Either};
+use super::{Database, DbError, QueryLimits, QueryResult, ReadOnlySql, Value};
+use crate::browser::now_ms;
 use futures::lock::Mutex;
-use gloo_timers::future::TimeoutFuture;
-use js_sys::{Array, Object, Reflect, Uint8Array};
-use std::cell::{Cell, RefCell};
-use std::rc::Rc;
+use js_sys::{Object, Uint8Array};
+use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use web_sys::{Blob, BlobPropertyBag, ErrorEvent, Event, MessageEvent, Url, Worker};
 
 /// Opening copies the whole file into the worker and reads its schema once; even a very large
 /// file takes seconds, not minutes.
@@ -26,46 +22,10 @@ const OPEN_DEADLINE_MS: u32 = 120_000;
 /// Starting sql.js (fetching and compiling its wasm) and exporting have no query deadline.
 const SERVICE_DEADLINE_MS: u32 = 120_000;
 
-/// What the worker answered.
-enum Reply {
-    Ok(JsValue),
-    /// The request failed; the worker is fine (SQLite's message, "file is not a database", …).
-    Failed(String),
-    /// The rows to send would pass the worker's limit, in bytes; the worker is fine.
-    TooLarge(u64),
-    /// SQLite never started in this worker (sql.js or the worker script did not load).
-    Unavailable(String),
-    /// The worker died or its wasm aborted; it must be replaced.
-    Crashed(String),
-    TimedOut,
-}
-
-/// The request waiting for its reply: at most one at a time.
-type Waiting = Rc<RefCell<Option<(u32, oneshot::Sender<Reply>)>>>;
-
-/// The `id` of the worker's first message ("init"); requests count from 1.
-const INIT_ID: u32 = 0;
-
-/// One running worker. Dropping it terminates the worker.
-struct Engine {
-    worker: Worker,
-    _on_message: Closure<dyn FnMut(MessageEvent)>,
-    _on_error: Closure<dyn FnMut(Event)>,
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        self.worker.terminate();
-    }
-}
-
 /// A read-only SQLite database in a Web Worker.
 pub struct WorkerDatabase {
-    /// Absolute URL of `worker.js`; `sql-wasm.js` and `sql-wasm.wasm` sit beside it.
-    script_url: String,
-    engine: RefCell<Option<Engine>>,
-    waiting: Waiting,
-    next_id: Cell<u32>,
+    /// The worker (`worker.js`; `rows.js`, `sql-wasm.js` and `sql-wasm.wasm` sit beside it).
+    channel: WorkerChannel,
     /// The bytes of the open database, as the user gave them.
     pristine: RefCell<Option<Uint8Array>>,
     /// One request at a time: the others wait their turn here.
@@ -76,14 +36,8 @@ impl WorkerDatabase {
     /// A database engine whose worker script is at `script_url` (absolute, or relative to the
     /// page). The worker starts with the first request.
     pub fn new(script_url: &str) -> Result<WorkerDatabase, DbError> {
-        let script_url = Url::new_with_base(script_url, &page_address())
-            .map_err(|e| DbError::Unavailable(format!("bad worker address: {}", describe(&e))))?
-            .href();
         Ok(WorkerDatabase {
-            script_url,
-            engine: RefCell::new(None),
-            waiting: Rc::new(RefCell::new(None)),
-            next_id: Cell::new(INIT_ID + 1),
+            channel: WorkerChannel::new(script_url)?,
             pristine: RefCell::new(None),
             turn: Mutex::new(()),
         })
@@ -92,10 +46,7 @@ impl WorkerDatabase {
     /// Another engine on the same worker script, with nothing open.
     pub fn sibling(&self) -> WorkerDatabase {
         WorkerDatabase {
-            script_url: self.script_url.clone(),
-            engine: RefCell::new(None),
-            waiting: Rc::new(RefCell::new(None)),
-            next_id: Cell::new(INIT_ID + 1),
+            channel: self.channel.sibling(),
             pristine: RefCell::new(None),
             turn: Mutex::new(()),
         }
@@ -104,7 +55,7 @@ impl WorkerDatabase {
     /// Closes the open database: its worker is stopped and its bytes let go.
     pub async fn close(&self) {
         let _turn = self.turn.lock().await;
-        self.engine.borrow_mut().take();
+        self.channel.stop();
         self.pristine.borrow_mut().take();
     }
 
@@ -124,16 +75,18 @@ impl WorkerDatabase {
         let _turn = self.turn.lock().await;
         // With no worker running, a fresh one opens the new bytes straight away: reopening the
         // kept ones first would be wasted work (they are replaced at once), and could fail.
-        let fresh = self.engine.borrow().is_none();
+        let fresh = !self.channel.is_running();
         if fresh {
-            let engine = self.start_engine().map_err(DbError::Unavailable)?;
-            *self.engine.borrow_mut() = Some(engine);
+            self.channel.start()?;
         }
-        let reply = self.exchange(open_message(&bytes), OPEN_DEADLINE_MS).await;
-        if fresh && !matches!(reply, Reply::Ok(_)) {
+        let reply = self
+            .channel
+            .exchange(open_message(&bytes), OPEN_DEADLINE_MS)
+            .await;
+        if fresh && !matches!(reply, Reply::Ok { .. }) {
             // That worker has no database open, not even the kept one: dropped, so that the next
             // request starts another and reopens the kept bytes in it.
-            self.engine.borrow_mut().take();
+            self.channel.stop();
         }
         // SQLite's verdict on the bytes ("file is not a database") is about the file.
         self.answer(reply, OPEN_DEADLINE_MS, DbError::NotADatabase)
@@ -167,17 +120,15 @@ impl WorkerDatabase {
     /// `VACUUM` runs) goes with it; the next request starts a fresh one.
     pub async fn derive(&self, source: &Uint8Array, script: &str) -> Result<Uint8Array, DbError> {
         let _turn = self.turn.lock().await;
-        self.engine.borrow_mut().take();
-        let engine = self.start_engine().map_err(DbError::Unavailable)?;
-        *self.engine.borrow_mut() = Some(engine);
+        self.channel.start()?;
         let message = simple_message("derive");
         set(&message, "bytes", source);
         set(&message, "script", &JsValue::from_str(script));
-        let reply = self.exchange(message, OPEN_DEADLINE_MS).await;
-        self.engine.borrow_mut().take();
+        let reply = self.channel.exchange(message, OPEN_DEADLINE_MS).await;
+        self.channel.stop();
         let bytes = match reply {
-            Reply::Ok(bytes) => bytes,
-            Reply::Failed(why) => return Err(DbError::Sqlite(why)),
+            Reply::Ok { value, .. } => value,
+            Reply::Failed { message, .. } => return Err(DbError::Sqlite(message)),
             Reply::TooLarge(limit_bytes) => return Err(DbError::TooLarge { limit_bytes }),
             Reply::Unavailable(why) => return Err(DbError::Unavailable(why)),
             Reply::Crashed(why) => {
@@ -226,7 +177,7 @@ impl WorkerDatabase {
         failed: fn(String) -> DbError,
     ) -> Result<JsValue, DbError> {
         self.ensure_engine().await?;
-        let reply = self.exchange(message, deadline_ms).await;
+        let reply = self.channel.exchange(message, deadline_ms).await;
         self.answer(reply, deadline_ms, failed).await
     }
 
@@ -240,8 +191,8 @@ impl WorkerDatabase {
         failed: fn(String) -> DbError,
     ) -> Result<JsValue, DbError> {
         match reply {
-            Reply::Ok(value) => Ok(value),
-            Reply::Failed(message) => Err(failed(message)),
+            Reply::Ok { value, .. } => Ok(value),
+            Reply::Failed { message, .. } => Err(failed(message)),
             Reply::TooLarge(limit_bytes) => Err(DbError::TooLarge { limit_bytes }),
             Reply::Unavailable(why) => Err(DbError::Unavailable(why)),
             Reply::Crashed(why) => {
@@ -260,159 +211,43 @@ impl WorkerDatabase {
     /// Starts a worker when none runs, and opens the kept database in it. The caller holds
     /// the turn.
     async fn ensure_engine(&self) -> Result<(), DbError> {
-        if self.engine.borrow().is_some() {
+        if self.channel.is_running() {
             return Ok(());
         }
-        let engine = self.start_engine().map_err(DbError::Unavailable)?;
-        *self.engine.borrow_mut() = Some(engine);
+        self.channel.start()?;
         let Some(bytes) = self.pristine_bytes() else {
             return Ok(());
         };
         // These bytes opened before: a failure now is the engine's, not the file's. They stay
         // kept, so the next request tries again.
-        let why = match self.exchange(open_message(&bytes), OPEN_DEADLINE_MS).await {
-            Reply::Ok(_) => return Ok(()),
+        let reply = self
+            .channel
+            .exchange(open_message(&bytes), OPEN_DEADLINE_MS)
+            .await;
+        let why = match reply {
+            Reply::Ok { .. } => return Ok(()),
             Reply::Unavailable(why) => why,
-            Reply::Failed(why) | Reply::Crashed(why) => {
+            Reply::Failed { message: why, .. } | Reply::Crashed(why) => {
                 format!("the open database could not be opened again ({why})")
             }
             Reply::TooLarge(_) | Reply::TimedOut => {
                 "the open database could not be opened again in time".to_string()
             }
         };
-        self.engine.borrow_mut().take();
+        self.channel.stop();
         Err(DbError::Unavailable(why))
     }
 
     /// Replaces the worker: a fresh one, with the open database reopened in it. True when a
     /// database was reopened. The caller holds the turn.
     async fn restart(&self) -> Result<bool, DbError> {
-        self.engine.borrow_mut().take();
+        self.channel.stop();
         if !self.is_open() {
             // Nothing to reopen: the next request starts a worker.
             return Ok(false);
         }
         self.ensure_engine().await?;
         Ok(true)
-    }
-
-    /// Posts one request to the running engine and waits for its reply, its worker's death or
-    /// the deadline. A worker that did not answer in time, died or never started is dropped
-    /// (terminated at once: a runaway statement would otherwise keep a core busy).
-    async fn exchange(&self, message: Object, deadline_ms: u32) -> Reply {
-        let id = self.next_id.get();
-        self.next_id.set(id.checked_add(1).unwrap_or(INIT_ID + 1));
-        set(&message, "id", &JsValue::from(id));
-        let (sender, receiver) = oneshot::channel();
-        *self.waiting.borrow_mut() = Some((id, sender));
-
-        let posted = match self.engine.borrow().as_ref() {
-            Some(engine) => engine.worker.post_message(&message),
-            None => Err(JsValue::from_str("no worker")),
-        };
-        if let Err(e) = posted {
-            self.waiting.borrow_mut().take();
-            return Reply::Failed(format!("the request could not be sent: {}", describe(&e)));
-        }
-
-        let mut abandoned = StopIfAbandoned {
-            db: self,
-            answered: false,
-        };
-        let reply = match select(receiver, TimeoutFuture::new(deadline_ms)).await {
-            Either::Left((Ok(reply), _)) => reply,
-            Either::Left((Err(_cancelled), _)) => Reply::Crashed("the worker went away".into()),
-            Either::Right(((), _)) => Reply::TimedOut,
-        };
-        abandoned.answered = true;
-        self.waiting.borrow_mut().take();
-        if matches!(
-            reply,
-            Reply::Crashed(_) | Reply::TimedOut | Reply::Unavailable(_)
-        ) {
-            self.engine.borrow_mut().take();
-        }
-        reply
-    }
-
-    fn start_engine(&self) -> Result<Engine, String> {
-        let worker = new_worker(&self.script_url)?;
-        // Until the worker answers "init", a failure means it never started.
-        let started = Rc::new(Cell::new(false));
-
-        let waiting = self.waiting.clone();
-        let init_answered = started.clone();
-        let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
-            let data = event.data();
-            let id = get(&data, "id").as_f64().map(|n| n as u32);
-            if id == Some(INIT_ID) {
-                init_answered.set(matches!(decode_reply(&data), Reply::Ok(_)));
-                return;
-            }
-            let mut slot = waiting.borrow_mut();
-            // A reply to an abandoned request (its deadline passed) is dropped.
-            let awaited =
-                matches!((slot.as_ref(), id), (Some((expected, _)), Some(id)) if *expected == id);
-            if !awaited {
-                return;
-            }
-            let (_, sender) = slot.take().expect("checked above");
-            let _ = sender.send(decode_reply(&data));
-        });
-        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-
-        let waiting = self.waiting.clone();
-        // A missing script fires a plain `Event`; an uncaught exception an `ErrorEvent`.
-        let on_error = Closure::<dyn FnMut(Event)>::new(move |event: Event| {
-            event.prevent_default();
-            let message = event
-                .dyn_ref::<ErrorEvent>()
-                .map(|e| e.message())
-                .filter(|m| !m.is_empty());
-            let reply = if started.get() {
-                Reply::Crashed(message.unwrap_or_else(|| "the worker failed".into()))
-            } else {
-                Reply::Unavailable(
-                    message.unwrap_or_else(|| "the worker script did not load".into()),
-                )
-            };
-            if let Some((_, sender)) = waiting.borrow_mut().take() {
-                let _ = sender.send(reply);
-            }
-        });
-        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-
-        // Tell the worker where sql.js is: next to worker.js, even when the worker runs from
-        // a blob: URL.
-        let init = simple_message("init");
-        set(&init, "base", &JsValue::from_str(&self.script_url));
-        set(&init, "id", &JsValue::from(INIT_ID));
-        worker
-            .post_message(&init)
-            .map_err(|e| format!("the worker did not start: {}", describe(&e)))?;
-
-        Ok(Engine {
-            worker,
-            _on_message: on_message,
-            _on_error: on_error,
-        })
-    }
-}
-
-/// Stops a request whose caller stopped waiting (its future was dropped: the console's Stop
-/// button, a cancelled question): the worker is terminated at once, as at a deadline, so the
-/// statement does not run on. The next request starts a fresh worker with the kept bytes.
-struct StopIfAbandoned<'a> {
-    db: &'a WorkerDatabase,
-    answered: bool,
-}
-
-impl Drop for StopIfAbandoned<'_> {
-    fn drop(&mut self) {
-        if !self.answered {
-            self.db.waiting.borrow_mut().take();
-            self.db.engine.borrow_mut().take();
-        }
     }
 }
 
@@ -431,8 +266,7 @@ impl Database for WorkerDatabase {
         self.ensure_engine().await?;
         let message = simple_message("run");
         set(&message, "sql", &JsValue::from_str(sql.as_str()));
-        let params: Array = values.iter().map(encode_value).collect();
-        set(&message, "params", &params);
+        set(&message, "params", &encode_values(values));
         set(&message, "maxRows", &JsValue::from(limits.max_rows as f64));
         // Counting rows past the cap stops early enough to report before the deadline.
         set(
@@ -444,36 +278,16 @@ impl Database for WorkerDatabase {
         let result = self
             .request(message, limits.deadline_ms, DbError::Sqlite)
             .await?;
-        decode_result(&result, now_ms() - started)
+        let rows = decode_rows(&result);
+        Ok(QueryResult {
+            columns: rows.columns,
+            rows: rows.rows,
+            truncated: rows.truncated,
+            total_rows: rows.total_rows,
+            elapsed_ms: now_ms() - started,
+            reads: None,
+        })
     }
-}
-
-/// Starts `worker.js`. A script on another origin (the test harness serves it from a second
-/// server) cannot be a worker directly, so a same-origin blob that imports it stands in.
-fn new_worker(script_url: &str) -> Result<Worker, String> {
-    let failed = |e: JsValue| format!("the database worker did not start: {}", describe(&e));
-    let script_origin = Url::new(script_url).map(|u| u.origin()).unwrap_or_default();
-    if script_origin == page_origin() {
-        return Worker::new(script_url).map_err(failed);
-    }
-    let source = format!(
-        "importScripts({});",
-        serde_json::to_string(script_url).map_err(|e| e.to_string())?
-    );
-    let options = BlobPropertyBag::new();
-    options.set_type("text/javascript");
-    let parts = Array::of1(&JsValue::from_str(&source));
-    let blob = Blob::new_with_str_sequence_and_options(&parts, &options).map_err(failed)?;
-    let blob_url = Url::create_object_url_with_blob(&blob).map_err(failed)?;
-    let worker = Worker::new(&blob_url).map_err(failed);
-    let _ = Url::revoke_object_url(&blob_url);
-    worker
-}
-
-fn simple_message(kind: &str) -> Object {
-    let message = Object::new();
-    set(&message, "type", &JsValue::from_str(kind));
-    message
 }
 
 /// The bytes are structured-cloned into the worker: the page keeps its own pristine copy.
@@ -481,84 +295,4 @@ fn open_message(bytes: &Uint8Array) -> Object {
     let message = simple_message("open");
     set(&message, "bytes", bytes);
     message
-}
-
-fn decode_reply(data: &JsValue) -> Reply {
-    if let Some(why) = get(data, "crashed").as_string() {
-        return Reply::Crashed(why);
-    }
-    if let Some(why) = get(data, "unavailable").as_string() {
-        return Reply::Unavailable(why);
-    }
-    if let Some(limit_bytes) = get(data, "tooLarge").as_f64() {
-        return Reply::TooLarge(limit_bytes as u64);
-    }
-    if let Some(message) = get(data, "error").as_string() {
-        return Reply::Failed(message);
-    }
-    Reply::Ok(get(data, "ok"))
-}
-
-fn decode_result(result: &JsValue, elapsed_ms: f64) -> Result<QueryResult, DbError> {
-    let columns: Vec<String> = Array::from(&get(result, "columns"))
-        .iter()
-        .map(|c| c.as_string().unwrap_or_default())
-        .collect();
-    let rows: Vec<Vec<Value>> = Array::from(&get(result, "rows"))
-        .iter()
-        .map(|row| Array::from(&row).iter().map(decode_value).collect())
-        .collect();
-    let total = get(result, "total").as_f64().unwrap_or(0.0) as u64;
-    let total_rows = if get(result, "totalExact").as_bool().unwrap_or(false) {
-        RowCount::Exact(total)
-    } else {
-        RowCount::MoreThan(total)
-    };
-    Ok(QueryResult {
-        columns,
-        rows,
-        truncated: get(result, "truncated").as_bool().unwrap_or(false),
-        total_rows,
-        elapsed_ms,
-    })
-}
-
-/// A value to bind, as sql.js binds it: integers as BigInt (exact), blobs as bytes.
-fn encode_value(value: &Value) -> JsValue {
-    match value {
-        Value::Null => JsValue::NULL,
-        Value::Integer(i) => JsValue::from(*i),
-        Value::Real(r) => JsValue::from(*r),
-        Value::Text(t) => JsValue::from_str(t),
-        Value::Blob(b) => Uint8Array::from(b.as_slice()).into(),
-    }
-}
-
-/// The worker sends integers as BigInt (exact; told apart from reals), reals as numbers.
-fn decode_value(value: JsValue) -> Value {
-    if value.is_null() || value.is_undefined() {
-        Value::Null
-    } else if value.is_bigint() {
-        match i64::try_from(value.clone()) {
-            Ok(i) => Value::Integer(i),
-            Err(_) => Value::Text(describe(&value)),
-        }
-    } else if let Some(n) = value.as_f64() {
-        Value::Real(n)
-    } else if let Some(text) = value.as_string() {
-        Value::Text(text)
-    } else if let Some(bytes) = value.dyn_ref::<Uint8Array>() {
-        Value::Blob(bytes.to_vec())
-    } else {
-        Value::Text(describe(&value))
-    }
-}
-
-fn get(target: &JsValue, key: &str) -> JsValue {
-    Reflect::get(target, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
-}
-
-fn set(target: &Object, key: &str, value: &JsValue) {
-    // Setting a plain property on a fresh plain object cannot fail.
-    let _ = Reflect::set(target, &JsValue::from_str(key), value);
 }

@@ -1,0 +1,314 @@
+//! What reading a database on demand costs and finds, as plain data: the bytes and reads a query
+//! took from the file or the server ([`ReadStats`]), what identifies such a database without
+//! reading it whole ([`LazyIdentity`]), and why a web address cannot be read in parts
+//! ([`RemoteProblem`]). Pure: the page's engine (`engine::lazy`, wasm32) fills them in.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// What a query (or an open) read from the file or the server. Pages served from the engine's
+/// cache cost nothing and are not counted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReadStats {
+    /// Bytes fetched, read-ahead included.
+    pub bytes: u64,
+    /// Reads that fetched them: HTTP requests for a remote file, slices for a local one.
+    pub requests: u64,
+}
+
+impl std::ops::Add for ReadStats {
+    type Output = ReadStats;
+
+    fn add(self, other: ReadStats) -> ReadStats {
+        ReadStats {
+            bytes: self.bytes.saturating_add(other.bytes),
+            requests: self.requests.saturating_add(other.requests),
+        }
+    }
+}
+
+impl fmt::Display for ReadStats {
+    /// "1.2 MB in 14 reads".
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let reads = if self.requests == 1 { "read" } else { "reads" };
+        write!(
+            f,
+            "{} in {} {reads}",
+            format_bytes(self.bytes),
+            self.requests
+        )
+    }
+}
+
+/// "512 B", "48 KB", "1.2 MB", "4.5 GB" (powers of 1,000, as people read sizes).
+pub fn format_bytes(bytes: u64) -> String {
+    const UNITS: [&str; 4] = ["KB", "MB", "GB", "TB"];
+    if bytes < 1_000 {
+        return format!("{bytes} B");
+    }
+    let mut value = bytes as f64 / 1_000.0;
+    let mut unit = 0;
+    while value >= 1_000.0 && unit + 1 < UNITS.len() {
+        value /= 1_000.0;
+        unit += 1;
+    }
+    if value < 10.0 {
+        format!("{value:.1} {}", UNITS[unit])
+    } else {
+        format!("{value:.0} {}", UNITS[unit])
+    }
+}
+
+/// What identifies a database read on demand, found at open without reading it whole.
+///
+/// A local file: its size, its first 100 bytes (the header, which SQLite changes on every
+/// write: the change counter) and the SHA-256 of a few sampled pages. A remote file: its URL,
+/// length and header, with the server's `ETag` and `Last-Modified` when it sends them (pages
+/// are sampled only when it sends neither).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LazyIdentity {
+    pub size: u64,
+    /// The first 100 bytes of the file (fewer when the file is shorter).
+    pub header: Vec<u8>,
+    /// The page numbers (from 1) whose bytes `sample_sha256` hashes, in that order.
+    pub sampled_pages: Vec<u64>,
+    /// Lower-case hex SHA-256 of the sampled pages' bytes, one after the other.
+    pub sample_sha256: Option<String>,
+    /// For a remote file: where it is and what the server said about it.
+    pub remote: Option<RemoteValidators>,
+}
+
+/// What a server says identifies its copy of a file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RemoteValidators {
+    pub url: String,
+    pub etag: Option<String>,
+    pub last_modified: Option<String>,
+}
+
+impl LazyIdentity {
+    /// True when `other` is the same database as far as both identities can tell: the same
+    /// size and header, the same sampled pages (when both have them) and, for remote files, the
+    /// same URL and the same validators the server gave both times.
+    pub fn same_as(&self, other: &LazyIdentity) -> bool {
+        if self.size != other.size || self.header != other.header {
+            return false;
+        }
+        if let (Some(a), Some(b)) = (&self.sample_sha256, &other.sample_sha256) {
+            if a != b || self.sampled_pages != other.sampled_pages {
+                return false;
+            }
+        }
+        match (&self.remote, &other.remote) {
+            (None, None) => true,
+            (Some(a), Some(b)) => {
+                a.url == b.url
+                    && same_if_both(&a.etag, &b.etag)
+                    && same_if_both(&a.last_modified, &b.last_modified)
+            }
+            _ => false,
+        }
+    }
+}
+
+fn same_if_both(a: &Option<String>, b: &Option<String>) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => a == b,
+        _ => true,
+    }
+}
+
+/// Why the database at a web address cannot be read in parts. Each message says what to do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RemoteProblem {
+    /// No answer: the address is wrong, the server is down, or its cross-origin settings do not
+    /// let this page read it at all (the browser does not say which).
+    Unreachable { why: String },
+    /// The server sent the whole file (200) to a request for a part: it does not support HTTP
+    /// Range requests. `size` is the whole file's length when the server said it.
+    RangeIgnored { size: Option<u64> },
+    /// The server answered with another status than 206 (404, 403, …).
+    Status { status: u16 },
+    /// The server answered a part (206) but its CORS settings hide `header` from this page.
+    HeaderHidden { header: String },
+    /// The server answered a part (206) without `header` at all.
+    HeaderMissing { header: String },
+    /// The `Content-Range` it sent is not one the page can read.
+    BadContentRange { value: String },
+    /// The `Content-Range` it sent does not give the file's length (`bytes 0-65535/*`).
+    NoLength,
+}
+
+impl RemoteProblem {
+    /// The whole file's size, when known: the page can offer to download it whole instead.
+    pub fn whole_download_size(&self) -> Option<u64> {
+        match self {
+            RemoteProblem::RangeIgnored { size } => *size,
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for RemoteProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RemoteProblem::Unreachable { why } => write!(
+                f,
+                "the server could not be reached ({why}): check the address, and that the \
+                 server allows other sites to read the file (it must send \
+                 Access-Control-Allow-Origin)"
+            ),
+            RemoteProblem::RangeIgnored { size } => {
+                write!(
+                    f,
+                    "the server sent the whole file when asked for a part: it does not support \
+                     HTTP Range requests, so the database cannot be read on demand. Serve it \
+                     from a host that does (nginx, Apache, Caddy, GitHub Pages, S3, R2 and most \
+                     static hosts do)"
+                )?;
+                match size {
+                    Some(size) => write!(f, ", or download it whole ({})", format_bytes(*size)),
+                    None => write!(f, ", or download it whole"),
+                }
+            }
+            RemoteProblem::Status { status } => write!(
+                f,
+                "the server answered {status} to a request for the start of the file: check the \
+                 address{}",
+                if matches!(status, 401 | 403) {
+                    " and that the file is public"
+                } else {
+                    ""
+                }
+            ),
+            RemoteProblem::HeaderHidden { header } => write!(
+                f,
+                "the server answers range requests, but its cross-origin (CORS) settings hide \
+                 the {header} header this page needs to read the file in parts. The server must \
+                 send `Access-Control-Expose-Headers: Content-Range, ETag, Last-Modified` (nginx: \
+                 add_header Access-Control-Expose-Headers ...; S3 and R2: ExposeHeaders in the \
+                 bucket's CORS rules; Apache: Header set Access-Control-Expose-Headers ...)"
+            ),
+            RemoteProblem::HeaderMissing { header } => write!(
+                f,
+                "the server answered a part of the file without the {header} header, so the \
+                 file's length is unknown: serve it from a host that supports HTTP Range \
+                 requests fully"
+            ),
+            RemoteProblem::BadContentRange { value } => write!(
+                f,
+                "the server's Content-Range ({value:?}) is not one this page can read: serve \
+                 the file from a host that supports HTTP Range requests fully"
+            ),
+            RemoteProblem::NoLength => write!(
+                f,
+                "the server does not say the file's length (its Content-Range ends in /*): \
+                 serve it as a plain file, not generated or compressed on the fly"
+            ),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn local(size: u64, header: u8, sample: Option<&str>) -> LazyIdentity {
+        LazyIdentity {
+            size,
+            header: vec![header; 100],
+            sampled_pages: vec![1, 50, 100],
+            sample_sha256: sample.map(str::to_string),
+            remote: None,
+        }
+    }
+
+    fn remote(etag: Option<&str>, modified: Option<&str>) -> LazyIdentity {
+        LazyIdentity {
+            remote: Some(RemoteValidators {
+                url: "https://example.org/a.db".into(),
+                etag: etag.map(str::to_string),
+                last_modified: modified.map(str::to_string),
+            }),
+            ..local(4096, 1, None)
+        }
+    }
+
+    #[test]
+    fn sizes_read_as_people_read_them() {
+        assert_eq!(format_bytes(512), "512 B");
+        assert_eq!(format_bytes(48_000), "48 KB");
+        assert_eq!(format_bytes(1_234_567), "1.2 MB");
+        assert_eq!(format_bytes(4_500_000_000), "4.5 GB");
+        let stats = ReadStats {
+            bytes: 200_000,
+            requests: 1,
+        };
+        assert_eq!(stats.to_string(), "200 KB in 1 read");
+        assert_eq!(
+            stats + stats,
+            ReadStats {
+                bytes: 400_000,
+                requests: 2
+            }
+        );
+    }
+
+    #[test]
+    fn a_local_file_is_the_same_when_size_header_and_samples_agree() {
+        let a = local(8192, 1, Some("aa"));
+        assert!(a.same_as(&a.clone()));
+        assert!(!a.same_as(&local(8193, 1, Some("aa"))), "size");
+        assert!(!a.same_as(&local(8192, 2, Some("aa"))), "header");
+        assert!(!a.same_as(&local(8192, 1, Some("bb"))), "sampled pages");
+        assert!(
+            !a.same_as(&remote(None, None)),
+            "a local file is not a remote one"
+        );
+    }
+
+    #[test]
+    fn a_remote_file_is_the_same_when_the_server_says_so() {
+        let a = remote(Some("\"v1\""), Some("Mon, 01 Jan 2024 00:00:00 GMT"));
+        assert!(a.same_as(&a.clone()));
+        assert!(!a.same_as(&remote(
+            Some("\"v2\""),
+            Some("Mon, 01 Jan 2024 00:00:00 GMT")
+        )));
+        assert!(!a.same_as(&remote(
+            Some("\"v1\""),
+            Some("Tue, 02 Jan 2024 00:00:00 GMT")
+        )));
+        // A validator the server did not send one of the times cannot tell them apart.
+        assert!(a.same_as(&remote(None, Some("Mon, 01 Jan 2024 00:00:00 GMT"))));
+    }
+
+    #[test]
+    fn each_remote_problem_says_what_to_set() {
+        let hidden = RemoteProblem::HeaderHidden {
+            header: "Content-Range".into(),
+        }
+        .to_string();
+        assert!(hidden.contains("hide the Content-Range header"), "{hidden}");
+        assert!(
+            hidden.contains("Access-Control-Expose-Headers: Content-Range"),
+            "{hidden}"
+        );
+        let ignored = RemoteProblem::RangeIgnored {
+            size: Some(1_100_000_000),
+        };
+        assert_eq!(ignored.whole_download_size(), Some(1_100_000_000));
+        let ignored = ignored.to_string();
+        assert!(
+            ignored.contains("does not support HTTP Range requests"),
+            "{ignored}"
+        );
+        assert!(
+            ignored.ends_with("or download it whole (1.1 GB)"),
+            "{ignored}"
+        );
+        let forbidden = RemoteProblem::Status { status: 403 }.to_string();
+        assert!(forbidden.contains("answered 403"), "{forbidden}");
+        assert!(forbidden.ends_with("the file is public"), "{forbidden}");
+    }
+}

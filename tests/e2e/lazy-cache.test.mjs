@@ -1,0 +1,142 @@
+// The page cache and read-ahead of www/lazy-worker.js, in Node (no browser: the worker's script
+// runs in this process with a File stand-in that reads a file on disk and counts its reads):
+// - the cache holds at most what the open asked for, however much a query reads (SQLite's own
+//   page cache, 16 MiB in this build, sits in front of it: a page SQLite keeps is not asked for);
+// - a scan reads ahead (fewer, larger reads than pages), a lookup does not;
+// - a byte budget refuses the read that would pass it, and the query that fits it runs.
+
+import assert from 'node:assert/strict';
+import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import vm from 'node:vm';
+import { dataset, ROOT } from './harness.mjs';
+
+const SAKILA = dataset('sakila/sakila.db');
+
+/** The worker's script in this process; `ask(message)` answers as its postMessage would. */
+async function loadWorker() {
+  globalThis.self = globalThis;
+  globalThis.location ??= { origin: 'http://127.0.0.1' };
+  globalThis.importScripts = () => vm.runInThisContext(readFileSync(path.join(ROOT, 'www', 'rows.js'), 'utf8'));
+  globalThis.__askdbSqlite = await import(
+    path.join(ROOT, 'node_modules', '@sqlite.org', 'sqlite-wasm', 'dist', 'node.mjs')
+  );
+  const source = readFileSync(path.join(ROOT, 'www', 'lazy-worker.js'), 'utf8');
+  const dynamicImport = 'await import(new URL("sqlite-wasm/index.mjs", base).href)';
+  assert.ok(source.includes(dynamicImport), 'the worker loads SQLite another way now');
+  let replies = [];
+  globalThis.postMessage = (message) => replies.push(message);
+  vm.runInThisContext(source.replace(dynamicImport, 'globalThis.__askdbSqlite'));
+  let id = 0;
+  return async (message) => {
+    replies = [];
+    await globalThis.onmessage({ data: { ...message, id: ++id } });
+    return replies[0];
+  };
+}
+
+/** A File stand-in over a file on disk, counting the slices read from it. */
+function diskFile(file) {
+  const fd = openSync(file, 'r');
+  const counts = { reads: 0, bytes: 0 };
+  class Slice {
+    constructor(start, end) {
+      this.start = start;
+      this.end = end;
+      this.size = end - start;
+      this.name = path.basename(file);
+    }
+    slice(a, b) {
+      return new Slice(this.start + a, this.start + Math.min(b, this.size));
+    }
+  }
+  globalThis.FileReaderSync = class {
+    readAsArrayBuffer(slice) {
+      counts.reads += 1;
+      counts.bytes += slice.size;
+      const buffer = Buffer.alloc(slice.size);
+      readSync(fd, buffer, 0, slice.size, slice.start);
+      return buffer.buffer.slice(buffer.byteOffset, buffer.byteOffset + slice.size);
+    }
+  };
+  return { file: new Slice(0, statSync(file).size), counts, close: () => closeSync(fd) };
+}
+
+const ask = await loadWorker();
+assert.ok('ok' in (await ask({ type: 'init', base: 'http://127.0.0.1/lazy-worker.js' })));
+
+function run(sql, byteBudget = null) {
+  return ask({ type: 'run', sql, params: [], maxRows: 100, countBudgetMs: 60_000, deadlineMs: 60_000, byteBudget });
+}
+
+test('the cache holds no more than asked, however much a query reads', async () => {
+  const disk = diskFile(SAKILA);
+  try {
+    const opened = await ask({ type: 'openFile', file: disk.file, cacheBytes: 256 * 1024, readAheadBytes: 64 * 1024 });
+    assert.equal(opened.ok.cacheBytes, 256 * 1024);
+    const scan = await run('SELECT count(*), sum(amount) FROM payment');
+    assert.equal(Number(scan.ok.rows[0][0]), 16049);
+    // Positive control: the scan read more than the cache can hold.
+    assert.ok(scan.reads.bytes > 256 * 1024, JSON.stringify(scan.reads));
+    const stats = (await ask({ type: 'stats' })).ok;
+    assert.ok(stats.cacheHeld <= 256 * 1024, JSON.stringify(stats));
+    // It let go of old pages only: it is nearly full.
+    assert.ok(stats.cacheHeld >= 256 * 1024 - 64 * 1024, JSON.stringify(stats));
+  } finally {
+    disk.close();
+  }
+});
+
+test('the default cache keeps what a scan of a small file read', async () => {
+  const disk = diskFile(SAKILA);
+  try {
+    const opened = await ask({ type: 'openFile', file: disk.file });
+    assert.equal(opened.ok.cacheBytes, 64 * 1024 * 1024);
+    const scan = await run('SELECT count(*), sum(amount) FROM payment');
+    assert.ok(scan.reads.bytes > 0);
+    const again = await run('SELECT count(*), sum(amount) FROM payment');
+    assert.deepEqual(again.reads, { bytes: 0, requests: 0 });
+  } finally {
+    disk.close();
+  }
+});
+
+test('a scan reads ahead in growing reads; a lookup reads a page or two', async () => {
+  const disk = diskFile(SAKILA);
+  try {
+    await ask({ type: 'openFile', file: disk.file });
+    const before = { ...disk.counts };
+    const lookup = await run('SELECT * FROM rental WHERE rental_id = 9999');
+    assert.equal(lookup.ok.rows.length, 1);
+    assert.ok(lookup.reads.bytes <= 4 * 4096, `a lookup read ${JSON.stringify(lookup.reads)}`);
+    // The worker's count is the file's: every byte it says it read was read from the disk.
+    assert.equal(disk.counts.bytes - before.bytes, lookup.reads.bytes);
+    assert.equal(disk.counts.reads - before.reads, lookup.reads.requests);
+
+    const scan = await run('SELECT count(*), sum(amount) FROM payment');
+    const pages = scan.reads.bytes / 4096;
+    // Read-ahead: far fewer reads than pages (each sequential miss doubles the next read).
+    assert.ok(scan.reads.requests * 8 < pages, `${scan.reads.requests} reads for ${pages} pages`);
+  } finally {
+    disk.close();
+  }
+});
+
+test('a byte budget refuses the read that would pass it, and what fits runs', async () => {
+  const disk = diskFile(SAKILA);
+  try {
+    await ask({ type: 'openFile', file: disk.file });
+    const before = disk.counts.bytes;
+    const stopped = await run('SELECT count(*), sum(amount) FROM payment', 50_000);
+    assert.equal(stopped.kind, 'budget', JSON.stringify(stopped));
+    assert.equal(stopped.limitBytes, 50_000);
+    assert.ok(stopped.readBytes <= 50_000 && stopped.reads.bytes <= 50_000, JSON.stringify(stopped));
+    assert.ok(disk.counts.bytes - before <= 50_000, 'the file was read past the budget');
+    // What fits in the same budget runs (and the budget is per query: it starts from zero).
+    const lookup = await run('SELECT * FROM rental WHERE rental_id = 7', 50_000);
+    assert.ok(lookup.ok, lookup.error);
+  } finally {
+    disk.close();
+  }
+});

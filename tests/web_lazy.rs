@@ -1,0 +1,438 @@
+//! The engine for databases read on demand (`LazyDatabase`: SQLite in `www/lazy-worker.js`,
+//! reading a `File` or a URL in parts) in a real browser.
+//!
+//! Needs, as `scripts/test.sh` starts them: the built page served on 127.0.0.1 (see
+//! `web_worker.rs`'s header), and `tests/e2e/range-server.mjs` serving `tests/datasets` with its
+//! URL in `tests/range-url.txt`:
+//!
+//! ```text
+//! node tests/e2e/static-server.mjs target/test-page tests/dist-url.txt &
+//! node tests/e2e/range-server.mjs tests/datasets tests/range-url.txt &
+//! CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown --test web_lazy
+//! ```
+//!
+//! The range server counts the bytes it sends; the engine counts what it fetched: both must
+//! agree. Tests that use the server's counts run one at a time (wasm-bindgen-test runs a binary's
+//! tests one after another).
+#![cfg(target_arch = "wasm32")]
+
+use askdb::engine::lazy::LazyDatabase;
+use askdb::engine::{query, query_bound, DbError, QueryLimits, ReadStats, RemoteProblem, Value};
+use js_sys::{Array, Uint8Array};
+use wasm_bindgen_test::*;
+use web_sys::File;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+mod web_support;
+use web_support::{demo_bytes, dist_url};
+
+/// Sakila: 4.9 MB, 16 tables; `rental` (16,044 rows) has an integer primary key.
+const SAKILA: &str = "sakila/sakila.db";
+const SAKILA_SIZE: u64 = 4_915_200;
+
+async fn range_url() -> String {
+    let response = gloo_net::http::Request::get("/tests/range-url.txt")
+        .send()
+        .await
+        .expect("tests/range-url.txt could not be read");
+    assert!(
+        response.ok(),
+        "tests/range-url.txt answered {}: start the range server first (see this file's header)",
+        response.status()
+    );
+    let url = response.text().await.expect("the address as text");
+    format!("{}/", url.trim().trim_end_matches('/'))
+}
+
+/// What the range server sent since the last reset.
+async fn served() -> ReadStats {
+    let url = format!("{}stats", range_url().await);
+    let stats: serde_json::Value = gloo_net::http::Request::get(&url)
+        .send()
+        .await
+        .expect("stats")
+        .json()
+        .await
+        .expect("stats as JSON");
+    ReadStats {
+        bytes: stats["bytes"].as_u64().expect("bytes"),
+        requests: stats["requests"].as_u64().expect("requests"),
+    }
+}
+
+async fn control(what: &str) {
+    let url = format!("{}{what}", range_url().await);
+    let response = gloo_net::http::Request::get(&url)
+        .send()
+        .await
+        .expect("control");
+    assert!(response.ok(), "{url} answered {}", response.status());
+}
+
+async fn engine() -> LazyDatabase {
+    LazyDatabase::new(&format!("{}lazy-worker.js", dist_url().await)).expect("worker address")
+}
+
+fn file_of(bytes: &Uint8Array, name: &str) -> File {
+    File::new_with_u8_array_sequence(&Array::of1(bytes), name).expect("a File")
+}
+
+async fn demo_file() -> File {
+    file_of(&demo_bytes().await, "shop.db")
+}
+
+fn limits() -> QueryLimits {
+    QueryLimits::default()
+}
+
+async fn one_value(db: &LazyDatabase, sql: &str) -> Value {
+    let result = query(db, sql, &limits()).await.expect("the query runs");
+    result.rows[0][0].clone()
+}
+
+#[wasm_bindgen_test]
+async fn a_local_file_opens_without_a_copy_and_answers_like_the_page_engine() {
+    let db = engine().await;
+    let bytes = demo_bytes().await;
+    let opened = db
+        .open_file(&file_of(&bytes, "shop.db"))
+        .await
+        .expect("the demo opens");
+    // Positive control: the identity is the file's.
+    assert_eq!(opened.identity.size, u64::from(bytes.length()));
+    assert_eq!(opened.identity.header, bytes.subarray(0, 100).to_vec());
+    assert_eq!(opened.page_size, 4096);
+    assert!(opened.identity.sample_sha256.is_some());
+    assert!(opened.identity.remote.is_none());
+    assert_eq!(opened.identity.sampled_pages[0], 1);
+    assert!(opened.reads.bytes > 0 && opened.reads.requests > 0);
+
+    assert_eq!(
+        one_value(&db, "SELECT count(*) FROM orders").await,
+        Value::Integer(12)
+    );
+    // Integers exact (BigInt), reals apart from integers, NULL apart from 'NULL'.
+    let sql = "SELECT NULL, 'NULL', '', 9007199254740993, 2.0, x'00ff', '東京'";
+    let result = query(&db, sql, &limits()).await.unwrap();
+    assert_eq!(
+        result.rows,
+        vec![vec![
+            Value::Null,
+            Value::Text("NULL".into()),
+            Value::Text(String::new()),
+            Value::Integer(9_007_199_254_740_993),
+            Value::Real(2.0),
+            Value::Blob(vec![0x00, 0xff]),
+            Value::Text("東京".into()),
+        ]]
+    );
+    assert!(result.reads.is_some(), "a lazy result says what it read");
+    // Bound values of every type reach SQLite as values.
+    let values = vec![
+        Value::Null,
+        Value::Integer(9_007_199_254_740_993),
+        Value::Real(2.0),
+        Value::Text("'); DROP TABLE orders; --".into()),
+        Value::Blob(vec![0x00, 0xff]),
+    ];
+    let sql = "SELECT ?1, ?2, ?3, ?4, ?5, typeof(?3)";
+    let result = query_bound(&db, sql, &values, &limits()).await.unwrap();
+    let mut expected = values.clone();
+    expected.push(Value::Text("real".into()));
+    assert_eq!(result.rows, vec![expected]);
+}
+
+#[wasm_bindgen_test]
+async fn rows_are_capped_and_counted_as_in_the_page_engine() {
+    let db = engine().await;
+    db.open_file(&demo_file().await).await.expect("opens");
+    let capped = QueryLimits {
+        max_rows: 5,
+        deadline_ms: 10_000,
+    };
+    let result = query(&db, "SELECT * FROM orders", &capped).await.unwrap();
+    assert_eq!(result.rows.len(), 5);
+    assert!(result.truncated);
+    assert_eq!(result.total_rows, askdb::engine::RowCount::Exact(12));
+    // The result-size cap is the page engine's (64 MB), in the same words.
+    let huge = "SELECT zeroblob(40000000) UNION ALL SELECT zeroblob(40000001)";
+    match query(&db, huge, &limits()).await {
+        Err(DbError::TooLarge { limit_bytes }) => assert_eq!(limit_bytes, 64 * 1024 * 1024),
+        other => panic!("expected TooLarge, got {other:?}"),
+    }
+    assert_eq!(
+        one_value(&db, "SELECT count(*) FROM customers").await,
+        Value::Integer(6)
+    );
+}
+
+#[wasm_bindgen_test]
+async fn what_is_not_a_database_is_refused_and_the_open_one_stays() {
+    let db = engine().await;
+    db.open_file(&demo_file().await).await.expect("opens");
+    let text = Uint8Array::from(&b"just some text, certainly not SQLite"[..]);
+    match db.open_file(&file_of(&text, "notes.txt")).await {
+        Err(DbError::NotADatabase(why)) => assert!(!why.is_empty()),
+        other => panic!("expected NotADatabase, got {other:?}"),
+    }
+    let mut fake = vec![0u8; 4096];
+    fake[..16].copy_from_slice(b"SQLite format 3\0");
+    fake[16..18].copy_from_slice(&4096u16.to_be_bytes());
+    fake[100..120].copy_from_slice(&[0xee; 20]);
+    let fake = Uint8Array::from(&fake[..]);
+    match db.open_file(&file_of(&fake, "fake.db")).await {
+        Err(DbError::NotADatabase(why)) => assert!(why.contains("not a database"), "{why}"),
+        other => panic!("expected NotADatabase from SQLite, got {other:?}"),
+    }
+    assert_eq!(
+        one_value(&db, "SELECT count(*) FROM orders").await,
+        Value::Integer(12)
+    );
+}
+
+#[wasm_bindgen_test]
+async fn a_remote_lookup_reads_a_few_pages_and_the_server_counts_the_same() {
+    let db = engine().await;
+    control("reset").await;
+    let url = format!("{}range/{SAKILA}", range_url().await);
+    let opened = db.open_url(&url).await.expect("sakila opens over HTTP");
+    assert_eq!(opened.identity.size, SAKILA_SIZE);
+    let remote = opened.identity.remote.clone().expect("remote validators");
+    assert!(remote.etag.is_some() && remote.last_modified.is_some());
+    // What the open read, by both counts.
+    assert_eq!(served().await, opened.reads);
+    assert!(opened.reads.bytes < 200_000, "{:?}", opened.reads);
+
+    control("reset").await;
+    let sql = "SELECT rental_id, inventory_id, customer_id FROM rental WHERE rental_id = 12345";
+    let result = query(&db, sql, &limits()).await.expect("lookup");
+    assert_eq!(result.rows.len(), 1);
+    assert_eq!(result.rows[0][0], Value::Integer(12345));
+    let reads = result.reads.expect("reads");
+    assert_eq!(served().await, reads, "the engine and the server disagree");
+    assert!(
+        reads.bytes > 0,
+        "the lookup needed pages the open had not read"
+    );
+    assert!(reads.bytes <= 64 * 1024, "an indexed lookup read {reads:?}");
+    assert_eq!(db.last_reads(), Some(reads));
+    assert_eq!(db.total_reads(), opened.reads + reads);
+
+    // The same lookup again: from the cache, nothing read.
+    control("reset").await;
+    let again = query(&db, sql, &limits()).await.expect("lookup");
+    assert_eq!(again.reads, Some(ReadStats::default()));
+    assert_eq!(served().await, ReadStats::default());
+}
+
+#[wasm_bindgen_test]
+async fn the_byte_budget_stops_a_full_scan_with_its_message() {
+    let db = engine().await;
+    let url = format!("{}range/{SAKILA}", range_url().await);
+    db.open_url(&url).await.expect("opens");
+    let scan = "SELECT count(*), sum(length(last_update)) FROM rental";
+    db.set_byte_budget(Some(100_000));
+    control("reset").await;
+    let error = query(&db, scan, &limits())
+        .await
+        .expect_err("stopped by the budget");
+    let DbError::ByteBudget {
+        limit_bytes,
+        read_bytes,
+    } = error.clone()
+    else {
+        panic!("expected ByteBudget, got {error:?}");
+    };
+    assert_eq!(limit_bytes, 100_000);
+    assert!(read_bytes <= 100_000, "{read_bytes}");
+    let sent = served().await;
+    assert!(sent.bytes <= 100_000, "the server sent {sent:?}");
+    assert_eq!(db.last_reads().map(|r| r.bytes), Some(sent.bytes));
+    let message = error.to_string();
+    assert!(message.contains("budget of 100 KB"), "{message}");
+    assert!(message.contains("an index"), "{message}");
+
+    // Positive control: without the budget the same scan runs, and reads more than it.
+    db.set_byte_budget(None);
+    let result = query(&db, scan, &limits()).await.expect("the scan runs");
+    assert_eq!(result.rows[0][0], Value::Integer(16_044));
+    let total = result.reads.unwrap().bytes + read_bytes;
+    assert!(total > 100_000, "the whole scan read only {total}");
+}
+
+#[wasm_bindgen_test]
+async fn a_server_that_ignores_range_is_named_with_the_file_size() {
+    let db = engine().await;
+    let url = format!("{}ignore-range/{SAKILA}", range_url().await);
+    match db.open_url(&url).await {
+        Err(DbError::Remote(problem)) => {
+            assert_eq!(
+                problem,
+                RemoteProblem::RangeIgnored {
+                    size: Some(SAKILA_SIZE)
+                }
+            );
+            assert!(problem.to_string().contains("download it whole (4.9 MB)"));
+        }
+        other => panic!("expected RangeIgnored, got {other:?}"),
+    }
+    assert!(!db.is_open());
+}
+
+#[wasm_bindgen_test]
+async fn a_server_whose_cors_hides_content_range_is_named() {
+    let db = engine().await;
+    let url = format!("{}hidden/{SAKILA}", range_url().await);
+    match db.open_url(&url).await {
+        Err(DbError::Remote(problem)) => {
+            assert_eq!(
+                problem,
+                RemoteProblem::HeaderHidden {
+                    header: "Content-Range".into()
+                }
+            );
+            assert!(problem
+                .to_string()
+                .contains("Access-Control-Expose-Headers: Content-Range"));
+        }
+        other => panic!("expected HeaderHidden, got {other:?}"),
+    }
+    // A missing file is a status, not a range problem.
+    let url = format!("{}range/no-such.db", range_url().await);
+    match db.open_url(&url).await {
+        Err(DbError::Remote(RemoteProblem::Status { status: 404 })) => {}
+        other => panic!("expected a 404, got {other:?}"),
+    }
+}
+
+#[wasm_bindgen_test]
+async fn a_file_changed_on_the_server_mid_session_stops_with_its_message() {
+    let db = engine().await;
+    let url = format!("{}range/{SAKILA}", range_url().await);
+    db.open_url(&url).await.expect("opens");
+    assert_eq!(
+        one_value(&db, "SELECT count(*) FROM actor").await,
+        Value::Integer(200)
+    );
+    control(&format!("touch/{SAKILA}")).await;
+    // A query that needs pages not read yet meets the new ETag.
+    let error = query(&db, "SELECT count(*), sum(amount) FROM payment", &limits())
+        .await
+        .expect_err("the file changed");
+    let DbError::Changed(why) = &error else {
+        panic!("expected Changed, got {error:?}");
+    };
+    assert!(why.contains("ETag"), "{why}");
+    // From now on every query says so, even one the cache could answer.
+    match query(&db, "SELECT count(*) FROM actor", &limits()).await {
+        Err(DbError::Changed(_)) => {}
+        other => panic!("expected Changed again, got {other:?}"),
+    }
+}
+
+#[wasm_bindgen_test]
+async fn the_deadline_stops_a_runaway_query_and_the_next_one_runs() {
+    let db = engine().await;
+    let url = format!("{}range/{SAKILA}", range_url().await);
+    db.open_url(&url).await.expect("opens");
+    let short = QueryLimits {
+        max_rows: 10,
+        deadline_ms: 500,
+    };
+    let endless =
+        "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM r) SELECT count(*) FROM r";
+    let started = askdb::browser::now_ms();
+    match query(&db, endless, &short).await {
+        Err(DbError::Timeout { after_ms: 500 }) => {}
+        other => panic!("expected a timeout, got {other:?}"),
+    }
+    assert!(askdb::browser::now_ms() - started < 20_000.0);
+    // SQLite's progress handler stopped it: the worker lives on, with its cache, so the next
+    // query opens nothing again (a terminated worker would read the header and schema anew).
+    let before = db.total_reads();
+    assert_eq!(
+        one_value(&db, "SELECT count(*) FROM actor").await,
+        Value::Integer(200)
+    );
+    let again = one_value(&db, "SELECT count(*) FROM actor").await;
+    assert_eq!(again, Value::Integer(200));
+    assert_eq!(db.last_reads(), Some(ReadStats::default()));
+    let after = db.total_reads();
+    assert!(
+        after.requests - before.requests <= 2,
+        "the database was opened again: {before:?} -> {after:?}"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn a_read_blocked_past_the_deadline_ends_the_worker_and_the_database_reopens() {
+    let db = engine().await;
+    let url = format!("{}range/{SAKILA}", range_url().await);
+    db.open_url(&url).await.expect("opens");
+    // Every read now waits 30 s at the server: the progress handler cannot run meanwhile.
+    control("delay?ms=30000").await;
+    let short = QueryLimits {
+        max_rows: 10,
+        deadline_ms: 500,
+    };
+    let started = askdb::browser::now_ms();
+    let outcome = query(&db, "SELECT count(*) FROM payment", &short).await;
+    control("delay?ms=0").await;
+    match outcome {
+        Err(DbError::Timeout { after_ms: 500 }) => {}
+        other => panic!("expected a timeout, got {other:?}"),
+    }
+    let waited = askdb::browser::now_ms() - started;
+    assert!(waited < 20_000.0, "waited {waited} ms");
+    // A fresh worker opens the same file again: the next query works.
+    control("reset").await;
+    assert_eq!(
+        one_value(&db, "SELECT count(*) FROM actor").await,
+        Value::Integer(200)
+    );
+    // It read the file again, from an empty cache.
+    assert!(served().await.requests >= 1);
+}
+
+#[wasm_bindgen_test]
+async fn a_crash_restarts_the_worker_on_the_same_file() {
+    let db = engine().await;
+    db.open_file(&demo_file().await).await.expect("opens");
+    match db.simulate_crash().await {
+        Err(DbError::Crashed { reopened: true, .. }) => {}
+        other => panic!("expected a crash, reopened, got {other:?}"),
+    }
+    assert_eq!(
+        one_value(&db, "SELECT count(*) FROM orders").await,
+        Value::Integer(12)
+    );
+}
+
+#[wasm_bindgen_test]
+async fn a_file_changed_while_no_worker_ran_is_caught_when_it_is_opened_again() {
+    let db = engine().await;
+    let url = format!("{}range/{SAKILA}", range_url().await);
+    db.open_url(&url).await.expect("opens");
+    // A read blocked past the deadline ends the worker (as in the test above) …
+    control("delay?ms=30000").await;
+    let short = QueryLimits {
+        max_rows: 10,
+        deadline_ms: 500,
+    };
+    let outcome = query(&db, "SELECT count(*) FROM payment", &short).await;
+    control("delay?ms=0").await;
+    assert!(
+        matches!(outcome, Err(DbError::Timeout { .. })),
+        "{outcome:?}"
+    );
+    // … and while none runs, the file on the server changes.
+    control(&format!("touch/{SAKILA}")).await;
+    // The fresh worker opens it again, finds another ETag, and the query says so.
+    match query(&db, "SELECT count(*) FROM actor", &limits()).await {
+        Err(DbError::Changed(why)) => {
+            assert!(why.contains("not the file that was opened"), "{why}")
+        }
+        other => panic!("expected Changed, got {other:?}"),
+    }
+}
