@@ -260,6 +260,47 @@ test('the frame takes heights only from askdb\'s origin and its own frame', asyn
   assert.equal(await frameHeight(iframe), '321px');
 });
 
+test('the embedded page takes a theme only from the page that frames it', async (t) => {
+  const page = await openHost(t, 'heights.html');
+  const { frame } = await demoFrame(page, 'shop');
+  await waitForOpen(frame, 'shop.db');
+  const theme = () => frame.evaluate(() => document.documentElement.getAttribute('data-theme'));
+  assert.equal(await theme(), 'light', 'light, as the host page');
+
+  // The page's own listener was added first, so once this one has seen a message, the page
+  // has handled it.
+  await frame.evaluate(() => {
+    window.themes = [];
+    window.addEventListener('message', (event) => {
+      if (event.data?.type === 'askdb:theme') window.themes.push(event.data.theme);
+    });
+  });
+  const heard = (count) => waitUntil(`${count} theme messages to reach the demo`,
+    () => frame.evaluate(() => window.themes.length), (length) => length >= count);
+  const loaded = async (selector) => {
+    const other = await (await page.waitForSelector(selector)).contentFrame();
+    await waitUntil(`${selector} to load`, () => other.evaluate(() => document.title), (title) => title === 'blank');
+    return other;
+  };
+  // Which of the host page's frames is the demo: the frame of askdb's origin can tell.
+  const sibling = await loaded('#same-origin');
+  const index = await sibling.evaluate(() => [...Array(window.parent.frames.length).keys()]
+    .find((i) => { try { return window.parent.frames[i].location.pathname === '/index.html'; } catch { return false; } }));
+  assert.equal(typeof index, 'number');
+  const postDark = (from) => from.evaluate((i) => window.parent.frames[i].postMessage({ type: 'askdb:theme', theme: 'dark' }, '*'), index);
+
+  await postDark(sibling); // askdb's origin, another frame of the host page
+  await heard(1);
+  await postDark(await loaded('#foreign')); // a third origin
+  await heard(2);
+  assert.equal(await theme(), 'light', 'neither frame changed the colours');
+
+  // The page that frames the demo: heard.
+  await page.evaluate(() => document.querySelector('askdb-demo#shop iframe').contentWindow.postMessage({ type: 'askdb:theme', theme: 'dark' }, '*'));
+  await heard(3);
+  assert.equal(await theme(), 'dark');
+});
+
 test('with scripts off, the reader gets the fallback link', async (t) => {
   const page = await openHost(t, 'dark.html', { javaScriptEnabled: false });
   const link = page.locator('askdb-demo#shop a');
