@@ -15,6 +15,6 @@ pub mod storage;
 pub use address::{page_address, page_origin, query_parameters, query_string};
 pub use clock::{now_iso, now_ms, time_of_day, BrowserClock};
 pub use dom::{focus_element, save_file, set_theme};
-pub use frame::{in_a_frame, report_height};
+pub use frame::{follow_host_theme, in_a_frame, report_height};
 pub use js_error::describe;
 pub use storage::StorageRefused;

@@ -17,6 +17,8 @@ mod value;
 
 #[cfg(target_arch = "wasm32")]
 mod channel;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod file_digest;
 #[cfg(target_arch = "wasm32")]
 pub mod lazy;
 #[cfg(not(target_arch = "wasm32"))]

@@ -29,8 +29,8 @@ mod task;
 #[cfg(feature = "test-hooks")]
 mod test_hooks;
 
-use crate::browser::{query_parameters, set_theme};
-use crate::settings::address::{presentation, start_files};
+use crate::browser::{follow_host_theme, query_parameters, set_theme};
+use crate::settings::address::{presentation, start_files, Theme};
 use leptos::prelude::*;
 use opening::Source;
 use state::AppState;
@@ -53,6 +53,12 @@ fn App() -> impl IntoView {
     // What is wrong with these two is said in the settings panel, with the other parameters.
     let (shown, _) = presentation(&params);
     set_theme(shown.theme.map(|theme| theme.name()));
+    // Inside a documentation page, the host's theme switch changes the colours here too.
+    follow_host_theme(|name| {
+        if let Some(theme) = Theme::named(name) {
+            set_theme(Some(theme.name()));
+        }
+    });
 
     // `?db=<url>` opens that database at start, `?notes=<url>` reads its notes file, then
     // `?replay=<url>` replays a conversation.

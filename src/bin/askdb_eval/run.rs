@@ -4,20 +4,16 @@
 
 use super::args::Args;
 use super::error::EvalError;
+use super::opened::Opened;
 use super::questions::{self, Batch, Databases};
 use super::watch::WatchedModel;
-use askdb::agent::{AgentConfig, Session};
+use askdb::agent::AgentConfig;
 use askdb::clock::{Clock, SystemClock};
-use askdb::engine::hidden::{load_catalogue, Hidden};
-use askdb::engine::kind::HidingMechanism;
-use askdb::engine::native::RusqliteDb;
-use askdb::engine::{schema, DbError, QueryLimits};
 use askdb::eval::report;
 use askdb::eval::run::{run_checks, Candidate, CheckResult, Report};
-use askdb::knowledge::{comments, sidecar, tables, Check, Knowledge};
+use askdb::knowledge::{sidecar, Check, Knowledge};
 use askdb::llm::http::NativeHttp;
 use askdb::llm::{HttpProvider, LlmProvider};
-use askdb::model_view::{self, Enforcement, ModelView};
 use askdb::present::count::grouped;
 use askdb::present::time::elapsed;
 use askdb::text::cut_chars;
@@ -25,12 +21,6 @@ use futures::executor::block_on;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-
-/// Row counts in the schema get this long each, as in the page.
-const COUNT_LIMITS: QueryLimits = QueryLimits {
-    max_rows: 1,
-    deadline_ms: 3_000,
-};
 
 /// What a finished run wrote.
 pub struct Finished {
@@ -77,7 +67,7 @@ pub fn run(args: &Args, env: impl Fn(&str) -> Option<String>) -> Result<Finished
         key: &key,
     };
     for batch in &batches {
-        let opened = Opened::open(&batch.db, &notes)?;
+        let opened = Opened::open(&batch.db, &notes, &[])?;
         let checks = if args.questions.is_some() {
             batch.checks.clone()
         } else {
@@ -154,64 +144,8 @@ fn plan(args: &Args, databases: &Databases) -> Result<(Vec<Batch>, usize), EvalE
     Ok((questions::batches(chosen, databases)?, set.skipped_broken))
 }
 
-/// A database opened for the questions: the whole file (the expected SQL runs on it), the copy
-/// the model sees (without the knowledge tables, when the file has them), its session with
-/// the knowledge from every source.
-struct Opened {
-    whole: RusqliteDb,
-    for_model: Option<RusqliteDb>,
-    session: Session,
-}
-
+/// The questions' side of an opened database.
 impl Opened {
-    fn open(path: &Path, notes: &Knowledge) -> Result<Opened, EvalError> {
-        let schema_error = |why| EvalError::Schema {
-            path: path.to_path_buf(),
-            why,
-        };
-        let whole = RusqliteDb::open(path).map_err(EvalError::Database)?;
-        let full_schema = block_on(schema::load(&whole, &COUNT_LIMITS)).map_err(schema_error)?;
-
-        // What the model sees, as in the page (`model_view`): nothing is hidden here, and the
-        // knowledge tables are absent from the copy it reads, so no query of the model can
-        // read a golden question's answer. A file is copied into memory like the page's.
-        let nothing_hidden = Hidden::default();
-        let plan = block_on(model_view::plan(
-            &whole,
-            &full_schema,
-            &nothing_hidden,
-            &HidingMechanism::Copy,
-        ))
-        .map_err(schema_error)?;
-        let (for_model, read_schema) = match plan.enforcement {
-            Enforcement::Whole => (None, full_schema),
-            Enforcement::Copy { script } => {
-                let copy = RusqliteDb::derived(path, &script).map_err(EvalError::Database)?;
-                let schema = block_on(schema::load(&copy, &COUNT_LIMITS)).map_err(schema_error)?;
-                (Some(copy), schema)
-            }
-            Enforcement::Refused { why } => return Err(schema_error(DbError::Unavailable(why))),
-        };
-
-        let catalogue = block_on(load_catalogue(&whole)).map_err(schema_error)?;
-        let from_comments = Knowledge {
-            notes: comments::from_catalogue(&catalogue),
-            ..Knowledge::default()
-        };
-        let (in_file, mut problems) = block_on(tables::load(&whole)).map_err(schema_error)?;
-        let merged = Knowledge::merged([from_comments, in_file, notes.clone()]);
-        let view = ModelView::new(read_schema, merged, &nothing_hidden);
-        problems.extend(view.left_out.iter().cloned());
-        for problem in &problems {
-            eprintln!("{}: knowledge: {problem}", path.display());
-        }
-        Ok(Opened {
-            whole,
-            for_model,
-            session: Session::for_view(view),
-        })
-    }
-
     /// The golden questions kept with the database and in --notes.
     fn golden_questions(&self) -> Vec<questions::Question> {
         self.session
@@ -234,7 +168,7 @@ impl Opened {
         progress: &mut Progress<'_>,
     ) -> Report {
         let candidate = Candidate {
-            db: self.for_model.as_ref().unwrap_or(&self.whole),
+            db: self.model_db(),
             reference: &self.whole,
             llm: model,
             clock,
@@ -279,7 +213,7 @@ impl Progress<'_> {
     }
 }
 
-fn one_line(text: &str) -> String {
+pub fn one_line(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
@@ -300,7 +234,7 @@ fn databases(args: &Args) -> Result<Databases, EvalError> {
     }
 }
 
-fn must_exist(option: &'static str, path: &Path) -> Result<(), EvalError> {
+pub fn must_exist(option: &'static str, path: &Path) -> Result<(), EvalError> {
     if path.exists() {
         Ok(())
     } else {
@@ -311,12 +245,12 @@ fn must_exist(option: &'static str, path: &Path) -> Result<(), EvalError> {
     }
 }
 
-fn read_text(path: &Path) -> Result<String, String> {
+pub fn read_text(path: &Path) -> Result<String, String> {
     let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
     String::from_utf8(bytes).map_err(|_| "it is not UTF-8 text".into())
 }
 
-fn read_notes(path: &Path) -> Result<Knowledge, EvalError> {
+pub fn read_notes(path: &Path) -> Result<Knowledge, EvalError> {
     let fail = |why: String| EvalError::Notes {
         path: path.to_path_buf(),
         why,

@@ -13,6 +13,7 @@ mod answer;
 mod question;
 mod replay;
 mod save;
+mod setup_line;
 mod transcript;
 
 use super::connection::{connect, Connection};
@@ -358,6 +359,7 @@ pub fn Chat() -> impl IntoView {
             <super::checks::ChecksPanel/>
             <replay::ReplayBanner/>
             <super::hiding::HiddenLine/>
+            <setup_line::SetupLine/>
             <question::QuestionBox/>
             {move || {
                 let list = chat.exchanges.get();
