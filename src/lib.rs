@@ -6,6 +6,8 @@
 //! - [`llm`]: LLM providers and their wire formats; they know messages and tools, not the loop.
 //! - [`knowledge`]: what the data means (notes, glossary, examples, golden questions), from
 //!   the schema, the file, a sidecar or the person.
+//! - [`model_view`]: what the model sees of an open database (hidden parts and knowledge tables
+//!   left out) and how that is enforced, for the page and `askdb-eval` alike.
 //! - [`agent`]: the question-answering loop and its tools; knows nothing of the browser.
 //! - [`eval`]: golden questions asked of a model, judged by comparing results.
 //! - [`conversation`]: conversations saved as files, read back with limits, replayed.
@@ -25,6 +27,7 @@ pub mod engine;
 pub mod eval;
 pub mod knowledge;
 pub mod llm;
+pub mod model_view;
 pub mod present;
 pub mod settings;
 pub mod sql;

@@ -32,7 +32,7 @@ const FORBIDDEN_MODULES: &[(&str, &[&str], &str)] = &[
     ),
     (
         "src/engine",
-        &["agent", "llm", "settings", "present", "ui"],
+        &["agent", "llm", "settings", "present", "ui", "model_view"],
         "the engine knows SQL rules only; everything else sits above it",
     ),
     (
@@ -60,6 +60,11 @@ const FORBIDDEN_MODULES: &[(&str, &[&str], &str)] = &[
         &["ui", "browser", "settings"],
         "evaluation runs the agent core the same way in the page and natively",
     ),
+    (
+        "src/model_view.rs",
+        &["ui", "browser", "settings", "agent", "llm"],
+        "what the model sees is pure, decided once for the page and askdb-eval",
+    ),
 ];
 
 /// Crates that exist only in the browser.
@@ -86,6 +91,7 @@ const PURE_FOLDERS: &[&str] = &[
     "src/settings",
     "src/conversation",
     "src/eval",
+    "src/model_view.rs",
     "src/clock.rs",
 ];
 
