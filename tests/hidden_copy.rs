@@ -541,7 +541,8 @@ fn a_without_rowid_table_stays_so_unless_its_key_is_hidden() {
 
 #[test]
 fn a_rebuilt_table_keeps_its_composite_key_and_its_keys_to_visible_tables() {
-    // A key of two INTEGER columns is not a rowid; a foreign key may name the other table's
+    // A key of two INTEGER columns is not a rowid, and one that loses a column is no key at
+    // all (what is left need not be unique); a foreign key may name the other table's
     // columns, or leave them to its primary key.
     let original = database(
         "CREATE TABLE parent (id INTEGER PRIMARY KEY, name TEXT);
@@ -552,15 +553,26 @@ fn a_rebuilt_table_keeps_its_composite_key_and_its_keys_to_visible_tables() {
              other_id INTEGER REFERENCES other (id),
              PRIMARY KEY (a, b)
          );
+         CREATE TABLE halves (a INTEGER, b INTEGER, body TEXT, PRIMARY KEY (a, b));
          INSERT INTO parent VALUES (1, 'p');
          INSERT INTO other VALUES (2, 'o');
-         INSERT INTO pairs VALUES (1, 1, 's', 1, 2), (1, 2, 's', 1, 2), (2, 1, 's', NULL, 2);",
+         INSERT INTO pairs VALUES (1, 1, 's', 1, 2), (1, 2, 's', 1, 2), (2, 1, 's', NULL, 2);
+         INSERT INTO halves VALUES (1, 1, 'x'), (1, 2, 'y'), (2, 1, 'z');",
         "pairs",
     );
-    let derived = derive(&original.0, &["pairs.secret"], "pairs-derived");
-    let key = "SELECT name, pk FROM pragma_table_info('pairs') WHERE pk > 0 ORDER BY pk";
-    assert_eq!(rows(&derived.copy.0, key), rows(&original.0, key));
-    assert_eq!(rows(&derived.copy.0, key).len(), 2);
+    let derived = derive(&original.0, &["pairs.secret", "halves.b"], "pairs-derived");
+    let key = |table: &str| {
+        format!("SELECT name, pk FROM pragma_table_info('{table}') WHERE pk > 0 ORDER BY pk")
+    };
+    assert_eq!(
+        rows(&derived.copy.0, &key("pairs")),
+        rows(&original.0, &key("pairs"))
+    );
+    assert_eq!(rows(&derived.copy.0, &key("pairs")).len(), 2);
+    assert_eq!(
+        rows(&derived.copy.0, &key("halves")),
+        Vec::<Vec<Value>>::new()
+    );
     let foreign = "SELECT \"table\", \"from\", \"to\" FROM pragma_foreign_key_list('pairs') \
                    ORDER BY \"table\"";
     let kept = rows(&derived.copy.0, foreign);
@@ -571,4 +583,6 @@ fn a_rebuilt_table_keeps_its_composite_key_and_its_keys_to_visible_tables() {
     assert!(kept.iter().any(|row| row[2] == Value::Text("id".into())));
     let pairs = "SELECT a, b, parent_id, other_id FROM pairs ORDER BY a, b";
     assert_eq!(rows(&derived.copy.0, pairs), rows(&original.0, pairs));
+    let halves = "SELECT a, body FROM halves ORDER BY body";
+    assert_eq!(rows(&derived.copy.0, halves), rows(&original.0, halves));
 }
