@@ -297,7 +297,8 @@ fn rebuild(script: &mut String, table: &Table, definition: &str, hidden: &Hidden
     }
 
     let columns = name_list(visible.iter().map(|c| &c.name));
-    // Rowids are copied (a column called rowid hides them). The `VACUUM` at the end renumbers
+    // Rowids are copied (a column called rowid hides them), so that rows keep their order: the
+    // SELECT alone may read them in the order of an index. The `VACUUM` at the end renumbers
     // them, in order, in every table without an `INTEGER PRIMARY KEY`, rebuilt or not: only
     // rowids that are a key stay the original's.
     let keeps_rowid = had_rowid
