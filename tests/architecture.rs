@@ -60,6 +60,20 @@ const FORBIDDEN_MODULES: &[(&str, &[&str], &str)] = &[
         &["ui", "browser", "settings"],
         "evaluation runs the agent core the same way in the page and natively",
     ),
+    (
+        "src/compare",
+        &[
+            "agent",
+            "eval",
+            "llm",
+            "conversation",
+            "knowledge",
+            "settings",
+            "ui",
+            "browser",
+        ],
+        "the comparison of results sits below the agent and the evaluation, which both use it",
+    ),
 ];
 
 /// Crates that exist only in the browser.
@@ -86,6 +100,7 @@ const PURE_FOLDERS: &[&str] = &[
     "src/settings",
     "src/conversation",
     "src/eval",
+    "src/compare",
     "src/clock.rs",
 ];
 

@@ -6,7 +6,7 @@
 //! tables are not in the schema it is shown (`Session::new`), and evidence that reads them
 //! fails.
 
-use super::compare::{same_result, Verdict};
+use crate::compare::{same_result, Verdict};
 use crate::agent::{Agent, AgentConfig, AgentError, Answer, Failure, Session};
 use crate::clock::Clock;
 use crate::engine::{self, Database, QueryLimits, QueryResult};
