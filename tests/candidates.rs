@@ -7,9 +7,11 @@ mod support;
 
 use askdb::agent::candidates::{Approach, CandidateAgents, Candidates};
 use askdb::agent::{AgentConfig, AgentError, AgentEvent, EventKind, Session};
+use askdb::clock::Clock;
 use askdb::engine::{QueryLimits, RowCount};
 use askdb::llm::{ChatRequest, LlmError, LlmProvider, Message, ModelReply};
 use futures::channel::oneshot;
+use futures::future::LocalBoxFuture;
 use std::cell::RefCell;
 use support::scripted_llm::{
     calls, final_answer, run_sql, session, three_steps, FakeClock, ScriptedLlm, Turn,
@@ -34,9 +36,39 @@ struct Logged<'a> {
 impl LlmProvider for Logged<'_> {
     async fn complete(&self, request: &ChatRequest) -> Result<ModelReply, LlmError> {
         self.log.borrow_mut().push(format!("{} asks", self.name));
+        // A reply takes a while, as over the network: the other candidates may run meanwhile.
+        yield_once().await;
         let reply = self.inner.complete(request).await;
         self.log.borrow_mut().push(format!("{} replied", self.name));
         reply
+    }
+}
+
+/// Gives the other candidates one turn: pending once, and wakes itself to be polled again.
+async fn yield_once() {
+    let mut yielded = false;
+    std::future::poll_fn(|context| {
+        if yielded {
+            return std::task::Poll::Ready(());
+        }
+        yielded = true;
+        context.waker().wake_by_ref();
+        std::task::Poll::Pending
+    })
+    .await
+}
+
+/// Time that stands still: no deadline passes while a reply is on its way (the scripted
+/// replies above take one poll, as over the network).
+struct StillClock;
+
+impl Clock for StillClock {
+    fn now_ms(&self) -> f64 {
+        0.0
+    }
+
+    fn sleep(&self, _ms: u32) -> LocalBoxFuture<'static, ()> {
+        Box::pin(std::future::pending())
     }
 }
 
@@ -61,6 +93,7 @@ fn draw_until(
 ) -> Drawn {
     let session: Session = session(db);
     let clock = FakeClock::default();
+    let still = StillClock;
     let log = RefCell::new(Vec::new());
     let llms: Vec<Logged> = scripts
         .into_iter()
@@ -74,7 +107,7 @@ fn draw_until(
     let agents = CandidateAgents {
         db,
         llms: llms.iter().collect(),
-        clock: &clock,
+        clock: &still,
         config,
         evidence_limits: EVIDENCE_LIMITS,
     };
