@@ -3,7 +3,7 @@
 //
 //   node bench/bench.mjs [--orders 700000,2000000] [--runs 3]
 //
-// Needs a release build in dist/ (bench/run.sh builds it first). Databases are generated
+// Needs a release build in dist/ (bench/run.sh builds it first and points ASKDB_DIST at it). Databases are generated
 // with tests/datasets/big/make_big.py into /tmp/askdb-bench/ and kept there: the same
 // --orders always gives the same content, so a file that exists is reused.
 

@@ -4,7 +4,8 @@
 //
 //   node bench/hidden_memory.mjs [--orders 700000] [--hide order_items.unit_price_cents]
 //
-// Needs the built page (trunk build --release). Prints a Markdown table for docs/benchmarks.md.
+// Needs the page built for the tests (scripts/build-test-page.sh): it reads the copy's size
+// through a test hook. Prints a Markdown table for docs/benchmarks.md.
 
 import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync, statSync } from 'node:fs';

@@ -7,6 +7,9 @@
 //! The examples' questions are the German Spider dev questions (real wording, many near
 //! duplicates); each search is for another question of the same set. The demo's knowledge is
 //! the shop database's, written here as a person or the sidecar would give it.
+// Native only (rusqlite, through tests/support): on wasm32 there is nothing to build.
+#![cfg_attr(target_arch = "wasm32", no_main)]
+#![cfg(not(target_arch = "wasm32"))]
 
 #[path = "../tests/support/mod.rs"]
 mod support;

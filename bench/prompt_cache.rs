@@ -13,6 +13,9 @@
 //!   tokens: a cache write costs 1.25, a cache read 0.1 (five-minute cache).
 //! - OpenAI and Gemini cache by themselves any prefix they saw before, from 1,024 tokens on
 //!   (OpenAI in steps of 128); their discounts depend on the model, so only the tokens are shown.
+// Native only (rusqlite, through tests/support): on wasm32 there is nothing to build.
+#![cfg_attr(target_arch = "wasm32", no_main)]
+#![cfg(not(target_arch = "wasm32"))]
 
 #[path = "../tests/support/mod.rs"]
 mod support;

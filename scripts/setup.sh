@@ -9,6 +9,8 @@ set -euo pipefail
 ASKDB_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TRUNK_VERSION="0.21.14" # 0.22 needs a newer rustc than the project's minimum.
 CHROMIUM_PACKAGES=(chromium chromium-driver)
+# playwright-core needs Node 20; the test runner's --test-concurrency came in 20.10.
+NODE_MINIMUM="20.10"
 
 say() { printf '\033[1m==> %s\033[0m\n' "$*"; }
 fail() {
@@ -63,6 +65,27 @@ setup_chromium() {
   fi
 }
 
+# Node.js itself: the end-to-end tests and the page's build (npm) need NODE_MINIMUM or newer.
+setup_node() {
+  need node "install Node.js $NODE_MINIMUM or newer with npm (Debian 13: apt-get install nodejs npm; Debian 12's nodejs is 18, too old: take Node 20 or 22 from nodejs.org or NodeSource)"
+  local found
+  found="$(node --version)"
+  found="${found#v}"
+  if [ "$(printf '%s\n%s\n' "$NODE_MINIMUM" "$found" | sort -V | head -n1)" != "$NODE_MINIMUM" ]; then
+    fail "Node.js $found is too old: askdb's tests need $NODE_MINIMUM or newer (playwright-core needs 20, node --test's --test-concurrency 20.10). Install Node 20 or 22 (nodejs.org, NodeSource, or Debian 13's nodejs) and run this again."
+  fi
+}
+
+# python3 with its sqlite3 module: the end-to-end tests make their databases with it.
+setup_python() {
+  if ! python3 -c 'import sqlite3' >/dev/null 2>&1; then
+    say "Installing python3 with apt-get (the end-to-end tests make databases with its sqlite3)"
+    as_root apt-get update
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends python3
+    python3 -c 'import sqlite3' || fail "python3 cannot import sqlite3 even after installing python3"
+  fi
+}
+
 # npm ci wipes and reinstalls node_modules, so run it only when node_modules was not made
 # from the current package-lock.json (npm records what it installed in .package-lock.json).
 setup_node_modules() {
@@ -79,10 +102,21 @@ setup_node_modules() {
   fi
 }
 
+# Mutation testing (scripts/mutants.sh, docs/testing.md): installed only when that script asks.
+CARGO_MUTANTS_VERSION="27.1.0"
+setup_mutants() {
+  if [ "$(cargo mutants --version 2>/dev/null || true)" != "cargo-mutants $CARGO_MUTANTS_VERSION" ]; then
+    say "Installing cargo-mutants $CARGO_MUTANTS_VERSION (compiles from source: several minutes)"
+    cargo install --locked cargo-mutants --version "$CARGO_MUTANTS_VERSION"
+  fi
+}
+
 setup_rust_target
 setup_trunk
 setup_wasm_bindgen
 setup_chromium
+setup_python
+setup_node
 setup_node_modules
 
 # The tools cargo installed, and the npm packages' commands. (The page is built without

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every check and test of askdb, in order, stopping at the first failure:
-# format, lints (native and wasm), native tests, wasm tests in headless Chromium,
-# the release build, and the end-to-end tests of the built page in headless Chromium.
+# format, lints (native and wasm), native tests, the release build (and the page built for the
+# tests, with its test hooks, which the release build must not have), wasm tests in headless
+# Chromium, and the end-to-end tests of the built page in headless Chromium.
 #
 #   scripts/test.sh            (installs what is missing first, see scripts/setup.sh)
 #
@@ -28,6 +29,25 @@ step() {
   TIMINGS+=("$name $(($(date +%s) - t0))s")
 }
 
+# Where scripts/build-test-page.sh builds the page for the tests (tests/e2e/harness.mjs reads it).
+TEST_PAGE=target/test-page
+
+# The hooks' names are in the test page's wasm and nowhere in the page people are served.
+test_hooks_only_in_the_test_page() {
+  local hook
+  for hook in askdbExport askdbPristineBytes askdbAgentCopyBytes; do
+    grep -q "$hook" "$TEST_PAGE/askdb_bg.wasm" || {
+      echo "the test page has no $hook: is the check looking at the right file?"
+      return 1
+    }
+    if grep -rlq "$hook" dist; then
+      echo "dist/ holds the test hook $hook: it must be built without the test-hooks feature"
+      return 1
+    fi
+  done
+  echo "the test hooks are in $TEST_PAGE only"
+}
+
 # The files whose tests are wasm-bindgen tests: the library itself and tests/*.rs.
 wasm_test_targets() {
   if grep -rlq 'wasm_bindgen_test' src; then echo --lib; fi
@@ -42,10 +62,14 @@ wasm_test_targets() {
 
 step "format" cargo fmt --all --check
 step "clippy native" cargo clippy --all-targets -- -D warnings
-step "clippy wasm" cargo clippy --target wasm32-unknown-unknown -- -D warnings
+step "clippy wasm" cargo clippy --target wasm32-unknown-unknown --all-targets -- -D warnings
 step "native tests" cargo test
 
+# The page people are served (dist/), then the page the tests run (target/test-page: the same
+# with the test hooks of src/ui/test_hooks.rs, which expose the database's bytes on `window`).
 step "release build" trunk build --offline --release
+step "test page build" trunk build --offline --release --features test-hooks --dist "$TEST_PAGE"
+step "no test hooks in dist" test_hooks_only_in_the_test_page
 
 mapfile -t WASM_TARGETS < <(wasm_test_targets)
 if ((${#WASM_TARGETS[@]})); then
@@ -57,7 +81,7 @@ if ((${#WASM_TARGETS[@]})); then
   # that answers HTTP Range requests (and, on other paths, one that does not, or hides headers).
   RANGE_URL_FILE=tests/range-url.txt
   rm -f "$DIST_URL_FILE" "$RANGE_URL_FILE"
-  node tests/e2e/static-server.mjs dist "$DIST_URL_FILE" >/dev/null &
+  node tests/e2e/static-server.mjs "$TEST_PAGE" "$DIST_URL_FILE" >/dev/null &
   DIST_SERVER=$!
   node tests/e2e/range-server.mjs tests/datasets "$RANGE_URL_FILE" >/dev/null &
   RANGE_SERVER=$!
@@ -80,8 +104,10 @@ fi
 
 # Two test files at a time (node's default on two cores is one): most of their time is spent
 # waiting on the page, timers and retries, not on the CPU. Each file has its own servers and
-# browser, so they do not meet.
-step "e2e tests" node --test --test-concurrency=2 --test-reporter=spec tests/e2e/
+# browser, so they do not meet. The files are listed (not the folder, which Node 22 and later
+# do not accept).
+E2E_FILES=(tests/e2e/*.test.mjs)
+step "e2e tests" node --test --test-concurrency=2 --test-reporter=spec "${E2E_FILES[@]}"
 
 # Add up the counts that cargo test ("test result: ok. 3 passed; 0 failed; 1 ignored")
 # and node's test runner ("ℹ pass 3", "ℹ fail 0", "ℹ skipped 0") printed.

@@ -1,5 +1,6 @@
 //! Every table of the reference databases described and listed through the agent: odd names,
 //! views, wide and larger tables must all give a result within the size cap, never an error.
+#![cfg(not(target_arch = "wasm32"))] // rusqlite, through tests/support
 
 mod support;
 

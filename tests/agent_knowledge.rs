@@ -2,6 +2,7 @@
 //! model receives: notes in the system prompt and in `describe_table`, the glossary terms a
 //! question uses and the examples most like it in the question's message, askdb's own tables
 //! never offered as data nor run, hostile notes cut and kept on their line, and the budget held.
+#![cfg(not(target_arch = "wasm32"))] // rusqlite, through tests/support
 
 mod support;
 
@@ -418,36 +419,53 @@ fn knowledge_tables_are_not_offered_as_data_and_not_run() {
     assert_eq!(episode.answer().text, "3 tables.");
 }
 
-#[test]
-fn examples_the_guard_refuses_or_that_read_what_the_model_cannot_see_are_not_sent() {
+/// Examples the briefing must never send, each with the question it answers.
+const UNSENDABLE: [(&str, &str); 3] = [
+    ("How many orders were deleted?", "DELETE FROM orders"),
+    (
+        "How many orders have notes?",
+        "SELECT count(*) FROM askdb_notes",
+    ),
+    (
+        "How many orders are secret?",
+        "SELECT count(*) FROM secret_orders",
+    ),
+];
+
+/// The question's message when `examples` are the session's only knowledge and `question` is
+/// asked of the shop.
+fn message_with_examples(examples: Vec<Example>, question: &str) -> (String, usize) {
     let db = RusqliteDb::shop();
     let knowledge = Knowledge {
-        examples: vec![
-            example("How many orders were deleted?", "DELETE FROM orders"),
-            example(
-                "How many orders have notes?",
-                "SELECT count(*) FROM askdb_notes",
-            ),
-            example(
-                "How many orders are secret?",
-                "SELECT count(*) FROM secret_orders",
-            ),
-            example("How many orders are there?", "SELECT count(*) FROM orders"),
-        ],
+        examples,
         ..Knowledge::default()
     };
     let mut session = shop_session(&db, knowledge);
     let episode = ask(
         &db,
         &mut session,
-        "How many orders?",
+        question,
         vec![calls(vec![final_answer(
             "c1",
             "12.",
             "SELECT count(*) FROM orders",
         )])],
     );
-    let message = question_message(&episode.requests[0]);
+    let sent = match episode.events.first().map(|event| &event.kind) {
+        Some(EventKind::Knowledge(sent)) => sent.examples.len(),
+        _ => 0,
+    };
+    (question_message(&episode.requests[0]).to_string(), sent)
+}
+
+#[test]
+fn examples_the_guard_refuses_or_that_read_what_the_model_cannot_see_are_not_sent() {
+    let mut examples: Vec<Example> = UNSENDABLE.iter().map(|(q, sql)| example(q, sql)).collect();
+    examples.push(example(
+        "How many orders are there?",
+        "SELECT count(*) FROM orders",
+    ));
+    let (message, sent) = message_with_examples(examples, "How many orders?");
     assert!(
         message.contains("SELECT count(*) FROM orders\n"),
         "{message}"
@@ -455,7 +473,20 @@ fn examples_the_guard_refuses_or_that_read_what_the_model_cannot_see_are_not_sen
     for unsent in ["DELETE", "askdb_notes", "secret_orders"] {
         assert!(!message.contains(unsent), "{unsent}: {message}");
     }
-    assert_eq!(knowledge_event(&episode).examples.len(), 1);
+    assert_eq!(sent, 1);
+
+    // Each one alone, asked in its own words: still not sent. The positive control: the same
+    // question with an ordinary SQL in its place is sent, so what keeps the unsendable one out
+    // is the filter, not a retrieval score under the floor.
+    for (question, sql) in UNSENDABLE {
+        let (message, sent) = message_with_examples(vec![example(question, sql)], question);
+        assert!(!message.contains(sql), "{sql} was sent: {message}");
+        assert_eq!(sent, 0, "{question}");
+        let ordinary = "SELECT count(*) FROM orders WHERE quantity > 1";
+        let (message, sent) = message_with_examples(vec![example(question, ordinary)], question);
+        assert!(message.contains(ordinary), "{question}: {message}");
+        assert_eq!(sent, 1, "{question}");
+    }
 }
 
 #[test]

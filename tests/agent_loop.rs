@@ -1,5 +1,6 @@
 //! The agent's loop with a scripted model on the shop database: how a question ends, every way
 //! it can end, and what the model is sent back.
+#![cfg(not(target_arch = "wasm32"))] // rusqlite, through tests/support
 
 mod support;
 

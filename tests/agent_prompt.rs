@@ -1,5 +1,6 @@
 //! The system prompt carries the schema up front: all of it when small, the table names with
 //! row counts when large (the model then asks `describe_table`).
+#![cfg(not(target_arch = "wasm32"))] // rusqlite, through tests/support
 
 mod support;
 

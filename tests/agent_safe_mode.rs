@@ -1,6 +1,7 @@
 //! Safe mode on the shop database with a scripted model: the model writes no SQL; it asks with
 //! the structured `query` tool, whose values are bound, never spliced into SQL text. Every
 //! operator of every kind against SQLite's own answer, and every refusal's message.
+#![cfg(not(target_arch = "wasm32"))] // rusqlite, through tests/support
 
 mod support;
 

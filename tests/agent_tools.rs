@@ -1,6 +1,7 @@
 //! Scripted episodes on the shop database, each asserting what the tools tell the model: the
 //! traps of the seed article (a literal not in the data, NOT IN over a NULL, agreement on an
 //! empty result) and the plain answers (sales per category, orders in March 2024).
+#![cfg(not(target_arch = "wasm32"))] // rusqlite, through tests/support
 
 mod support;
 

@@ -1,6 +1,7 @@
 //! Conversations saved and replayed: a question recorded with a scripted model on the shop
 //! database, written and read back, then replayed through the same agent and tools with the
 //! recorded turns; differences, a recording that runs out, and files that must be refused.
+#![cfg(not(target_arch = "wasm32"))] // rusqlite, through tests/support
 
 mod support;
 

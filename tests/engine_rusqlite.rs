@@ -1,4 +1,5 @@
 //! The rusqlite test backend and the schema reader, on the reference shop database.
+#![cfg(not(target_arch = "wasm32"))] // rusqlite, through tests/support
 
 mod support;
 

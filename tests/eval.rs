@@ -1,6 +1,7 @@
 //! Golden questions asked of scripted models on the shop database: one that answers right, one
 //! that answers wrong, one that fails. The report's counts, outcomes, verdicts, Markdown and
 //! JSON are checked, and that the model is never sent a golden question's SQL.
+#![cfg(not(target_arch = "wasm32"))] // rusqlite, through tests/support
 
 mod support;
 
@@ -97,11 +98,24 @@ fn evaluate_on(
     config: AgentConfig,
     stop: Stop,
 ) -> Run {
+    evaluate_candidate((db, db), session, checks, turns, config, stop)
+}
+
+/// Runs `checks` with a scripted model querying `model_db` while the expected SQL runs on
+/// `reference`, stopping when `stop` says.
+fn evaluate_candidate(
+    (model_db, reference): (&RusqliteDb, &RusqliteDb),
+    session: Session,
+    checks: &[Check],
+    turns: Vec<Turn>,
+    config: AgentConfig,
+    stop: Stop,
+) -> Run {
     let clock = FakeClock::default();
     let llm = ScriptedLlm::new(turns, &clock);
     let candidate = Candidate {
-        db,
-        reference: db,
+        db: model_db,
+        reference,
         llm: &llm,
         clock: &clock,
         config,
@@ -312,8 +326,66 @@ fn the_model_is_never_sent_a_golden_questions_sql() {
         for check in checks() {
             assert!(!sent.contains(&check.sql), "{} was sent", check.sql);
         }
-        assert!(!sent.contains("askdb_checks"));
     }
+}
+
+/// The expected SQL kept in the file carries this alias, which no SQL of the model has.
+const GOLDEN_ALIAS: &str = "golden_answer_7f3q";
+/// Kept in lower case in an ordinary table; only a query's result has it in upper case.
+const MEMO: &str = "memo-marker-5k";
+
+/// A model that tries to read the golden questions by the table's name and through a view
+/// over it, reads an ordinary table (the positive control), then answers with `MARCH`.
+fn catalogue_reader() -> Vec<Turn> {
+    vec![
+        calls(vec![run_sql("r1", "SELECT * FROM askdb_checks")]),
+        calls(vec![run_sql("r2", "SELECT * FROM v")]),
+        calls(vec![run_sql("r3", "SELECT upper(note) FROM memo")]),
+        calls(vec![final_answer("a1", "7 orders.", MARCH)]),
+    ]
+}
+
+/// On the copy the page and `askdb-eval` give the model (the file without its knowledge tables,
+/// and so without the views over them), the model cannot read a golden question's SQL: not by
+/// the table's name (the agent refuses it) and not through a view, which the name check does not
+/// see. Its query results do reach it: an ordinary table's value comes back.
+#[test]
+fn on_the_models_copy_no_route_reads_the_golden_questions() {
+    let file = support::hiding::Scratch::new("eval-golden-view");
+    std::fs::copy(support::dataset("shop/shop.db"), &file.0).unwrap();
+    let golden = MARCH.replace("count(*)", &format!("count(*) AS {GOLDEN_ALIAS}"));
+    let connection = rusqlite::Connection::open(&file.0).unwrap();
+    connection
+        .execute_batch(&format!(
+            "CREATE TABLE askdb_checks (question TEXT, sql TEXT);
+             INSERT INTO askdb_checks VALUES ('How many orders in March 2024?', \"{golden}\");
+             CREATE VIEW v AS SELECT * FROM askdb_checks;
+             CREATE TABLE memo (note TEXT);
+             INSERT INTO memo VALUES ('{MEMO}');"
+        ))
+        .unwrap();
+    drop(connection);
+    let derived = support::hiding::derive(&file.0, &["askdb_checks"], "eval-golden-view-copy");
+    let whole = RusqliteDb::open(&file.0);
+    let for_model = RusqliteDb::open(&derived.copy.0);
+
+    let golden = [check("How many orders in March 2024?", &golden)];
+    let (report, _, requests) = evaluate_candidate(
+        (&for_model, &whole),
+        session(&for_model),
+        &golden,
+        catalogue_reader(),
+        config(),
+        Stop::Never,
+    );
+    assert_eq!(report.results[0].outcome, Outcome::Pass);
+    assert_eq!(requests.len(), 4, "the model's four steps");
+    // The positive control: what the model's query read reached its next request.
+    let read = MEMO.to_uppercase();
+    assert!(!requests_text(&requests[..3]).contains(&read));
+    assert!(requests_text(&requests[3..]).contains(&read));
+    let sent = requests_text(&requests);
+    assert!(!sent.contains(GOLDEN_ALIAS), "{sent}");
 }
 
 #[test]

@@ -515,25 +515,68 @@ fn the_german_spider_set_skips_gold_sql_known_not_to_run() {
     assert!(markdown.contains("52 questions of the set were not asked"));
 }
 
+/// The expected SQL kept in the file carries this alias, which no SQL of the model has: a
+/// request that holds it was sent the golden question's answer.
+const GOLDEN_ALIAS: &str = "golden_answer_7f3q";
+/// Kept in lower case in an ordinary table; only a query's result has it in upper case.
+const MEMO: &str = "memo-marker-5k";
+
+/// A model that tries to read the golden questions, first by the knowledge table's name (the
+/// agent refuses it), then through a view over it (`v`, which only the model's copy of the file
+/// lacks), then reads an ordinary table (the positive control: a query's result reaches the
+/// next request), and answers with `MARCH`. Each step is told by the tool results so far.
+fn catalogue_reader() -> FakeServer {
+    FakeServer::start(|request, _| {
+        let step = request.body.matches("\"tool_call_id\"").count();
+        let (name, arguments) = match step {
+            0 => ("run_sql", json!({ "sql": "SELECT * FROM askdb_checks" })),
+            1 => ("run_sql", json!({ "sql": "SELECT * FROM v" })),
+            2 => ("run_sql", json!({ "sql": "SELECT upper(note) FROM memo" })),
+            _ => (
+                "final_answer",
+                json!({ "answer": "Here it is.", "sql": MARCH }),
+            ),
+        };
+        let mut reply = tool_call(Provider::OpenAi, name, arguments);
+        reply["choices"][0]["message"]["tool_calls"][0]["id"] = json!(format!("call_{step}"));
+        Reply::json(200, reply)
+    })
+}
+
 #[test]
 fn golden_questions_kept_in_the_database_are_asked_and_never_shown_to_the_model() {
     let scratch = Scratch::new("in-file");
     let db = scratch.0.join("shop-with-checks.db");
     std::fs::copy(repo("tests/datasets/shop/shop.db"), &db).unwrap();
     let connection = rusqlite::Connection::open(&db).unwrap();
+    let golden = MARCH.replace("count(*)", &format!("count(*) AS {GOLDEN_ALIAS}"));
     connection
         .execute_batch(&format!(
             "CREATE TABLE askdb_checks (question TEXT, sql TEXT, also_accepted TEXT);
-             INSERT INTO askdb_checks VALUES ('How many orders in March 2024?', \"{MARCH}\", NULL);"
+             INSERT INTO askdb_checks VALUES ('How many orders in March 2024?', \"{golden}\", NULL);
+             CREATE VIEW v AS SELECT * FROM askdb_checks;
+             CREATE TABLE memo (note TEXT);
+             INSERT INTO memo VALUES ('{MEMO}');"
         ))
         .unwrap();
     drop(connection);
-    let server = model(Provider::OpenAi, shop_answers());
+    let server = catalogue_reader();
     let output = eval_at(&scratch, &server.url, &["--db", db.to_str().unwrap()]);
     assert_exit(&output, 0, "[1/1] pass");
-    assert_eq!(stdout(&output), "1 of 1 correct, 240 tokens\n");
-    for request in server.requests() {
-        assert!(!request.body.contains("askdb_checks"), "{}", request.body);
+    assert_eq!(stdout(&output), "1 of 1 correct, 480 tokens\n");
+
+    let requests = server.requests();
+    assert_eq!(requests.len(), 4, "the model's four steps");
+    // The positive control: what the model's query read reached its next request.
+    let read = MEMO.to_uppercase();
+    assert!(!requests[2].body.contains(&read), "{}", requests[2].body);
+    assert!(requests[3].body.contains(&read), "{}", requests[3].body);
+    // By name the agent refused to run it; through the view there was nothing to read.
+    assert!(requests[1]
+        .body
+        .contains("holds askdb's notes about the data"));
+    for request in &requests {
+        assert!(!request.body.contains(GOLDEN_ALIAS), "{}", request.body);
     }
 }
 

@@ -1,12 +1,14 @@
 //! The recorded conversations that `www/embed-example.html` replays for readers with no key
 //! (`www/examples/*.askdb.json`). They were recorded with a scripted model standing in for an
 //! LLM (this machine reaches none), through the same `Recorder` a person's "Save conversation"
-//! uses, on the very databases the page ships. The test proves each published file is one the
-//! page accepts, names the database it sits beside (size and SHA-256), and replays on it with
-//! no difference and the recorded answer.
+//! uses, on the very databases the page ships. The tests prove each published file is exactly
+//! what the recorder writes for its script (labelled as a stand-in, not an LLM), one the page
+//! accepts, names the database it sits beside (size and SHA-256), and replays on it with no
+//! difference and the recorded answer.
 //!
 //! To record them again (after a change to the format or the tools):
 //! `cargo test --test examples write_examples -- --ignored`.
+#![cfg(not(target_arch = "wasm32"))] // rusqlite, through tests/support
 
 mod support;
 
@@ -137,11 +139,7 @@ fn record(example: &Example) -> ConversationFile {
         format: FORMAT.into(),
         recorded_at: "2026-12-01T12:00:00.000Z".into(),
         database: identity(&path),
-        model: ModelInfo::new(
-            ProviderKind::OpenAi,
-            "scripted stand-in (no LLM)",
-            "http://127.0.0.1/scripted",
-        ),
+        model: ModelInfo::new(ProviderKind::OpenAi, STAND_IN, "http://127.0.0.1/scripted"),
         settings: RunSettings::new(&config, &QueryLimits::default()),
         questions: vec![question],
     }
@@ -190,6 +188,65 @@ fn each_published_example_replays_on_its_database_without_differences() {
         assert_eq!(answer.sql, expected.sql, "{}", example.recording);
         assert_eq!(llm.differences(), vec![], "{}", example.recording);
     }
+}
+
+/// What the banner shows as the model of a published recording: it says that no LLM answered.
+const STAND_IN: &str = "scripted stand-in (no LLM)";
+
+/// The text of a recording with the query times its tool results report (`"elapsed_ms":` inside
+/// a result's JSON, where the quotes are escaped) replaced by `MEASURED`: the database measures
+/// them with a real clock, so no two recordings share them. The model's turns are timed by the
+/// scripted clock and stay.
+fn without_query_times(recording: &str) -> String {
+    const FIELD: &str = r#"\"elapsed_ms\":"#;
+    let mut out = String::with_capacity(recording.len());
+    let mut rest = recording;
+    while let Some(at) = rest.find(FIELD) {
+        let after = &rest[at + FIELD.len()..];
+        let number = after
+            .find(|c: char| !(c.is_ascii_digit() || ".eE+-".contains(c)))
+            .unwrap_or(after.len());
+        out.push_str(&rest[..at + FIELD.len()]);
+        out.push_str("MEASURED");
+        rest = &after[number..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Each published file is, byte for byte, what [`record`] writes for its script today (as
+/// [`write_examples`] writes it), apart from the query times measured while recording: a file
+/// edited by hand or left behind by a change of the tools, the knowledge or the format fails
+/// here, even where it would still replay. Its label says that a scripted stand-in, not an LLM,
+/// answered.
+#[test]
+fn each_published_example_is_what_the_recorder_writes_for_its_script() {
+    for example in EXAMPLES {
+        let published = std::fs::read_to_string(www(example.recording))
+            .unwrap_or_else(|e| panic!("{}: {e}", example.recording));
+        assert_eq!(
+            read(&published).expect("readable").model.name,
+            STAND_IN,
+            "{}: the label",
+            example.recording
+        );
+        let recorded = record(example).to_json() + "\n";
+        assert!(
+            without_query_times(&published) == without_query_times(&recorded),
+            "{} is not what the recorder writes for its script: record it again with \
+             `cargo test --test examples write_examples -- --ignored`",
+            example.recording
+        );
+    }
+}
+
+#[test]
+fn only_the_query_times_are_set_apart() {
+    let text = r#"{"elapsed_ms": 1.0, "content": "{\"rows\":[[1]],\"elapsed_ms\":13.6}"}"#;
+    assert_eq!(
+        without_query_times(text),
+        r#"{"elapsed_ms": 1.0, "content": "{\"rows\":[[1]],\"elapsed_ms\":MEASURED}"}"#
+    );
 }
 
 #[test]

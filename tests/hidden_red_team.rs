@@ -2,6 +2,7 @@
 //! and name, with the agent on the copy the page gives it (rusqlite over the derived file). No
 //! request to the model, in any provider's wire format, carries a marker or a hidden name. The
 //! same script on the original file does find them: the routes are real.
+#![cfg(not(target_arch = "wasm32"))] // rusqlite, through tests/support
 
 mod support;
 

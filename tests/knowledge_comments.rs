@@ -1,6 +1,7 @@
 //! Schema comments read as notes on real schemas: every table of the German Spider databases
 //! and Northwind (quoted names, spaces, umlauts) written again with a comment on each column in
 //! the three styles the rules know, made by SQLite, read back from `sqlite_schema`.
+#![cfg(not(target_arch = "wasm32"))] // rusqlite, through tests/support
 
 mod support;
 

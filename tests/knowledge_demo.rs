@@ -1,6 +1,7 @@
 //! The demo database teaches askdb its data: schema comments and the four knowledge tables,
 //! all of which pass the checks against its schema, and golden questions whose SQL is right on
 //! its rows. Its data stays the reference shop's (`tests/datasets/shop`), row for row.
+#![cfg(not(target_arch = "wasm32"))] // rusqlite, through tests/support
 
 mod support;
 

@@ -5,6 +5,7 @@
 //!
 //! Leave-one-out: each question with a twin is searched among the other questions of its
 //! database; it is found when a question with the same SQL is among the top 3.
+#![cfg(not(target_arch = "wasm32"))] // rusqlite, through tests/support
 
 mod support;
 

@@ -1,5 +1,6 @@
 //! The knowledge tables inside a database file (`askdb_notes`, `askdb_glossary`,
 //! `askdb_examples`, `askdb_checks`), read through the engine as the page reads them.
+#![cfg(not(target_arch = "wasm32"))] // rusqlite, through tests/support
 
 mod support;
 

@@ -1,6 +1,7 @@
 //! The ledger of what was sent to the model: one entry per HTTP request, with the exact bodies,
 //! the bytes, the status and the tokens, totals that add up, and never the API key, whichever
 //! provider carries it where.
+#![cfg(not(target_arch = "wasm32"))] // rusqlite, through tests/support
 
 mod support;
 

@@ -1,4 +1,5 @@
 //! Charts offered for real query results on the shop dataset, run through `engine::query`.
+#![cfg(not(target_arch = "wasm32"))] // rusqlite, through tests/support
 
 mod support;
 

@@ -2,6 +2,7 @@
 //! before sent: the same tools, the same system prompt, then the same conversation. OpenAI and
 //! Gemini cache such prefixes by themselves; Anthropic reads them at its breakpoints. Nothing in
 //! the prefix may change between steps (no clock, no counter, no reordering).
+#![cfg(not(target_arch = "wasm32"))] // rusqlite, through tests/support
 
 mod support;
 

@@ -6,7 +6,7 @@
 //! URL in `tests/range-url.txt`:
 //!
 //! ```text
-//! node tests/e2e/static-server.mjs dist tests/dist-url.txt &
+//! node tests/e2e/static-server.mjs target/test-page tests/dist-url.txt &
 //! node tests/e2e/range-server.mjs tests/datasets tests/range-url.txt &
 //! CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown --test web_lazy
 //! ```

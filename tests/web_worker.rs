@@ -1,6 +1,6 @@
 //! The page's engine (`WorkerDatabase`: sql.js in a Web Worker) in a real browser.
 //!
-//! Needs the built page (`trunk build`) served on 127.0.0.1 with two headers, because the test
+//! Needs the built page (`scripts/build-test-page.sh`) served on 127.0.0.1 with two headers, because the test
 //! harness runs on its own origin (with cross-origin isolation): CORS for the worker's fetch of
 //! `sql-wasm.wasm`, and a cross-origin resource policy for its `importScripts`. The end-to-end
 //! tests' static server sends both; run as a program it serves a folder on a free port and
@@ -9,7 +9,7 @@
 //! `scripts/test.sh` does:
 //!
 //! ```text
-//! node tests/e2e/static-server.mjs dist tests/dist-url.txt &
+//! node tests/e2e/static-server.mjs target/test-page tests/dist-url.txt &
 //! CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown --test web_worker
 //! kill %1
 //! ```

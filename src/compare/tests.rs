@@ -238,3 +238,74 @@ fn the_order_that_counts_is_the_outer_querys() {
     assert!(!Query::read("SELECT a FROM (SELECT a FROM t ORDER BY a LIMIT 3)").has_order_by());
     assert!(!Query::read("SELECT group_concat(a ORDER BY a) FROM t").has_order_by());
 }
+
+#[test]
+fn a_cut_result_against_a_whole_one_is_a_row_count() {
+    // The same rows kept, but one side was cut: its count says so, not "too many".
+    let expected = result(&["a"], vec![vec![I(1)], vec![I(2)]]);
+    let mut cut = expected.clone();
+    cut.truncated = true;
+    cut.total_rows = RowCount::MoreThan(2);
+    assert_eq!(
+        why(&expected, &cut, false),
+        "2 rows expected, more than 2 returned"
+    );
+}
+
+/// Past [`MAX_LEFTOVER_PAIRING`] rows only the sorted pass pairs rows: it must pair every equal
+/// row and leave exactly the different ones.
+#[test]
+fn large_results_pair_in_one_sorted_pass() {
+    let rows = |range: std::ops::Range<i64>| range.map(|n| vec![I(n)]).collect::<Vec<_>>();
+    let many = MAX_LEFTOVER_PAIRING as i64 + 500;
+    let expected = result(&["n"], rows(0..many));
+    let reversed = result(&["n"], rows(0..many).into_iter().rev().collect());
+    assert_eq!(same_result(&expected, &reversed, false), Verdict::Same);
+    let shifted = result(&["n"], rows(1..many + 1));
+    assert_eq!(
+        why(&expected, &shifted, false),
+        "one row differs: first column (n): 0 expected, 1500 returned"
+    );
+}
+
+/// The sorted pass needs an order that puts equal values side by side, for every kind of value:
+/// past [`MAX_LEFTOVER_PAIRING`] rows nothing else pairs them.
+#[test]
+fn large_results_of_every_kind_pair_in_the_sorted_pass() {
+    type Make = fn(i64) -> Value;
+    let many = MAX_LEFTOVER_PAIRING as i64 + 500;
+    let mixed: Make = |n| match n % 4 {
+        0 => Null,
+        1 => I(n),
+        2 => t(&n.to_string()),
+        _ => Value::Blob(n.to_be_bytes().to_vec()),
+    };
+    let kinds: [(&str, Make, Make); 5] = [
+        // Past 2^53 neighbours are one float apart: only integers order them.
+        (
+            "integers past 2^53",
+            |n| I((1 << 53) + n),
+            |n| I((1 << 53) + n),
+        ),
+        ("text", |n| t(&format!("{n:05}")), |n| t(&format!("{n:05}"))),
+        (
+            "blobs",
+            |n| Value::Blob(n.to_be_bytes().to_vec()),
+            |n| Value::Blob(n.to_be_bytes().to_vec()),
+        ),
+        ("integers against reals", |n| I(n), |n| R(n as f64)),
+        ("every kind in one column", mixed, mixed),
+    ];
+    for (kind, expected_value, returned_value) in kinds {
+        let expected = result(&["v"], (0..many).map(|n| vec![expected_value(n)]).collect());
+        let returned = result(
+            &["v"],
+            (0..many).rev().map(|n| vec![returned_value(n)]).collect(),
+        );
+        assert_eq!(
+            same_result(&expected, &returned, false),
+            Verdict::Same,
+            "{kind}"
+        );
+    }
+}

@@ -133,7 +133,8 @@ pub const MAX_NESTING: usize = 100;
 /// Functions refused wherever they appear (as `name(`), even inside a `SELECT`: each can act
 /// outside the query's result. sql.js ships only `load_extension` and `fts3_tokenizer` of
 /// these; the rest come with the sqlite3 shell or common extensions and are listed so that no
-/// engine that has them can be reached through here.
+/// engine that has them can be reached through here. The table-valued ones are refused as any
+/// name, called or not ([`FORBIDDEN_TABLE_FUNCTIONS`]).
 pub const FORBIDDEN_FUNCTIONS: &[&str] = &[
     "load_extension", // loads native code into the engine
     "fts3_tokenizer", // registers a tokenizer by raw pointer: arbitrary code
@@ -147,6 +148,11 @@ pub const FORBIDDEN_FUNCTIONS: &[&str] = &[
     "fileio_write",   // sqlean: writes any file
     "fileio_ls",      // sqlean: lists directories
 ];
+
+/// The table-valued functions of [`FORBIDDEN_FUNCTIONS`]. SQLite reads one without `(…)` too
+/// (`FROM fsdir`, `FROM fsdir AS t`), so each is refused as any name, called or not, like the
+/// pragma functions: a column of that name costs a refusal, never a read of the machine.
+pub const FORBIDDEN_TABLE_FUNCTIONS: &[&str] = &["fsdir", "zipfile", "fileio_ls"];
 
 /// The pragma functions (`pragma_<name>`, SQLite's table-valued form of `PRAGMA <name>`) that
 /// may run. SQLite runs `PRAGMA <name>=<first argument>` behind each, so most are not reads:
@@ -299,7 +305,8 @@ fn numbered_parameters(statement: &[Token], values: usize) -> Result<usize, Refu
 
 /// `Ok` for a read; otherwise what the statement is, e.g. "DELETE" or "CREATE TEMP TABLE".
 /// SQLite's grammar allows one `EXPLAIN [QUERY PLAN]`, then one `WITH …`, then the statement:
-/// no more, so nothing here recurses or loops over prefixes.
+/// no more, so nothing here recurses or loops over prefixes (a second `EXPLAIN` is a statement
+/// kind of its own, "EXPLAIN of EXPLAIN").
 fn read_only(statement: &[Token]) -> Result<(), String> {
     let explain = explain_prefix(statement);
     let explained = &statement[explain..];
@@ -312,9 +319,6 @@ fn read_only(statement: &[Token]) -> Result<(), String> {
     };
     if explained.is_empty() {
         return Err("EXPLAIN of nothing".to_string());
-    }
-    if explain_prefix(explained) > 0 {
-        return Err(name("EXPLAIN".to_string()));
     }
     let main = if explained[0].is_keyword("WITH") {
         match lexer::with_clause(explained, 0) {
@@ -387,12 +391,17 @@ fn statement_kind(statement: &[Token]) -> Result<(), String> {
     }
 }
 
-/// The first forbidden function called (`name(`, bare or quoted), in lower case.
+/// The first forbidden function called (`name(`, bare or quoted), or forbidden table-valued
+/// function named, in lower case.
 fn forbidden_call(statement: &[Token]) -> Option<String> {
-    statement.windows(2).find_map(|pair| {
-        let name = pair[0].name()?.to_ascii_lowercase();
-        (pair[1].kind == TokenKind::LeftParen && FORBIDDEN_FUNCTIONS.contains(&name.as_str()))
-            .then_some(name)
+    statement.iter().enumerate().find_map(|(i, token)| {
+        let name = token.name()?.to_ascii_lowercase();
+        let called = statement
+            .get(i + 1)
+            .is_some_and(|next| next.kind == TokenKind::LeftParen);
+        let forbidden = (called && FORBIDDEN_FUNCTIONS.contains(&name.as_str()))
+            || FORBIDDEN_TABLE_FUNCTIONS.contains(&name.as_str());
+        forbidden.then_some(name)
     })
 }
 
@@ -540,6 +549,20 @@ mod tests {
         // The same words as plain names are fine.
         check("SELECT edit, readfile FROM logs").unwrap();
         check("SELECT 'load_extension(x)'").unwrap();
+        // Except a table-valued function's: SQLite reads `FROM fsdir` as a call.
+        for (sql, name) in [
+            ("SELECT * FROM fsdir", "fsdir"),
+            ("SELECT * FROM FSDIR AS t", "fsdir"),
+            ("SELECT name FROM \"zipfile\" z", "zipfile"),
+            ("SELECT * FROM fileio_ls''('.')", "fileio_ls"),
+        ] {
+            assert_eq!(
+                refusal(sql),
+                Refusal::ForbiddenFunction { name: name.into() },
+                "{sql}"
+            );
+        }
+        check("SELECT 'fsdir', \"fsdir(\"").unwrap();
     }
 
     #[test]
@@ -767,9 +790,18 @@ mod tests {
                 depth: MAX_NESTING + 1
             }
         );
+        // Exactly at the limit is still read.
+        let longest = format!("SELECT '{}'", "x".repeat(MAX_SQL_BYTES - "SELECT ''".len()));
+        assert_eq!(check(&longest).map(|s| s.text.len()), Ok(MAX_SQL_BYTES));
         // SQLite takes one EXPLAIN and one WITH before a statement, and so does the guard.
         let explains = format!("{}SELECT 1", "EXPLAIN ".repeat(10_000));
         assert_eq!(kind(&explains), "EXPLAIN of EXPLAIN");
+        // `QUERY PLAN` is one piece: `EXPLAIN QUERY` alone is followed by no statement.
+        assert_eq!(kind("EXPLAIN QUERY x SELECT 1"), "EXPLAIN of QUERY");
+        assert_eq!(
+            kind("WITH x AS (SELECT 1)"),
+            "WITH clause that is not followed by a SELECT"
+        );
         let withs = format!("{}SELECT 1", "WITH x AS (SELECT 1) ".repeat(4_000));
         assert_eq!(kind(&withs), "WITH clause that is not followed by a SELECT");
         check("EXPLAIN QUERY PLAN WITH x AS (SELECT 1) SELECT * FROM x").unwrap();
@@ -777,6 +809,59 @@ mod tests {
             kind("EXPLAIN WITH x AS (SELECT 1) DELETE FROM t"),
             "EXPLAIN of DELETE"
         );
+    }
+
+    /// `CASE … END` nests like parentheses; side by side, neither nests.
+    #[test]
+    fn case_and_end_nest_like_parentheses() {
+        let nested = |levels: usize| {
+            format!(
+                "SELECT {}1{}",
+                "CASE WHEN 1 THEN ".repeat(levels),
+                " END".repeat(levels)
+            )
+        };
+        check(&nested(MAX_NESTING)).unwrap();
+        assert_eq!(
+            refusal(&nested(MAX_NESTING + 1)),
+            Refusal::TooDeep {
+                depth: MAX_NESTING + 1
+            }
+        );
+        let side_by_side =
+            |item: &str| format!("SELECT {}", vec![item; MAX_NESTING + 1].join(", "));
+        check(&side_by_side("CASE WHEN 1 THEN 1 END")).unwrap();
+        check(&side_by_side("(1)")).unwrap();
+        // An END that closes no CASE (a column named end) closes no level either.
+        check("SELECT end FROM t").unwrap();
+        let after_an_end = format!(
+            "SELECT CASE WHEN 1 THEN 1 END, (end + {}1{}) FROM t",
+            "(".repeat(MAX_NESTING),
+            ")".repeat(MAX_NESTING + 1)
+        );
+        assert_eq!(
+            refusal(&after_an_end),
+            Refusal::TooDeep {
+                depth: MAX_NESTING + 1
+            }
+        );
+    }
+
+    /// The most values a compiled statement binds: exactly [`MAX_BOUND_VALUES`].
+    #[test]
+    fn at_most_999_values_are_bound() {
+        let numbered = |n: usize| {
+            let list: Vec<String> = (1..=n).map(|i| format!("?{i}")).collect();
+            format!("SELECT {}", list.join(", "))
+        };
+        let most = check_bound(&numbered(MAX_BOUND_VALUES), MAX_BOUND_VALUES).unwrap();
+        assert_eq!(most.parameters(), MAX_BOUND_VALUES);
+        match check_bound(&numbered(MAX_BOUND_VALUES + 1), MAX_BOUND_VALUES + 1) {
+            Err(Refusal::UnboundParameters { reason, .. }) => {
+                assert_eq!(reason, "at most 999 values can be bound")
+            }
+            other => panic!("{other:?}"),
+        }
     }
 
     /// The shared list the browser end-to-end tests also run: every line must be refused.

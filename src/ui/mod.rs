@@ -24,6 +24,8 @@ mod schema_view;
 mod settings;
 mod state;
 mod task;
+// Only in the page the end-to-end tests build: the shipped page exposes no bytes on `window`.
+#[cfg(feature = "test-hooks")]
 mod test_hooks;
 
 use crate::browser::{query_parameters, set_theme};
@@ -43,6 +45,7 @@ fn App() -> impl IntoView {
     let db = WorkerDatabase::new("worker.js").expect("worker.js resolves against the page address");
     let state = AppState::new(db);
     provide_context(state);
+    #[cfg(feature = "test-hooks")]
     test_hooks::install(state);
 
     let params = query_parameters();

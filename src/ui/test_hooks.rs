@@ -1,4 +1,6 @@
-//! Test hooks on `window`, for the end-to-end tests (not part of the visible page).
+//! Test hooks on `window`, for the end-to-end tests (not part of the visible page). Compiled
+//! only with the `test-hooks` feature, which `scripts/build-test-page.sh` turns on for the page
+//! the tests run; the page `scripts/serve.sh` serves has none of this.
 //!
 //! - `askdbExport()`: a `Promise<Uint8Array>` of the open database as the engine writes it out
 //!   (sql.js `db.export()`, which uses SQLite's backup API). The pages are the database's own;

@@ -115,6 +115,18 @@ pub const TRICKS: &[&str] = &[
     "SELECT `load_extension` ('x')",
     "SELECT main.load_extension('x')",
     "SELECT load_extension\u{FEFF}('x')",
+    // Every function the oracle's judge says acts outside the query (tests/judge), called
+    // plainly: each must be refused by name.
+    "SELECT fts3_tokenizer('simple')",
+    "SELECT readfile('/etc/passwd')",
+    "SELECT writefile('x.txt', 'y')",
+    "SELECT edit('x')",
+    "SELECT eval('DELETE FROM orders')",
+    "SELECT fileio_read('x')",
+    "SELECT fileio_write('x', 'y')",
+    "SELECT * FROM fsdir('.')",
+    "SELECT name FROM zipfile('x.zip')",
+    "SELECT * FROM fileio_ls('.')",
     "SELECT sqlite_compileoption_used('ENABLE_FTS5'), sqlite_version(), changes()",
     "SELECT * FROM json_each('[1,2]') JOIN json_tree('{\"a\":1}')",
     "SELECT * FROM generate_series(1, 5)",

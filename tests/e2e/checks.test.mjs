@@ -1,8 +1,9 @@
 // "Check the model": a database with golden questions (shop.db with an askdb_checks table), a
 // scripted model that answers the first right and the second wrong. The panel shows each
 // question's outcome with both SQLs and "1 of 2 correct"; the reports download as Markdown and
-// JSON; no request to the model carries a golden question's SQL or the key outside its header.
-// Stop ends a run. Screenshots at 1280 and 400 px go to tests/e2e/.artifacts/.
+// JSON; no request to the model carries a golden question's SQL or the key outside its header,
+// even when the model tries to read askdb_checks by name and through a view over it (while an
+// ordinary table's value does reach it). Stop ends a run. Screenshots at 1280 and 400 px go to tests/e2e/.artifacts/.
 
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -41,13 +42,45 @@ db.executemany("INSERT INTO askdb_checks VALUES (?, ?)", [(c["question"], c["sql
 db.commit()
 `;
 
+/** The expected SQL of viewed.db's golden question carries this alias, which no SQL of the model has. */
+const GOLDEN_ALIAS = 'golden_answer_7f3q';
+const GOLDEN = {
+  question: 'How many customers live in Tokyo?',
+  sql: `SELECT count(*) AS ${GOLDEN_ALIAS} FROM customers WHERE prefecture = 'Tokyo'`,
+};
+/** Kept in lower case in an ordinary table of viewed.db; only a query's result has it in upper case. */
+const MEMO = 'memo-marker-5k';
+
+/**
+ * shop.db with one golden question, a view over askdb_checks (the agent's name check does not
+ * see through it: only the model's copy of the file, without the knowledge tables and the views
+ * over them, stops it) and an ordinary table for the positive control.
+ */
+const MAKE_VIEWED = `
+import json, shutil, sqlite3, sys
+shutil.copy(sys.argv[1], sys.argv[2])
+db = sqlite3.connect(sys.argv[2])
+golden = json.loads(sys.argv[3])
+db.executescript("""
+CREATE TABLE askdb_checks (question TEXT NOT NULL, sql TEXT NOT NULL);
+CREATE VIEW v AS SELECT * FROM askdb_checks;
+CREATE TABLE memo (note TEXT);
+""")
+db.execute("INSERT INTO askdb_checks VALUES (?, ?)", (golden["question"], golden["sql"]))
+db.execute("INSERT INTO memo VALUES (?)", (sys.argv[4],))
+db.commit()
+`;
+
 let session;
 let files;
 let checkedDb;
+let viewedDb;
 before(async () => {
   files = await tempDir('checks');
   checkedDb = path.join(files.dir, 'checked.db');
   execFileSync('python3', ['-c', MAKE_CHECKED, dataset('shop/shop.db'), checkedDb, JSON.stringify(CHECKS)]);
+  viewedDb = path.join(files.dir, 'viewed.db');
+  execFileSync('python3', ['-c', MAKE_VIEWED, dataset('shop/shop.db'), viewedDb, JSON.stringify(GOLDEN), MEMO]);
   session = await startSession();
   await mkdir(SHOTS, { recursive: true });
 });
@@ -56,12 +89,12 @@ after(async () => {
   await files?.remove();
 });
 
-/** The page with checked.db open and the chat's model on a scripted server with `turns`. */
-async function checkedPage(t, turns, context = {}) {
+/** The page with `file` (checked.db) open and the chat's model on a scripted server with `turns`. */
+async function checkedPage(t, turns, context = {}, file = checkedDb) {
   const llm = await scriptedLlm(t, turns);
   const page = await session.open({ closeAfter: t, context });
-  await chooseFile(page, checkedDb);
-  await waitForOpen(page, 'checked.db');
+  await chooseFile(page, file);
+  await waitForOpen(page, path.basename(file));
   await configureFor(page, llm, 'openai');
   await page.getByTestId('settings').click(); // the panel closes: the page as a person sees it
   return { llm, page };
@@ -141,6 +174,38 @@ test('the golden questions are asked, judged, totalled and downloaded', async (t
   assert.deepEqual(await sidewaysSpills(page), []);
   await page.getByTestId('checks-panel').screenshot({ path: path.join(SHOTS, 'checks-400.png') });
   await page.locator('.chat-head').screenshot({ path: path.join(SHOTS, 'checks-head-400.png') });
+});
+
+test('the model reads neither the golden questions nor a view over them, and does read the data', async (t) => {
+  const { llm, page } = await checkedPage(
+    t,
+    [
+      call('run_sql', { sql: 'SELECT * FROM askdb_checks' }),
+      call('run_sql', { sql: 'SELECT * FROM v' }),
+      call('run_sql', { sql: 'SELECT upper(note) FROM memo' }),
+      finalAnswer('2 customers.', RIGHT_SQL),
+    ],
+    {},
+    viewedDb,
+  );
+  await page.getByTestId('checks-button').click();
+  await page.getByTestId('checks-run').click();
+  const summary = await waitForSummary(page, (text) => text.includes('correct') && !text.includes('Asking'));
+  assert.match(summary, /^1 of 1 correct, /);
+
+  const requests = await modelRequestsReach(llm, 4);
+  assert.equal(requests.length, 4, "the model's four steps");
+  // The positive control: what the model's query read reached its next request.
+  const read = MEMO.toUpperCase();
+  assert.ok(!bodyText(requests[2]).includes(read));
+  assert.ok(bodyText(requests[3]).includes(read), 'the ordinary table was read');
+  // By name the agent refused it; through the view there was nothing to read.
+  assert.ok(bodyText(requests[1]).includes("holds askdb's notes about the data"));
+  for (const [i, request] of requests.entries()) {
+    const at = request.rawBody.indexOf(GOLDEN_ALIAS);
+    assert.equal(at, -1, `request ${i + 1} holds the golden SQL: …${request.rawBody.slice(Math.max(0, at - 200), at + 100)}…`);
+  }
+  assert.deepEqual(page.problems, []);
 });
 
 test('without a model the run is refused with what to do', async (t) => {

@@ -251,7 +251,6 @@ test('the example page: both demos load, the frames follow the heights they repo
     // banner names the stand-in model, nothing differs, and the recorded answer shows.
     for (const [demo, answer] of Object.entries(RECORDED_ANSWERS)) {
       const frame = await demoFrame(page, demo);
-      await frame.getByTestId('replay-all').click().catch(() => {});
       await waitUntil(`the ${demo} answer`, () => frame.getByTestId('answer').textContent().catch(() => ''), (text) => answer.test(text));
       // The replay is over and its evidence re-run is shown: the frame's height settles.
       await waitUntil(`the ${demo} replay to finish`, () => frame.getByTestId('replay-state').textContent().catch(() => ''), (text) => /finished/.test(text));
@@ -281,20 +280,72 @@ test('the example page: both demos load, the frames follow the heights they repo
   }
 });
 
-test('a page that is not inside a frame sends no height messages', async (t) => {
-  const page = await openAt(t, `?${SHOP}`, {
-    beforeLoad: (p) => p.addInitScript(() => {
-      window.heightMessages = 0;
-      window.addEventListener('message', (event) => {
-        if (event.data?.type === 'askdb:height') window.heightMessages += 1;
-      });
-    }),
+/** Records, in the window of `host`, the height reports and the probes it receives, in order. */
+async function recordMessages(host) {
+  await host.evaluate(() => {
+    window.heightMessages = [];
+    window.addEventListener('message', (event) => {
+      const { type, height } = event.data ?? {};
+      if (type !== 'askdb:height' && type !== 'askdb-test:probe') return;
+      const frame = [...document.querySelectorAll('iframe')].find((f) => f.contentWindow === event.source);
+      window.heightMessages.push({ type, height, from: frame?.dataset.demo ?? 'itself' });
+    });
   });
+}
+
+/**
+ * Starts a probe in `target` (the embedded page, in a frame or not): a ResizeObserver on the
+ * element whose height the page reports, made after the page's own. Observers are called in the
+ * order they were made, so for each change of height the page's report (if it sends one) is
+ * posted before the probe, to the same window (window.parent: the page itself outside a frame),
+ * and arrives before it.
+ */
+async function startProbe(target) {
+  await target.evaluate(() => {
+    const app = document.querySelector('.app');
+    new ResizeObserver(() => {
+      const height = Math.ceil(app.getBoundingClientRect().height);
+      window.parent.postMessage({ type: 'askdb-test:probe', height }, '*');
+    }).observe(app);
+  });
+}
+
+/** The messages `host` received from `from` up to the first probe that `accept`s. */
+async function messagesUntilProbe(host, from, accept) {
+  return waitUntil(
+    `a probe from ${from}`,
+    () => host.evaluate((from) => window.heightMessages.filter((m) => m.from === from), from),
+    (messages) => messages.some((m) => m.type === 'askdb-test:probe' && accept(m)),
+  ).then((messages) => messages.slice(0, messages.findIndex((m) => m.type === 'askdb-test:probe' && accept(m)) + 1));
+}
+
+/** Opens the schema in `target` and returns what `host` received from `from` until the probe saw it. */
+async function reportsOfOpeningTheSchema(host, target, from) {
+  await recordMessages(host);
+  await startProbe(target);
+  // An observer calls back once when it starts: the height before the change.
+  const [before] = (await messagesUntilProbe(host, from, () => true)).slice(-1);
+  await target.getByTestId('toggle-schema').click();
+  const messages = await messagesUntilProbe(host, from, (m) => m.height > before.height);
+  return { height: messages.at(-1).height, reports: messages.filter((m) => m.type === 'askdb:height') };
+}
+
+test('only a page inside a frame reports its height: a probe after the change sees the report in a frame, none outside', async (t) => {
+  // Inside a frame (the positive control): the report of the new height comes before the probe.
+  const host = await openAt(t, 'embed-example.html');
+  const frame = await demoFrame(host, 'shop');
+  await waitForOpen(frame, 'shop.db');
+  await waitUntil('the shop replay to finish', () => frame.getByTestId('replay-state').textContent(), (text) => /finished/.test(text));
+  const framed = await reportsOfOpeningTheSchema(host, frame, 'shop');
+  assert.deepEqual(framed.reports.at(-1), { type: 'askdb:height', height: framed.height, from: 'shop' });
+
+  // On its own, the same change is probed the same way, and nothing was reported before it.
+  const page = await openAt(t, `?${SHOP}`);
   await waitForOpen(page, 'shop.db');
-  await page.getByTestId('toggle-schema').click();
-  // Long enough for a resize to be observed and a message to be delivered, had one been sent.
-  await page.waitForTimeout(500);
-  assert.equal(await page.evaluate(() => window.heightMessages), 0);
+  const alone = await reportsOfOpeningTheSchema(page, page, 'itself');
+  assert.ok(alone.height > 0);
+  assert.deepEqual(alone.reports, []);
+  assert.deepEqual([...host.problems, ...page.problems], []);
 });
 
 test(`served under /${SUB_PATH}/, the page, its worker, the demo and the example page load from there`, async (t) => {

@@ -1,6 +1,8 @@
 // Shared pieces of the end-to-end tests: the built page served on 127.0.0.1, headless
 // Chromium driven by playwright-core, and helpers that speak the page's contract
-// (its data-testid attributes and the window.askdbExport() test hook).
+// (its data-testid attributes and the window.askdbExport() test hook). The page is the one
+// scripts/build-test-page.sh builds into target/test-page (with the test hooks, which the
+// page people are served leaves out); ASKDB_DIST names another.
 
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -12,7 +14,7 @@ import { chromium } from 'playwright-core';
 import { startStaticServer } from './static-server.mjs';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-export const DIST = process.env.ASKDB_DIST ?? path.join(ROOT, 'dist');
+export const DIST = process.env.ASKDB_DIST ?? path.join(ROOT, 'target', 'test-page');
 export const DATASETS = process.env.ASKDB_DATASETS ?? path.join(ROOT, 'tests', 'datasets');
 export const CHROMIUM = process.env.ASKDB_CHROMIUM ?? '/usr/bin/chromium';
 
@@ -44,7 +46,7 @@ export async function tempDir(label) {
  */
 export async function startSession({ mounts = {} } = {}) {
   if (!existsSync(path.join(DIST, 'index.html'))) {
-    throw new Error(`${DIST}/index.html is missing: build the page first (trunk build --release)`);
+    throw new Error(`${DIST}/index.html is missing: build the page for the tests first (scripts/build-test-page.sh)`);
   }
   const server = await startStaticServer(DIST, mounts);
   const browser = await chromium.launch({
@@ -273,6 +275,9 @@ export function databaseDifferences(exported, original) {
 /** The engine's current database bytes, through the page's test hook. */
 export async function exportedBytes(page) {
   const base64 = await page.evaluate(async () => {
+    if (typeof window.askdbExport !== 'function') {
+      throw new Error('the page has no test hooks: build it with scripts/build-test-page.sh');
+    }
     const bytes = await window.askdbExport();
     let binary = '';
     for (let i = 0; i < bytes.length; i += 0x8000) {

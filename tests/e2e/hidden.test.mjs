@@ -142,6 +142,7 @@ test('a demo published with ?hide= keeps the secrets from every route the model 
   for (const width of [1280, 400]) {
     await shoot(page, 'address', width);
   }
+  assert.deepEqual(page.problems, []);
 });
 
 test('hiding from the schema panel is kept for that database, and showing again undoes it', async (t) => {
@@ -179,4 +180,5 @@ test('hiding from the schema panel is kept for that database, and showing again 
   await page.reload();
   await openDemo(page);
   assert.equal(await visibleText(page, 'hidden-line'), null, 'showing again was kept too');
+  assert.deepEqual(page.problems, []);
 });

@@ -12,7 +12,7 @@ import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import {
-  ROOT, dataset, dbStatus, settledStatus, startSession, tempDir, visibleText, waitForOpen, waitUntil,
+  ROOT, dataset, dbStatus, settledStatus, sidewaysSpills, startSession, tempDir, visibleText, waitForOpen, waitUntil,
 } from './harness.mjs';
 import {
   ask, baseUrl, bodyText, calls, configureFor, finalAnswer, MODELS, scriptedLlm, waitForAnswer,
@@ -303,13 +303,31 @@ test('the embedded page shows notes from ?notes= without editing them', async (t
   assert.equal(await page.getByTestId('export-notes').count(), 0);
 });
 
-test('screenshots of the schema panel with notes, light and dark', async (t) => {
+/** The relative luminance (0 dark to 1 light) of the schema panel's background colour. */
+async function panelLuminance(page) {
+  return page.locator('section.schema').evaluate((panel) => {
+    const [r, g, b] = getComputedStyle(panel).backgroundColor.match(/\d+(\.\d+)?/g).map(Number);
+    return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
+  });
+}
+
+test('the schema panel with notes, an open editor and the problems fits at 1280 and 400 px, light and dark', async (t) => {
   const page = await session.open({ search: '?db=files/noted.db&notes=files/address-notes.json', closeAfter: t });
   await waitForOpen(page, 'noted.db');
   await waitForNote(page, 'products', 'price');
   await page.locator('[data-name="customers"] .column[data-name="joined_at"] [data-testid="note-edit"]').click();
   await page.locator('[data-testid="knowledge-problems"] summary').click();
   for (const scheme of ['light', 'dark']) {
-    for (const width of [1280, 400]) await shoot(page, 'panel', width, scheme);
+    for (const width of [1280, 400]) {
+      await shoot(page, 'panel', width, scheme);
+      // What the screenshot is meant to show is there, and nothing spills sideways.
+      assert.ok(await page.getByTestId('note-input').isVisible(), `the note editor at ${width} px, ${scheme}`);
+      assert.ok(await page.locator('[data-testid="knowledge-problems"] li').first().isVisible(), 'the problems');
+      assert.equal((await shownNote(page, 'products', 'price')).text, FROM_ADDRESS);
+      assert.deepEqual(await sidewaysSpills(page), [], `${width} px, ${scheme}`);
+      const luminance = await panelLuminance(page);
+      assert.ok(scheme === 'light' ? luminance > 0.6 : luminance < 0.4, `the panel's background in ${scheme}: ${luminance}`);
+    }
   }
+  assert.deepEqual(page.problems, []);
 });

@@ -1,8 +1,11 @@
 // Conversations saved and replayed: a question asked of the scripted LLM is saved (the
-// download), then replayed in a fresh page with no key and no LLM server: same answer, same
-// evidence rows, every step shown, and not one request to a model. Against another database the
-// difference is said; a link with ?db= and ?replay= plays the answer by itself; a follow-up with
-// one's own key sees the replayed question; hostile files are refused and run nothing.
+// download), then replayed in a fresh page where a scripted model is set up with a key: same
+// answer, same evidence rows, every step shown, and not one request to that model (which the
+// follow-up then reaches, with the replayed question). Against another database the difference
+// is said; a link with ?db= and ?replay= plays the answer by itself, without calling the model
+// whose key is kept; a recording whose steps write meets the guard at each of them and leaves the
+// database's bytes as they were; hostile files are refused and run nothing. No test ends with an
+// error on the page (a panic of the app included).
 
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -13,7 +16,9 @@ import path from 'node:path';
 import { test } from 'node:test';
 import {
   chooseFile,
+  databaseDifferences,
   dataset,
+  exportedBytes,
   openDemo,
   ROOT,
   sessionForFile,
@@ -25,6 +30,8 @@ import {
 } from './harness.mjs';
 import {
   API_KEY,
+  chatAddress,
+  openSettings,
   questionOf,
   TOKYO_ROWS,
   TOKYO_SQL,
@@ -38,6 +45,7 @@ import {
   openWatched,
   scriptedLlm,
   stepTools,
+  steps,
   waitForAnswer,
 } from './chat-support.mjs';
 
@@ -67,6 +75,9 @@ async function recordTokyo(t) {
   return { text, file, liveSteps, llmUrl: llm.url, name: download.suggestedFilename() };
 }
 
+/** What reached the scripted server `llm`, one line per request. */
+const received = (llm) => llm.requests.map((r) => `${r.method} ${r.path}`);
+
 /** A fresh page that records every request it makes. */
 async function watchedPage(t, search = '') {
   const page = await openWatched(t, session, search);
@@ -79,7 +90,7 @@ async function waitForReplayEnd(page) {
   return waitUntil('the replay to finish', () => visibleText(page, 'replay-state'), (text) => /finished|stopped/.test(text ?? ''));
 }
 
-test('a saved conversation replays in a fresh page with no key and no model: same answer, same rows, every step', async (t) => {
+test('a saved conversation replays in a fresh page with a model set up, calling none: same answer, same rows, every step', async (t) => {
   const recorded = await recordTokyo(t);
   const saved = JSON.parse(recorded.text);
   assert.equal(saved.format, 'askdb-conversation/1');
@@ -93,6 +104,12 @@ test('a saved conversation replays in a fresh page with no key and no model: sam
 
   const page = await watchedPage(t);
   await openDemo(page);
+  // A model is set up, key and all, before the replay: the replay still calls no model. The
+  // follow-up below is the positive control that this set-up reaches the model.
+  const ordersSql =
+    "SELECT count(*) FROM orders JOIN customers ON customers.id = orders.customer_id WHERE customers.prefecture = 'Tokyo'";
+  const llm = await scriptedLlm(t, [finalAnswer('They placed 4 orders.', ordersSql)]);
+  await configureFor(page, llm, 'openai');
   await chooseFile(page, recorded.file);
   await page.getByTestId('replay-banner').waitFor({ timeout: 30_000 });
   // Paced: the answer is not there the moment the replay starts.
@@ -110,18 +127,18 @@ test('a saved conversation replays in a fresh page with no key and no model: sam
   assert.deepEqual(elsewhere, [], 'no request leaves the page');
   assert.ok(!page.requests.some((r) => r.url.startsWith(recorded.llmUrl)), 'none to the model');
   assert.ok(!page.requests.some((r) => r.method === 'POST'), 'nothing is posted');
+  assert.deepEqual(received(llm), [], 'the configured model got no request, not even a preflight');
 
-  // A follow-up with one's own key sees the replayed question and answer.
-  const ordersSql =
-    "SELECT count(*) FROM orders JOIN customers ON customers.id = orders.customer_id WHERE customers.prefecture = 'Tokyo'";
-  const llm = await scriptedLlm(t, [finalAnswer('They placed 4 orders.', ordersSql)]);
-  await configureFor(page, llm, 'openai');
+  // A follow-up with one's own key goes to that model and sees the replayed question and answer.
   await ask(page, 'How many orders did they place?');
   await waitUntil('the follow-up answer', () => visibleText(page, 'answer'), (text) => /4 orders/.test(text ?? ''));
+  assert.equal(llm.modelRequests().length, 1);
+  assert.equal(llm.modelRequests()[0].headers.authorization, `Bearer ${API_KEY}`);
   const messages = llm.modelRequests()[0].body.messages;
   // The follow-up's message may carry the demo's knowledge after the question; the remembered one is bare.
   assert.deepEqual(messages.filter((m) => m.role === 'user').map((m) => questionOf(m.content)), [QUESTION, 'How many orders did they place?']);
   assert.match(messages.find((m) => m.role === 'assistant').content, /Alice and Evan/);
+  assert.deepEqual(page.problems, []);
 });
 
 test('replayed on another database, the page says so at the top and at the step, and finishes', async (t) => {
@@ -129,26 +146,45 @@ test('replayed on another database, the page says so at the top and at the step,
   const page = await watchedPage(t);
   await chooseFile(page, dataset('shop_ja/shop_ja.db'));
   await waitForOpen(page, 'shop_ja.db');
+  const llm = await scriptedLlm(t);
+  await configureFor(page, llm, 'openai');
   await chooseFile(page, recorded.file);
   await waitForReplayEnd(page);
+  assert.deepEqual(received(llm), [], 'the configured model got no request');
   assert.match(await visibleText(page, 'replay-other-database'), /not the database the conversation was recorded on.*shop\.db.*shop_ja\.db/s);
   assert.match(await visibleText(page, 'replay-differences'), /1 tool result differs from the recording/);
   const marked = await page.getByTestId('step-difference').first().textContent();
   assert.match(marked, /live result of run_sql differs from the recording/);
   assert.match(marked, /Alice/, 'the recorded result can be read beside the live one');
+  assert.deepEqual(page.problems, []);
 });
 
-test('?db= and ?replay= together open the database and play the recorded answer, all at once on request', async (t) => {
+test('?db= and ?replay= together open the database and play the recorded answer, all at once on request, calling no model', async (t) => {
   const recorded = await recordTokyo(t);
-  const search = `?db=data/shop.db&replay=${encodeURIComponent(`conv/${path.basename(recorded.file)}`)}`;
-  const page = await watchedPage(t, search);
+  // The model the link names has a key kept on this device ("remember"): a replay that called a
+  // model would reach it with that key.
+  const llm = await scriptedLlm(t);
+  const setUp = await watchedPage(t);
+  await configureFor(setUp, llm, 'openai');
+  await setUp.getByTestId('remember-key').check();
+  await waitUntil('the key to be kept', () => setUp.evaluate(() => JSON.stringify(localStorage)), (text) => text.includes(API_KEY));
+  const replay = encodeURIComponent(`conv/${path.basename(recorded.file)}`);
+  const search = `${chatAddress(llm, 'openai')}&db=data/shop.db&replay=${replay}`;
+  await setUp.goto(`${session.url}/${search}`);
+  const page = setUp;
+  page.requests.length = 0;
   await page.getByTestId('replay-banner').waitFor({ timeout: 30_000 });
+  await openSettings(page);
+  assert.equal(await page.getByTestId('api-key').inputValue(), API_KEY, 'the kept key is there for this endpoint');
   await page.getByTestId('replay-speed').selectOption({ label: 'slow' });
   await page.getByTestId('replay-all').click();
   assert.match(await waitForAnswer(page, 5_000), /Alice and Evan/);
   await expectAnswerRows(page, TOKYO_ROWS);
   assert.equal(await visibleText(page, 'replay-other-database'), null);
+  await waitForReplayEnd(page);
   assert.deepEqual(page.requests.filter((r) => r.method === 'POST'), []);
+  assert.deepEqual(received(llm), [], 'the model the link names got no request');
+  assert.deepEqual(page.problems, []);
 });
 
 /** A minimal conversation file (one question answered by final_answer), then changed by `edit`. */
@@ -214,6 +250,58 @@ test('hostile, corrupt, truncated and wrong-version files are refused with a cle
   }
   assert.deepEqual(page.dialogs, []);
   assert.deepEqual(page.requests.filter((r) => r.method === 'POST'), []);
+  assert.deepEqual(page.problems, []);
+});
+
+/** The guard's refusal of a statement that is not one read (src/sql/guard.rs, `Refusal`). */
+const NOT_A_READ = /only a single read-only statement can run; this is an? [^:]+: write one SELECT/;
+
+test('a well-formed recording whose steps write is refused by the guard at each such step, and the database is unchanged', async (t) => {
+  const writes = [
+    'DELETE FROM orders',
+    "ATTACH DATABASE 'file:stolen?mode=memory' AS stolen",
+    'PRAGMA writable_schema = 1',
+  ];
+  // Each write recorded as if it had run (an empty result), then an answer that counts orders.
+  const file = conversation((f) => {
+    const answerTurn = f.questions[0].turns[0];
+    const writeTurns = writes.map((sql, i) => ({
+      text: null,
+      tool_calls: [{ id: `w${i}`, name: 'run_sql', arguments: JSON.stringify({ sql }) }],
+      usage: { input_tokens: 1, output_tokens: 1 },
+      elapsed_ms: 1,
+      results: [{ call_id: `w${i}`, name: 'run_sql', content: '{"kind":"rows","rows":[]}', is_error: false }],
+    }));
+    f.questions[0].turns = [...writeTurns, answerTurn];
+    f.questions[0].answer.steps = writeTurns.length + 1;
+  });
+  const llm = await scriptedLlm(t);
+  const page = await watchedPage(t);
+  // A database without knowledge tables: the model's queries run on the very database the
+  // test hook exports, not on a copy.
+  const shop = dataset('shop/shop.db');
+  await chooseFile(page, shop);
+  await waitForOpen(page, 'shop.db');
+  assert.equal(await page.evaluate(() => window.askdbAgentCopyBytes()), null, 'no copy for the model');
+  await configureFor(page, llm, 'openai');
+  const before = await exportedBytes(page);
+  await openConversationText(page, 'writes.json', JSON.stringify(file));
+  await waitForReplayEnd(page);
+
+  const shown = await steps(page);
+  const run = shown.filter((step) => step.tool === 'run_sql');
+  assert.equal(run.length, writes.length, JSON.stringify(shown));
+  for (const [i, step] of run.entries()) {
+    assert.match(step.text, NOT_A_READ, `step ${i + 1} (${writes[i]}) is the guard's refusal: ${step.text}`);
+  }
+  assert.match(await visibleText(page, 'replay-differences'), /3 tool results differ from the recording/);
+  // The evidence re-run on the same database: the rows are all there.
+  await expectAnswerRows(page, [['12']]);
+  const after = await exportedBytes(page);
+  assert.ok(after.equals(before), 'the exported database is the same before and after the replay');
+  assert.deepEqual(databaseDifferences(after, await readFile(shop)), [], 'and it is the file that was opened');
+  assert.deepEqual(received(llm), [], 'no model was called');
+  assert.deepEqual(page.problems, []);
 });
 
 test('HTML and remote images in a replayed answer are shown as text: no script, no image request', async (t) => {
@@ -238,4 +326,5 @@ test('HTML and remote images in a replayed answer are shown as text: no script, 
   assert.deepEqual(images.hits, [], 'no image was requested');
   assert.ok(await visibleText(page, 'replay-other-database'), 'the made-up hash is not the demo');
   assert.deepEqual(await cspViolations(page), []);
+  assert.deepEqual(page.problems, []);
 });
