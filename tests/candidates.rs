@@ -2,6 +2,7 @@
 //! agrees, what a split shows, how a failed candidate counts, Stop, and what each candidate
 //! sends (the same start as a single answer, its way of working after the question, and only
 //! once the first candidate's first reply is in).
+#![cfg(not(target_arch = "wasm32"))] // rusqlite, through tests/support
 
 mod support;
 
