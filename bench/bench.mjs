@@ -2,10 +2,17 @@
 // Chromium, and three queries timed in the page against Python's sqlite3 on the same file.
 //
 //   node bench/bench.mjs [--orders 700000,2000000] [--runs 3]
+//   node bench/bench.mjs --db /work/bigdata/big305.db --only open --runs 5
 //
 // Needs a release build in dist/ (bench/run.sh builds it first and points ASKDB_DIST at it). Databases are generated
 // with tests/datasets/big/make_big.py into /tmp/askdb-bench/ and kept there: the same
-// --orders always gives the same content, so a file that exists is reused.
+// --orders always gives the same content, so a file that exists is reused. `--db` takes
+// files made before instead (comma-separated). `--only open|queries|weight` runs one part.
+//
+// Opening is timed from choosing the file until the schema panel shows its tables, and until
+// the status settles (the database identified, what the model sees prepared, its notes
+// read), `--runs` times (a fresh page each time); when the page reports its own steps
+// (window.askdbOpenSteps()), their medians are printed too: where the open time goes.
 
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -14,7 +21,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import {
-  DIST, chooseFile, dataset, expectRows, setDeadlineSeconds, startSession, visibleText, waitForOpen,
+  DIST, chooseFile, dataset, setDeadlineSeconds, startSession, visibleText, waitForOpen,
 } from '../tests/e2e/harness.mjs';
 
 const { values: options } = parseArgs({
@@ -22,6 +29,8 @@ const { values: options } = parseArgs({
     orders: { type: 'string', default: '700000,2000000' },
     runs: { type: 'string', default: '3' },
     out: { type: 'string', default: '/tmp/askdb-bench' },
+    db: { type: 'string' },
+    only: { type: 'string' },
   },
 });
 const RUNS = Number(options.runs);
@@ -83,7 +92,7 @@ function makeDatabase(orders) {
 }
 
 /** Each query's rows (as the page shows them: text) and median time in Python's sqlite3. */
-function pythonTimings(file) {
+function pythonTimings(file, runs = RUNS) {
   const script = `
 import json, sqlite3, statistics, sys, time
 queries = json.loads(sys.argv[2]); runs = int(sys.argv[3])
@@ -93,9 +102,58 @@ for name, sql in queries.items():
     times = []
     for _ in range(runs):
         t0 = time.perf_counter(); rows = db.execute(sql).fetchall(); times.append((time.perf_counter() - t0) * 1000)
-    out[name] = {"ms": statistics.median(times), "rows": [[str(v) for v in row] for row in rows]}
+    out[name] = {"ms": statistics.median(times), "all": times, "rows": [[str(v) for v in row] for row in rows]}
 print(json.dumps(out))`;
-  return JSON.parse(execFileSync('python3', ['-c', script, file, JSON.stringify(QUERIES), String(RUNS)]).toString());
+  return JSON.parse(execFileSync('python3', ['-c', script, file, JSON.stringify(QUERIES), String(runs)]).toString());
+}
+
+/** One query in Python's sqlite3 on `file`: its time in ms (connecting is not timed). */
+function pythonOnce(file, sql) {
+  const script = `
+import sqlite3, sys, time
+db = sqlite3.connect(f"file:{sys.argv[1]}?mode=ro", uri=True)
+t0 = time.perf_counter(); db.execute(sys.argv[2]).fetchall(); print((time.perf_counter() - t0) * 1000)`;
+  return Number(execFileSync('python3', ['-c', script, file, sql]).toString());
+}
+
+/**
+ * Runs `sql` in the console and waits (polling every animation frame) until the result table
+ * shows `rows`: the time from the click to the table, and the page's own account of the query
+ * (window.askdbLastQuery(): its total, SQLite's time in the worker, decoding), when it gives one.
+ */
+async function timedQuery(page, sql, rows) {
+  await page.getByTestId('sql-input').fill(sql);
+  const expected = JSON.stringify(rows);
+  // Timed inside the page: from the click's event to the first moment the table shows the
+  // rows (a MutationObserver), so that the driver's own delays are not counted.
+  const shown = page.evaluate((expected) => {
+    const tableRows = () => {
+      const table = document.querySelector('[data-testid="result"] table');
+      if (!table) return null;
+      return JSON.stringify(
+        Array.from(table.querySelectorAll('tbody tr'), (row) => Array.from(row.querySelectorAll('td'), (cell) => cell.textContent.trim())),
+      );
+    };
+    return new Promise((resolve) => {
+      let clicked = null;
+      const button = document.querySelector('[data-testid="sql-run"]');
+      button.addEventListener('click', () => (clicked = performance.now()), { capture: true, once: true });
+      const observer = new MutationObserver(() => {
+        if (clicked !== null && tableRows() === expected) {
+          observer.disconnect();
+          resolve(performance.now() - clicked);
+        }
+      });
+      observer.observe(document.body, { childList: true, subtree: true, characterData: true });
+    });
+  }, expected);
+  await page.getByTestId('sql-run').click();
+  const wall = await Promise.race([
+    shown,
+    new Promise((_, reject) => setTimeout(() => reject(new Error(`no result for ${sql}`)), 10 * MINUTES)),
+  ]);
+  const own = await page.evaluate(() => (window.askdbLastQuery ? window.askdbLastQuery() : null));
+  return { wall, own };
 }
 
 /** The page's own figure for the last query, in ms ("123 ms", "1.2 s", "1,234 ms"). */
@@ -111,10 +169,70 @@ function median(values) {
   return sorted[Math.floor(sorted.length / 2)];
 }
 
-async function benchDatabase(session, orders) {
-  const file = makeDatabase(orders);
+/** The page's own account of its last open: [{ step, ms }], or [] when it gives none. */
+async function openSteps(page) {
+  return page.evaluate(() => (window.askdbOpenSteps ? window.askdbOpenSteps() : []));
+}
+
+/** Polls (every 10 ms) until the schema panel lists tables; the time it took. */
+async function untilTablesShown(page, started) {
+  await page.waitForFunction(() => document.querySelector('[data-testid="schema-table"]') !== null, null, {
+    polling: 10,
+    timeout: 10 * MINUTES,
+  });
+  return performance.now() - started;
+}
+
+/**
+ * Opens `file` in a fresh page `RUNS` times: the median time until its tables are shown and
+ * until everything settled, and each step's median.
+ */
+async function benchOpen(session, file) {
+  const name = path.basename(file);
+  const totals = [];
+  const shown = [];
+  const steps = new Map();
+  for (let run = 0; run < RUNS; run++) {
+    const page = await session.open();
+    const started = performance.now();
+    await chooseFile(page, file);
+    shown.push(await untilTablesShown(page, started));
+    await waitForOpen(page, name, 10 * MINUTES);
+    totals.push(performance.now() - started);
+    for (const { step, ms } of await openSteps(page)) {
+      if (!steps.has(step)) steps.set(step, []);
+      steps.get(step).push(ms);
+    }
+    await page.context().close();
+  }
+  return {
+    ms: median(totals),
+    all: totals,
+    shownMs: median(shown),
+    shown,
+    steps: [...steps].map(([step, ms]) => ({ step, ms: median(ms) })),
+  };
+}
+
+function printOpen(file, open) {
   const size = statSync(file).size;
-  const python = pythonTimings(file);
+  console.log(`\n## Opening ${path.basename(file)}: ${(size / 1e6).toFixed(1)} MB\n`);
+  const seconds = (list) => list.map((ms) => (ms / 1000).toFixed(2)).join(', ');
+  console.log(`File chosen until its tables are shown: ${(open.shownMs / 1000).toFixed(2)} s (median of ${seconds(open.shown)} s)\n`);
+  console.log(`File chosen until the status settles (identified, model's view and notes ready): ${(open.ms / 1000).toFixed(2)} s (median of ${seconds(open.all)} s)\n`);
+  if (open.steps.length > 0) {
+    console.log('| step (as the page times it) | median |\n| --- | ---: |');
+    for (const { step, ms } of open.steps) console.log(`| ${step} | ${ms.toFixed(0)} ms |`);
+  }
+}
+
+async function benchDatabase(session, file, orders) {
+  const size = statSync(file).size;
+  if (options.only === 'open') {
+    printOpen(file, await benchOpen(session, file));
+    return;
+  }
+  const python = pythonTimings(file, 1); // the rows to expect (and the file in the OS cache)
   const page = await session.open();
   await setDeadlineSeconds(page, 600); // large scans outlast the default deadline
   const name = path.basename(file);
@@ -123,42 +241,52 @@ async function benchDatabase(session, orders) {
   await waitForOpen(page, name, 10 * MINUTES);
   const openMs = performance.now() - started;
 
+  // Round robin, each page run followed by Python's on the same query, so that both see the
+  // same load; each run changes the shown result, so its end can be seen.
   const results = {};
   for (let run = 0; run < RUNS; run++) {
-    // Round robin, so that each run changes the shown result and its end can be seen.
     for (const [query, sql] of Object.entries(QUERIES)) {
-      const t0 = performance.now();
-      await expectRows(page, sql, python[query].rows, { timeout: 10 * MINUTES });
-      const wall = performance.now() - t0;
-      results[query] ??= { page: [], wall: [] };
-      results[query].page.push(await pageElapsedMs(page));
-      results[query].wall.push(wall);
+      const { wall, own } = await timedQuery(page, sql, python[query].rows);
+      const r = (results[query] ??= { page: [], sql: [], decode: [], wall: [], python: [] });
+      r.page.push(own ? own.total_ms : await pageElapsedMs(page));
+      r.sql.push(own ? own.sql_ms : NaN);
+      r.decode.push(own ? own.decode_ms : NaN);
+      r.wall.push(wall);
+      r.python.push(pythonOnce(file, sql));
     }
   }
   await page.context().close();
 
-  console.log(`\n## ${name}: ${(size / 1e6).toFixed(1)} MB, ${orders} orders\n`);
-  console.log(`Open (file chosen until the status shows its tables): ${(openMs / 1000).toFixed(1)} s\n`);
-  console.log('| query | page (result-elapsed) | page (click to table) | Python sqlite3 | page / Python |');
-  console.log('| --- | ---: | ---: | ---: | ---: |');
+  console.log(`\n## ${name}: ${(size / 1e6).toFixed(1)} MB${orders ? `, ${orders} orders` : ''}\n`);
+  console.log(`Open (file chosen until the status settles): ${(openMs / 1000).toFixed(1)} s\n`);
+  console.log(
+    '| query | SQLite in the worker | page (result-elapsed) | of which message and back | decode | click to table | Python sqlite3 | page / Python | click to table / Python |',
+  );
+  console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  const ms = (value) => (Number.isNaN(value) ? '—' : `${value.toFixed(value < 10 ? 1 : 0)} ms`);
   for (const query of Object.keys(QUERIES)) {
-    const inPage = median(results[query].page);
-    const wall = median(results[query].wall);
-    const py = python[query].ms;
-    console.log(`| ${query} | ${inPage.toFixed(0)} ms | ${wall.toFixed(0)} ms | ${py.toFixed(0)} ms | ${(inPage / py).toFixed(2)} |`);
+    const r = results[query];
+    const inPage = median(r.page);
+    const sqlMs = median(r.sql);
+    const py = median(r.python);
+    console.log(
+      `| ${query} | ${ms(sqlMs)} | ${ms(inPage)} | ${ms(inPage - sqlMs)} | ${ms(median(r.decode))} | ${ms(median(r.wall))} | ${ms(py)} | ${(inPage / py).toFixed(2)} | ${(median(r.wall) / py).toFixed(2)} |`,
+    );
   }
 }
-
 
 console.log(`# askdb benchmark, ${new Date().toISOString().slice(0, 10)}`);
 console.log(`machine: ${os.cpus()[0].model}, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB;` +
   ` ${RUNS} runs per query, medians`);
-pageWeight();
-const session = await startSession();
+if (!options.only || options.only === 'weight') pageWeight();
+const files = options.db
+  ? options.db.split(',').map((file) => ({ file, orders: null }))
+  : options.orders.split(',').map(Number).map((orders) => ({ file: makeDatabase(orders), orders }));
+const session = options.only === 'weight' ? null : await startSession();
 try {
-  for (const orders of options.orders.split(',').map(Number)) {
-    await benchDatabase(session, orders);
+  for (const { file, orders } of session ? files : []) {
+    await benchDatabase(session, file, orders);
   }
 } finally {
-  await session.close();
+  await session?.close();
 }

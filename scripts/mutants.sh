@@ -25,8 +25,10 @@ target_args() {
   case "$1" in
     guard) echo "--file src/sql/guard.rs --cargo-arg=--lib -- sql::" ;;
     lexer) echo "--file src/sql/lexer.rs --cargo-arg=--lib -- sql::" ;;
-    # What is hidden from the model: the set, and the script that derives the copy without it.
-    hidden) echo "--file src/engine/hidden/*.rs --cargo-arg=--lib --cargo-arg=--test=hidden_copy" ;;
+    # What is hidden from the model: the set, the script that derives the copy without it, and
+    # the one place that decides what the model sees (what is left out, how, its schema and
+    # knowledge: src/model_view.rs).
+    hidden) echo "--file src/engine/hidden/*.rs --file src/model_view.rs --cargo-arg=--lib --cargo-arg=--test=hidden_copy --cargo-arg=--test=model_view" ;;
     # The knowledge that would name what is hidden.
     hiding) echo "--file src/knowledge/hiding.rs --cargo-arg=--lib -- knowledge::hiding" ;;
     # Where the session leaves out askdb's own tables.

@@ -8,6 +8,8 @@ set -euo pipefail
 
 ASKDB_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TRUNK_VERSION="0.21.14" # 0.22 needs a newer rustc than the project's minimum.
+# mdBook, for the tests of the mdbook-askdb preprocessor only (setup_mdbook).
+MDBOOK_VERSION="0.5.4"
 CHROMIUM_PACKAGES=(chromium chromium-driver)
 # playwright-core needs Node 20; the test runner's --test-concurrency came in 20.10.
 NODE_MINIMUM="20.10"
@@ -62,6 +64,17 @@ setup_chromium() {
     say "Installing ${missing[*]} with apt-get"
     as_root apt-get update
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
+  fi
+}
+
+# mdBook, which the tests of mdbook-askdb build a book with (tests/e2e/mdbook.test.mjs). Not
+# needed to build or serve askdb, so not installed with the rest: scripts/test.sh calls this
+# before the end-to-end tests. Without the serve and watch features, which the tests do not use
+# (a quicker compile).
+setup_mdbook() {
+  if [ "$(mdbook --version 2>/dev/null || true)" != "mdbook v$MDBOOK_VERSION" ]; then
+    say "Installing mdbook $MDBOOK_VERSION (compiles from source: a few minutes)"
+    cargo install --locked mdbook --version "=$MDBOOK_VERSION" --no-default-features
   fi
 }
 

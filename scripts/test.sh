@@ -102,6 +102,9 @@ else
   say "wasm tests: none found (no wasm_bindgen_test in src/ or tests/*.rs)"
 fi
 
+# The mdbook-askdb tests build a book with the pinned mdBook: installed now, when it is needed.
+step "mdbook for the e2e tests" setup_mdbook
+
 # Two test files at a time (node's default on two cores is one): most of their time is spent
 # waiting on the page, timers and retries, not on the CPU. Each file has its own servers and
 # browser, so they do not meet. The files are listed (not the folder, which Node 22 and later

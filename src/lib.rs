@@ -8,6 +8,8 @@
 //!   the schema, the file, a sidecar or the person.
 //! - [`compare`]: whether two query results are the same answer (the judge of golden questions
 //!   and of candidates' agreement).
+//! - [`model_view`]: what the model sees of an open database (hidden parts and knowledge tables
+//!   left out) and how that is enforced, for the page and `askdb-eval` alike.
 //! - [`agent`]: the question-answering loop and its tools; knows nothing of the browser.
 //! - [`eval`]: golden questions asked of a model, judged by comparing results.
 //! - [`conversation`]: conversations saved as files, read back with limits, replayed.
@@ -28,6 +30,7 @@ pub mod engine;
 pub mod eval;
 pub mod knowledge;
 pub mod llm;
+pub mod model_view;
 pub mod present;
 pub mod settings;
 pub mod sql;

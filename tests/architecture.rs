@@ -32,7 +32,7 @@ const FORBIDDEN_MODULES: &[(&str, &[&str], &str)] = &[
     ),
     (
         "src/engine",
-        &["agent", "llm", "settings", "present", "ui"],
+        &["agent", "llm", "settings", "present", "ui", "model_view"],
         "the engine knows SQL rules only; everything else sits above it",
     ),
     (
@@ -74,6 +74,11 @@ const FORBIDDEN_MODULES: &[(&str, &[&str], &str)] = &[
         ],
         "the comparison of results sits below the agent and the evaluation, which both use it",
     ),
+    (
+        "src/model_view.rs",
+        &["ui", "browser", "settings", "agent", "llm"],
+        "what the model sees is pure, decided once for the page and askdb-eval",
+    ),
 ];
 
 /// Crates that exist only in the browser.
@@ -101,6 +106,7 @@ const PURE_FOLDERS: &[&str] = &[
     "src/conversation",
     "src/eval",
     "src/compare",
+    "src/model_view.rs",
     "src/clock.rs",
 ];
 

@@ -10,6 +10,8 @@ use askdb::conversation::{
     read, ConversationFile, DatabaseIdentity, Difference, ModelInfo, Pace, ReadError,
     RecordedQuestion, Recorder, ReplayLlm, RunSettings, FORMAT, LIMITS,
 };
+use askdb::engine::identity::Identity;
+use askdb::engine::reads::{LazyIdentity, RemoteValidators};
 use askdb::engine::QueryLimits;
 use askdb::llm::ProviderKind;
 use serde_json::{json, Value};
@@ -43,11 +45,13 @@ fn file(questions: Vec<RecordedQuestion>) -> ConversationFile {
     ConversationFile {
         format: FORMAT.into(),
         recorded_at: "2026-12-01T09:30:00.000Z".into(),
-        database: DatabaseIdentity {
-            name: "shop.db".into(),
-            size: 24_576,
-            sha256: SHA.into(),
-        },
+        database: DatabaseIdentity::new(
+            "shop.db",
+            &Identity::Bytes {
+                size: 24_576,
+                sha256: SHA.into(),
+            },
+        ),
         model: ModelInfo::new(
             ProviderKind::OpenAi,
             "gpt-scripted",
@@ -179,11 +183,13 @@ fn a_result_that_differs_from_the_recording_is_reported_and_the_replay_finishes(
 fn another_database_is_named_by_its_hash() {
     let recorded = file(Vec::new()).database;
     assert_eq!(recorded.differs_from(&recorded.clone()), None);
-    let other = DatabaseIdentity {
-        name: "shop_ja.db".into(),
-        size: 20_480,
-        sha256: "0".repeat(64),
-    };
+    let other = DatabaseIdentity::new(
+        "shop_ja.db",
+        &Identity::Bytes {
+            size: 20_480,
+            sha256: "0".repeat(64),
+        },
+    );
     let why = recorded.differs_from(&other).unwrap();
     assert!(
         why.contains("not the database the conversation was recorded on"),
@@ -321,6 +327,136 @@ fn ten_thousand_steps_are_refused() {
         message.contains("10,000 model turns in question 1"),
         "{message}"
     );
+}
+
+#[test]
+fn a_file_written_before_identities_had_kinds_reads_as_bytes() {
+    // The `database` of every file saved so far: name, size and SHA-256, nothing else.
+    let mut value = saved_json();
+    value["database"] = json!({ "name": "shop.db", "size": 24_576, "sha256": SHA });
+    let file = read(&value.to_string()).expect("an older file reads");
+    assert_eq!(
+        file.database.identity(),
+        Some(Identity::Bytes {
+            size: 24_576,
+            sha256: SHA.into()
+        })
+    );
+    // And a file read whole is still written that way: older pages read it too.
+    let written: Value = serde_json::from_str(&file.to_json()).unwrap();
+    assert_eq!(
+        written["database"],
+        json!({ "name": "shop.db", "size": 24_576, "sha256": SHA })
+    );
+}
+
+/// What the engine that reads on demand finds at open: a local file (sampled pages) or a file
+/// on a web server (its validators).
+fn on_demand(remote: bool) -> Identity {
+    let mut header = b"SQLite format 3\0".to_vec();
+    header.resize(100, 7);
+    Identity::OnDemand(LazyIdentity {
+        size: 4_500_000_000,
+        header,
+        sampled_pages: if remote {
+            Vec::new()
+        } else {
+            vec![1, 500, 1_000]
+        },
+        sample_sha256: (!remote).then(|| "ab".repeat(32)),
+        remote: remote.then(|| RemoteValidators {
+            url: "https://example.org/data/big.db".into(),
+            etag: Some("\"v1\"".into()),
+            last_modified: None,
+        }),
+    })
+}
+
+#[test]
+fn databases_read_on_demand_are_recorded_and_read_back() {
+    for identity in [on_demand(true), on_demand(false)] {
+        let mut saved = file(vec![march_question(&RusqliteDb::shop())]);
+        saved.database = DatabaseIdentity::new("big.db", &identity);
+        let back = read(&saved.to_json()).expect("reads back");
+        assert_eq!(back.database.identity(), Some(identity.clone()));
+        assert_eq!(back.database.differs_from(&saved.database), None);
+        // The header is written as hex: the file stays readable text.
+        let written: Value = serde_json::from_str(&saved.to_json()).unwrap();
+        assert!(written["database"]["on_demand"]["header"]
+            .as_str()
+            .is_some_and(|h| h.starts_with("53514c69746520666f726d6174203300")));
+    }
+}
+
+#[test]
+fn a_database_read_on_demand_that_changed_is_not_the_one_recorded() {
+    let recorded = DatabaseIdentity::new("big.db", &on_demand(false));
+    let Identity::OnDemand(mut changed) = on_demand(false) else {
+        unreachable!()
+    };
+    changed.header[24] ^= 1; // SQLite's change counter
+    let now = DatabaseIdentity::new("big.db", &Identity::OnDemand(changed));
+    let why = recorded.differs_from(&now).expect("another database");
+    assert!(why.contains("not the database"), "{why}");
+}
+
+#[test]
+fn a_database_is_identified_exactly_one_way() {
+    let on_demand_record = |extra: Value| {
+        let mut record = json!({ "header": "53514c697465", "sampled_pages": [1] });
+        record
+            .as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        record
+    };
+    let mut value = saved_json();
+    value["database"]["on_demand"] = on_demand_record(json!({}));
+    assert!(
+        refused(&value).contains("exactly one"),
+        "{}",
+        refused(&value)
+    );
+    let mut value = saved_json();
+    value["database"] = json!({ "name": "shop.db", "size": 24_576 });
+    assert!(refused(&value).contains("exactly one"));
+    let mut value = saved_json();
+    value["database"] = json!({
+        "name": "big.db", "size": 5,
+        "on_demand": on_demand_record(json!({ "sample_sha256": "<img>" }))
+    });
+    assert!(
+        refused(&value).contains("sampled pages"),
+        "{}",
+        refused(&value)
+    );
+    let mut value = saved_json();
+    value["database"] = json!({
+        "name": "big.db", "size": 5,
+        "on_demand": { "header": "<script>" }
+    });
+    assert!(
+        refused(&value).contains("valid header"),
+        "{}",
+        refused(&value)
+    );
+    let mut value = saved_json();
+    value["database"] = json!({
+        "name": "big.db", "size": 5,
+        "on_demand": on_demand_record(json!({ "remote": { "url": "x".repeat(3_000) } }))
+    });
+    assert!(refused(&value).contains("address"), "{}", refused(&value));
+}
+
+#[test]
+fn a_database_read_another_way_cannot_be_compared() {
+    let recorded = file(Vec::new()).database;
+    let on_demand = DatabaseIdentity::new("shop.db", &on_demand(false));
+    let why = recorded
+        .differs_from(&on_demand)
+        .expect("cannot be the same");
+    assert!(why.contains("cannot be compared"), "{why}");
+    assert!(!why.contains("not the database"), "{why}");
 }
 
 #[test]

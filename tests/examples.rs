@@ -19,6 +19,7 @@ use askdb::conversation::{
     ReplayLlm, RunSettings, FORMAT,
 };
 use askdb::engine::hidden::load_catalogue;
+use askdb::engine::identity::Identity;
 use askdb::engine::QueryLimits;
 use askdb::knowledge::{comments, tables, Knowledge};
 use askdb::llm::ProviderKind;
@@ -96,11 +97,13 @@ fn www(relative: &str) -> PathBuf {
 /// The database's identity as the page computes it when the file opens.
 fn identity(path: &Path) -> DatabaseIdentity {
     let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    DatabaseIdentity {
-        name: path.file_name().unwrap().to_string_lossy().into_owned(),
-        size: bytes.len() as u64,
-        sha256: format!("{:x}", Sha256::digest(&bytes)),
-    }
+    DatabaseIdentity::new(
+        &path.file_name().unwrap().to_string_lossy(),
+        &Identity::Bytes {
+            size: bytes.len() as u64,
+            sha256: format!("{:x}", Sha256::digest(&bytes)),
+        },
+    )
 }
 
 /// A session with the knowledge the page gives the model for this file: its schema comments

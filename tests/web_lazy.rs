@@ -436,3 +436,83 @@ async fn a_file_changed_while_no_worker_ran_is_caught_when_it_is_opened_again() 
         other => panic!("expected Changed, got {other:?}"),
     }
 }
+
+/// The page's one type for an open database (`engine::page::PageDatabase`) holds a database
+/// read on demand as it holds one in memory: the same queries, its kind, the identity its engine
+/// found (compared by the one `same_database` rule), and no copy for the model.
+#[wasm_bindgen_test]
+async fn the_page_database_holds_a_file_read_on_demand() {
+    use askdb::engine::identity::{same_database, Identity, Sameness};
+    use askdb::engine::kind::{CountPolicy, DatabaseKind, HidingMechanism};
+    use askdb::engine::page::PageDatabase;
+
+    let bytes = demo_bytes().await;
+    let db = PageDatabase::open_local_on_demand(engine().await, &file_of(&bytes, "shop.db"))
+        .await
+        .expect("the demo opens on demand");
+    assert_eq!(db.kind(), DatabaseKind::LocalFile);
+    assert_eq!(db.size(), u64::from(bytes.length()));
+    assert_eq!(db.count_policy(), CountPolicy::UpTo(10_000));
+    assert!(matches!(db.hiding(), HidingMechanism::Refused(_)));
+    let orders = query(&db, "SELECT count(*) FROM orders", &limits())
+        .await
+        .expect("runs");
+    assert!(
+        matches!(orders.rows[0][0], Value::Integer(n) if n > 0),
+        "{orders:?}"
+    );
+    let copy = db.model_copy("SELECT 1;").await.err().expect("no copy");
+    assert!(copy.to_string().contains("on demand"), "{copy}");
+
+    // The same file again is the same database; one whose change counter moved is not.
+    let identity = db.identity().await.expect("known at once");
+    assert!(matches!(&identity, Identity::OnDemand(lazy) if lazy.remote.is_none()));
+    let again = PageDatabase::open_local_on_demand(engine().await, &file_of(&bytes, "shop.db"))
+        .await
+        .expect("opens again");
+    let again = again.identity().await.expect("identity");
+    assert_eq!(same_database(&identity, &again), Sameness::Same);
+    assert_eq!(identity.storage_key(), again.storage_key());
+    let changed = bytes.slice(0, bytes.length());
+    changed.set_index(27, changed.get_index(27).wrapping_add(1)); // the change counter's last byte
+    let changed = PageDatabase::open_local_on_demand(engine().await, &file_of(&changed, "shop.db"))
+        .await
+        .expect("a changed copy opens");
+    let changed = changed.identity().await.expect("identity");
+    assert_eq!(same_database(&identity, &changed), Sameness::Different);
+    assert_ne!(identity.storage_key(), changed.storage_key());
+    db.close().await;
+    assert!(matches!(
+        query(&db, "SELECT 1", &limits()).await,
+        Err(DbError::NotOpen)
+    ));
+}
+
+#[wasm_bindgen_test]
+async fn the_page_database_holds_a_remote_file_read_on_demand() {
+    use askdb::engine::identity::Identity;
+    use askdb::engine::kind::{CountPolicy, DatabaseKind};
+    use askdb::engine::page::PageDatabase;
+
+    let url = format!("{}range/{SAKILA}", range_url().await);
+    let db = PageDatabase::open_remote(engine().await, &url)
+        .await
+        .expect("sakila opens over HTTP");
+    assert_eq!(db.kind(), DatabaseKind::Remote);
+    assert_eq!(db.size(), SAKILA_SIZE);
+    assert_eq!(db.count_policy(), CountPolicy::UpTo(0));
+    match db.identity().await.expect("known at once") {
+        Identity::OnDemand(lazy) => {
+            assert_eq!(lazy.remote.expect("remote").url, url);
+        }
+        other => panic!("{other:?}"),
+    }
+    let rentals = query(
+        &db,
+        "SELECT count(*) FROM rental WHERE rental_id = 1",
+        &limits(),
+    )
+    .await
+    .expect("runs");
+    assert_eq!(rentals.rows[0][0], Value::Integer(1));
+}

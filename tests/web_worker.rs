@@ -25,7 +25,7 @@ use wasm_bindgen_test::*;
 wasm_bindgen_test_configure!(run_in_browser);
 
 mod web_support;
-use web_support::{demo_bytes, dist_url, open_demo};
+use web_support::{blob, bytes_of, demo_bytes, dist_url, open_demo};
 
 /// The smallest database there is: one 512-byte page, no tables.
 fn empty_database() -> Uint8Array {
@@ -224,13 +224,13 @@ async fn memory_bombs_end_with_an_error() {
 async fn a_file_that_is_not_a_database_leaves_the_open_one_open() {
     let db = open_demo().await;
     let csv = "id,name\n1,Alice\n".repeat(20);
-    let outcome = db.open(Uint8Array::from(csv.as_bytes())).await;
+    let outcome = db.open(&blob(&Uint8Array::from(csv.as_bytes()))).await;
     match outcome {
         Err(DbError::NotADatabase(why)) => assert!(why.contains("text file"), "{why}"),
         other => panic!("expected NotADatabase, got {other:?}"),
     }
     // Right header, nonsense after it: SQLite itself says so.
-    let outcome = db.open(nonsense_after_the_header()).await;
+    let outcome = db.open(&blob(&nonsense_after_the_header())).await;
     assert!(
         matches!(outcome, Err(DbError::NotADatabase(_))),
         "{outcome:?}"
@@ -245,14 +245,14 @@ async fn with_no_worker_running_a_new_file_opens_and_a_bad_one_leaves_it_open() 
     assert_eq!(count_tables(&db).await, vec![vec![Value::Integer(7)]]);
     // A Stop drops the worker; the next file opens in a fresh one.
     stop_an_endless_query(&db).await;
-    db.open(empty_database())
+    db.open(&blob(&empty_database()))
         .await
         .expect("an empty database opens");
     assert_eq!(count_tables(&db).await, vec![vec![Value::Integer(0)]]);
 
     // Again without a worker: SQLite refuses this file, and the empty database stays open.
     stop_an_endless_query(&db).await;
-    let outcome = db.open(nonsense_after_the_header()).await;
+    let outcome = db.open(&blob(&nonsense_after_the_header())).await;
     assert!(
         matches!(outcome, Err(DbError::NotADatabase(_))),
         "{outcome:?}"
@@ -281,7 +281,7 @@ async fn an_engine_that_cannot_start_says_so() {
     // No worker script at this address: SQLite never starts, and nothing claims a restart.
     let db =
         WorkerDatabase::new(&format!("{}nosuch/worker.js", dist_url().await)).expect("address");
-    let outcome = db.open(demo_bytes().await).await;
+    let outcome = db.open(&blob(&demo_bytes().await)).await;
     match &outcome {
         Err(error @ DbError::Unavailable(_)) => assert!(
             error
@@ -336,14 +336,18 @@ async fn derive_applies_a_script_to_a_copy_and_leaves_the_source_and_the_open_da
         .map(String::from)
         .collect();
     let (hidden, _) = Hidden::resolve(&whole, &names);
-    let source = demo_bytes().await;
-    let before = source.to_vec();
+    let source = blob(&demo_bytes().await);
+    let before = bytes_of(&source).await;
 
     let copy = db
         .derive(&source, &derive_script(&whole, &catalogue, &hidden))
         .await
         .expect("derive");
-    assert_eq!(source.to_vec(), before, "the source bytes are untouched");
+    assert_eq!(
+        bytes_of(&source).await,
+        before,
+        "the source bytes are untouched"
+    );
     let text = String::from_utf8_lossy(&copy.to_vec()).to_lowercase();
     assert!(!text.contains("prefecture") && !text.contains("hokkaido"));
 
@@ -359,7 +363,7 @@ async fn derive_applies_a_script_to_a_copy_and_leaves_the_source_and_the_open_da
 
     // The copy opens in an engine of its own, without the column.
     let model = db.sibling();
-    model.open(copy).await.expect("the copy opens");
+    model.open(&blob(&copy)).await.expect("the copy opens");
     let seen = schema::load(&model, &QueryLimits::default()).await.unwrap();
     let customers = seen.table("customers").unwrap();
     assert!(customers.column("prefecture").is_none());
@@ -372,4 +376,108 @@ async fn derive_applies_a_script_to_a_copy_and_leaves_the_source_and_the_open_da
         "{refused:?}"
     );
     assert_eq!(count_orders(&db).await, vec![vec![Value::Integer(12)]]);
+}
+
+#[wasm_bindgen_test]
+async fn an_open_tells_how_much_of_the_file_was_read() {
+    use std::cell::RefCell;
+    use std::rc::Rc;
+    let db =
+        WorkerDatabase::new(&format!("{}worker.js", dist_url().await)).expect("worker address");
+    // Large enough to be read in several chunks: the demo, then 8 MB that SQLite never reads
+    // (the header's page count, valid, says where the database ends), in parts of 64 KiB.
+    let parts = js_sys::Array::of1(&demo_bytes().await.into());
+    for _ in 0..128 {
+        parts.push(&Uint8Array::new_with_length(65_536));
+    }
+    let file = web_sys::Blob::new_with_u8_array_sequence(&parts).expect("a blob");
+    let seen = Rc::new(RefCell::new(Vec::new()));
+    let heard = seen.clone();
+    db.open_with_progress(&file, move |f| heard.borrow_mut().push(f))
+        .await
+        .expect("it opens");
+    let seen = seen.borrow().clone();
+    assert!(seen.len() >= 2, "{seen:?}");
+    assert!(seen.windows(2).all(|w| w[0] < w[1]), "{seen:?}");
+    assert!(seen.iter().all(|f| *f > 0.0 && *f <= 1.0), "{seen:?}");
+    assert_eq!(count_orders(&db).await, vec![vec![Value::Integer(12)]]);
+}
+
+#[wasm_bindgen_test]
+async fn the_digest_is_sha256() {
+    let db =
+        WorkerDatabase::new(&format!("{}worker.js", dist_url().await)).expect("worker address");
+    // FIPS 180-2's example: SHA-256("abc").
+    let abc = blob(&Uint8Array::from(&b"abc"[..]));
+    assert_eq!(
+        db.digest(&abc).await.expect("digest"),
+        "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+    );
+}
+
+/// A source the worker cannot read (here: something that only claims a size, as a `File` whose
+/// disk copy went away reads) is the file's problem, said as such: not SQLite's, not the engine's.
+#[wasm_bindgen_test]
+async fn a_source_that_cannot_be_read_is_said_unreadable() {
+    use wasm_bindgen::JsCast;
+    let db =
+        WorkerDatabase::new(&format!("{}worker.js", dist_url().await)).expect("worker address");
+    let claims = js_sys::Object::new();
+    js_sys::Reflect::set(&claims, &"size".into(), &10.into()).unwrap();
+    let unreadable: web_sys::Blob = claims.unchecked_into();
+    match db.digest(&unreadable).await {
+        Err(DbError::Unreadable(why)) => {
+            assert!(why.contains("changed or went away"), "{why}")
+        }
+        other => panic!("{other:?}"),
+    }
+    // Positive control: a real one is read by the same worker code.
+    let abc = blob(&Uint8Array::from(&b"abc"[..]));
+    assert!(db.digest(&abc).await.is_ok());
+}
+
+#[wasm_bindgen_test]
+async fn the_page_database_is_identified_by_the_sha256_of_its_bytes() {
+    use askdb::engine::identity::Identity;
+    use askdb::engine::kind::{CountPolicy, DatabaseKind, HidingMechanism};
+    use askdb::engine::page::PageDatabase;
+
+    let demo = demo_bytes().await;
+    let worker = format!("{}worker.js", dist_url().await);
+    let db =
+        PageDatabase::open_in_memory(WorkerDatabase::new(&worker).unwrap(), &blob(&demo), |_| {})
+            .await
+            .expect("the demo opens");
+    assert_eq!(db.kind(), DatabaseKind::InMemory);
+    assert_eq!(db.size(), u64::from(demo.length()));
+    assert_eq!(db.count_policy(), CountPolicy::Exact);
+    assert_eq!(db.hiding(), HidingMechanism::Copy);
+    assert_eq!(count_page_orders(&db).await, 12);
+
+    let expected = WorkerDatabase::new(&worker)
+        .unwrap()
+        .digest(&blob(&demo))
+        .await
+        .unwrap();
+    let identity = db.identity().await.expect("identified");
+    assert_eq!(
+        identity,
+        Identity::Bytes {
+            size: u64::from(demo.length()),
+            sha256: expected
+        }
+    );
+    // Asked again, the same (computed once: its bytes were let go).
+    assert_eq!(db.identity().await, Ok(identity));
+    assert_eq!(db.source_bytes().await.unwrap().to_vec(), demo.to_vec());
+}
+
+async fn count_page_orders(db: &askdb::engine::page::PageDatabase) -> i64 {
+    let result = query(db, "SELECT count(*) FROM orders", &QueryLimits::default())
+        .await
+        .expect("count runs");
+    match result.rows[0][0] {
+        Value::Integer(n) => n,
+        ref other => panic!("{other:?}"),
+    }
 }

@@ -5,23 +5,33 @@
 // The page stops a runaway query by terminating this worker (sql.js has no interrupt).
 //
 // Messages in:  {id, type: "init", base}    always first; base: absolute URL of worker.js, with
-//                                           rows.js, sql-wasm.js and sql-wasm.wasm beside it
-//               {id, type: "open", bytes}   bytes: Uint8Array of a whole database file
+//                                           rows.js, sql-wasm.js and sql-wasm.wasm beside it (loaded at
+//                                           the first request that needs SQLite)
+//               {id, type: "open", source}  source: a Blob (a File) of a whole database file,
+//                                           read here (into this worker's memory only)
 //               {id, type: "run", sql, params, maxRows, countBudgetMs}
 //                                           params: the values of ?1 ?2 … (the guard checked
 //                                           that the statement takes exactly these)
+//               {id, type: "warm"}         loads sql.js, so that the next request need not
 //               {id, type: "export"}
-//               {id, type: "derive", bytes, script}  applies script to a writable copy of bytes
-//                                           (not the open database) and answers the copy's bytes
+//               {id, type: "derive", source, script}  applies script to a writable copy of the
+//                                           Blob's bytes (not the open database) and answers
+//                                           the copy's bytes
+//               {id, type: "digest", source}  the SHA-256 of a Blob's bytes, as hex (no SQLite)
 //               {id, type: "crash"}        (tests: fails as an abort inside sql.js would)
+// Bytes answered (export, derive) are moved to the page, not copied.
 // Messages out: {id, ok: result} | {id, error: message} | {id, crashed: message}
 //               | {id, tooLarge: limitBytes} | {id, unavailable: message}
+//               | {id, error: message, kind: "unreadable"}  (the file could not be read:
+//                                           "open", "derive", "digest")
+//               | {id, progress: fraction}  (while "open" reads the file; not an answer)
 //               ("crashed": the wasm module aborted and this worker must be replaced;
 //                "unavailable": sql.js did not load, so this worker can run nothing;
 //                "tooLarge": the rows to send would pass MAX_RESULT_BYTES)
 "use strict";
 
-let sqlReady = null; // Promise of the sql.js module, started by "init"
+let base = null; // where sql.js is, from "init"
+let sqlReady = null; // Promise of the sql.js module, started by the first request that needs it
 let db = null; // the open SQL.Database
 
 // A failure (sql-wasm.js or sql-wasm.wasm missing) is kept in the promise, so every later
@@ -35,8 +45,9 @@ function loadSqlJs(base) {
   });
 }
 
-function openDatabase(SQL, bytes) {
-  const next = new SQL.Database(bytes);
+async function openDatabase(SQL, read) {
+  const bytes = await read;
+  const next = new SQL.Database(new Owned(bytes.buffer));
   try {
     next.exec("PRAGMA query_only=1");
     // sql.js opens lazily: read the schema once so that "file is not a database" shows now.
@@ -52,11 +63,60 @@ function openDatabase(SQL, bytes) {
 }
 
 class SqlJsUnavailable extends Error {}
+class Unreadable extends Error {}
+
+// Reads a Blob (a File) whole into one buffer, saying how far it got (`progress(fraction)`,
+// now and then). A failure is the file's or the browser's, never SQLite's: a file that changed
+// or went away since it was chosen, or one too large for this tab's memory.
+async function readWhole(source, progress) {
+  let bytes;
+  try {
+    bytes = new Uint8Array(source.size);
+  } catch (e) {
+    const gb = (source.size / 1e9).toFixed(1);
+    throw new Unreadable(`the file (${gb} GB) is too large to be read into this tab's memory (${e && e.message ? e.message : e})`);
+  }
+  try {
+    const reader = source.stream().getReader();
+    let done = 0;
+    let said = 0;
+    for (;;) {
+      const step = await reader.read();
+      if (step.done) break;
+      if (done + step.value.length > bytes.length) throw new Error("the file grew while it was read");
+      bytes.set(step.value, done);
+      done += step.value.length;
+      if (progress && done - said >= bytes.length / 50) {
+        said = done;
+        progress(done / bytes.length);
+      }
+    }
+    if (done !== bytes.length) throw new Error("the file shrank while it was read");
+  } catch (e) {
+    const why = e && e.message ? e.message : String(e);
+    throw new Unreadable(`it changed or went away since it was chosen, or the browser may not read it (${why})`);
+  }
+  return bytes;
+}
+
+// The bytes of a file handed to sql.js without a copy. sql.js 1.17 writes a new database's bytes
+// into its in-memory file system with `bytes.slice(0, length)`, a copy of the whole file (as
+// long again as reading it); a buffer read for this alone needs none, so that slice hands back
+// the buffer itself. Any other slice is an ordinary one. The connection is read-only
+// (query_only), so SQLite never writes to these bytes; a copy being derived may, and the buffer
+// is its own.
+class Owned extends Uint8Array {
+  slice(start, end) {
+    if (start === 0 && end === this.length) return this;
+    return super.slice(start, end);
+  }
+}
 
 // Integers come back as BigInt (exact, and told apart from reals); the page turns them into i64.
 function run(sql, params, maxRows, countBudgetMs) {
   if (!db) throw new Error("no database is open");
   const started = Date.now();
+  const startedPrecise = performance.now();
   const statement = db.prepare(sql);
   try {
     // Bound by SQLite: a value is never part of the statement's text.
@@ -69,7 +129,10 @@ function run(sql, params, maxRows, countBudgetMs) {
       countBudgetMs,
       started,
     );
-    return { columns, ...collected };
+    // SQLite's own time (with stepping and keeping the rows), for the benchmark's account of
+    // where a query's time goes.
+    const sqlMs = performance.now() - startedPrecise;
+    return { columns, ...collected, sqlMs };
   } finally {
     statement.free();
   }
@@ -86,8 +149,8 @@ function exportDatabase() {
 
 // The copy the agent gets when the person hides tables or columns: the script (written in Rust,
 // src/engine/hidden) runs on a database of its own, which is closed and freed before answering.
-function derive(SQL, bytes, script) {
-  const copy = new SQL.Database(bytes);
+async function derive(SQL, source, script) {
+  const copy = new SQL.Database(new Owned((await readWhole(source)).buffer));
   try {
     copy.exec(script);
     return copy.export();
@@ -104,12 +167,27 @@ function isFatal(e) {
   );
 }
 
-async function handle(message) {
+// The browser's digest holds this worker's thread while it runs (seconds for hundreds of MB):
+// it runs in a worker of its own.
+async function sha256Hex(source) {
+  const bytes = await readWhole(source);
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+async function handle(message, progress) {
   if (message.type === "init") {
-    sqlReady = loadSqlJs(message.base);
+    base = message.base;
+    return null;
   }
+  if (message.type === "digest") return sha256Hex(message.source);
+  // The file is read while sql.js loads.
+  const read = message.type === "open" ? readWhole(message.source, progress) : null;
+  // Seen as soon as it fails, even while sql.js loads (the failure is kept in `read`).
+  read?.catch(() => {});
   let SQL;
   try {
+    sqlReady ??= loadSqlJs(base);
     SQL = await sqlReady;
   } catch (e) {
     // Without sql.js this worker can do nothing: say so, rather than blame the file.
@@ -117,16 +195,16 @@ async function handle(message) {
     throw new SqlJsUnavailable(`sql.js (rows.js, sql-wasm.js, sql-wasm.wasm beside worker.js) did not load: ${why}`);
   }
   switch (message.type) {
-    case "init":
+    case "warm":
       return null;
     case "open":
-      return openDatabase(SQL, message.bytes);
+      return openDatabase(SQL, read);
     case "run":
       return run(message.sql, message.params, message.maxRows, message.countBudgetMs);
     case "export":
       return exportDatabase();
     case "derive":
-      return derive(SQL, message.bytes, message.script);
+      return derive(SQL, message.source, message.script);
     case "crash":
       // For tests (WorkerDatabase::simulate_crash): fail the way an abort inside sql.js does.
       throw new WebAssembly.RuntimeError("Aborted(a crash asked for by a test)");
@@ -135,11 +213,21 @@ async function handle(message) {
   }
 }
 
+// What of an answer is moved to the page rather than copied: the bytes of a file.
+function movable(value) {
+  if (value instanceof ArrayBuffer) return [value];
+  if (value instanceof Uint8Array && value.byteOffset === 0 && value.byteLength === value.buffer.byteLength) {
+    return [value.buffer];
+  }
+  return [];
+}
+
 self.onmessage = async (event) => {
   const message = event.data;
   try {
-    const ok = await handle(message);
-    self.postMessage({ id: message.id, ok });
+    const progress = (fraction) => self.postMessage({ id: message.id, progress: fraction });
+    const ok = await handle(message, progress);
+    self.postMessage({ id: message.id, ok }, movable(ok));
   } catch (e) {
     const text = e && e.message ? e.message : String(e);
     // ResultTooLarge comes with rows.js, which may be what failed to load.
@@ -147,6 +235,8 @@ self.onmessage = async (event) => {
       self.postMessage({ id: message.id, tooLarge: MAX_RESULT_BYTES });
     } else if (e instanceof SqlJsUnavailable) {
       self.postMessage({ id: message.id, unavailable: text });
+    } else if (e instanceof Unreadable) {
+      self.postMessage({ id: message.id, error: text, kind: "unreadable" });
     } else if (isFatal(e)) {
       self.postMessage({ id: message.id, crashed: text });
     } else {

@@ -26,10 +26,11 @@ mod values;
 pub use events::{AgentEvent, EventKind, KnowledgeSent, SentExample};
 pub use memory::{Conversation, Turn};
 pub use prompt::system_prompt;
+pub use values::TableRows;
 
 use crate::clock::Clock;
 use crate::engine::{schema, Database, DbError, QueryLimits, Schema, Value};
-use crate::knowledge::{is_knowledge_table, Knowledge};
+use crate::knowledge::Knowledge;
 use crate::llm::retry::RetryPolicy;
 use crate::llm::{LlmError, LlmProvider, Usage};
 use briefing::Examples;
@@ -186,16 +187,22 @@ pub struct Session {
 }
 
 impl Session {
-    /// A session on `schema`, without askdb's own tables ([`crate::knowledge::KNOWLEDGE_TABLES`]):
-    /// they hold notes about the data, not data, so the model is never shown them.
-    pub fn new(mut schema: Schema) -> Session {
-        schema
-            .tables
-            .retain(|table| !is_knowledge_table(&table.name));
+    /// A session on `schema`, as the model is shown it ([`crate::model_view::schema_for_model`]:
+    /// without askdb's own tables, [`crate::knowledge::KNOWLEDGE_TABLES`], which hold notes
+    /// about the data, not data).
+    pub fn new(schema: Schema) -> Session {
         Session {
-            schema,
+            schema: crate::model_view::schema_for_model(schema),
             ..Session::default()
         }
+    }
+
+    /// A session on what [`crate::model_view::ModelView`] gives the model: its schema and the
+    /// knowledge that goes with its questions.
+    pub fn for_view(view: crate::model_view::ModelView) -> Session {
+        let mut session = Session::new(view.schema);
+        session.set_knowledge(view.knowledge);
+        session
     }
 
     /// Reads the schema of `db` (row counts get a few seconds each).

@@ -2,6 +2,7 @@
 //! discover it. The prompt guides; it never guards (the guard and the read-only engine do).
 
 use super::tools::Mode;
+use super::values::{has_inexact_counts, table_size_text, COUNTS_NOTE};
 use super::AgentConfig;
 use crate::engine::{Schema, Table, TableKind};
 use crate::knowledge::budget::{one_line, Budget, PROMPT_NOTES_BYTES, PROMPT_NOTE_CHARS};
@@ -84,15 +85,18 @@ pub(crate) fn build(schema: &Schema, knowledge: &Knowledge, config: &AgentConfig
             );
             (RULES, rows + &schema_overview(schema, small), small)
         }
-        // The query tool's description lists the fields; the notes still go here.
-        Mode::Safe => (
-            SAFE_RULES,
-            format!(
+        // The query tool's description lists the fields (and their tables' rows); the notes
+        // and what the counts mean still go here.
+        Mode::Safe => {
+            let mut overview = format!(
                 "\n- query shows you at most {} rows of a result.\n",
                 config.rows_to_model
-            ),
-            true,
-        ),
+            );
+            if has_inexact_counts(&schema.tables) {
+                let _ = writeln!(overview, "{COUNTS_NOTE}");
+            }
+            (SAFE_RULES, overview, true)
+        }
     };
     let (section, notes) = notes_section(schema, knowledge, column_notes);
     SystemPrompt {
@@ -194,6 +198,9 @@ fn schema_overview(schema: &Schema, small: bool) -> String {
         }
         text.push('\n');
     }
+    if has_inexact_counts(&schema.tables) {
+        let _ = writeln!(text, "{COUNTS_NOTE}");
+    }
     text
 }
 
@@ -251,11 +258,7 @@ fn table_line(table: &Table) -> String {
 }
 
 fn size(table: &Table) -> String {
-    match (table.kind, table.row_count) {
-        (_, Some(count)) => count.to_string(),
-        (TableKind::View, None) => "view".to_string(),
-        (TableKind::Table, None) => "rows not counted".to_string(),
-    }
+    table_size_text(table.kind, table.row_count)
 }
 
 /// Sent once when the model answers in plain text instead of calling `final_answer`.

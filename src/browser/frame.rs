@@ -1,4 +1,5 @@
-//! The page inside an iframe: telling the host page how tall the content is.
+//! The page inside an iframe: telling the host page how tall the content is, and hearing from
+//! it which colours to wear.
 
 use js_sys::{Object, Reflect};
 use std::cell::Cell;
@@ -6,6 +7,8 @@ use wasm_bindgen::prelude::*;
 
 /// The message the host page listens for: `{type: "askdb:height", height}` (CSS pixels).
 const HEIGHT_MESSAGE: &str = "askdb:height";
+/// The message the host page may send: `{type: "askdb:theme", theme: "light" | "dark"}`.
+const THEME_MESSAGE: &str = "askdb:theme";
 
 /// Whether the page is shown inside another page (an iframe), rather than on its own.
 pub fn in_a_frame() -> bool {
@@ -49,4 +52,34 @@ pub fn report_height(element: web_sys::Element) {
         std::mem::forget(observer);
     }
     send.forget();
+}
+
+/// Calls `apply` with the theme in each `askdb:theme` message the page that frames this one
+/// sends (`askdb-embed.js` sends one when the host page changes its colours). Only the parent
+/// window is heard, whatever its origin: any site may frame askdb, and a theme is all it can
+/// set this way. Does nothing outside an iframe.
+pub fn follow_host_theme(apply: impl Fn(&str) + 'static) {
+    let Some(window) = web_sys::window().filter(|_| in_a_frame()) else {
+        return;
+    };
+    let Some(parent) = window.parent().ok().flatten() else {
+        return;
+    };
+    let parent = JsValue::from(parent);
+    let listener =
+        Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |event: web_sys::MessageEvent| {
+            if event.source().map(JsValue::from) != Some(parent.clone()) {
+                return;
+            }
+            let data = event.data();
+            let field = |name: &str| Reflect::get(&data, &name.into()).ok()?.as_string();
+            if field("type").as_deref() == Some(THEME_MESSAGE) {
+                if let Some(theme) = field("theme") {
+                    apply(&theme);
+                }
+            }
+        });
+    let _ = window.add_event_listener_with_callback("message", listener.as_ref().unchecked_ref());
+    // Listens as long as the page lives.
+    listener.forget();
 }

@@ -1,13 +1,12 @@
 //! The browser as the rest of the crate needs it (wasm32 only): the page's address and query
-//! string, time, `localStorage`, focus, saving a file, SHA-256 of bytes, the theme, the host
-//! page around an iframe, and JavaScript errors as text.
+//! string, time, `localStorage`, focus, saving a file, the theme, the host page around an
+//! iframe, and JavaScript errors as text.
 //!
 //! A leaf: it uses web-sys, js-sys and gloo, and of this crate only [`crate::clock`], so that
 //! `engine::worker`, `llm::http` and `ui` can all use it without an import climbing back up.
 
 mod address;
 mod clock;
-mod digest;
 mod dom;
 mod frame;
 mod js_error;
@@ -15,8 +14,7 @@ pub mod storage;
 
 pub use address::{page_address, page_origin, query_parameters, query_string};
 pub use clock::{now_iso, now_ms, time_of_day, BrowserClock};
-pub use digest::{finish_sha256, start_sha256};
 pub use dom::{focus_element, save_file, set_theme};
-pub use frame::{in_a_frame, report_height};
+pub use frame::{follow_host_theme, in_a_frame, report_height};
 pub use js_error::describe;
 pub use storage::StorageRefused;

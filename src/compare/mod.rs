@@ -123,6 +123,7 @@ impl fmt::Display for Difference {
                 let returned = match returned {
                     RowCount::Exact(n) => grouped(*n),
                     RowCount::MoreThan(n) => format!("more than {}", grouped(*n)),
+                    RowCount::Estimated(n) => format!("about {}", grouped(*n)),
                 };
                 write!(f, "{} expected, {returned} returned", rows(*expected))
             }

@@ -2,6 +2,8 @@
 //! them only with a new version (and `docs/conversation-format.md`).
 
 use crate::agent::{AgentConfig, Answer, Failure, Mode};
+use crate::engine::identity::{from_hex, hex, same_database, Identity, Sameness};
+use crate::engine::reads::{LazyIdentity, RemoteValidators};
 use crate::engine::QueryLimits;
 use crate::llm::{ModelReply, ProviderKind, ToolCall, ToolResult, Usage};
 use serde::{Deserialize, Serialize};
@@ -22,39 +24,134 @@ pub struct ConversationFile {
     pub questions: Vec<RecordedQuestion>,
 }
 
-/// Which database the conversation ran on.
+/// Which database the conversation ran on. How it is told from another depends on how it was
+/// opened (`engine::identity`): a file read whole by the SHA-256 of its bytes (every file
+/// written before the other kinds existed has it), a file read on demand by what its engine
+/// found at open (`on_demand`). Exactly one of the two is given.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DatabaseIdentity {
     /// The name the page showed (a file name, or the last part of an address).
     pub name: String,
     /// Its size in bytes.
     pub size: u64,
-    /// SHA-256 of its bytes, 64 lower-case hex digits.
-    pub sha256: String,
+    /// SHA-256 of its bytes, 64 lower-case hex digits: a file read whole.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sha256: Option<String>,
+    /// A local file or one on a web server, read on demand.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub on_demand: Option<OnDemandRecord>,
+}
+
+/// A database read on demand, as a conversation file records it (`engine::reads::LazyIdentity`;
+/// its size is the record's).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OnDemandRecord {
+    /// The file's first 100 bytes (the SQLite header), in hex.
+    pub header: String,
+    /// The pages (from 1) whose bytes `sample_sha256` hashes, in that order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sampled_pages: Vec<u64>,
+    /// SHA-256 of the sampled pages, 64 hex digits.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sample_sha256: Option<String>,
+    /// Where it was read from and what the server said of it: a file on a web server.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub remote: Option<RemoteRecord>,
+}
+
+/// A file on a web server, as a conversation file records it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RemoteRecord {
+    pub url: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub etag: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_modified: Option<String>,
 }
 
 impl DatabaseIdentity {
-    /// Why `open` is not the database recorded on, in words for a person; `None` when it is.
-    pub fn differs_from(&self, open: &DatabaseIdentity) -> Option<String> {
-        if self.sha256.eq_ignore_ascii_case(&open.sha256) {
-            return None;
+    /// The record of a database called `name`, identified by `identity`.
+    pub fn new(name: &str, identity: &Identity) -> DatabaseIdentity {
+        let mut record = DatabaseIdentity {
+            name: name.to_string(),
+            size: identity.size(),
+            sha256: None,
+            on_demand: None,
+        };
+        match identity {
+            Identity::Bytes { sha256, .. } => record.sha256 = Some(sha256.clone()),
+            Identity::OnDemand(lazy) => {
+                record.on_demand = Some(OnDemandRecord {
+                    header: hex(&lazy.header),
+                    sampled_pages: lazy.sampled_pages.clone(),
+                    sample_sha256: lazy.sample_sha256.clone(),
+                    remote: lazy.remote.as_ref().map(|remote| RemoteRecord {
+                        url: remote.url.clone(),
+                        etag: remote.etag.clone(),
+                        last_modified: remote.last_modified.clone(),
+                    }),
+                })
+            }
         }
-        Some(format!(
-            "This is not the database the conversation was recorded on: it was recorded on {} \
-             ({} bytes, SHA-256 {}…), and {} ({} bytes, SHA-256 {}…) is open. Results may \
-             differ from the recording; each step that differs is marked.",
-            self.name,
-            self.size,
-            short_hash(&self.sha256),
-            open.name,
-            open.size,
-            short_hash(&open.sha256)
-        ))
+        record
     }
-}
 
-fn short_hash(hash: &str) -> &str {
-    hash.get(..12).unwrap_or(hash)
+    /// The identity recorded: `None` unless exactly one kind of identity is given, with a
+    /// header in hex (`conversation::read` refuses such a file).
+    pub fn identity(&self) -> Option<Identity> {
+        let size = self.size;
+        match (&self.sha256, &self.on_demand) {
+            (Some(sha256), None) => Some(Identity::Bytes {
+                size,
+                sha256: sha256.clone(),
+            }),
+            (None, Some(record)) => Some(Identity::OnDemand(LazyIdentity {
+                size,
+                header: from_hex(&record.header)?,
+                sampled_pages: record.sampled_pages.clone(),
+                // As the engine writes it: lower case.
+                sample_sha256: record
+                    .sample_sha256
+                    .as_ref()
+                    .map(|h| h.to_ascii_lowercase()),
+                remote: record.remote.as_ref().map(|remote| RemoteValidators {
+                    url: remote.url.clone(),
+                    etag: remote.etag.clone(),
+                    last_modified: remote.last_modified.clone(),
+                }),
+            })),
+            _ => None,
+        }
+    }
+
+    /// Why `open` is not the database recorded on, or cannot be told from it, in words for a
+    /// person; `None` when it is the same ([`same_database`]).
+    pub fn differs_from(&self, open: &DatabaseIdentity) -> Option<String> {
+        let (Some(recorded), Some(now)) = (self.identity(), open.identity()) else {
+            return Some(format!(
+                "The open database cannot be compared with the one the conversation was \
+                 recorded on ({}). Results may differ from the recording; each step that \
+                 differs is marked.",
+                self.name
+            ));
+        };
+        let both = format!(
+            "it was recorded on {} ({} bytes, {recorded}), and {} ({} bytes, {now}) is open",
+            self.name, self.size, open.name, open.size
+        );
+        match same_database(&recorded, &now) {
+            Sameness::Same => None,
+            Sameness::Different => Some(format!(
+                "This is not the database the conversation was recorded on: {both}. Results may \
+                 differ from the recording; each step that differs is marked."
+            )),
+            Sameness::CannotTell => Some(format!(
+                "The open database cannot be compared with the one the conversation was \
+                 recorded on, one was read whole and the other on demand: {both}. Results may \
+                 differ from the recording; each step that differs is marked."
+            )),
+        }
+    }
 }
 
 /// The model that answered. Never a key, a header or a query string.

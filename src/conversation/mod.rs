@@ -9,15 +9,19 @@
 //!   change: what the model received and sent is exactly what crosses that boundary.
 //! - [`ReplayLlm`]: an [`crate::llm::LlmProvider`] that answers from a recording, at a pace a
 //!   person can follow, and reports where the live tool results differ from the recorded ones.
+//! - [`check_replay`]: a whole recording replayed at once on a database, and what no longer
+//!   matches (`askdb-eval replay-check`, which a documentation build runs).
 
+mod check;
 pub mod format;
 mod read;
 mod recording;
 pub mod replay;
 
+pub use check::{check_replay, QuestionCheck, ReplayCheck};
 pub use format::{
-    ConversationFile, DatabaseIdentity, ModelInfo, RecordedAnswer, RecordedQuestion, RecordedTurn,
-    RunSettings, FORMAT,
+    ConversationFile, DatabaseIdentity, ModelInfo, OnDemandRecord, RecordedAnswer,
+    RecordedQuestion, RecordedTurn, RemoteRecord, RunSettings, FORMAT,
 };
 pub use read::{read, ReadError, LIMITS};
 pub use recording::Recorder;

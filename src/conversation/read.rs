@@ -2,8 +2,9 @@
 //! will use is checked here, against limits, before anything runs; a file that breaks one gets
 //! an error that says what and where.
 
-use super::format::{ConversationFile, RecordedQuestion, RecordedTurn, FORMAT};
+use super::format::{ConversationFile, DatabaseIdentity, RecordedQuestion, RecordedTurn, FORMAT};
 use crate::agent::tools::ToolName;
+use crate::engine::identity::from_hex;
 use crate::present::count::grouped;
 use crate::text::cut_chars;
 use serde::Deserialize;
@@ -165,12 +166,7 @@ fn check(file: &ConversationFile) -> Result<(), ReadError> {
     check_len("the date", &file.recorded_at, LIMITS.label_bytes)?;
     check_len("the model name", &file.model.name, LIMITS.label_bytes)?;
     check_len("the base URL", &file.model.base_url, LIMITS.label_bytes)?;
-    let hash = &file.database.sha256;
-    if hash.len() != 64 || !hash.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return Err(invalid(
-            "gives no valid SHA-256 for its database (64 hex digits)".into(),
-        ));
-    }
+    check_database(&file.database)?;
     if file.model.base_url.contains(['?', '#', '@']) {
         return Err(invalid(
             "has a base URL with a query string, fragment or password: askdb never saves one"
@@ -193,6 +189,62 @@ fn check(file: &ConversationFile) -> Result<(), ReadError> {
     }
     Ok(())
 }
+
+/// The database's identity: exactly one kind, each part well formed.
+fn check_database(database: &DatabaseIdentity) -> Result<(), ReadError> {
+    let is_sha256 = |hash: &str| hash.len() == 64 && hash.bytes().all(|b| b.is_ascii_hexdigit());
+    if let Some(hash) = &database.sha256 {
+        if !is_sha256(hash) {
+            return Err(invalid(
+                "gives no valid SHA-256 for its database (64 hex digits)".into(),
+            ));
+        }
+    }
+    if let Some(on_demand) = &database.on_demand {
+        // The SQLite header is 100 bytes; a file shorter than that has fewer.
+        if on_demand.header.len() > 200 || from_hex(&on_demand.header).is_none() {
+            return Err(invalid(
+                "gives no valid header for its database (at most 100 bytes in hex)".into(),
+            ));
+        }
+        if on_demand.sampled_pages.len() > MAX_SAMPLED_PAGES {
+            return Err(invalid(format!(
+                "names more than {MAX_SAMPLED_PAGES} sampled pages of its database"
+            )));
+        }
+        if let Some(hash) = &on_demand.sample_sha256 {
+            if !is_sha256(hash) {
+                return Err(invalid(
+                    "gives no valid SHA-256 of its database's sampled pages (64 hex digits)".into(),
+                ));
+            }
+        }
+        if let Some(remote) = &on_demand.remote {
+            check_len("the database's address", &remote.url, LIMITS.label_bytes)?;
+            for (what, header) in [
+                ("ETag", &remote.etag),
+                ("Last-Modified", &remote.last_modified),
+            ] {
+                check_len(
+                    what,
+                    header.as_deref().unwrap_or_default(),
+                    LIMITS.label_bytes,
+                )?;
+            }
+        }
+    }
+    if database.identity().is_none() {
+        return Err(invalid(
+            "gives no valid SHA-256 for its database (64 hex digits), nor what identified it \
+             when it was read on demand: exactly one is needed"
+                .into(),
+        ));
+    }
+    Ok(())
+}
+
+/// More sampled pages than any engine takes: a file that names more is not one askdb wrote.
+const MAX_SAMPLED_PAGES: usize = 1_000;
 
 fn check_settings(file: &ConversationFile) -> Result<(), ReadError> {
     let s = &file.settings;

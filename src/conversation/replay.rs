@@ -185,7 +185,7 @@ impl LlmProvider for ReplayLlm<'_> {
 fn same_result(recorded: &str, live: &str) -> bool {
     let (recorded, recorded_cut) = without_cut_note(recorded);
     let (live, live_cut) = without_cut_note(live);
-    let (recorded, live) = (without_timings(recorded), without_timings(live));
+    let (recorded, live) = (timings_as(recorded, ""), timings_as(live, ""));
     if recorded_cut || live_cut {
         let shown = recorded.len().min(live.len());
         recorded.as_bytes()[..shown] == live.as_bytes()[..shown]
@@ -201,13 +201,15 @@ fn without_cut_note(text: &str) -> (&str, bool) {
     }
 }
 
-/// `text` with the number after each `"elapsed_ms":` left out.
-fn without_timings(text: &str) -> String {
+/// `text` with the number after each `"elapsed_ms":` replaced by `shown` (left out when empty):
+/// how long a query took is not part of its result.
+pub(crate) fn timings_as(text: &str, shown: &str) -> String {
     const KEY: &str = "\"elapsed_ms\":";
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(at) = rest.find(KEY) {
         out.push_str(&rest[..at + KEY.len()]);
+        out.push_str(shown);
         rest = rest[at + KEY.len()..].trim_start_matches(|c: char| {
             c.is_ascii_digit() || matches!(c, '.' | '-' | '+' | 'e' | 'E')
         });

@@ -7,7 +7,8 @@
 //! otherwise keep a core busy); what to reopen in a fresh one is the engine's business.
 //!
 //! Every reply is `{id, ok}`, `{id, error, …}`, `{id, tooLarge}`, `{id, unavailable}` or
-//! `{id, crashed}`; the whole reply travels with [`Reply::Ok`] and [`Reply::Failed`] so that an
+//! `{id, crashed}`; before it, a worker may say how far the request got (`{id, progress}`,
+//! 0.0–1.0: an open's reading), which goes to [`WorkerChannel::set_progress`]. The whole reply travels with [`Reply::Ok`] and [`Reply::Failed`] so that an
 //! engine can read what else its worker sends (`reads`, `kind`, …).
 
 use super::{DbError, RowCount, Value};
@@ -41,6 +42,9 @@ pub(super) enum Reply {
 /// The request waiting for its reply: at most one at a time.
 type Waiting = Rc<RefCell<Option<(u32, oneshot::Sender<Reply>)>>>;
 
+/// Told how far the request waiting for its reply got.
+type Progress = Rc<RefCell<Option<Box<dyn Fn(f64)>>>>;
+
 /// The `id` of the worker's first message ("init"); requests count from 1.
 const INIT_ID: u32 = 0;
 
@@ -64,6 +68,7 @@ pub(super) struct WorkerChannel {
     running: RefCell<Option<Running>>,
     waiting: Waiting,
     next_id: Cell<u32>,
+    progress: Progress,
 }
 
 impl WorkerChannel {
@@ -87,7 +92,14 @@ impl WorkerChannel {
             running: RefCell::new(None),
             waiting: Rc::new(RefCell::new(None)),
             next_id: Cell::new(INIT_ID + 1),
+            progress: Rc::new(RefCell::new(None)),
         }
+    }
+
+    /// Who is told how far the requests that follow got, when their worker says (`None`: no
+    /// one).
+    pub fn set_progress(&self, progress: Option<Box<dyn Fn(f64)>>) {
+        *self.progress.borrow_mut() = progress;
     }
 
     pub fn is_running(&self) -> bool {
@@ -156,6 +168,7 @@ impl WorkerChannel {
         let started = Rc::new(Cell::new(false));
 
         let waiting = self.waiting.clone();
+        let progress = self.progress.clone();
         let init_answered = started.clone();
         let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
             let data = event.data();
@@ -169,6 +182,14 @@ impl WorkerChannel {
             let awaited =
                 matches!((slot.as_ref(), id), (Some((expected, _)), Some(id)) if *expected == id);
             if !awaited {
+                return;
+            }
+            // How far it got: not its answer.
+            if let Some(fraction) = get(&data, "progress").as_f64() {
+                drop(slot);
+                if let Some(tell) = progress.borrow().as_ref() {
+                    tell(fraction);
+                }
                 return;
             }
             let (_, sender) = slot.take().expect("checked above");

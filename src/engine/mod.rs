@@ -8,6 +8,8 @@
 pub mod csv;
 pub mod file_check;
 pub mod hidden;
+pub mod identity;
+pub mod kind;
 pub mod reads;
 pub mod schema;
 pub use schema::{Schema, Table, TableKind};
@@ -15,10 +17,14 @@ mod value;
 
 #[cfg(target_arch = "wasm32")]
 mod channel;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod file_digest;
 #[cfg(target_arch = "wasm32")]
 pub mod lazy;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod native;
+#[cfg(target_arch = "wasm32")]
+pub mod page;
 #[cfg(target_arch = "wasm32")]
 pub mod worker;
 
@@ -54,6 +60,9 @@ pub enum RowCount {
     Exact(u64),
     /// Counting stopped (it would have taken too long); there are more than this many.
     MoreThan(u64),
+    /// Not counted: SQLite's statistics (`sqlite_stat1`, written by `ANALYZE`) put it at
+    /// about this many, as of when they were written. Only a table's size is ever estimated.
+    Estimated(u64),
 }
 
 impl fmt::Display for RowCount {
@@ -61,6 +70,7 @@ impl fmt::Display for RowCount {
         match self {
             RowCount::Exact(n) => write!(f, "{n}"),
             RowCount::MoreThan(n) => write!(f, "more than {n}"),
+            RowCount::Estimated(n) => write!(f, "about {n}"),
         }
     }
 }
@@ -101,6 +111,9 @@ pub enum DbError {
     Unavailable(String),
     /// The bytes are not a usable SQLite database.
     NotADatabase(String),
+    /// The file could not be read (it changed or went away since it was chosen, or it is too
+    /// large for the memory it would need); nothing was opened.
+    Unreadable(String),
     /// The query would have read more of the database than its byte budget (a database read
     /// on demand); it was stopped after reading `read_bytes`.
     ByteBudget { limit_bytes: u64, read_bytes: u64 },
@@ -142,6 +155,7 @@ impl fmt::Display for DbError {
             } => write!(f, "the database engine stopped ({why})"),
             DbError::Unavailable(why) => write!(f, "the SQLite engine could not start: {why}"),
             DbError::NotADatabase(why) => write!(f, "not a SQLite database: {why}"),
+            DbError::Unreadable(why) => write!(f, "the browser could not read the file: {why}"),
             DbError::ByteBudget {
                 limit_bytes,
                 read_bytes,

@@ -3,6 +3,7 @@
 //! Read with ordinary read-only queries over `sqlite_schema` and the `pragma_*` table-valued
 //! functions, so every [`Database`] gets it for free and the rules still apply.
 
+use super::kind::CountPolicy;
 use super::{query, Database, DbError, QueryLimits, RowCount, Value};
 use serde::{Deserialize, Serialize};
 
@@ -37,8 +38,9 @@ pub struct Table {
     pub kind: TableKind,
     pub columns: Vec<Column>,
     pub foreign_keys: Vec<ForeignKey>,
-    /// Counted for tables; `None` for views (counting one can cost as much as the view itself)
-    /// or when counting failed.
+    /// Counted for tables (exactly, or "more than", or estimated by `sqlite_stat1`: see
+    /// [`count_rows`]); `None` for views (counting one can cost as much as the view itself), or
+    /// when the table was not counted.
     pub row_count: Option<RowCount>,
 }
 
@@ -75,11 +77,28 @@ const CATALOGUE_LIMITS: QueryLimits = QueryLimits {
     deadline_ms: 10_000,
 };
 
-/// Reads the whole schema. Row counts use `count_limits` (their deadline bounds each count).
+/// Reads the whole schema, every table counted exactly. Row counts use `count_limits` (their
+/// deadline bounds each count).
 pub async fn load<D: Database + ?Sized>(
     db: &D,
     count_limits: &QueryLimits,
 ) -> Result<Schema, DbError> {
+    load_counting(db, CountPolicy::Exact, count_limits).await
+}
+
+/// Reads the whole schema, rows counted as `policy` allows (see [`count_rows`]).
+pub async fn load_counting<D: Database + ?Sized>(
+    db: &D,
+    policy: CountPolicy,
+    count_limits: &QueryLimits,
+) -> Result<Schema, DbError> {
+    let mut schema = load_tables(db).await?;
+    count_rows(db, &mut schema, policy, count_limits).await;
+    Ok(schema)
+}
+
+/// Reads the tables, views, columns and keys, without row counts.
+pub async fn load_tables<D: Database + ?Sized>(db: &D) -> Result<Schema, DbError> {
     let objects = query(
         db,
         "SELECT name, type FROM sqlite_schema \
@@ -162,19 +181,127 @@ pub async fn load<D: Database + ?Sized>(
         last_key = Some((table_name, id));
     }
 
-    for table in tables.iter_mut().filter(|t| t.kind == TableKind::Table) {
-        let sql = format!(
-            "SELECT count(*) FROM {}",
-            crate::sql::quote_ident(&table.name)
-        );
-        // A count that fails or takes too long leaves the count unknown; the schema still loads.
-        if let Ok(result) = query(db, &sql, count_limits).await {
-            if let Some(Value::Integer(n)) = result.rows.first().and_then(|r| r.first()) {
-                table.row_count = Some(RowCount::Exact(u64::try_from(*n).unwrap_or(0)));
-            }
+    Ok(Schema { tables })
+}
+
+/// Counts the rows of each table as `policy` allows (see [`CountPolicy`]): exactly, or up to
+/// a number of rows and then from `sqlite_stat1`'s estimate (or "more than"). Each query gets
+/// `count_limits`' deadline; a count that fails or runs out of time leaves the count unknown,
+/// and the schema still loads.
+pub async fn count_rows<D: Database + ?Sized>(
+    db: &D,
+    schema: &mut Schema,
+    policy: CountPolicy,
+    count_limits: &QueryLimits,
+) {
+    let estimates = match policy {
+        CountPolicy::Exact => Vec::new(),
+        CountPolicy::UpTo(_) => statistics(db).await,
+    };
+    for table in schema
+        .tables
+        .iter_mut()
+        .filter(|t| t.kind == TableKind::Table)
+    {
+        let estimate = estimates
+            .iter()
+            .find(|(name, _)| name.eq_ignore_ascii_case(&table.name))
+            .map(|(_, rows)| *rows);
+        table.row_count = match policy {
+            CountPolicy::Exact => count_table(db, &table.name, count_limits).await.ok(),
+            CountPolicy::UpTo(0) => estimate.map(RowCount::Estimated),
+            CountPolicy::UpTo(cap) => match count_up_to(db, &table.name, cap, count_limits).await {
+                Ok(RowCount::MoreThan(_)) => Some(match estimate {
+                    // Statistics that say fewer than were just stepped are out of date.
+                    Some(rows) if rows > cap => RowCount::Estimated(rows),
+                    _ => RowCount::MoreThan(cap),
+                }),
+                Ok(exact) => Some(exact),
+                Err(_) => estimate.map(RowCount::Estimated),
+            },
+        };
+    }
+}
+
+/// The exact number of rows of `table`: `count(*)`, which reads the whole table (the page's
+/// "count" button, and every table of a small file in memory).
+pub async fn count_table<D: Database + ?Sized>(
+    db: &D,
+    table: &str,
+    limits: &QueryLimits,
+) -> Result<RowCount, DbError> {
+    let sql = format!("SELECT count(*) FROM {}", crate::sql::quote_ident(table));
+    let result = query(db, &sql, limits).await?;
+    match result.rows.first().and_then(|row| row.first()) {
+        Some(Value::Integer(n)) => Ok(RowCount::Exact(u64::try_from(*n).unwrap_or(0))),
+        _ => Err(DbError::Sqlite("count(*) gave no number".into())),
+    }
+}
+
+/// The rows of `table`, stepping at most `cap` + 1 of them: exact up to `cap`, else "more than
+/// `cap`". What it costs grows with `cap`, not with the table.
+async fn count_up_to<D: Database + ?Sized>(
+    db: &D,
+    table: &str,
+    cap: u64,
+    limits: &QueryLimits,
+) -> Result<RowCount, DbError> {
+    let sql = format!(
+        "SELECT count(*) FROM (SELECT 1 FROM {} LIMIT {})",
+        crate::sql::quote_ident(table),
+        cap + 1
+    );
+    let result = query(db, &sql, limits).await?;
+    match result.rows.first().and_then(|row| row.first()) {
+        Some(Value::Integer(n)) if u64::try_from(*n).unwrap_or(0) > cap => {
+            Ok(RowCount::MoreThan(cap))
+        }
+        Some(Value::Integer(n)) => Ok(RowCount::Exact(u64::try_from(*n).unwrap_or(0))),
+        _ => Err(DbError::Sqlite("count(*) gave no number".into())),
+    }
+}
+
+/// The row estimates `ANALYZE` left in `sqlite_stat1`: per table, the largest first number of
+/// its rows (the table's own row, or its indexes'; a partial index counts fewer). None when
+/// the database has no such table, or it cannot be read.
+async fn statistics<D: Database + ?Sized>(db: &D) -> Vec<(String, u64)> {
+    let Ok(present) = query(
+        db,
+        "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'sqlite_stat1'",
+        &CATALOGUE_LIMITS,
+    )
+    .await
+    else {
+        return Vec::new();
+    };
+    if present.rows.is_empty() {
+        return Vec::new();
+    }
+    let Ok(result) = query(db, "SELECT tbl, stat FROM sqlite_stat1", &CATALOGUE_LIMITS).await
+    else {
+        return Vec::new();
+    };
+    let mut estimates: Vec<(String, u64)> = Vec::new();
+    for row in &result.rows {
+        let (Value::Text(table), Value::Text(stat)) = (&row[0], &row[1]) else {
+            continue;
+        };
+        let Some(rows) = stat
+            .split_whitespace()
+            .next()
+            .and_then(|n| n.parse::<u64>().ok())
+        else {
+            continue;
+        };
+        match estimates
+            .iter_mut()
+            .find(|(name, _)| name.eq_ignore_ascii_case(table))
+        {
+            Some((_, known)) => *known = (*known).max(rows),
+            None => estimates.push((table.clone(), rows)),
         }
     }
-    Ok(Schema { tables })
+    estimates
 }
 
 fn text(value: &Value) -> String {

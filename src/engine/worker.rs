@@ -1,20 +1,24 @@
 //! The page's database: sql.js running in a Web Worker (`www/worker.js`).
 //!
-//! The page thread never runs SQL. Each request is posted to the worker and raced against a
-//! deadline; sql.js cannot interrupt a statement, so a query that outlives its deadline is
-//! stopped by terminating the worker, starting a fresh one and reopening the database from the
-//! pristine bytes kept here, in JavaScript memory (never copied into wasm memory). A request
-//! whose future is dropped before its reply (a Stop button) is stopped the same way.
+//! The page thread never runs SQL. Each request is posted to the worker (`engine::channel`) and
+//! raced against a deadline; sql.js cannot interrupt a statement, so a query that outlives its
+//! deadline is stopped by terminating the worker, starting a fresh one and reopening the
+//! database from its source, kept here as a `Blob` (the `File` the person chose, or the bytes
+//! downloaded): the worker reads it itself, so the page never holds the file's bytes nor copies
+//! them into a message. A request whose future is dropped before its reply (a Stop button) is
+//! stopped the same way.
 
-use super::channel::{decode_rows, encode_values, set, simple_message, Reply, WorkerChannel};
+use super::channel::{decode_rows, encode_values, get, set, simple_message, Reply, WorkerChannel};
 use super::file_check::{check_header, HEADER_LEN};
 use super::{Database, DbError, QueryLimits, QueryResult, ReadOnlySql, Value};
-use crate::browser::now_ms;
+use crate::browser::{describe, now_ms};
 use futures::lock::Mutex;
 use js_sys::{Object, Uint8Array};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::Blob;
 
 /// Opening copies the whole file into the worker and reads its schema once; even a very large
 /// file takes seconds, not minutes.
@@ -26,8 +30,9 @@ const SERVICE_DEADLINE_MS: u32 = 120_000;
 pub struct WorkerDatabase {
     /// The worker (`worker.js`; `rows.js`, `sql-wasm.js` and `sql-wasm.wasm` sit beside it).
     channel: WorkerChannel,
-    /// The bytes of the open database, as the user gave them.
-    pristine: RefCell<Option<Uint8Array>>,
+    /// Where the open database's bytes are, as the person gave them (a `File`, or the bytes
+    /// downloaded): what a fresh worker reopens.
+    pristine: RefCell<Option<Blob>>,
     /// One request at a time: the others wait their turn here.
     turn: Mutex<()>,
 }
@@ -52,6 +57,19 @@ impl WorkerDatabase {
         }
     }
 
+    /// Starts the worker and loads SQLite in it, so that the first request (an open) need not
+    /// wait for that.
+    pub async fn warm(&self) -> Result<(), DbError> {
+        let _turn = self.turn.lock().await;
+        self.request(
+            simple_message("warm"),
+            SERVICE_DEADLINE_MS,
+            DbError::Unavailable,
+        )
+        .await
+        .map(|_| ())
+    }
+
     /// Closes the open database: its worker is stopped and its bytes let go.
     pub async fn close(&self) {
         let _turn = self.turn.lock().await;
@@ -64,13 +82,23 @@ impl WorkerDatabase {
         self.pristine.borrow().is_some()
     }
 
-    /// Opens `bytes` as the database. When they are not a usable database the error names the
-    /// problem and the database that was open stays open.
-    pub async fn open(&self, bytes: Uint8Array) -> Result<(), DbError> {
-        // Read only the header here: the bytes stay in JavaScript memory.
-        let head_len = bytes.length().min(HEADER_LEN as u32);
-        let head = bytes.subarray(0, head_len).to_vec();
-        check_header(&head, u64::from(bytes.length())).map_err(DbError::NotADatabase)?;
+    /// Opens the database whose bytes `source` holds: the worker reads them itself. When they
+    /// are not a usable database the error names the problem and the database that was open
+    /// stays open.
+    pub async fn open(&self, source: &Blob) -> Result<(), DbError> {
+        self.open_with_progress(source, |_| {}).await
+    }
+
+    /// The same, telling `progress` how much of the file the worker has read (0.0–1.0).
+    pub async fn open_with_progress(
+        &self,
+        source: &Blob,
+        progress: impl Fn(f64) + 'static,
+    ) -> Result<(), DbError> {
+        // Read only the header here: the bytes are read by the worker.
+        let size = source.size() as u64;
+        let head = read_head(source).await.map_err(DbError::Unreadable)?;
+        check_header(&head, size).map_err(DbError::NotADatabase)?;
 
         let _turn = self.turn.lock().await;
         // With no worker running, a fresh one opens the new bytes straight away: reopening the
@@ -79,10 +107,12 @@ impl WorkerDatabase {
         if fresh {
             self.channel.start()?;
         }
+        self.channel.set_progress(Some(Box::new(progress)));
         let reply = self
             .channel
-            .exchange(open_message(&bytes), OPEN_DEADLINE_MS)
+            .exchange(open_message(source), OPEN_DEADLINE_MS)
             .await;
+        self.channel.set_progress(None);
         if fresh && !matches!(reply, Reply::Ok { .. }) {
             // That worker has no database open, not even the kept one: dropped, so that the next
             // request starts another and reopens the kept bytes in it.
@@ -91,7 +121,7 @@ impl WorkerDatabase {
         // SQLite's verdict on the bytes ("file is not a database") is about the file.
         self.answer(reply, OPEN_DEADLINE_MS, DbError::NotADatabase)
             .await?;
-        *self.pristine.borrow_mut() = Some(bytes);
+        *self.pristine.borrow_mut() = Some(source.clone());
         Ok(())
     }
 
@@ -118,34 +148,49 @@ impl WorkerDatabase {
     /// its own, and returns the copy's bytes; `source` is left as it was. That worker is
     /// stopped afterwards, so the memory the work took (the whole file, and more while
     /// `VACUUM` runs) goes with it; the next request starts a fresh one.
-    pub async fn derive(&self, source: &Uint8Array, script: &str) -> Result<Uint8Array, DbError> {
-        let _turn = self.turn.lock().await;
-        self.channel.start()?;
+    pub async fn derive(&self, source: &Blob, script: &str) -> Result<Uint8Array, DbError> {
         let message = simple_message("derive");
-        set(&message, "bytes", source);
+        set(&message, "source", source);
         set(&message, "script", &JsValue::from_str(script));
-        let reply = self.channel.exchange(message, OPEN_DEADLINE_MS).await;
-        self.channel.stop();
-        let bytes = match reply {
-            Reply::Ok { value, .. } => value,
-            Reply::Failed { message, .. } => return Err(DbError::Sqlite(message)),
-            Reply::TooLarge(limit_bytes) => return Err(DbError::TooLarge { limit_bytes }),
-            Reply::Unavailable(why) => return Err(DbError::Unavailable(why)),
-            Reply::Crashed(why) => {
-                return Err(DbError::Crashed {
-                    why,
-                    reopened: false,
-                })
-            }
-            Reply::TimedOut => {
-                return Err(DbError::Timeout {
-                    after_ms: OPEN_DEADLINE_MS,
-                })
-            }
-        };
-        bytes
+        self.in_a_worker_of_its_own(message)
+            .await?
             .dyn_into::<Uint8Array>()
             .map_err(|_| DbError::Sqlite("the copy was not bytes".into()))
+    }
+
+    /// The SHA-256 of the bytes `source` holds (64 lower-case hex digits), read and taken in a
+    /// worker of its own: the browser's digest holds the thread it runs on for as long as it
+    /// takes (seconds for hundreds of MB), so neither the page nor the open database's worker
+    /// waits for it.
+    pub async fn digest(&self, source: &Blob) -> Result<String, DbError> {
+        let message = simple_message("digest");
+        set(&message, "source", source);
+        self.in_a_worker_of_its_own(message)
+            .await?
+            .as_string()
+            .ok_or_else(|| DbError::Unavailable("the worker gave no digest".into()))
+    }
+
+    /// Sends `message` to a fresh worker, and stops that worker once it answered: what the
+    /// work took goes with it.
+    async fn in_a_worker_of_its_own(&self, message: Object) -> Result<JsValue, DbError> {
+        let _turn = self.turn.lock().await;
+        self.channel.start()?;
+        let reply = self.channel.exchange(message, OPEN_DEADLINE_MS).await;
+        self.channel.stop();
+        match reply {
+            Reply::Ok { value, .. } => Ok(value),
+            Reply::Failed { message, reply } => Err(failure(message, &reply, DbError::Sqlite)),
+            Reply::TooLarge(limit_bytes) => Err(DbError::TooLarge { limit_bytes }),
+            Reply::Unavailable(why) => Err(DbError::Unavailable(why)),
+            Reply::Crashed(why) => Err(DbError::Crashed {
+                why,
+                reopened: false,
+            }),
+            Reply::TimedOut => Err(DbError::Timeout {
+                after_ms: OPEN_DEADLINE_MS,
+            }),
+        }
     }
 
     /// Makes the worker fail the way an abort inside sql.js does, and recovers as from a real
@@ -163,8 +208,8 @@ impl WorkerDatabase {
         .map(|_| ())
     }
 
-    /// The pristine bytes of the open database.
-    pub fn pristine_bytes(&self) -> Option<Uint8Array> {
+    /// Where the open database's bytes are (what it was opened from).
+    pub fn source(&self) -> Option<Blob> {
         self.pristine.borrow().clone()
     }
 
@@ -192,7 +237,7 @@ impl WorkerDatabase {
     ) -> Result<JsValue, DbError> {
         match reply {
             Reply::Ok { value, .. } => Ok(value),
-            Reply::Failed { message, .. } => Err(failed(message)),
+            Reply::Failed { message, reply } => Err(failure(message, &reply, failed)),
             Reply::TooLarge(limit_bytes) => Err(DbError::TooLarge { limit_bytes }),
             Reply::Unavailable(why) => Err(DbError::Unavailable(why)),
             Reply::Crashed(why) => {
@@ -215,14 +260,14 @@ impl WorkerDatabase {
             return Ok(());
         }
         self.channel.start()?;
-        let Some(bytes) = self.pristine_bytes() else {
+        let Some(source) = self.source() else {
             return Ok(());
         };
         // These bytes opened before: a failure now is the engine's, not the file's. They stay
         // kept, so the next request tries again.
         let reply = self
             .channel
-            .exchange(open_message(&bytes), OPEN_DEADLINE_MS)
+            .exchange(open_message(&source), OPEN_DEADLINE_MS)
             .await;
         let why = match reply {
             Reply::Ok { .. } => return Ok(()),
@@ -248,6 +293,16 @@ impl WorkerDatabase {
         }
         self.ensure_engine().await?;
         Ok(true)
+    }
+}
+
+/// A request the worker refused: the file could not be read (`kind: "unreadable"`), or what
+/// `failed` names.
+fn failure(message: String, reply: &JsValue, failed: fn(String) -> DbError) -> DbError {
+    if get(reply, "kind").as_string().as_deref() == Some("unreadable") {
+        DbError::Unreadable(message)
+    } else {
+        failed(message)
     }
 }
 
@@ -278,21 +333,64 @@ impl Database for WorkerDatabase {
         let result = self
             .request(message, limits.deadline_ms, DbError::Sqlite)
             .await?;
+        let received = now_ms();
         let rows = decode_rows(&result);
+        LAST_QUERY.set(QueryTimings {
+            total_ms: received - started,
+            sql_ms: get(&result, "sqlMs").as_f64().unwrap_or(f64::NAN),
+            decode_ms: now_ms() - received,
+        });
         Ok(QueryResult {
             columns: rows.columns,
             rows: rows.rows,
             truncated: rows.truncated,
             total_rows: rows.total_rows,
-            elapsed_ms: now_ms() - started,
+            elapsed_ms: received - started,
             reads: None,
         })
     }
 }
 
-/// The bytes are structured-cloned into the worker: the page keeps its own pristine copy.
-fn open_message(bytes: &Uint8Array) -> Object {
+/// Where the last query's time went, as the page measured it (for the benchmark, through a
+/// test hook; nothing in the page reads it).
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
+pub struct QueryTimings {
+    /// From posting the statement to its reply: the `elapsed_ms` a result shows.
+    pub total_ms: f64,
+    /// SQLite's own time in the worker: preparing, stepping and keeping the rows.
+    pub sql_ms: f64,
+    /// Turning the reply into a `QueryResult` on the page's thread.
+    pub decode_ms: f64,
+}
+
+thread_local! {
+    static LAST_QUERY: Cell<QueryTimings> = Cell::new(QueryTimings::default());
+}
+
+/// Where the last query's time went (see [`QueryTimings`]).
+pub fn last_query_timings() -> QueryTimings {
+    LAST_QUERY.get()
+}
+
+/// The source goes to the worker as a `Blob` (a handle: its bytes are not copied into the
+/// message); the worker reads it.
+fn open_message(source: &Blob) -> Object {
     let message = simple_message("open");
-    set(&message, "bytes", bytes);
+    set(&message, "source", source);
     message
+}
+
+/// The first bytes of `source`, enough for [`check_header`].
+async fn read_head(source: &Blob) -> Result<Vec<u8>, String> {
+    let size = source.size().min(HEADER_LEN as f64);
+    let head = source
+        .slice_with_f64_and_f64(0.0, size)
+        .map_err(|e| describe(&e))?;
+    let buffer = JsFuture::from(head.array_buffer()).await.map_err(|e| {
+        format!(
+            "it changed or went away since it was chosen, or the browser may not read it ({})",
+            describe(&e)
+        )
+    })?;
+    Ok(Uint8Array::new(&buffer).to_vec())
 }

@@ -24,12 +24,13 @@ pub fn plural(n: u64, one: &str, many: &str) -> String {
     }
 }
 
-/// "1 row", "1,234 rows", "more than 1,000 rows".
+/// "1 row", "1,234 rows", "more than 1,000 rows", "about 2,000,000 rows".
 pub fn rows(count: RowCount) -> String {
     match count {
         RowCount::Exact(n) => plural(n, "row", "rows"),
         // "more than 1 row", as one says "more than one row".
         RowCount::MoreThan(n) => format!("more than {}", plural(n, "row", "rows")),
+        RowCount::Estimated(n) => format!("about {}", plural(n, "row", "rows")),
     }
 }
 
@@ -77,6 +78,7 @@ mod tests {
         assert_eq!(rows(RowCount::Exact(1_234)), "1,234 rows");
         assert_eq!(rows(RowCount::MoreThan(1)), "more than 1 row");
         assert_eq!(rows(RowCount::MoreThan(1_000)), "more than 1,000 rows");
+        assert_eq!(rows(RowCount::Estimated(2_000_000)), "about 2,000,000 rows");
     }
 
     #[test]

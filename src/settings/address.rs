@@ -107,6 +107,12 @@ pub fn apply(settings: &mut ModelSettings, params: &[(String, String)]) -> FromA
     found
 }
 
+/// Whether the address turns safe mode on (`?mode=safe`): the page says so beside the question
+/// box, since a reader cannot turn it off.
+pub fn safe_mode_in_address(params: &[(String, String)]) -> bool {
+    last(params, "mode").is_some_and(|mode| mode.trim().eq_ignore_ascii_case("safe"))
+}
+
 /// The value of the last parameter called `name`, if any (a later one overrides).
 fn last<'a>(params: &'a [(String, String)], name: &str) -> Option<&'a str> {
     params
@@ -128,6 +134,15 @@ pub enum Theme {
 }
 
 impl Theme {
+    /// `light` or `dark` (any case, blanks around), as the address or a host page says it.
+    pub fn named(name: &str) -> Option<Theme> {
+        match name.trim().to_ascii_lowercase().as_str() {
+            "light" => Some(Theme::Light),
+            "dark" => Some(Theme::Dark),
+            _ => None,
+        }
+    }
+
     /// The name in the address, and on the page's root element (`data-theme`) for the styles.
     pub fn name(self) -> &'static str {
         match self {
@@ -163,11 +178,13 @@ pub fn presentation(params: &[(String, String)]) -> (Presentation, Vec<String>) 
         }
     }
     if let Some(value) = last(params, "theme") {
-        match value.trim().to_ascii_lowercase().as_str() {
-            "light" => shown.theme = Some(Theme::Light),
-            "dark" => shown.theme = Some(Theme::Dark),
+        match (
+            Theme::named(value),
+            value.trim().to_ascii_lowercase().as_str(),
+        ) {
+            (Some(theme), _) => shown.theme = Some(theme),
             // The default, said out loud.
-            "" | "auto" | "system" => shown.theme = None,
+            (None, "" | "auto" | "system") => shown.theme = None,
             _ => ignored.push(format!(
                 "theme \"{}\" is not light or dark",
                 cut_chars(value, SHOWN_CHARS)
@@ -364,6 +381,13 @@ mod tests {
         assert_eq!(settings.mode, Mode::Safe);
         assert!(found.ignored.is_empty());
         assert_eq!(settings.agent_config().mode, Mode::Safe);
+
+        assert!(safe_mode_in_address(&params(&[("mode", " SAFE ")])));
+        assert!(!safe_mode_in_address(&params(&[
+            ("mode", "safe"),
+            ("mode", "sql")
+        ])));
+        assert!(!safe_mode_in_address(&params(&[("q", "safe")])));
 
         let found = apply(&mut settings, &params(&[("mode", "sql")]));
         assert_eq!(settings.mode, Mode::Safe);

@@ -26,6 +26,9 @@ pub enum ViewState {
     Preparing,
     /// The copy could not be made, for this reason.
     Failed(String),
+    /// Something must be kept from the model and this kind of database cannot do it
+    /// (`model_view`), for this reason: the model is not asked rather than shown it all.
+    Refused(String),
 }
 
 /// What the page knows when someone asks.
@@ -48,6 +51,7 @@ pub enum NotReady {
     NoGoldenQuestions,
     ViewPreparing,
     ViewFailed(String),
+    ViewRefused(String),
     NoModel,
     /// No key for a provider's own address, which answers nothing without one.
     NoKey {
@@ -88,6 +92,9 @@ impl fmt::Display for NotReady {
                 "The model cannot be asked: the copy without what is hidden could not be made \
                  ({why}). Show the hidden items again, or open the database again."
             ),
+            NotReady::ViewRefused(why) => {
+                write!(f, "The model cannot be asked on this database: {why}.")
+            }
             NotReady::NoModel => {
                 f.write_str("Choose a model first: open Settings and enter the model's name.")
             }
@@ -120,6 +127,7 @@ pub fn may_ask(facts: &Facts) -> Result<(), NotReady> {
         ViewState::Ready => {}
         ViewState::Preparing => return Err(NotReady::ViewPreparing),
         ViewState::Failed(why) => return Err(NotReady::ViewFailed(why.clone())),
+        ViewState::Refused(why) => return Err(NotReady::ViewRefused(why.clone())),
     }
     if facts.asking == Asking::Replay {
         return Ok(());
@@ -245,6 +253,28 @@ mod tests {
             ..replay
         };
         assert_eq!(may_ask(&preparing), Err(NotReady::ViewPreparing));
+    }
+
+    #[test]
+    fn a_view_this_database_cannot_enforce_refuses_every_way_of_asking() {
+        let settings = chosen();
+        for asking in [
+            Asking::Question("How many orders?"),
+            Asking::GoldenQuestions(8),
+            Asking::Replay,
+        ] {
+            let refused = Facts {
+                view: ViewState::Refused("it is read on demand".into()),
+                ..facts(asking, &settings)
+            };
+            let why = may_ask(&refused).unwrap_err();
+            assert_eq!(why, NotReady::ViewRefused("it is read on demand".into()));
+            assert!(
+                why.to_string()
+                    .contains("cannot be asked on this database: it is read"),
+                "{why}"
+            );
+        }
     }
 
     #[test]

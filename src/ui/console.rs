@@ -32,12 +32,18 @@ pub fn Console() -> impl IntoView {
     });
 
     let run = move || {
+        if task.running_untracked() {
+            return;
+        }
+        let Some(db) = state.database() else {
+            outcome.set(Some(Err(explain(DbError::NotOpen))));
+            return;
+        };
         let Some(started) = task.start() else {
             return;
         };
         let sql = state.sql.get_untracked();
         let limits = state.limits.get_untracked();
-        let db = state.database();
         leptos::task::spawn_local(async move {
             let query = Box::pin(query(&*db, &sql, &limits));
             // Stop drops the query (before its result is shown): the engine then terminates

@@ -18,6 +18,7 @@ mod knowledge;
 mod ledger_view;
 mod markdown_view;
 mod number_input;
+mod open_steps;
 mod opening;
 mod result_table;
 mod schema_view;
@@ -28,9 +29,8 @@ mod task;
 #[cfg(feature = "test-hooks")]
 mod test_hooks;
 
-use crate::browser::{query_parameters, set_theme};
-use crate::engine::worker::WorkerDatabase;
-use crate::settings::address::{presentation, start_files};
+use crate::browser::{follow_host_theme, query_parameters, set_theme};
+use crate::settings::address::{presentation, start_files, Theme};
 use leptos::prelude::*;
 use opening::Source;
 use state::AppState;
@@ -42,9 +42,10 @@ pub fn mount() {
 
 #[component]
 fn App() -> impl IntoView {
-    let db = WorkerDatabase::new("worker.js").expect("worker.js resolves against the page address");
-    let state = AppState::new(db);
+    let state = AppState::new("worker.js");
     provide_context(state);
+    // The first file opened need not wait for a worker and SQLite to start.
+    state.start_spare();
     #[cfg(feature = "test-hooks")]
     test_hooks::install(state);
 
@@ -52,6 +53,12 @@ fn App() -> impl IntoView {
     // What is wrong with these two is said in the settings panel, with the other parameters.
     let (shown, _) = presentation(&params);
     set_theme(shown.theme.map(|theme| theme.name()));
+    // Inside a documentation page, the host's theme switch changes the colours here too.
+    follow_host_theme(|name| {
+        if let Some(theme) = Theme::named(name) {
+            set_theme(Some(theme.name()));
+        }
+    });
 
     // `?db=<url>` opens that database at start, `?notes=<url>` reads its notes file, then
     // `?replay=<url>` replays a conversation.

@@ -1,6 +1,7 @@
-//! Opening a database: read the bytes (a local file, or a download), hand them to the engine,
-//! read the schema. Progress and errors go to the shared state; a failed open leaves the
-//! database that was open as it was.
+//! Opening a database: hand the file to a new engine (a local file as it is, a download as
+//! the bytes received), read the schema, show it; then identify the database (for its kept
+//! notes and hidden choices), settle what the model may see and read its notes. Progress and
+//! errors go to the shared state; a failed open leaves the database that was open as it was.
 //!
 //! The same ways in open a saved conversation: a file whose first bytes are JSON rather than
 //! SQLite's header is read as one ([`conversation::read`], which refuses anything unsafe) and
@@ -8,25 +9,26 @@
 //! ([`knowledge::looks_like_sidecar`]) is read as the open database's notes instead.
 //! `?notes=` and "Open notes file" read a notes file and nothing else.
 //!
-//! The bytes stay in JavaScript memory (a `Uint8Array`) from the file or the network to the
-//! worker: a 300 MB file is never copied into wasm memory, and never leaves the browser.
+//! The page never reads a database file's bytes itself: the engine's worker reads the `File`
+//! (or the `Blob` a download was gathered into) and copies it into SQLite's memory, so the
+//! bytes are neither copied into a message nor into wasm memory, and never leave the browser.
+//! Only the first bytes are read here, to tell a database from a conversation.
 
 use super::knowledge;
-use super::state::{AppState, Loading, OpenDatabase};
-use crate::browser::{describe, finish_sha256, page_address, page_origin, start_sha256};
+use super::open_steps::OpenSteps;
+use super::state::{AppState, Identification, Loading, OpenDatabase};
+use crate::browser::{describe, page_address, page_origin};
 use crate::conversation::{self, sniff, FileKind, ReadError};
+use crate::engine::page::PageDatabase;
 use crate::engine::schema;
 use crate::knowledge::{sidecar, LIMITS};
-use futures::channel::oneshot;
-use js_sys::{Array, ArrayBuffer, Reflect, Uint8Array};
+use js_sys::{Array, Reflect, Uint8Array};
 use leptos::prelude::*;
-use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::Arc;
-use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{File, FileReader, ProgressEvent, ReadableStreamDefaultReader, Response};
+use web_sys::{Blob, File, ReadableStreamDefaultReader, Response};
 
 /// Where a database comes from.
 pub enum Source {
@@ -128,22 +130,21 @@ async fn open_source(state: AppState, source: Source, name: String) {
         let name = name.clone();
         move |fraction: Option<f64>| show(format!("Reading {name}"), fraction)
     };
-    let notes = matches!(source, Source::NotesFile(_) | Source::NotesUrl { .. });
-    let bytes = match &source {
-        Source::File(file) | Source::NotesFile(file) => read_file(file, progress).await,
-        Source::Url { url, .. } => download(url, progress).await,
-        Source::NotesUrl { url, .. } => match allowed_notes_address(url) {
-            Ok(()) => download(url, progress).await,
-            Err(why) => Err(why),
+    state.open_steps.set_value(OpenSteps::default());
+    let outcome = match source {
+        Source::File(file) => take_in(state, &name, file.into()).await,
+        Source::Url { url, .. } => match download(&url, progress).await {
+            Ok(blob) => take_in(state, &name, blob).await,
+            Err(why) => Err(OpenError::Database(why)),
         },
-    };
-    let outcome = match bytes {
-        Ok(bytes) if notes => {
-            knowledge::take_sidecar(state, &name, &bytes).map_err(OpenError::Notes)
+        Source::NotesFile(file) => take_notes(state, &name, Ok(file.into())).await,
+        Source::NotesUrl { url, .. } => {
+            let blob = match allowed_notes_address(&url) {
+                Ok(()) => download(&url, progress).await,
+                Err(why) => Err(why),
+            };
+            take_notes(state, &name, blob).await
         }
-        Ok(bytes) => take_in(state, &name, bytes).await,
-        Err(why) if notes => Err(OpenError::Notes(why)),
-        Err(why) => Err(OpenError::Database(why)),
     };
     let still_open = state
         .open
@@ -161,25 +162,54 @@ async fn open_source(state: AppState, source: Source, name: String) {
         )),
     };
     state.open_error.set(message);
+    // Ready for the next open, now that this one no longer needs the cores.
+    state.start_spare();
 }
 
-/// Opens `bytes` as a database, or reads them as a conversation or a notes file when they
-/// look like one.
-async fn take_in(state: AppState, name: &str, bytes: Uint8Array) -> Result<(), OpenError> {
-    let head = bytes.subarray(0, bytes.length().min(SNIFF_BYTES)).to_vec();
+/// Reads a notes file (small: read whole, after a look at its size).
+async fn take_notes(
+    state: AppState,
+    name: &str,
+    blob: Result<Blob, String>,
+) -> Result<(), OpenError> {
+    let bytes = match blob {
+        Ok(blob) => read_start(&blob, LIMITS.sidecar_bytes + 1).await,
+        Err(why) => Err(why),
+    };
+    bytes
+        .and_then(|bytes| knowledge::take_sidecar(state, name, &bytes))
+        .map_err(OpenError::Notes)
+}
+
+/// Opens `blob` as a database, or reads it as a conversation or a notes file when it looks
+/// like one.
+async fn take_in(state: AppState, name: &str, blob: Blob) -> Result<(), OpenError> {
+    let head = read_start(&blob, SNIFF_BYTES)
+        .await
+        .map_err(OpenError::Database)?
+        .to_vec();
     match sniff(&head) {
-        FileKind::Conversation if looks_like_sidecar(&bytes) => {
-            knowledge::take_sidecar(state, name, &bytes).map_err(OpenError::Notes)
+        FileKind::Conversation => {
+            // Either kind of file is refused when larger than its limit: read no more.
+            let most = LIMITS.sidecar_bytes.max(conversation::LIMITS.file_bytes) + 1;
+            let bytes = read_start(&blob, most)
+                .await
+                .map_err(OpenError::Conversation)?;
+            if looks_like_sidecar(&bytes) {
+                knowledge::take_sidecar(state, name, &bytes).map_err(OpenError::Notes)
+            } else {
+                read_conversation(state, &bytes, blob.size() as usize)
+                    .map_err(OpenError::Conversation)
+            }
         }
-        FileKind::Conversation => read_conversation(state, &bytes).map_err(OpenError::Conversation),
-        FileKind::Database | FileKind::Unknown => open_bytes(state, name, bytes)
+        FileKind::Database | FileKind::Unknown => open_database(state, name, blob)
             .await
             .map_err(OpenError::Database),
     }
 }
 
 /// The first bytes read to tell a database from JSON.
-const SNIFF_BYTES: u32 = 64;
+const SNIFF_BYTES: usize = 64;
 
 /// Whether JSON `bytes` are a notes file: read whole (its format is a field of the object), or,
 /// past the size a notes file may have, by its first bytes (to be refused as too large).
@@ -199,8 +229,9 @@ fn allowed_notes_address(url: &str) -> Result<(), String> {
     crate::settings::address::check_notes_url(&resolved, &page_origin())
 }
 
-fn read_conversation(state: AppState, bytes: &Uint8Array) -> Result<(), String> {
-    let size = bytes.length() as usize;
+/// Reads a conversation file of `size` bytes, whose first bytes (all of them, up to the
+/// limit) are `bytes`.
+fn read_conversation(state: AppState, bytes: &Uint8Array, size: usize) -> Result<(), String> {
     if size > conversation::LIMITS.file_bytes {
         return Err(ReadError::TooLarge { bytes: size }.to_string());
     }
@@ -211,42 +242,121 @@ fn read_conversation(state: AppState, bytes: &Uint8Array) -> Result<(), String> 
     Ok(())
 }
 
-async fn open_bytes(state: AppState, name: &str, bytes: Uint8Array) -> Result<(), String> {
+/// At most the first `most` bytes of `blob` (all of a small file).
+async fn read_start(blob: &Blob, most: usize) -> Result<Uint8Array, String> {
+    let end = blob.size().min(most as f64);
+    let start = blob
+        .slice_with_f64_and_f64(0.0, end)
+        .map_err(|e| describe(&e))?;
+    let buffer = JsFuture::from(start.array_buffer())
+        .await
+        .map_err(|e| format!("the browser could not read the file ({})", describe(&e)))?;
+    Ok(Uint8Array::new(&buffer))
+}
+
+/// Opens `blob` in a new engine and shows its tables; then identifies it, settles what the
+/// model sees and reads its notes (the status says so meanwhile). The database open before
+/// stays open until this one opened.
+async fn open_database(state: AppState, name: &str, blob: Blob) -> Result<(), String> {
     state.loading.set(Some(Loading {
         label: format!("Opening {name}"),
         fraction: None,
     }));
-    let size = u64::from(bytes.length());
-    // Started before the bytes go to the worker; the browser hashes its own copy meanwhile.
-    let digest = start_sha256(&bytes);
-    let db = state.database();
-    db.open(bytes).await.map_err(|e| e.to_string())?;
-    let sha256 = match digest {
-        Ok(digest) => finish_sha256(digest).await.ok(),
-        Err(_) => None,
+    let step = |name: &str, started| state.open_steps.update_value(|s| s.done(name, started));
+    let started = OpenSteps::start();
+    let reading = {
+        let name = name.to_string();
+        move |fraction: f64| {
+            state.loading.set(Some(Loading {
+                label: format!("Reading {name}"),
+                fraction: Some(fraction),
+            }))
+        }
     };
+    let engine = state.engine().map_err(|e| e.to_string())?;
+    let db = PageDatabase::open_in_memory(engine, &blob, reading)
+        .await
+        .map_err(|e| e.to_string())?;
+    step("read the file and open it (worker)", started);
+    let db = Rc::new(db);
     state.loading.set(Some(Loading {
         label: "Reading the schema".into(),
         fraction: None,
     }));
-    let limits = state.limits.get_untracked();
-    let loaded = schema::load(&*db, &limits).await;
+    let started = OpenSteps::start();
+    let loaded = schema::load_tables(&*db).await;
+    step("schema", started);
     let schema_error = loaded.as_ref().err().map(|e| e.to_string());
-    let schema = loaded.unwrap_or_default();
-    // What the model may see is settled before the page shows the database.
-    super::hiding::prepare_for_open(state, &schema, sha256.as_deref()).await;
+    let mut schema = loaded.unwrap_or_default();
+
+    // The new database takes the old one's place: nothing the model saw of the old one, nor
+    // its notes, applies to it until they are settled below.
+    super::hiding::start_opening(state);
+    knowledge::start_opening(state);
+    state.identity.set(Identification::Pending);
+    let before = state
+        .db
+        .try_update_value(|open| open.replace(db.clone()))
+        .flatten();
+    let started = OpenSteps::start();
     state.open.set(Some(OpenDatabase {
         name: name.to_string(),
         schema: schema.clone(),
-        size,
-        sha256: sha256.clone(),
+        size: db.size(),
+        kind: db.kind(),
+        counting: true,
     }));
-    // Once the database is shown: its notes never hold it up, and a failure is said apart.
+    step("show the tables", started);
+    if let Some(before) = before {
+        leptos::task::spawn_local(async move { before.close().await });
+    }
+
+    // Tables shown; their rows are counted (as the kind allows) while the database is
+    // identified in a worker of its own.
+    state.loading.set(Some(Loading {
+        label: format!("Counting the rows of {name}'s tables"),
+        fraction: None,
+    }));
+    let started = OpenSteps::start();
+    let limits = state.limits.get_untracked();
+    schema::count_rows(&*db, &mut schema, db.count_policy(), &limits).await;
+    state.open.update(|open| {
+        if let Some(open) = open {
+            open.schema = schema.clone();
+            open.counting = false;
+        }
+    });
+    step("row counts", started);
+
+    // Tables shown; now what depends on which database this is.
+    state.loading.set(Some(Loading {
+        label: format!("Identifying {name} (for its notes and hidden choices)"),
+        fraction: None,
+    }));
+    let started = OpenSteps::start();
+    let identity = match db.identity().await {
+        Ok(identity) => Identification::Known(identity),
+        Err(why) => Identification::Unknown(why),
+    };
+    step("identity (SHA-256, in a worker)", started);
+    let key = identity
+        .storage_key()
+        .unwrap_or_else(|| Err("no identity".into()));
+    state.identity.set(identity);
+    state.loading.set(Some(Loading {
+        label: "Preparing what the model may see".into(),
+        fraction: None,
+    }));
+    let started = OpenSteps::start();
+    super::hiding::prepare_for_open(state, &schema, key.clone()).await;
+    step("what the model sees (hiding)", started);
     state.loading.set(Some(Loading {
         label: "Reading the notes".into(),
         fraction: None,
     }));
-    knowledge::load_for_open(state, &schema, sha256.as_deref()).await;
+    let started = OpenSteps::start();
+    knowledge::load_for_open(state, &schema, key).await;
+    step("notes (knowledge)", started);
     match schema_error {
         // The database is open and can be queried; only the overview is missing.
         Some(why) => Err(format!(
@@ -256,62 +366,9 @@ async fn open_bytes(state: AppState, name: &str, bytes: Uint8Array) -> Result<()
     }
 }
 
-/// Reads a local file with progress; the browser does the reading off the page's thread.
-async fn read_file(
-    file: &File,
-    progress: impl Fn(Option<f64>) + 'static,
-) -> Result<Uint8Array, String> {
-    let reader = FileReader::new().map_err(|e| describe(&e))?;
-    let (sender, receiver) = oneshot::channel::<Result<(), String>>();
-    let sender = Rc::new(RefCell::new(Some(sender)));
-
-    let on_progress = Closure::<dyn FnMut(ProgressEvent)>::new(move |event: ProgressEvent| {
-        if event.length_computable() && event.total() > 0.0 {
-            progress(Some(event.loaded() / event.total()));
-        }
-    });
-    let on_load = {
-        let sender = sender.clone();
-        Closure::<dyn FnMut(ProgressEvent)>::new(move |_| {
-            if let Some(sender) = sender.borrow_mut().take() {
-                let _ = sender.send(Ok(()));
-            }
-        })
-    };
-    let on_error = {
-        let reader = reader.clone();
-        Closure::<dyn FnMut(ProgressEvent)>::new(move |_| {
-            let error = Reflect::get(&reader, &"error".into()).unwrap_or(JsValue::NULL);
-            let why = format!("the browser could not read the file ({})", describe(&error));
-            if let Some(sender) = sender.borrow_mut().take() {
-                let _ = sender.send(Err(why));
-            }
-        })
-    };
-    reader.set_onprogress(Some(on_progress.as_ref().unchecked_ref()));
-    reader.set_onload(Some(on_load.as_ref().unchecked_ref()));
-    reader.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-    reader
-        .read_as_array_buffer(file)
-        .map_err(|e| describe(&e))?;
-
-    let outcome = receiver
-        .await
-        .unwrap_or_else(|_| Err("the browser stopped reading the file".into()));
-    reader.set_onprogress(None);
-    reader.set_onload(None);
-    reader.set_onerror(None);
-    outcome?;
-    let buffer: ArrayBuffer = reader
-        .result()
-        .map_err(|e| describe(&e))?
-        .dyn_into()
-        .map_err(|_| "the browser returned no bytes".to_string())?;
-    Ok(Uint8Array::new(&buffer))
-}
-
-/// Downloads `url` chunk by chunk, so that progress can be shown.
-async fn download(url: &str, progress: impl Fn(Option<f64>)) -> Result<Uint8Array, String> {
+/// Downloads `url` chunk by chunk, so that progress can be shown, into a `Blob` (the chunks are
+/// not gathered into one buffer here: the engine's worker reads the blob).
+async fn download(url: &str, progress: impl Fn(Option<f64>)) -> Result<Blob, String> {
     let window = web_sys::window().ok_or("no browser window")?;
     let response: Response = JsFuture::from(window.fetch_with_str(url))
         .await
@@ -344,11 +401,11 @@ async fn download(url: &str, progress: impl Fn(Option<f64>)) -> Result<Uint8Arra
         let buffer = JsFuture::from(response.array_buffer().map_err(|e| describe(&e))?)
             .await
             .map_err(|e| describe(&e))?;
-        return Ok(Uint8Array::new(&buffer));
+        return blob_of(&Array::of1(&buffer));
     };
     let reader: ReadableStreamDefaultReader = body.get_reader().unchecked_into();
     let chunks = Array::new();
-    let mut received: u32 = 0;
+    let mut received: f64 = 0.0;
     loop {
         let step = JsFuture::from(reader.read())
             .await
@@ -363,18 +420,14 @@ async fn download(url: &str, progress: impl Fn(Option<f64>)) -> Result<Uint8Arra
         let chunk: Uint8Array = Reflect::get(&step, &"value".into())
             .map_err(|e| describe(&e))?
             .unchecked_into();
-        received = received
-            .checked_add(chunk.length())
-            .ok_or("the file is larger than 4 GB")?;
+        received += f64::from(chunk.length());
         chunks.push(&chunk);
-        progress(expected.map(|total| (f64::from(received) / total).min(1.0)));
+        progress(expected.map(|total| (received / total).min(1.0)));
     }
-    let bytes = Uint8Array::new_with_length(received);
-    let mut offset = 0;
-    for chunk in chunks.iter() {
-        let chunk: Uint8Array = chunk.unchecked_into();
-        bytes.set(&chunk, offset);
-        offset += chunk.length();
-    }
-    Ok(bytes)
+    blob_of(&chunks)
+}
+
+fn blob_of(parts: &Array) -> Result<Blob, String> {
+    Blob::new_with_u8_array_sequence(parts)
+        .map_err(|e| format!("the browser could not keep the download ({})", describe(&e)))
 }

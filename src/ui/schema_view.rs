@@ -1,14 +1,15 @@
 //! The open database's tables and views: columns with types, keys, row counts; for each
 //! table and column its note, and whether the model may see it (a button hides it, or shows it
-//! again). The knowledge tables (`askdb_notes`, …) are not listed as data: the "Knowledge"
+//! again). A count that is not exact (estimated, "more than", not counted: see
+//! `engine::schema::count_rows`) says so, and "Count rows" counts that table. The knowledge tables (`askdb_notes`, …) are not listed as data: the "Knowledge"
 //! section names them. With `read_only` (the embedded page) notes are shown, not edited.
 
 use super::app_state;
 use super::hiding;
 use super::knowledge::{KnowledgeSection, NoteView};
 use super::state::AppState;
-use crate::engine::schema::{Column, Table};
-use crate::engine::TableKind;
+use crate::engine::schema::{self, Column, Table};
+use crate::engine::{RowCount, TableKind};
 use crate::knowledge::is_knowledge_table;
 use crate::present::count::rows;
 use leptos::prelude::*;
@@ -28,6 +29,7 @@ pub fn SchemaView(#[prop(optional)] read_only: bool) -> impl IntoView {
             .filter(|table| !is_knowledge_table(&table.name))
             .collect();
         let unfold = tables.len() <= UNFOLD_UP_TO;
+        let counting = open.counting;
         let list = if tables.is_empty() {
             view! { <p class="muted">"This database has no tables."</p> }.into_any()
         } else {
@@ -35,7 +37,7 @@ pub fn SchemaView(#[prop(optional)] read_only: bool) -> impl IntoView {
                 <ul class="schema-tables">
                     {tables
                         .into_iter()
-                        .map(|table| view! { <TableEntry table=table unfold=unfold read_only=read_only/> })
+                        .map(|table| view! { <TableEntry table=table unfold=unfold read_only=read_only counting=counting/> })
                         .collect_view()}
                 </ul>
             }
@@ -52,7 +54,7 @@ pub fn SchemaView(#[prop(optional)] read_only: bool) -> impl IntoView {
 }
 
 #[component]
-fn TableEntry(table: Table, unfold: bool, read_only: bool) -> impl IntoView {
+fn TableEntry(table: Table, unfold: bool, read_only: bool, counting: bool) -> impl IntoView {
     let state = app_state();
     let note = NoteView::new(&table.name, None, !read_only);
     let select_all = format!(
@@ -75,6 +77,7 @@ fn TableEntry(table: Table, unfold: bool, read_only: bool) -> impl IntoView {
     } else {
         "table"
     };
+    let count = RowCountView::new(&table, counting);
     view! {
         <li
             class="schema-table"
@@ -87,12 +90,13 @@ fn TableEntry(table: Table, unfold: bool, read_only: bool) -> impl IntoView {
                     <span class="table-name">{table.name.clone()}</span>
                     {kind}
                     {hidden_badge(hidden)}
-                    <span class="row-count">{row_count_text(&table)}</span>
+                    {count.text}
                 </summary>
                 {note.body}
                 <ul class="columns">{columns}</ul>
                 <div class="table-actions">
                     {note.button}
+                    {count.button}
                     <button
                         class="link-button"
                         title=select_all.clone()
@@ -208,10 +212,109 @@ fn references_of(table: &Table, column: &str) -> Option<String> {
     })
 }
 
-fn row_count_text(table: &Table) -> String {
-    match (table.kind, table.row_count) {
-        (_, Some(count)) => rows(count),
-        (TableKind::View, None) => String::new(),
-        (TableKind::Table, None) => "rows not counted".into(),
+/// A table's row count as the panel shows it, and the button that counts it exactly when the
+/// count shown is not exact.
+struct RowCountView {
+    text: AnyView,
+    button: Option<AnyView>,
+}
+
+/// What counting a table gave, once asked.
+#[derive(Clone, Debug, PartialEq)]
+enum Counting {
+    Running,
+    Done(RowCount),
+    Failed(String),
+}
+
+impl RowCountView {
+    /// `being_counted`: the rows are being counted as the database opens.
+    fn new(table: &Table, being_counted: bool) -> RowCountView {
+        let state = app_state();
+        let counting = RwSignal::new(None::<Counting>);
+        let (kind, shown) = (table.kind, table.row_count);
+        let text = move || {
+            let (text, exact, title) = match counting.get() {
+                Some(Counting::Done(count)) => (rows(count), true, "counted now".to_string()),
+                Some(Counting::Failed(why)) => (
+                    "could not count".to_string(),
+                    false,
+                    format!("Counting failed: {why}"),
+                ),
+                Some(Counting::Running) | None if being_counted && kind == TableKind::Table => {
+                    ("counting…".to_string(), false, String::new())
+                }
+                Some(Counting::Running) | None => row_count_text(kind, shown),
+            };
+            view! {
+                <span class="row-count" class:inexact=!exact data-testid="row-count" title=title>
+                    {text}
+                </span>
+            }
+        };
+        let exact = matches!(shown, Some(RowCount::Exact(_)));
+        let button = (kind == TableKind::Table && !exact && !being_counted).then(|| {
+            let name = table.name.clone();
+            let count = move |_| {
+                let Some(db) = state.database() else {
+                    return;
+                };
+                let name = name.clone();
+                let limits = state.limits.get_untracked();
+                counting.set(Some(Counting::Running));
+                leptos::task::spawn_local(async move {
+                    let outcome = schema::count_table(&*db, &name, &limits).await;
+                    counting.set(Some(match outcome {
+                        Ok(count) => Counting::Done(count),
+                        Err(why) => Counting::Failed(why.to_string()),
+                    }));
+                });
+            };
+            view! {
+                <button
+                    class="link-button"
+                    data-testid="count-rows"
+                    title="Counts every row of this table (count(*)): on a large table this reads all of it"
+                    disabled=move || counting.get() == Some(Counting::Running)
+                    on:click=count
+                >
+                    {move || match counting.get() {
+                        Some(Counting::Running) => "Counting…",
+                        _ => "Count rows",
+                    }}
+                </button>
+            }
+            .into_any()
+        });
+        RowCountView {
+            text: text.into_any(),
+            button,
+        }
+    }
+}
+
+/// The count as the panel shows it, whether it is exact, and what it means.
+fn row_count_text(kind: TableKind, count: Option<RowCount>) -> (String, bool, String) {
+    match (kind, count) {
+        (_, Some(count @ RowCount::Exact(_))) => (rows(count), true, String::new()),
+        (_, Some(count @ RowCount::Estimated(_))) => (
+            format!("{} (estimated)", rows(count)),
+            false,
+            "Estimated from SQLite's statistics (sqlite_stat1, written by ANALYZE): it may be \
+             out of date. \"Count rows\" counts them."
+                .into(),
+        ),
+        (_, Some(count)) => (
+            rows(count),
+            false,
+            "Counting stopped there, so that opening stays quick. \"Count rows\" counts them all."
+                .into(),
+        ),
+        (TableKind::View, None) => (String::new(), true, String::new()),
+        (TableKind::Table, None) => (
+            "rows not counted".into(),
+            false,
+            "Not counted when the database opened. \"Count rows\" counts them.".into(),
+        ),
     }
 }

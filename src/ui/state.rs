@@ -3,8 +3,11 @@
 use super::hiding::view::Hiding;
 use super::knowledge::view::KnowledgeState;
 use crate::conversation::{ConversationFile, DatabaseIdentity};
+use crate::engine::identity::Identity;
+use crate::engine::kind::DatabaseKind;
+use crate::engine::page::PageDatabase;
 use crate::engine::worker::WorkerDatabase;
-use crate::engine::{QueryLimits, Schema};
+use crate::engine::{DbError, QueryLimits, Schema};
 use crate::llm::ledger::Ledger;
 use crate::present::count::plural;
 use leptos::prelude::*;
@@ -19,18 +22,45 @@ pub struct OpenDatabase {
     pub schema: Schema,
     /// Its size in bytes.
     pub size: u64,
-    /// SHA-256 of its bytes; `None` when the browser could not compute it.
-    pub sha256: Option<String>,
+    /// Where its bytes are.
+    pub kind: DatabaseKind,
+    /// True while its tables' rows are being counted (the tables are shown before).
+    pub counting: bool,
+}
+
+/// What tells the open database from another (`engine::identity`): computed after its tables
+/// are shown, since for a file read whole it is the SHA-256 of every byte.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum Identification {
+    /// No database is open.
+    #[default]
+    None,
+    /// Being computed.
+    Pending,
+    Known(Identity),
+    /// It cannot be computed here, for this reason.
+    Unknown(String),
+}
+
+impl Identification {
+    /// The key the person's notes and hidden choices are kept under, or why there is none
+    /// (`None` while it is being computed).
+    pub fn storage_key(&self) -> Option<Result<String, String>> {
+        match self {
+            Identification::Known(identity) => Some(Ok(identity.storage_key())),
+            Identification::Unknown(why) => Some(Err(why.clone())),
+            Identification::None | Identification::Pending => None,
+        }
+    }
 }
 
 impl OpenDatabase {
-    /// What a saved conversation records about this database.
-    pub fn identity(&self) -> Option<DatabaseIdentity> {
-        Some(DatabaseIdentity {
-            name: self.name.clone(),
-            size: self.size,
-            sha256: self.sha256.clone()?,
-        })
+    /// What a saved conversation records about this database, identified by `identity`.
+    pub fn record(&self, identity: &Identification) -> Option<DatabaseIdentity> {
+        match identity {
+            Identification::Known(identity) => Some(DatabaseIdentity::new(&self.name, identity)),
+            _ => None,
+        }
     }
 
     /// "3 tables", "13 tables, 17 views": the data's, without the knowledge tables
@@ -66,10 +96,16 @@ pub struct Loading {
 /// Handles to the page's shared state; cheap to copy into closures.
 #[derive(Clone, Copy)]
 pub struct AppState {
-    /// The engine (a Web Worker); it lives as long as the page.
-    pub db: StoredValue<Rc<WorkerDatabase>, LocalStorage>,
-    /// A second engine, for the copy the model gets when something is hidden from it.
-    pub agent_copy: StoredValue<Rc<WorkerDatabase>, LocalStorage>,
+    /// Where the engines' worker script is (`worker.js`, resolved against the page).
+    worker_url: StoredValue<String>,
+    /// A worker started ahead, with SQLite loaded, for the next database opened.
+    spare: StoredValue<Option<WorkerDatabase>, LocalStorage>,
+    /// The open database, of whatever kind (none before the first open).
+    pub db: StoredValue<Option<Rc<PageDatabase>>, LocalStorage>,
+    /// What tells the open database from another.
+    pub identity: RwSignal<Identification>,
+    /// The copy the model reads when something is left out of its view (`model_view`).
+    pub model_copy: StoredValue<Option<Rc<PageDatabase>>, LocalStorage>,
     /// What is hidden from the model, and what the model sees.
     pub hiding: RwSignal<Hiding>,
     /// What the open database's data means (notes, glossary, examples, golden questions).
@@ -86,6 +122,8 @@ pub struct AppState {
     pub pending_replay: RwSignal<Option<Arc<ConversationFile>>>,
     /// Every request sent to a model since the page was opened.
     pub sent: SentLedger,
+    /// Where the last open's time went (for the benchmark).
+    pub open_steps: StoredValue<super::open_steps::OpenSteps, LocalStorage>,
 }
 
 /// The page's [`Ledger`], and what redraws the views that read it.
@@ -117,12 +155,16 @@ impl SentLedger {
 }
 
 impl AppState {
-    pub fn new(db: WorkerDatabase) -> AppState {
+    /// The page's state, with engines whose worker script is at `worker_url`.
+    pub fn new(worker_url: &str) -> AppState {
         AppState {
-            agent_copy: StoredValue::new_local(Rc::new(db.sibling())),
+            worker_url: StoredValue::new(worker_url.to_string()),
+            spare: StoredValue::new_local(None),
+            db: StoredValue::new_local(None),
+            identity: RwSignal::new(Identification::None),
+            model_copy: StoredValue::new_local(None),
             hiding: RwSignal::new(Hiding::default()),
             knowledge: RwSignal::new(KnowledgeState::default()),
-            db: StoredValue::new_local(Rc::new(db)),
             open: RwSignal::new(None),
             loading: RwSignal::new(None),
             open_error: RwSignal::new(None),
@@ -130,23 +172,63 @@ impl AppState {
             sql: RwSignal::new(String::new()),
             pending_replay: RwSignal::new(None),
             sent: SentLedger::new(),
+            open_steps: StoredValue::new_local(Default::default()),
         }
     }
 
-    /// The engine, to hold across an `.await`.
-    pub fn database(&self) -> Rc<WorkerDatabase> {
+    /// An engine for the next database opened: the one started ahead if there is one, else a
+    /// new one.
+    pub fn engine(&self) -> Result<WorkerDatabase, DbError> {
+        match self.spare.try_update_value(Option::take).flatten() {
+            Some(engine) => Ok(engine),
+            None => WorkerDatabase::new(&self.worker_url.get_value()),
+        }
+    }
+
+    /// Starts a worker ahead, with SQLite loaded in it, for the next open: starting one costs
+    /// a moment the open then need not wait for.
+    pub fn start_spare(&self) {
+        if self.spare.with_value(Option::is_some) {
+            return;
+        }
+        let Ok(engine) = WorkerDatabase::new(&self.worker_url.get_value()) else {
+            return;
+        };
+        let spare = self.spare;
+        leptos::task::spawn_local(async move {
+            // A worker that did not start is not kept: the open starts its own, and says why.
+            if engine.warm().await.is_ok() {
+                spare.set_value(Some(engine));
+            }
+        });
+    }
+
+    /// The open database, to hold across an `.await`; `None` when none is open.
+    pub fn database(&self) -> Option<Rc<PageDatabase>> {
         self.db.get_value()
     }
 
-    /// The engine the model's queries run on: the whole database when nothing is hidden, the
-    /// copy without the hidden things once it is ready; `None` while it is not (the agent must
-    /// then not run, rather than fall back to the whole database).
-    pub fn agent_database(&self) -> Option<Rc<WorkerDatabase>> {
+    /// The database the model's queries run on: the whole one when nothing is left out of its
+    /// view, the copy without it once that is ready; `None` while it is not, or when this
+    /// database cannot leave it out (the agent must then not run, rather than fall back to the
+    /// whole database).
+    pub fn agent_database(&self) -> Option<Rc<PageDatabase>> {
         use super::hiding::view::AgentView;
         self.hiding.with_untracked(|h| match h.view {
-            AgentView::Whole(_) => Some(self.db.get_value()),
-            AgentView::Copy(_) => Some(self.agent_copy.get_value()),
-            AgentView::Closed | AgentView::Preparing | AgentView::Failed(_) => None,
+            AgentView::Whole(_) => self.db.get_value(),
+            AgentView::Copy(_) => self.model_copy.get_value(),
+            AgentView::Closed
+            | AgentView::Preparing
+            | AgentView::Failed(_)
+            | AgentView::Refused(_) => None,
         })
+    }
+
+    /// What a saved conversation records about the open database (`None` until its identity
+    /// is known).
+    pub fn database_record(&self) -> Option<DatabaseIdentity> {
+        let identity = self.identity.get_untracked();
+        self.open
+            .with_untracked(|open| open.as_ref()?.record(&identity))
     }
 }

@@ -6,17 +6,23 @@
 //!   (sql.js `db.export()`, which uses SQLite's backup API). The pages are the database's own;
 //!   SQLite rewrites header bytes 18–19, 24–27, 40–43 and 92–99, so compare those apart (or
 //!   compare with an export of the original file).
-//! - `askdbPristineBytes()`: a `Uint8Array` of the bytes the database was opened from, as kept
-//!   by the page (`null` when nothing is open).
-//! - `askdbAgentCopyBytes()`: a `Uint8Array` of the copy the model's queries run on when
-//!   something is hidden from it (`null` when there is none), so that a test can look for
-//!   hidden values in it.
+//! - `askdbPristineBytes()`: a `Promise<Uint8Array>` of the bytes the database was opened from,
+//!   as kept by the page (`null` when nothing is open).
+//! - `askdbAgentCopyBytes()`: a `Promise<Uint8Array>` of the copy the model's queries run on
+//!   when something is hidden from it (`null` when there is none), so that a test can look
+//!   for hidden values in it.
+//!
+//! - `askdbOpenSteps()`: where the last open's time went, `[{step, ms}]` (for the benchmark).
+//! - `askdbLastQuery()`: where the last query's time went, `{total_ms, sql_ms, decode_ms}` (for
+//!   the benchmark).
 //!
 //! Together they let a test prove that nothing typed into the page changed the database.
 
 use super::state::AppState;
+use crate::engine::page::PageDatabase;
 use js_sys::Reflect;
-use leptos::prelude::GetValue;
+use leptos::prelude::{GetValue, WithValue};
+use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
@@ -27,33 +33,45 @@ pub fn install(state: AppState) {
     let export = Closure::<dyn Fn() -> js_sys::Promise>::new(move || {
         let db = state.database();
         future_to_promise(async move {
+            let db = db.ok_or_else(|| js_sys::Error::new("no database is open"))?;
             db.export()
                 .await
                 .map(JsValue::from)
                 .map_err(|e| js_sys::Error::new(&e.to_string()).into())
         })
     });
-    let pristine = Closure::<dyn Fn() -> JsValue>::new(move || {
-        state
-            .database()
-            .pristine_bytes()
-            // A copy: a test cannot change what the page keeps.
-            .map(|bytes| JsValue::from(bytes.slice(0, bytes.length())))
-            .unwrap_or(JsValue::NULL)
+    // Each a fresh copy of the bytes: a test cannot change what the page keeps.
+    let bytes_of = |db: Option<Rc<PageDatabase>>| {
+        future_to_promise(async move {
+            let Some(db) = db else {
+                return Ok(JsValue::NULL);
+            };
+            db.source_bytes()
+                .await
+                .map(JsValue::from)
+                .map_err(|e| js_sys::Error::new(&e.to_string()).into())
+        })
+    };
+    let pristine = Closure::<dyn Fn() -> js_sys::Promise>::new(move || bytes_of(state.database()));
+    let agent_copy =
+        Closure::<dyn Fn() -> js_sys::Promise>::new(move || bytes_of(state.model_copy.get_value()));
+    let open_steps = Closure::<dyn Fn() -> JsValue>::new(move || {
+        let steps = state.open_steps.with_value(|s| s.steps().to_vec());
+        serde_wasm_bindgen::to_value(&steps).unwrap_or(JsValue::NULL)
     });
-    let agent_copy = Closure::<dyn Fn() -> JsValue>::new(move || {
-        state
-            .agent_copy
-            .get_value()
-            .pristine_bytes()
-            .map(|bytes| JsValue::from(bytes.slice(0, bytes.length())))
-            .unwrap_or(JsValue::NULL)
+    let _ = Reflect::set(&window, &"askdbOpenSteps".into(), open_steps.as_ref());
+    let last_query = Closure::<dyn Fn() -> JsValue>::new(move || {
+        let timings = crate::engine::worker::last_query_timings();
+        serde_wasm_bindgen::to_value(&timings).unwrap_or(JsValue::NULL)
     });
+    let _ = Reflect::set(&window, &"askdbLastQuery".into(), last_query.as_ref());
+    last_query.forget();
     let _ = Reflect::set(&window, &"askdbExport".into(), export.as_ref());
     let _ = Reflect::set(&window, &"askdbAgentCopyBytes".into(), agent_copy.as_ref());
     let _ = Reflect::set(&window, &"askdbPristineBytes".into(), pristine.as_ref());
     // The hooks live as long as the page.
     export.forget();
+    open_steps.forget();
     pristine.forget();
     agent_copy.forget();
 }

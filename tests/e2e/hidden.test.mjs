@@ -11,7 +11,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import {
-  ROOT, dataset, expectRows, openDemo, startSession, tempDir, visibleText, waitForOpen, waitUntil,
+  ROOT, chooseFile, dataset, expectRows, openDemo, startSession, tempDir, visibleText, waitForOpen, waitUntil,
 } from './harness.mjs';
 import {
   baseUrl, bodyText, calls, configureFor, finalAnswer, MODELS, scriptedLlm, ask, waitForAnswer,
@@ -76,8 +76,8 @@ const leaks = (texts, secrets = SECRETS) =>
   secrets.filter((secret) => texts.some((text) => text.toLowerCase().includes(secret.toLowerCase())));
 
 async function bytesOf(page, hook) {
-  const base64 = await page.evaluate((name) => {
-    const bytes = window[name]();
+  const base64 = await page.evaluate(async (name) => {
+    const bytes = await window[name]();
     if (!bytes) return null;
     let binary = '';
     for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
@@ -172,6 +172,13 @@ test('hiding from the schema panel is kept for that database, and showing again 
 
   // The same bytes, opened again after a reload: the choice is still there.
   await page.reload();
+  await openDemo(page);
+  await waitForHidden(page, 'customers.prefecture, products');
+  // Kept for that database only: another one with the same tables (other bytes) hides nothing,
+  // and the demo hides them again when it opens again.
+  await chooseFile(page, dataset('shop/shop.db'));
+  await waitForOpen(page, 'shop.db');
+  assert.equal(await visibleText(page, 'hidden-line'), null, 'nothing hidden in another database');
   await openDemo(page);
   await waitForHidden(page, 'customers.prefecture, products');
   await page.locator('[data-name="products"] [data-testid="hide-table"]').click();

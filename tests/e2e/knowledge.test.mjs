@@ -252,6 +252,16 @@ test("the person's note survives a reload; the exported notes file reads back th
   assert.deepEqual(await waitForNote(page, 'orders', null), { text: FROM_PERSON, source: 'person' });
   assert.match(await visibleText(page, 'knowledge-counts'), /1 note/);
 
+  // Kept for that database only: another one with the same tables (other bytes) has none, and
+  // the first one has it again when it opens again.
+  await page.getByTestId('db-file').setInputFiles(dataset('shop_ja/shop_ja.db'));
+  await waitForOpen(page, 'shop_ja.db');
+  assert.equal(await shownNote(page, 'orders', null), null, 'not on another database');
+  assert.match(await visibleText(page, 'knowledge-counts'), /No notes yet/);
+  await page.getByTestId('db-file').setInputFiles(path.join(files.dir, 'plain.db'));
+  await waitForOpen(page, 'plain.db');
+  assert.deepEqual(await waitForNote(page, 'orders', null), { text: FROM_PERSON, source: 'person' });
+
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-notes').click()]);
   assert.equal(download.suggestedFilename(), 'plain.askdb-notes.json');
   const exported = await readFile(await download.path(), 'utf8');

@@ -187,6 +187,30 @@ test('?db= and ?replay= together open the database and play the recorded answer,
   assert.deepEqual(page.problems, []);
 });
 
+/** What identifies a local file read on demand in a conversation file (`engine::reads::LazyIdentity`). */
+const ON_DEMAND = {
+  header: Buffer.from('SQLite format 3\0').toString('hex'),
+  sampled_pages: [1, 500, 1000],
+  sample_sha256: 'ab'.repeat(32),
+};
+
+test('a recording made on a database read on demand plays on the demo, said to be not comparable', async (t) => {
+  // A file the page writes when the database was read on demand (its size, header and sampled
+  // pages).
+  const onDemand = conversation((f) => {
+    f.database = { name: 'big.db', size: 4_500_000_000, on_demand: ON_DEMAND };
+  });
+  const page = await watchedPage(t);
+  await openDemo(page);
+  await openConversationText(page, 'on-demand.json', JSON.stringify(onDemand));
+  await expectAnswerRows(page, [['12']]);
+  await waitForReplayEnd(page);
+  const why = await visibleText(page, 'replay-other-database');
+  assert.match(why, /cannot be compared with the one the conversation was recorded on/);
+  assert.match(why, /big\.db \(4500000000 bytes, sampled pages' SHA-256 abababababab…\).*shop\.db \(demo\) \(\d+ bytes, SHA-256 [0-9a-f]{12}…\) is open/s);
+  assert.ok(!/not the database/.test(why), why);
+});
+
 /** A minimal conversation file (one question answered by final_answer), then changed by `edit`. */
 function conversation(edit = () => {}) {
   const answer = { answer: 'Twelve orders.', sql: 'SELECT count(*) FROM orders', notes: null };
@@ -236,6 +260,13 @@ test('hostile, corrupt, truncated and wrong-version files are refused with a cle
     ['cut.json', valid.slice(0, valid.length / 2), /cut short/],
     ['v2.json', JSON.stringify(conversation((f) => (f.format = 'askdb-conversation/2'))), /askdb-conversation\/2/],
     ['html.json', '{<script>alert(1)</script>', /not valid JSON/],
+    // A database must be identified exactly one way.
+    ['nameless.json', JSON.stringify(conversation((f) => delete f.database.sha256)), /exactly one is needed/],
+    [
+      'twice.json',
+      JSON.stringify(conversation((f) => (f.database.on_demand = ON_DEMAND))),
+      /exactly one is needed/,
+    ],
   ];
   const page = await watchedPage(t);
   await openDemo(page);

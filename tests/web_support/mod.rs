@@ -3,7 +3,8 @@
 #![allow(dead_code)] // each test binary uses its own part of this module
 
 use askdb::engine::worker::WorkerDatabase;
-use js_sys::Uint8Array;
+use js_sys::{Array, Uint8Array};
+use web_sys::Blob;
 
 /// The file the static server writes its URL into, as the test runner serves it (it serves the
 /// crate's folder beside the test page).
@@ -34,9 +35,24 @@ pub async fn demo_bytes() -> Uint8Array {
     Uint8Array::from(&response.binary().await.expect("demo bytes")[..])
 }
 
+/// `bytes` as a `Blob`, as the page hands a file to its engine.
+pub fn blob(bytes: &Uint8Array) -> Blob {
+    Blob::new_with_u8_array_sequence(&Array::of1(bytes)).expect("a blob")
+}
+
+/// What `blob` holds.
+pub async fn bytes_of(blob: &Blob) -> Vec<u8> {
+    let buffer = wasm_bindgen_futures::JsFuture::from(blob.array_buffer())
+        .await
+        .expect("the blob reads");
+    Uint8Array::new(&buffer).to_vec()
+}
+
 pub async fn open_demo() -> WorkerDatabase {
     let db =
         WorkerDatabase::new(&format!("{}worker.js", dist_url().await)).expect("worker address");
-    db.open(demo_bytes().await).await.expect("the demo opens");
+    db.open(&blob(&demo_bytes().await))
+        .await
+        .expect("the demo opens");
     db
 }

@@ -8,9 +8,9 @@ use crate::agent::checks::near::{table_hint, TableHint};
 use crate::agent::data::{
     sampled_source, FEW_VALUES, MOST_FREQUENT, SAMPLE_ROWS, STATISTIC_VALUE_CHARS,
 };
-use crate::agent::values::{rows_json, value_json};
+use crate::agent::values::{rows_json, value_json, TableRows};
 use crate::engine::schema::Column;
-use crate::engine::{Database, DbError, RowCount, Table, TableKind, Value};
+use crate::engine::{Database, DbError, Table, TableKind, Value};
 use crate::knowledge::budget::{one_line, DESCRIBED_NOTE_CHARS};
 use crate::knowledge::Knowledge;
 use crate::llm::ToolSpec;
@@ -30,11 +30,9 @@ pub struct TableDescription {
     pub table: String,
     #[serde(skip_serializing_if = "super::list_tables::is_table")]
     pub kind: TableKind,
-    #[serde(
-        serialize_with = "super::list_tables::serialize_optional_count",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub rows: Option<RowCount>,
+    /// As in `list_tables`: a number when exact, else what the count is.
+    #[serde(skip_serializing_if = "TableRows::is_view")]
+    pub rows: TableRows,
     /// Set when the statistics come from part of the data.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub statistics_from: Option<String>,
@@ -215,12 +213,13 @@ async fn build<D: Database + ?Sized>(toolbox: &Toolbox<'_, D>, table: &Table) ->
     let mut description = TableDescription {
         table: table.name.clone(),
         kind: table.kind,
-        rows: table.row_count,
-        statistics_from: sampled.then(|| match table.row_count {
-            Some(_) => format!("the first {SAMPLE_ROWS} rows"),
-            None => {
+        rows: TableRows::of(table.kind, table.row_count),
+        statistics_from: sampled.then(|| match (table.kind, table.row_count) {
+            (TableKind::View, _) => {
                 format!("at most the first {SAMPLE_ROWS} rows (rows of a view are not counted)")
             }
+            (_, Some(_)) => format!("the first {SAMPLE_ROWS} rows"),
+            (_, None) => format!("at most the first {SAMPLE_ROWS} rows (its rows are not counted)"),
         }),
         table_note: None,
         columns: table.columns.iter().map(profile_of).collect(),

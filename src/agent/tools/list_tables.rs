@@ -2,8 +2,8 @@
 
 use super::args::Args;
 use super::{spec, Mode, Offer, Tool, ToolOutput, Toolbox};
-use crate::agent::values::serialize_row_count;
-use crate::engine::{Database, RowCount, TableKind};
+use crate::agent::values::TableRows;
+use crate::engine::{Database, TableKind};
 use crate::llm::ToolSpec;
 use serde::Serialize;
 use serde_json::json;
@@ -39,7 +39,7 @@ impl Tool for ListTables {
             .map(|table| TableSummary {
                 name: table.name.clone(),
                 kind: table.kind,
-                rows: table.row_count,
+                rows: TableRows::of(table.kind, table.row_count),
                 columns: table.columns.len(),
             })
             .collect();
@@ -53,24 +53,13 @@ pub struct TableSummary {
     pub name: String,
     #[serde(skip_serializing_if = "is_table")]
     pub kind: TableKind,
-    #[serde(
-        serialize_with = "serialize_optional_count",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub rows: Option<RowCount>,
+    /// A number when exact; "more than N", "about N, estimated" or "rows not counted"
+    /// otherwise; none for a view.
+    #[serde(skip_serializing_if = "TableRows::is_view")]
+    pub rows: TableRows,
     pub columns: usize,
 }
 
 pub(super) fn is_table(kind: &TableKind) -> bool {
     *kind == TableKind::Table
-}
-
-pub(super) fn serialize_optional_count<S: serde::Serializer>(
-    count: &Option<RowCount>,
-    serializer: S,
-) -> Result<S::Ok, S::Error> {
-    match count {
-        Some(count) => serialize_row_count(count, serializer),
-        None => serializer.serialize_none(),
-    }
 }

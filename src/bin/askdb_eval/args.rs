@@ -15,8 +15,12 @@ use std::path::PathBuf;
 /// The API key is read from ASKDB_API_KEY, or else from the provider's own variable
 /// (OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY). Writes report.md and report.json into
 /// --out.
+const SUBCOMMANDS: &str = "For documentation that embeds askdb, two more commands:
+  askdb-eval record --help        record questions as conversation files the page replays
+  askdb-eval replay-check --help  check that a recording still replays on its database";
+
 #[derive(Debug, Parser)]
-#[command(name = "askdb-eval", version)]
+#[command(name = "askdb-eval", version, after_help = SUBCOMMANDS)]
 pub struct Args {
     /// The SQLite database every question is asked about (opened read-only).
     #[arg(long, value_name = "PATH", conflicts_with = "db_dir")]
@@ -37,6 +41,25 @@ pub struct Args {
     #[arg(long, value_name = "PATH")]
     pub notes: Option<PathBuf>,
 
+    #[command(flatten)]
+    pub model: ModelArgs,
+
+    /// Skip this many questions first.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub offset: usize,
+
+    /// Ask at most this many questions.
+    #[arg(long, value_name = "N")]
+    pub limit: Option<usize>,
+
+    /// The folder the reports are written to (created if needed).
+    #[arg(long, value_name = "DIR", default_value = "eval-report")]
+    pub out: PathBuf,
+}
+
+/// The model and how it is asked: the same for an evaluation and a recording.
+#[derive(Debug, clap::Args)]
+pub struct ModelArgs {
     /// Which wire format the endpoint speaks: openai (and compatible servers), anthropic, gemini.
     #[arg(long, value_name = "NAME", default_value = "openai", value_parser = parse_provider)]
     pub provider: ProviderKind,
@@ -54,14 +77,6 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = ModeArg::Sql)]
     pub mode: ModeArg,
 
-    /// Skip this many questions first.
-    #[arg(long, value_name = "N", default_value_t = 0)]
-    pub offset: usize,
-
-    /// Ask at most this many questions.
-    #[arg(long, value_name = "N")]
-    pub limit: Option<usize>,
-
     /// Model turns per question.
     #[arg(long, value_name = "N", default_value_t = AgentConfig::default().max_steps)]
     pub max_steps: u32,
@@ -69,10 +84,6 @@ pub struct Args {
     /// Sampling temperature.
     #[arg(long, value_name = "T", default_value_t = AgentConfig::default().temperature)]
     pub temperature: f32,
-
-    /// The folder the reports are written to (created if needed).
-    #[arg(long, value_name = "DIR", default_value = "eval-report")]
-    pub out: PathBuf,
 
     /// Send no API key: for local servers that need none (Ollama, LM Studio).
     #[arg(long)]
@@ -91,6 +102,18 @@ fn parse_provider(name: &str) -> Result<ProviderKind, String> {
 }
 
 impl Args {
+    /// The model settings these arguments choose (see [`ModelArgs::model_settings`]).
+    pub fn model_settings(&self) -> Result<ModelSettings, EvalError> {
+        self.model.model_settings()
+    }
+
+    /// The API key from the environment (see [`ModelArgs::api_key`]).
+    pub fn api_key(&self, read: impl Fn(&str) -> Option<String>) -> Result<String, EvalError> {
+        self.model.api_key(read)
+    }
+}
+
+impl ModelArgs {
     /// The model settings these arguments choose, checked by the page's own rules.
     pub fn model_settings(&self) -> Result<ModelSettings, EvalError> {
         let bad = |what: &str, why: String| EvalError::BadArgument(format!("{what}: {why}"));

@@ -46,6 +46,11 @@ pub enum EvalError {
     Model(LlmError),
     /// There is nothing to ask.
     NoQuestions(String),
+    /// A conversation file cannot be read, or would not replay.
+    Recording {
+        path: PathBuf,
+        why: String,
+    },
     /// The report cannot be written.
     Write {
         path: PathBuf,
@@ -60,7 +65,8 @@ impl EvalError {
             EvalError::BadArgument(_)
             | EvalError::NoKey { .. }
             | EvalError::MissingFile { .. }
-            | EvalError::UnknownDatabase { .. } => 2,
+            | EvalError::UnknownDatabase { .. }
+            | EvalError::Recording { .. } => 2,
             _ => 1,
         }
     }
@@ -106,8 +112,11 @@ impl fmt::Display for EvalError {
             }
             EvalError::Model(error) => write!(f, "stopped: {error}"),
             EvalError::NoQuestions(why) => write!(f, "nothing to ask: {why}"),
+            EvalError::Recording { path, why } => {
+                write!(f, "{}: {why}", path.display())
+            }
             EvalError::Write { path, why } => {
-                write!(f, "cannot write the report {}: {why}", path.display())
+                write!(f, "cannot write {}: {why}", path.display())
             }
         }
     }

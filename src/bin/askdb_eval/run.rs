@@ -4,16 +4,14 @@
 
 use super::args::Args;
 use super::error::EvalError;
+use super::opened::Opened;
 use super::questions::{self, Batch, Databases};
 use super::watch::WatchedModel;
-use askdb::agent::{AgentConfig, Session};
+use askdb::agent::AgentConfig;
 use askdb::clock::{Clock, SystemClock};
-use askdb::engine::hidden::{derive_script, load_catalogue, Hidden};
-use askdb::engine::native::RusqliteDb;
-use askdb::engine::{schema, QueryLimits};
 use askdb::eval::report;
 use askdb::eval::run::{run_checks, Candidate, CheckResult, Report};
-use askdb::knowledge::{comments, sidecar, tables, Check, Knowledge, KNOWLEDGE_TABLES};
+use askdb::knowledge::{sidecar, Check, Knowledge};
 use askdb::llm::http::NativeHttp;
 use askdb::llm::{HttpProvider, LlmProvider};
 use askdb::present::count::grouped;
@@ -23,12 +21,6 @@ use futures::executor::block_on;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-
-/// Row counts in the schema get this long each, as in the page.
-const COUNT_LIMITS: QueryLimits = QueryLimits {
-    max_rows: 1,
-    deadline_ms: 3_000,
-};
 
 /// What a finished run wrote.
 pub struct Finished {
@@ -75,7 +67,7 @@ pub fn run(args: &Args, env: impl Fn(&str) -> Option<String>) -> Result<Finished
         key: &key,
     };
     for batch in &batches {
-        let opened = Opened::open(&batch.db, &notes)?;
+        let opened = Opened::open(&batch.db, &notes, &[])?;
         let checks = if args.questions.is_some() {
             batch.checks.clone()
         } else {
@@ -152,59 +144,8 @@ fn plan(args: &Args, databases: &Databases) -> Result<(Vec<Batch>, usize), EvalE
     Ok((questions::batches(chosen, databases)?, set.skipped_broken))
 }
 
-/// A database opened for the questions: the whole file (the expected SQL runs on it), the copy
-/// the model sees (without the knowledge tables, when the file has them), its session with
-/// the knowledge from every source.
-struct Opened {
-    whole: RusqliteDb,
-    for_model: Option<RusqliteDb>,
-    session: Session,
-}
-
+/// The questions' side of an opened database.
 impl Opened {
-    fn open(path: &Path, notes: &Knowledge) -> Result<Opened, EvalError> {
-        let schema_error = |why| EvalError::Schema {
-            path: path.to_path_buf(),
-            why,
-        };
-        let whole = RusqliteDb::open(path).map_err(EvalError::Database)?;
-        let full_schema = block_on(schema::load(&whole, &COUNT_LIMITS)).map_err(schema_error)?;
-        let catalogue = block_on(load_catalogue(&whole)).map_err(schema_error)?;
-
-        // The knowledge tables are absent from the model's copy, as in the page: no query of
-        // the model can read a golden question's answer.
-        let knowledge_tables: Vec<String> =
-            KNOWLEDGE_TABLES.iter().map(|t| t.to_string()).collect();
-        let (hidden, _absent) = Hidden::resolve(&full_schema, &knowledge_tables);
-        let (for_model, schema) = if hidden.is_empty() {
-            (None, full_schema)
-        } else {
-            let script = derive_script(&full_schema, &catalogue, &hidden);
-            let copy = RusqliteDb::derived(path, &script).map_err(EvalError::Database)?;
-            let schema = block_on(schema::load(&copy, &COUNT_LIMITS)).map_err(schema_error)?;
-            (Some(copy), schema)
-        };
-
-        let from_comments = Knowledge {
-            notes: comments::from_catalogue(&catalogue),
-            ..Knowledge::default()
-        };
-        let (in_file, mut problems) = block_on(tables::load(&whole)).map_err(schema_error)?;
-        let merged = Knowledge::merged([from_comments, in_file, notes.clone()]);
-        let (knowledge, more) = merged.checked(&schema);
-        problems.extend(more);
-        for problem in &problems {
-            eprintln!("{}: knowledge: {problem}", path.display());
-        }
-        let mut session = Session::new(schema);
-        session.set_knowledge(knowledge);
-        Ok(Opened {
-            whole,
-            for_model,
-            session,
-        })
-    }
-
     /// The golden questions kept with the database and in --notes.
     fn golden_questions(&self) -> Vec<questions::Question> {
         self.session
@@ -227,7 +168,7 @@ impl Opened {
         progress: &mut Progress<'_>,
     ) -> Report {
         let candidate = Candidate {
-            db: self.for_model.as_ref().unwrap_or(&self.whole),
+            db: self.model_db(),
             reference: &self.whole,
             llm: model,
             clock,
@@ -272,7 +213,7 @@ impl Progress<'_> {
     }
 }
 
-fn one_line(text: &str) -> String {
+pub fn one_line(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
@@ -293,7 +234,7 @@ fn databases(args: &Args) -> Result<Databases, EvalError> {
     }
 }
 
-fn must_exist(option: &'static str, path: &Path) -> Result<(), EvalError> {
+pub fn must_exist(option: &'static str, path: &Path) -> Result<(), EvalError> {
     if path.exists() {
         Ok(())
     } else {
@@ -304,12 +245,12 @@ fn must_exist(option: &'static str, path: &Path) -> Result<(), EvalError> {
     }
 }
 
-fn read_text(path: &Path) -> Result<String, String> {
+pub fn read_text(path: &Path) -> Result<String, String> {
     let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
     String::from_utf8(bytes).map_err(|_| "it is not UTF-8 text".into())
 }
 
-fn read_notes(path: &Path) -> Result<Knowledge, EvalError> {
+pub fn read_notes(path: &Path) -> Result<Knowledge, EvalError> {
     let fail = |why: String| EvalError::Notes {
         path: path.to_path_buf(),
         why,

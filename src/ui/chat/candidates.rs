@@ -8,7 +8,7 @@ use super::{chat_state, ChatState, Exchange};
 use crate::agent::candidates::{CandidateAgents, Candidates};
 use crate::agent::{AgentConfig, AgentEvent, Session};
 use crate::browser::{now_ms, BrowserClock};
-use crate::engine::worker::WorkerDatabase;
+use crate::engine::page::PageDatabase;
 use crate::engine::QueryLimits;
 use crate::llm::{LlmProvider, Usage};
 use crate::ui::result_table::ResultView;
@@ -62,7 +62,7 @@ impl ChatState {
         exchange: Exchange,
         generation: u64,
         stopped: super::Stopped,
-        db: &WorkerDatabase,
+        db: &PageDatabase,
         llm: &L,
         config: AgentConfig,
         limits: QueryLimits,

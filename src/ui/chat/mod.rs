@@ -14,6 +14,7 @@ mod candidates;
 mod question;
 mod replay;
 mod save;
+mod setup_line;
 mod transcript;
 
 use super::connection::{connect, Connection};
@@ -25,7 +26,7 @@ use super::{app_state, markdown_view::MarkdownView};
 use crate::agent::{Agent, AgentConfig, AgentError, AgentEvent, Answer, Failure, Session};
 use crate::browser::BrowserClock;
 use crate::conversation::{ModelInfo, Pace, RecordedQuestion, Recorder, RunSettings};
-use crate::engine::worker::WorkerDatabase;
+use crate::engine::page::PageDatabase;
 use crate::engine::{query_bound, QueryLimits, Schema};
 use crate::llm::{LlmProvider, Usage};
 use crate::settings::readiness::{Asking, NotReady};
@@ -276,7 +277,7 @@ impl ChatState {
         mut session: Session,
         asked: Asked,
         stopped: Stopped,
-        db: &WorkerDatabase,
+        db: &PageDatabase,
         llm: &L,
         config: AgentConfig,
     ) -> Option<Result<Answer, Failure>> {
@@ -313,7 +314,7 @@ impl ChatState {
 
     /// Re-runs the answer's SQL on `db`, the database the agent asked (the copy, when
     /// something is hidden), to show its rows as this page gets them.
-    async fn show_evidence(&self, exchange: Exchange, db: &WorkerDatabase, limits: &QueryLimits) {
+    async fn show_evidence(&self, exchange: Exchange, db: &PageDatabase, limits: &QueryLimits) {
         let Some((sql, values)) = exchange
             .answer()
             .and_then(|answer| Some((answer.sql?, answer.values)))
@@ -390,6 +391,7 @@ pub fn Chat() -> impl IntoView {
             <super::checks::ChecksPanel/>
             <replay::ReplayBanner/>
             <super::hiding::HiddenLine/>
+            <setup_line::SetupLine/>
             <question::QuestionBox/>
             {move || {
                 let list = chat.exchanges.get();

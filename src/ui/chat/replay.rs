@@ -9,7 +9,7 @@ use super::{chat_state, Asked, ChatState, Exchange};
 use crate::browser::BrowserClock;
 use crate::conversation::replay::{DEFAULT_PACE_MS, SLOWEST_PACE_MS};
 use crate::conversation::{ConversationFile, Difference, ReplayLlm};
-use crate::engine::worker::WorkerDatabase;
+use crate::engine::page::PageDatabase;
 use crate::llm::ProviderKind;
 use crate::present::count::plural;
 use crate::present::transcript::StepDifference;
@@ -75,15 +75,11 @@ impl ChatState {
             return;
         };
         session.forget_conversation();
-        let identity = self
-            .app
-            .open
-            .with_untracked(|open| open.as_ref()?.identity());
-        let other_database = match identity {
-            Some(identity) => file.database.differs_from(&identity),
+        let other_database = match self.app.database_record() {
+            Some(open) => file.database.differs_from(&open),
             None => Some(
-                "The open database's SHA-256 could not be computed, so it cannot be compared \
-                 with the recorded one: results may differ."
+                "The open database could not be identified here (its SHA-256 could not be \
+                 computed), so it cannot be compared with the recorded one: results may differ."
                     .into(),
             ),
         };
@@ -112,7 +108,7 @@ impl ChatState {
         file: Arc<ConversationFile>,
         session: crate::agent::Session,
         generation: u64,
-        db: Rc<WorkerDatabase>,
+        db: Rc<PageDatabase>,
         started: Started,
     ) {
         let clock = BrowserClock;

@@ -52,11 +52,10 @@ impl ChatState {
                     .into(),
             );
         }
-        let database = self
-            .app
-            .open
-            .with_untracked(|open| open.as_ref()?.identity())
-            .ok_or("The database's SHA-256 could not be computed, so a saved conversation could not name it.")?;
+        let database = self.app.database_record().ok_or(
+            "The database could not be identified here (its SHA-256 could not be computed), so \
+             a saved conversation could not name it.",
+        )?;
         let (model, settings) = match self.recorded_with.get_value() {
             Some(recorded) => recorded,
             None => return Err("Ask a question first: there is nothing to save yet.".into()),

@@ -219,14 +219,17 @@ fn output_view(step: &Step, output: &ToolOutput) -> AnyView {
             let items = tables
                 .iter()
                 .map(|table| {
-                    let count = table.rows.map(|count| format!(" ({})", rows(count)));
+                    let count = table
+                        .rows
+                        .count()
+                        .map(|count| format!(" ({})", rows(count)));
                     view! { <li><code>{table.name.clone()}</code>{count}</li> }
                 })
                 .collect_view();
             view! { <ul class="table-list">{items}</ul>{note_line(note)} }.into_any()
         }
         ToolOutput::Table(table) => {
-            let count = table.rows.map(|count| format!("{}. ", rows(count)));
+            let count = table.rows.count().map(|count| format!("{}. ", rows(count)));
             let columns = table
                 .columns
                 .iter()

@@ -17,12 +17,14 @@ use super::state::AppState;
 use super::task::{Started, Task};
 use crate::agent::Session;
 use crate::browser::{describe, now_iso, save_file, BrowserClock};
-use crate::engine::Schema;
+use crate::engine::page::PageDatabase;
 use crate::eval::report;
 use crate::eval::run::{run_checks, Candidate, Report};
 use crate::knowledge::Check;
+use crate::model_view::ModelView;
 use crate::settings::readiness::{Asking, NotReady};
 use leptos::prelude::*;
+use std::rc::Rc;
 
 /// The report's two files.
 #[derive(Clone, Copy)]
@@ -94,8 +96,11 @@ impl ChecksState {
                 return;
             }
         };
-        // The schema the model sees, for a fresh session (ready with its view).
-        let Some(schema) = self.app.hiding.with_untracked(|h| h.view.schema().cloned()) else {
+        // What the model sees (`model_view`), for a fresh session; and the whole database,
+        // on which the expected SQL runs.
+        let (Some(view), Some(reference)) =
+            (super::knowledge::model_view(self.app), self.app.database())
+        else {
             self.error.set(Some(NotReady::ViewPreparing.to_string()));
             return;
         };
@@ -104,17 +109,17 @@ impl ChecksState {
         };
         self.error.set(None);
         self.asking.set(checks.len());
-        leptos::task::spawn_local(self.ask_all(checks, schema, connection, started));
+        leptos::task::spawn_local(self.ask_all(checks, view, reference, connection, started));
     }
 
     async fn ask_all(
         self,
         checks: Vec<Check>,
-        schema: Schema,
+        view: ModelView,
+        reference: Rc<PageDatabase>,
         connection: Connection,
         started: Started,
     ) {
-        let reference = self.app.database();
         let candidate = Candidate {
             db: &*connection.db,
             reference: &*reference,
@@ -122,8 +127,7 @@ impl ChecksState {
             clock: &BrowserClock,
             config: connection.config,
         };
-        let mut session = Session::new(schema);
-        session.set_knowledge(golden::knowledge(self.app));
+        let session = Session::for_view(view);
         self.report.set(Some(Report {
             model: candidate.config.model.clone(),
             ..Report::default()

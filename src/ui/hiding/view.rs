@@ -19,6 +19,9 @@ pub enum AgentView {
     Copy(Schema),
     /// The copy could not be made, for this reason.
     Failed(String),
+    /// Something must be left out and this database cannot do it (`model_view`), for this
+    /// reason: the model is not asked.
+    Refused(String),
 }
 
 impl AgentView {
@@ -37,6 +40,7 @@ impl AgentView {
             AgentView::Whole(_) | AgentView::Copy(_) => ViewState::Ready,
             AgentView::Closed | AgentView::Preparing => ViewState::Preparing,
             AgentView::Failed(why) => ViewState::Failed(why.clone()),
+            AgentView::Refused(why) => ViewState::Refused(why.clone()),
         }
     }
 }
@@ -50,6 +54,6 @@ pub struct Hiding {
     pub unresolved: Vec<String>,
     /// Why the choice is not kept for next time, if it is not.
     pub not_kept: Option<String>,
-    /// The open database's SHA-256, once known: the key its choice is kept under.
-    pub(super) digest: Option<String>,
+    /// The key the open database's choice is kept under (`engine::identity`), once known.
+    pub(super) key: Option<String>,
 }

@@ -3,8 +3,8 @@
 //! notes), merged, checked against the schema, shown in the schema panel, and given to the
 //! model with each question ([`for_model`]).
 //!
-//! The person's notes are kept per database, under the SHA-256 of its bytes, in
-//! `localStorage`; "Export notes file" writes everything as a notes file that `?notes=` or
+//! The person's notes are kept per database, under its identity's key (`engine::identity`:
+//! for a file read whole, the SHA-256 of its bytes), in `localStorage`; "Export notes file" writes everything as a notes file that `?notes=` or
 //! "Open notes file" reads back. A notes file goes with the database open when it is read
 //! (or with the next one, when none is open); opening another database leaves it behind.
 //! Reading the knowledge never stops a database from opening: what fails is said in the panel.
@@ -18,25 +18,43 @@ pub use editor::NoteView;
 pub use panel::KnowledgeSection;
 pub use sources::looks_like_sidecar;
 
-use super::state::AppState;
+use super::state::{AppState, Identification};
 use crate::browser::{save_file, storage};
+use crate::engine::identity::Identity;
 use crate::engine::Schema;
 use crate::knowledge::sidecar::SidecarError;
 use crate::knowledge::{is_knowledge_table, person, Knowledge, LIMITS};
+use crate::model_view::ModelView;
 use js_sys::Uint8Array;
 use leptos::prelude::*;
 use view::{KnowledgeState, SidecarFile};
 
-fn storage_key(digest: &str) -> String {
-    format!("askdb.notes.{digest}")
+fn storage_key(key: &str) -> String {
+    format!("askdb.notes.{key}")
 }
 
-/// Called once a database is open: the person's kept notes and a notes file read while
-/// nothing was open at once, then the file's own knowledge (schema comments, `askdb_*`
-/// tables), read from the whole database. `sha256` is the file's, computed as it opened.
-pub async fn load_for_open(state: AppState, schema: &Schema, sha256: Option<&str>) {
-    let person = sha256
-        .and_then(|digest| storage::read(&storage_key(digest)))
+/// Called as a database opens, before the page shows it: nothing known of the database open
+/// before is shown with it.
+pub fn start_opening(state: AppState) {
+    state.knowledge.update(|k| {
+        *k = KnowledgeState {
+            reading: true,
+            // A notes file read before this database goes with it.
+            sidecar: k.sidecar.clone().filter(|sidecar| sidecar.waiting),
+            ..KnowledgeState::default()
+        }
+    });
+}
+
+/// Called once a database is open and its identity settled (`key`: the key the person's
+/// notes are kept under, or why there is none): the person's kept notes and a notes file read
+/// while nothing was open at once, then the file's own knowledge (schema comments, `askdb_*`
+/// tables), read from the whole database.
+pub async fn load_for_open(state: AppState, schema: &Schema, key: Result<String, String>) {
+    let person = key
+        .as_ref()
+        .ok()
+        .and_then(|key| storage::read(&storage_key(key)))
         .map(|json| person::from_json(&json))
         .unwrap_or_default();
     // A notes file read before this database (the person dropped it first) goes with it; one
@@ -60,16 +78,20 @@ pub async fn load_for_open(state: AppState, schema: &Schema, sha256: Option<&str
         stored_tables,
         sidecar,
         person,
-        not_kept: sha256.is_none().then(|| {
-            "Your notes last until the tab closes: this browser offers no Web Crypto here (it \
-             needs https or this computer) to tell this database from another."
-                .to_string()
+        not_kept: key.as_ref().err().map(|why| {
+            format!(
+                "Your notes last until the tab closes: this database cannot be told from another \
+                 here ({why})."
+            )
         }),
-        digest: sha256.map(str::to_string),
+        key: key.ok(),
         ..KnowledgeState::default()
     });
     refresh(state);
-    let read = sources::from_file(&*state.database()).await;
+    let read = match state.database() {
+        Some(db) => sources::from_file(&*db).await,
+        None => Err(crate::engine::DbError::NotOpen.to_string()),
+    };
     state.knowledge.update(|k| {
         k.reading = false;
         match read {
@@ -133,11 +155,11 @@ pub fn delete_note(state: AppState, table: &str, column: Option<&str>) {
 /// Keeps the person's notes under the database's digest (or says why they cannot be), and
 /// merges again.
 fn keep(state: AppState) {
-    let (digest, notes) = state
+    let (key, notes) = state
         .knowledge
-        .with_untracked(|k| (k.digest.clone(), k.person.clone()));
-    if let Some(digest) = digest {
-        let key = storage_key(&digest);
+        .with_untracked(|k| (k.key.clone(), k.person.clone()));
+    if let Some(key) = key {
+        let key = storage_key(&key);
         let kept = if notes.is_empty() {
             storage::remove(&key)
         } else {
@@ -182,31 +204,34 @@ fn refresh(state: AppState) {
     });
 }
 
-/// The knowledge the model gets with a question: what the page shows, less anything about
-/// what the model's copy does not have (hidden tables and columns, the knowledge tables).
-pub fn for_model(state: AppState) -> Knowledge {
+/// What the model is given with a question ([`ModelView`]): the schema of what it reads and
+/// what the page knows, less anything about what it cannot see (hidden tables and columns,
+/// the knowledge tables). `None` while the model may not be asked.
+pub fn model_view(state: AppState) -> Option<ModelView> {
     let merged = state.knowledge.with_untracked(|k| k.merged.clone());
     let (schema, hidden) = state
         .hiding
         .with_untracked(|h| (h.view.schema().cloned(), h.hidden.clone()));
-    match schema {
-        // Checked against the model's schema, then nothing that names a hidden table or column.
-        Some(schema) => {
-            sources::combine(vec![merged], &schema)
-                .0
-                .without_hidden(&hidden)
-                .0
-        }
-        None => Knowledge::default(),
-    }
+    Some(ModelView::new(schema?, merged, &hidden))
+}
+
+/// The knowledge the model gets with a question (see [`model_view`]).
+pub fn for_model(state: AppState) -> Knowledge {
+    model_view(state)
+        .map(|view| view.knowledge)
+        .unwrap_or_default()
 }
 
 /// Downloads everything known as a notes file, named after the database.
 pub fn export(state: AppState) -> Result<(), String> {
-    let (name, sha256) = state
+    let name = state
         .open
-        .with_untracked(|open| open.as_ref().map(|o| (o.name.clone(), o.sha256.clone())))
-        .unwrap_or_else(|| ("database".into(), None));
+        .with_untracked(|open| open.as_ref().map(|o| o.name.clone()))
+        .unwrap_or_else(|| "database".into());
+    let sha256 = match state.identity.get_untracked() {
+        Identification::Known(Identity::Bytes { sha256, .. }) => Some(sha256),
+        _ => None,
+    };
     // "shop.db (demo)" → "shop".
     let name = name.split(" (").next().unwrap_or(&name);
     let stem = name.strip_suffix(".db").unwrap_or(name);

@@ -36,8 +36,8 @@ pub struct KnowledgeState {
     pub error: Option<String>,
     /// Why the person's notes last only until the tab closes, if they do.
     pub not_kept: Option<String>,
-    /// The open database's SHA-256: the key the person's notes are kept under.
-    pub(super) digest: Option<String>,
+    /// The key the person's notes on the open database are kept under (`engine::identity`).
+    pub(super) key: Option<String>,
 }
 
 impl KnowledgeState {

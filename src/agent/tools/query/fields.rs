@@ -4,7 +4,7 @@
 
 use crate::agent::data::{sampled_source, Data};
 use crate::engine::schema::Column;
-use crate::engine::{Database, RowCount, Table, Value};
+use crate::engine::{Database, RowCount, Table, TableKind, Value};
 use crate::sql::analysis::date_shape;
 use crate::sql::quote_ident;
 use serde::Serialize;
@@ -144,6 +144,8 @@ pub struct Field {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TableFields {
     pub name: String,
+    /// A table or a view: a view's rows are never counted.
+    pub kind: TableKind,
     pub rows: Option<RowCount>,
     pub fields: Vec<Field>,
 }
@@ -192,6 +194,7 @@ impl Catalog {
             }
             tables.push(TableFields {
                 name: table.name.clone(),
+                kind: table.kind,
                 rows: table.row_count,
                 fields,
             });

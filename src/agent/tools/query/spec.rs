@@ -5,6 +5,7 @@
 
 use super::fields::{Catalog, FieldKind, Operator, TableFields};
 use super::{Function, MAX_LIMIT};
+use crate::agent::values::table_size_text;
 use crate::llm::ToolSpec;
 use crate::text::cut_chars;
 use serde_json::{json, Value as Json};
@@ -190,10 +191,7 @@ fn tables_part(catalog: &Catalog, listed: usize, room: usize) -> String {
 
 /// `orders (12): id number, customer_id number -> customers, status enum ["a","b"], …`
 fn table_line(table: &TableFields, listed: usize) -> String {
-    let rows = table
-        .rows
-        .map(|count| count.to_string())
-        .unwrap_or_else(|| "view".into());
+    let rows = table_size_text(table.kind, table.rows);
     let fields: Vec<String> = table
         .fields
         .iter()

@@ -1,0 +1,123 @@
+//! A database opened the way the askdb page opens it, for every subcommand: the whole file
+//! (read-only), the copy the model reads (without what is hidden, and without askdb's
+//! knowledge tables, as in the page), and a session on the copy's schema with the knowledge
+//! from every source (schema comments, the `askdb_*` tables, a notes file), checked against
+//! what the model sees. A recording made or checked here therefore sees the tool results a
+//! reader's page shows.
+
+use super::error::EvalError;
+use askdb::agent::Session;
+use askdb::conversation::DatabaseIdentity;
+use askdb::engine::file_digest::digest_file;
+use askdb::engine::hidden::{load_catalogue, Hidden, Unresolved};
+use askdb::engine::identity::Identity;
+use askdb::engine::kind::HidingMechanism;
+use askdb::engine::native::{OpenError, RusqliteDb};
+use askdb::engine::{schema, DbError, QueryLimits};
+use askdb::knowledge::{comments, tables, Knowledge};
+use askdb::model_view::{self, Enforcement, ModelView};
+use futures::executor::block_on;
+use std::path::Path;
+
+/// Row counts in the schema get this long each, as in the page.
+const COUNT_LIMITS: QueryLimits = QueryLimits {
+    max_rows: 1,
+    deadline_ms: 3_000,
+};
+
+pub struct Opened {
+    /// The whole file: the expected SQL of a golden question runs here.
+    pub whole: RusqliteDb,
+    /// The copy the model reads, when something is left out of it.
+    pub for_model: Option<RusqliteDb>,
+    pub session: Session,
+    /// Names given to hide that the database does not have (or cannot hide), with why.
+    pub unresolved: Vec<Unresolved>,
+}
+
+impl Opened {
+    /// Opens `path` with `notes` (a notes file's knowledge, or none) and the tables and columns
+    /// `hide` names (`customers.email`, `payments`: the page's `?hide=`).
+    pub fn open(path: &Path, notes: &Knowledge, hide: &[String]) -> Result<Opened, EvalError> {
+        let schema_error = |why| EvalError::Schema {
+            path: path.to_path_buf(),
+            why,
+        };
+        let whole = RusqliteDb::open(path).map_err(EvalError::Database)?;
+        let full_schema = block_on(schema::load(&whole, &COUNT_LIMITS)).map_err(schema_error)?;
+        let catalogue = block_on(load_catalogue(&whole)).map_err(schema_error)?;
+
+        // What the model sees, decided as in the page (`model_view`): what `hide` names and the
+        // knowledge tables (not the person's choice) are left out of a copy it reads, so that
+        // no query of the model can read a golden question's answer. A file is copied like the
+        // page's file in memory.
+        let (hidden, unresolved) = Hidden::resolve(&full_schema, hide);
+        let plan = block_on(model_view::plan(
+            &whole,
+            &full_schema,
+            &hidden,
+            &HidingMechanism::Copy,
+        ))
+        .map_err(schema_error)?;
+        let (for_model, read_schema) = match plan.enforcement {
+            Enforcement::Whole => (None, full_schema.clone()),
+            Enforcement::Copy { script } => {
+                let copy = RusqliteDb::derived(path, &script).map_err(EvalError::Database)?;
+                let schema = block_on(schema::load(&copy, &COUNT_LIMITS)).map_err(schema_error)?;
+                (Some(copy), schema)
+            }
+            Enforcement::Refused { why } => return Err(schema_error(DbError::Unavailable(why))),
+        };
+
+        let from_comments = Knowledge {
+            notes: comments::from_catalogue(&catalogue),
+            ..Knowledge::default()
+        };
+        let (in_file, mut problems) = block_on(tables::load(&whole)).map_err(schema_error)?;
+        // As the page does it: merged and checked against the whole database (what its schema
+        // panel shows), then the model's view of it (`ModelView::new`).
+        let (merged, more) =
+            Knowledge::merged([from_comments, in_file, notes.clone()]).checked(&full_schema);
+        problems.extend(more);
+        let view = ModelView::new(read_schema, merged, &hidden);
+        problems.extend(view.left_out.iter().cloned());
+        for problem in &problems {
+            eprintln!("{}: knowledge: {problem}", path.display());
+        }
+        Ok(Opened {
+            whole,
+            for_model,
+            session: Session::for_view(view),
+            unresolved,
+        })
+    }
+
+    /// The database the model's queries run on.
+    pub fn model_db(&self) -> &RusqliteDb {
+        self.for_model.as_ref().unwrap_or(&self.whole)
+    }
+}
+
+/// The database's identity as the page records it when the file is opened: its file name, size
+/// and the SHA-256 of its bytes.
+pub fn identity(path: &Path) -> Result<DatabaseIdentity, EvalError> {
+    let digest = digest_file(path).map_err(|why| {
+        EvalError::Database(OpenError {
+            path: path.to_path_buf(),
+            why: why.to_string(),
+        })
+    })?;
+    Ok(DatabaseIdentity::new(
+        &digest.name,
+        &Identity::Bytes {
+            size: digest.size,
+            sha256: digest.sha256,
+        },
+    ))
+}
+
+/// The names of `--hide`, split at commas as the page splits `?hide=`.
+pub fn hidden_names(hide: &[String]) -> Vec<String> {
+    let params: Vec<(String, String)> = hide.iter().map(|h| ("hide".into(), h.clone())).collect();
+    askdb::settings::address::hidden_names(&params)
+}

@@ -1,0 +1,116 @@
+//! The kinds of database the page can have open, and what each kind may afford: how its
+//! tables' rows are counted when it opens, and how it keeps from the model what the model must
+//! not see (`crate::model_view` plans the view with it).
+
+use serde::{Deserialize, Serialize};
+
+/// Where an open database's bytes are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum DatabaseKind {
+    /// The whole file, read into the engine's memory (sql.js in a worker).
+    InMemory,
+    /// A local file whose pages are read when SQLite asks for them.
+    LocalFile,
+    /// A file on a web server whose pages are read with HTTP range requests.
+    Remote,
+}
+
+/// How the rows of each table are counted when a database opens (`engine::schema::count_rows`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CountPolicy {
+    /// `count(*)` of every table: the file is in memory and small enough that walking all of
+    /// it costs little.
+    Exact,
+    /// At most this many rows of each table are stepped; a table with more is given the
+    /// estimate `sqlite_stat1` holds, if any, or "more than" this many. With 0 no table is
+    /// stepped at all: `sqlite_stat1` or unknown.
+    UpTo(u64),
+}
+
+/// In memory, every table is counted exactly up to this size of file: `count(*)` walks a
+/// table's pages in memory at several hundred MB per second, so this costs well under 100 ms.
+pub const EXACT_COUNTS_UP_TO_BYTES: u64 = 64 * 1024 * 1024;
+
+/// In a larger file in memory, each table's rows are stepped up to this many (a few ms each).
+pub const IN_MEMORY_ROWS_STEPPED: u64 = 100_000;
+
+/// In a local file read on demand, a few pages per table at most.
+pub const LOCAL_ROWS_STEPPED: u64 = 10_000;
+
+impl DatabaseKind {
+    /// How the rows of a database of this kind and `size` bytes are counted as it opens: what
+    /// it costs grows with what is shown, never with the file's size. Remote files step no
+    /// rows at all (every page is a request).
+    pub fn count_policy(self, size: u64) -> CountPolicy {
+        match self {
+            DatabaseKind::InMemory if size <= EXACT_COUNTS_UP_TO_BYTES => CountPolicy::Exact,
+            DatabaseKind::InMemory => CountPolicy::UpTo(IN_MEMORY_ROWS_STEPPED),
+            DatabaseKind::LocalFile => CountPolicy::UpTo(LOCAL_ROWS_STEPPED),
+            DatabaseKind::Remote => CountPolicy::UpTo(0),
+        }
+    }
+}
+
+/// How a database keeps things from the model. Always by a mechanism, never by reading the
+/// model's SQL; a kind without one refuses, and says why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HidingMechanism {
+    /// A copy without them: tables rebuilt, views and indexes that name them dropped, then
+    /// `VACUUM` (`engine::hidden`). Needs the whole database in memory, and as much again.
+    Copy,
+    /// Nothing can be kept from the model on this database, for this reason.
+    Refused(String),
+}
+
+impl DatabaseKind {
+    /// How a database of this kind keeps things from the model. One read on demand cannot be
+    /// copied (it may be far larger than memory), and no other mechanism exists yet.
+    pub fn hiding(self) -> HidingMechanism {
+        match self {
+            DatabaseKind::InMemory => HidingMechanism::Copy,
+            DatabaseKind::LocalFile | DatabaseKind::Remote => HidingMechanism::Refused(
+                "this database is read on demand, not copied into memory, and hiding works by a \
+                 copy without what is hidden"
+                    .into(),
+            ),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn small_files_in_memory_are_counted_exactly_and_nothing_else_is_scanned_whole() {
+        let mb = 1024 * 1024;
+        assert_eq!(
+            DatabaseKind::InMemory.count_policy(64 * mb),
+            CountPolicy::Exact
+        );
+        assert_eq!(
+            DatabaseKind::InMemory.count_policy(64 * mb + 1),
+            CountPolicy::UpTo(IN_MEMORY_ROWS_STEPPED)
+        );
+        for size in [1, 64 * mb, 5 * 1024 * mb] {
+            assert_eq!(
+                DatabaseKind::LocalFile.count_policy(size),
+                CountPolicy::UpTo(LOCAL_ROWS_STEPPED)
+            );
+            assert_eq!(
+                DatabaseKind::Remote.count_policy(size),
+                CountPolicy::UpTo(0)
+            );
+        }
+    }
+
+    #[test]
+    fn only_a_database_in_memory_can_be_copied_for_the_model() {
+        assert_eq!(DatabaseKind::InMemory.hiding(), HidingMechanism::Copy);
+        for kind in [DatabaseKind::LocalFile, DatabaseKind::Remote] {
+            assert!(
+                matches!(kind.hiding(), HidingMechanism::Refused(why) if why.contains("on demand"))
+            );
+        }
+    }
+}

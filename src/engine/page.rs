@@ -1,0 +1,251 @@
+//! A database the page has open: the one type the page holds, whatever kind of database it is
+//! ([`DatabaseKind`]). Everything the page asks of an open database goes through it:
+//!
+//! - running SQL: [`Database::run`] (the guard, the deadline and the row cap as everywhere);
+//!   cancelling is dropping a query's future: every kind stops its query then;
+//! - what it is: [`PageDatabase::kind`], [`PageDatabase::size`], and
+//!   [`PageDatabase::identity`] ("the same database", `engine::identity`), which may take a
+//!   while and is asked for after the tables are shown;
+//! - how its rows are counted as it opens: [`PageDatabase::count_policy`];
+//! - how the model is kept from what it must not see: [`PageDatabase::hiding`], and for a
+//!   copy, [`PageDatabase::model_copy`].
+//!
+//! Two engines stand behind it: sql.js with the whole file in a worker's memory
+//! ([`InMemory`]), and the engine that reads a local `File` or a URL on demand
+//! ([`OnDemand`], `engine::lazy`), whose identity is what that engine found at open and which
+//! cannot be copied for the model (its [`DatabaseKind::hiding`] refuses). The page opens every
+//! file in memory today; choosing the engine by size or address is the opening's business
+//! (`ui/opening.rs`), and nothing else changes with it.
+
+use super::identity::Identity;
+use super::kind::{CountPolicy, DatabaseKind, HidingMechanism};
+use super::lazy::{LazyDatabase, LazyOpened};
+use super::worker::WorkerDatabase;
+use super::{Database, DbError, QueryLimits, QueryResult, ReadOnlySql, Value};
+use futures::future::{AbortHandle, Abortable, FutureExt, LocalBoxFuture, Shared};
+use js_sys::{Array, Uint8Array};
+use web_sys::{Blob, File};
+
+/// An open database, of one of the kinds the page can open.
+pub enum PageDatabase {
+    InMemory(InMemory),
+    // Boxed: the engine read on demand keeps more state than the one in memory.
+    OnDemand(Box<OnDemand>),
+}
+
+/// A local file or a file on a web server, read on demand by `engine::lazy`.
+pub struct OnDemand {
+    engine: LazyDatabase,
+    /// What the open found: the identity, among others.
+    opened: LazyOpened,
+}
+
+/// The whole file in the memory of a worker running sql.js.
+pub struct InMemory {
+    engine: WorkerDatabase,
+    size: u64,
+    /// The SHA-256 of the file, being taken (or taken) in a worker of its own.
+    digest: Digest,
+    /// Stops that worker (a database closed before its digest was done).
+    stop_digest: AbortHandle,
+}
+
+/// A digest that runs by itself once started, and that several may wait for.
+type Digest = Shared<LocalBoxFuture<'static, Result<String, String>>>;
+
+/// Starts reading and hashing `source` in a worker of its own (started from `engine`'s script),
+/// at once: it runs beside what follows, on another core when there is one. The handle stops
+/// it (its worker is terminated).
+fn start_digest(engine: &WorkerDatabase, source: &Blob) -> (Digest, AbortHandle) {
+    let hasher = engine.sibling();
+    let source = source.clone();
+    let (stop, stopped) = AbortHandle::new_pair();
+    let digest = Abortable::new(
+        async move {
+            hasher.digest(&source).await.map_err(|e| match e {
+                DbError::Sqlite(why) | DbError::Unavailable(why) => why,
+                other => other.to_string(),
+            })
+        },
+        stopped,
+    )
+    .map(|outcome| outcome.unwrap_or_else(|_| Err("the database was closed".into())))
+    .boxed_local()
+    .shared();
+    wasm_bindgen_futures::spawn_local(digest.clone().map(|_| ()));
+    (digest, stop)
+}
+
+impl PageDatabase {
+    /// Opens the file `source` holds (a `File`, or downloaded bytes) whole in `engine` (a
+    /// worker with nothing open; warmed or not), telling `progress` how much of it was read.
+    /// When it is not a usable database the error says why, and `engine` is dropped.
+    pub async fn open_in_memory(
+        engine: WorkerDatabase,
+        source: &Blob,
+        progress: impl Fn(f64) + 'static,
+    ) -> Result<PageDatabase, DbError> {
+        engine.open_with_progress(source, progress).await?;
+        // Read and hashed while the schema is read: the identity is ready soon after the
+        // tables are shown. Not during the open, whose reading it would slow down.
+        let (digest, stop_digest) = start_digest(&engine, source);
+        Ok(PageDatabase::InMemory(InMemory {
+            engine,
+            size: source.size() as u64,
+            digest,
+            stop_digest,
+        }))
+    }
+
+    /// Opens the local `file` on demand in `engine` (a `LazyDatabase` with nothing open): no
+    /// copy, pages read as SQLite asks for them.
+    pub async fn open_local_on_demand(
+        engine: LazyDatabase,
+        file: &File,
+    ) -> Result<PageDatabase, DbError> {
+        let opened = engine.open_file(file).await?;
+        Ok(PageDatabase::OnDemand(Box::new(OnDemand {
+            engine,
+            opened,
+        })))
+    }
+
+    /// Opens the database at `url` on demand in `engine`, with HTTP Range requests (the error
+    /// says why when the server does not allow them: `DbError::Remote`).
+    pub async fn open_remote(engine: LazyDatabase, url: &str) -> Result<PageDatabase, DbError> {
+        let opened = engine.open_url(url).await?;
+        Ok(PageDatabase::OnDemand(Box::new(OnDemand {
+            engine,
+            opened,
+        })))
+    }
+
+    /// Where its bytes are.
+    pub fn kind(&self) -> DatabaseKind {
+        match self {
+            PageDatabase::InMemory(_) => DatabaseKind::InMemory,
+            PageDatabase::OnDemand(db) if db.opened.identity.remote.is_some() => {
+                DatabaseKind::Remote
+            }
+            PageDatabase::OnDemand(_) => DatabaseKind::LocalFile,
+        }
+    }
+
+    /// The file's size in bytes.
+    pub fn size(&self) -> u64 {
+        match self {
+            PageDatabase::InMemory(db) => db.size,
+            PageDatabase::OnDemand(db) => db.opened.identity.size,
+        }
+    }
+
+    /// How its tables' rows are counted as it opens.
+    pub fn count_policy(&self) -> CountPolicy {
+        self.kind().count_policy(self.size())
+    }
+
+    /// How the model is kept from what it must not see.
+    pub fn hiding(&self) -> HidingMechanism {
+        self.kind().hiding()
+    }
+
+    /// What tells it from another database: for bytes in memory the SHA-256 of every byte,
+    /// read and taken in a worker of its own, started once it opened (seconds for hundreds of
+    /// MB, during which the page and the database answer as usual). Computed once; the reason
+    /// when it cannot be (a browser without Web Crypto here: it needs https or this computer).
+    /// Read on demand: what the open found (size, header, sampled pages, the server's
+    /// validators), at once.
+    pub async fn identity(&self) -> Result<Identity, String> {
+        match self {
+            PageDatabase::InMemory(db) => db.digest.clone().await.map(|sha256| Identity::Bytes {
+                size: db.size,
+                sha256,
+            }),
+            PageDatabase::OnDemand(db) => Ok(Identity::OnDemand(db.opened.identity.clone())),
+        }
+    }
+
+    /// The copy the model reads when `script` (from `model_view::plan`) leaves things out: a
+    /// database of its own, in its own worker. Only for a kind whose [`Self::hiding`] is
+    /// [`HidingMechanism::Copy`].
+    pub async fn model_copy(&self, script: &str) -> Result<PageDatabase, DbError> {
+        match self {
+            PageDatabase::InMemory(db) => {
+                let source = db.engine.source().ok_or(DbError::NotOpen)?;
+                let copy = db.engine.sibling();
+                let derived = copy.derive(&source, script).await?;
+                let bytes = Blob::new_with_u8_array_sequence(&Array::of1(&derived))
+                    .map_err(|e| DbError::Unavailable(crate::browser::describe(&e)))?;
+                copy.open(&bytes).await?;
+                Ok(PageDatabase::InMemory(InMemory {
+                    size: bytes.size() as u64,
+                    // Never asked for: a copy is not a database the person opened.
+                    digest: futures::future::ready(Err(
+                        "a copy made for the model is not identified".to_string(),
+                    ))
+                    .boxed_local()
+                    .shared(),
+                    stop_digest: AbortHandle::new_pair().0,
+                    engine: copy,
+                }))
+            }
+            PageDatabase::OnDemand(_) => Err(DbError::Unavailable(match self.hiding() {
+                HidingMechanism::Refused(why) => why,
+                HidingMechanism::Copy => "this database cannot be copied".into(),
+            })),
+        }
+    }
+
+    /// Closes it: its worker is stopped and its memory let go (after a query that runs).
+    pub async fn close(&self) {
+        match self {
+            PageDatabase::InMemory(db) => {
+                db.stop_digest.abort();
+                db.engine.close().await
+            }
+            PageDatabase::OnDemand(db) => db.engine.close().await,
+        }
+    }
+
+    /// The bytes it was opened from (for the tests' hooks: they compare them with the file).
+    pub async fn source_bytes(&self) -> Result<Uint8Array, DbError> {
+        match self {
+            PageDatabase::InMemory(db) => {
+                let source = db.engine.source().ok_or(DbError::NotOpen)?;
+                let buffer = wasm_bindgen_futures::JsFuture::from(source.array_buffer())
+                    .await
+                    .map_err(|e| DbError::Unreadable(crate::browser::describe(&e)))?;
+                Ok(Uint8Array::new(&buffer))
+            }
+            PageDatabase::OnDemand(_) => Err(not_in_memory()),
+        }
+    }
+
+    /// The database as its engine writes it out (for the tests' hooks: nothing typed into the
+    /// page may change it).
+    pub async fn export(&self) -> Result<Uint8Array, DbError> {
+        match self {
+            PageDatabase::InMemory(db) => db.engine.export().await,
+            PageDatabase::OnDemand(_) => Err(not_in_memory()),
+        }
+    }
+}
+
+/// The tests' hooks compare bytes in memory; a database read on demand has none there.
+fn not_in_memory() -> DbError {
+    DbError::Unavailable("this database is read on demand: its bytes are not in memory".into())
+}
+
+impl Database for PageDatabase {
+    async fn run(
+        &self,
+        sql: &ReadOnlySql,
+        values: &[Value],
+        limits: &QueryLimits,
+    ) -> Result<QueryResult, DbError> {
+        match self {
+            PageDatabase::InMemory(db) => db.engine.run(sql, values, limits).await,
+            PageDatabase::OnDemand(db) => db.engine.run(sql, values, limits).await,
+        }
+    }
+}

@@ -1,0 +1,150 @@
+//! What the model sees of an open database, decided in one place for the page and for
+//! `askdb-eval` alike:
+//!
+//! 1. [`plan`]: what the model must not read (the person's hidden tables and columns, and
+//!    askdb's knowledge tables, which are notes about the data and not data) and how that is
+//!    enforced for this kind of database ([`Enforcement`]): nothing to leave out, a copy made
+//!    without it (the script is part of the plan), or a refusal that says why;
+//! 2. [`ModelView::new`]: once the database the model reads is there (the whole one, or the
+//!    copy), the schema the model is shown (without the knowledge tables) and the knowledge
+//!    that goes with its questions (checked against that schema, and nothing that names a
+//!    hidden table or column).
+//!
+//! Hiding is a mechanism, never a filter on the model's SQL: the model's queries run on a
+//! database in which what is hidden does not exist. A kind of database that cannot be copied
+//! gets another mechanism here, or a refusal; never the whole database in silence.
+
+use crate::engine::hidden::{derive_script, load_catalogue, Hidden};
+use crate::engine::kind::HidingMechanism;
+use crate::engine::{Database, DbError, Schema};
+use crate::knowledge::{is_knowledge_table, Knowledge, Problem};
+
+/// How the model's view is enforced.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Enforcement {
+    /// Nothing to leave out: the model reads the whole database.
+    Whole,
+    /// The model reads a copy of the database made by this script (`engine::hidden`).
+    Copy { script: String },
+    /// Something must be left out and this database cannot do it: the model is not asked.
+    Refused { why: String },
+}
+
+/// What the model must not read, and how that is enforced.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ViewPlan {
+    /// The person's choice and the knowledge tables.
+    pub left_out: Hidden,
+    pub enforcement: Enforcement,
+}
+
+/// What the model's copy leaves out of a database with `schema`: what the person `hidden`, and
+/// the knowledge tables (not as the person's choice: they are not listed as hidden).
+pub fn left_out(schema: &Schema, hidden: &Hidden) -> Hidden {
+    let knowledge_tables: Vec<String> = schema
+        .tables
+        .iter()
+        .filter(|table| is_knowledge_table(&table.name))
+        .map(|table| table.name.clone())
+        .collect();
+    if knowledge_tables.is_empty() {
+        return hidden.clone();
+    }
+    hidden.union(&Hidden::resolve(schema, &knowledge_tables).0)
+}
+
+/// The plan for the model's view of `db` (whose schema is `schema`) with `hidden` kept from
+/// it, by `mechanism`. A copy's script is written from the database's own catalogue, read
+/// here; nothing is read when nothing is left out.
+pub async fn plan<D: Database + ?Sized>(
+    db: &D,
+    schema: &Schema,
+    hidden: &Hidden,
+    mechanism: &HidingMechanism,
+) -> Result<ViewPlan, DbError> {
+    let left_out = left_out(schema, hidden);
+    let enforcement = if left_out.is_empty() {
+        Enforcement::Whole
+    } else {
+        match mechanism {
+            HidingMechanism::Copy => {
+                let catalogue = load_catalogue(db).await?;
+                Enforcement::Copy {
+                    script: derive_script(schema, &catalogue, &left_out),
+                }
+            }
+            HidingMechanism::Refused(why) => Enforcement::Refused {
+                why: format!("{why}; {}", what_is_left_out(&left_out, hidden)),
+            },
+        }
+    };
+    Ok(ViewPlan {
+        left_out,
+        enforcement,
+    })
+}
+
+/// "customers.email is hidden" or "it keeps notes in askdb_notes, which the model must not
+/// read": why something had to be left out.
+fn what_is_left_out(left_out: &Hidden, hidden: &Hidden) -> String {
+    if hidden.is_empty() {
+        format!(
+            "it keeps askdb's notes in {}, which the model must not read as data",
+            left_out.names().join(", ")
+        )
+    } else {
+        format!(
+            "{} must be hidden from the model",
+            hidden.names().join(", ")
+        )
+    }
+}
+
+/// The schema the model is shown, from the schema of the database it reads (the whole one, or
+/// its copy): without the knowledge tables, which are notes about the data, not data.
+pub fn schema_for_model(mut schema: Schema) -> Schema {
+    schema
+        .tables
+        .retain(|table| !is_knowledge_table(&table.name));
+    schema
+}
+
+/// The knowledge that goes with the model's questions: checked against the schema it is shown
+/// (notes on what it cannot see dropped), then without anything that names a `hidden` table
+/// or column. What was left out, and why.
+pub fn knowledge_for_model(
+    knowledge: Knowledge,
+    model_schema: &Schema,
+    hidden: &Hidden,
+) -> (Knowledge, Vec<Problem>) {
+    let (checked, mut problems) = knowledge.checked(model_schema);
+    let (kept, named_hidden) = checked.without_hidden(hidden);
+    problems.extend(named_hidden);
+    (kept, problems)
+}
+
+/// What the model is given about the database it reads.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ModelView {
+    /// The schema it is shown (prompt, `list_tables`, `describe_table`, safe mode's fields).
+    pub schema: Schema,
+    /// The notes, glossary, examples and golden questions that go with its questions.
+    pub knowledge: Knowledge,
+    /// What of the knowledge was left out, and why.
+    pub left_out: Vec<Problem>,
+}
+
+impl ModelView {
+    /// The view of a database whose schema, as the model reads it, is `read_schema` (the
+    /// whole database's, or the copy's), with `knowledge` (every source merged) and what the
+    /// person `hidden`.
+    pub fn new(read_schema: Schema, knowledge: Knowledge, hidden: &Hidden) -> ModelView {
+        let schema = schema_for_model(read_schema);
+        let (knowledge, left_out) = knowledge_for_model(knowledge, &schema, hidden);
+        ModelView {
+            schema,
+            knowledge,
+            left_out,
+        }
+    }
+}

@@ -1,0 +1,62 @@
+//! What this page was set up to do, said beside the question box, so that a reader of an
+//! embedded demo knows it without opening Settings: safe mode (and that the address turned it
+//! on, which the reader cannot undo), and that the answer shown is played from a recording.
+//! What is hidden from the model has its own line just above (`hiding::HiddenLine`).
+
+use super::chat_state;
+use crate::agent::Mode;
+use crate::browser::query_parameters;
+use crate::settings::address::safe_mode_in_address;
+use leptos::prelude::*;
+
+#[component]
+pub fn SetupLine() -> impl IntoView {
+    let chat = chat_state();
+    let by_address = safe_mode_in_address(&query_parameters());
+    move || {
+        let safe = chat.model.settings.with(|s| s.mode == Mode::Safe);
+        let replayed = chat
+            .exchanges
+            .with(|list| list.last().is_some_and(|e| e.replayed));
+        if !safe && !replayed {
+            return None;
+        }
+        let safe_chip = safe.then(|| {
+            let origin = if by_address {
+                " (set by this page's address)"
+            } else {
+                ""
+            };
+            view! {
+                <li data-testid="setup-safe-mode" title="The model gets a query tool that names tables, fields and filters; the page writes the SQL, with the values bound.">
+                    <strong>"Safe mode"</strong>
+                    {format!("{origin}: a question asked here goes to a model that writes no SQL; it asks structured queries.")}
+                </li>
+            }
+        });
+        let replayed = replayed.then(|| {
+            // The recording's own mode, which the replay runs in, may not be this page's.
+            let recorded_mode = chat
+                .recorded_with
+                .get_value()
+                .map(|(_, settings)| settings.mode);
+            let how = match recorded_mode {
+                Some(Mode::Safe) => " It was recorded in safe mode.",
+                Some(Mode::Sql) if safe => " It was recorded with the model writing SQL.",
+                _ => "",
+            };
+            view! {
+                <li data-testid="setup-replay">
+                    <strong>"Replay"</strong>
+                    {format!(": the answer below is played from a recording; no model is asked, and every query runs here, live.{how}")}
+                </li>
+            }
+        });
+        Some(view! {
+            <ul class="setup-line" data-testid="setup-line" aria-label="How this page is set up">
+                {safe_chip}
+                {replayed}
+            </ul>
+        })
+    }
+}
