@@ -13,9 +13,9 @@
 //! Two engines stand behind it: sql.js with the whole file in a worker's memory
 //! ([`InMemory`]), and the engine that reads a local `File` or a URL on demand
 //! ([`OnDemand`], `engine::lazy`), whose identity is what that engine found at open and which
-//! cannot be copied for the model (its [`DatabaseKind::hiding`] refuses). The page opens every
-//! file in memory today; choosing the engine by size or address is the opening's business
-//! (`ui/opening.rs`), and nothing else changes with it.
+//! cannot be copied for the model (its [`DatabaseKind::hiding`] refuses). Which kind a file
+//! opens as is the opening's business (`ui/opening.rs`, by `engine::kind::kind_for_local_file`),
+//! and nothing else changes with it.
 
 use super::identity::Identity;
 use super::kind::{CountPolicy, DatabaseKind, HidingMechanism};
@@ -193,6 +193,22 @@ impl PageDatabase {
                 HidingMechanism::Refused(why) => why,
                 HidingMechanism::Copy => "this database cannot be copied".into(),
             })),
+        }
+    }
+
+    /// What stopping a query costs this database, for the person who stopped it: nothing in
+    /// memory (its worker is restarted on the same bytes, `engine::worker`); read on demand,
+    /// the worker is terminated and the next query opens the file again, with an empty page
+    /// cache.
+    pub fn after_stop(&self) -> String {
+        match self {
+            PageDatabase::InMemory(_) => "The database is ready for the next one.".into(),
+            PageDatabase::OnDemand(db) => format!(
+                "This database is read on demand: its worker was stopped, and the next query \
+                 opens the file again (a few pages) with an empty page cache (up to {} of the \
+                 file's pages were kept there), so it may read more than it would have.",
+                super::format_bytes(db.opened.cache_bytes)
+            ),
         }
     }
 
