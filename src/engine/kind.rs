@@ -85,9 +85,14 @@ impl DatabaseKind {
     pub fn hiding(self) -> HidingMechanism {
         match self {
             DatabaseKind::InMemory => HidingMechanism::Copy,
-            DatabaseKind::LocalFile | DatabaseKind::Remote => HidingMechanism::Refused(
-                "this database is read on demand, not copied into memory, and hiding works by a \
-                 copy without what is hidden"
+            DatabaseKind::LocalFile => HidingMechanism::Refused(format!(
+                "this file is read on demand (files of {} MiB and more are), not copied into \
+                 memory, and hiding works by a copy without what is hidden",
+                ON_DEMAND_FROM_BYTES / (1024 * 1024)
+            )),
+            DatabaseKind::Remote => HidingMechanism::Refused(
+                "this database is read on demand from its server, not copied into memory, and \
+                 hiding works by a copy without what is hidden"
                     .into(),
             ),
         }

@@ -205,8 +205,8 @@ impl PageDatabase {
             PageDatabase::InMemory(_) => "The database is ready for the next one.".into(),
             PageDatabase::OnDemand(db) => format!(
                 "This database is read on demand: its worker was stopped, and the next query \
-                 opens the file again (a few pages) with an empty page cache (up to {} of the \
-                 file's pages were kept there), so it may read more than it would have.",
+                 opens the file again (a few pages) with its page cache (up to {}) empty, so it \
+                 may read more of the file than it would have.",
                 super::format_bytes(db.opened.cache_bytes)
             ),
         }
