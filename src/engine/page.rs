@@ -21,7 +21,7 @@ use super::identity::Identity;
 use super::kind::{CountPolicy, DatabaseKind, HidingMechanism};
 use super::lazy::{LazyDatabase, LazyOpened};
 use super::worker::WorkerDatabase;
-use super::{Database, DbError, QueryLimits, QueryResult, ReadOnlySql, Value};
+use super::{Database, DbError, QueryLimits, QueryResult, ReadOnlySql, ReadStats, Value};
 use futures::future::{AbortHandle, Abortable, FutureExt, LocalBoxFuture, Shared};
 use js_sys::{Array, Uint8Array};
 use web_sys::{Blob, File};
@@ -193,6 +193,15 @@ impl PageDatabase {
                 HidingMechanism::Refused(why) => why,
                 HidingMechanism::Copy => "this database cannot be copied".into(),
             })),
+        }
+    }
+
+    /// Everything read from the file or server since it opened (`None` in memory, where
+    /// reading costs nothing).
+    pub fn total_reads(&self) -> Option<ReadStats> {
+        match self {
+            PageDatabase::InMemory(_) => None,
+            PageDatabase::OnDemand(db) => Some(db.engine.total_reads()),
         }
     }
 

@@ -137,6 +137,12 @@ test('on demand: the console, an agent question and its evidence re-run work', a
   // The model's query says what it read, in its step.
   const sqlStep = (await steps(page)).find((step) => step.tool === 'run_sql');
   assert.match(sqlStep.text, /ms, read [\d.]+ (B|KB|MB) in \d+ reads?/);
+  // And the question, in all (its queries and the answer's re-run), once it is over.
+  await waitUntil(
+    "the question's reads in the usage line",
+    () => visibleText(page, 'usage'),
+    (text) => text !== null && /This question: .*, read [\d.]+ (B|KB|MB) in \d+ reads? from the database/.test(text),
+  );
   // The model's tool ran on this database: its result went back to the model.
   assert.ok(llm.modelRequests().map(bodyText).some((body) => body.includes('count(*)') && body.includes('12')));
 

@@ -26,6 +26,7 @@ use crate::agent::{Agent, AgentConfig, AgentError, AgentEvent, Answer, Failure, 
 use crate::browser::BrowserClock;
 use crate::conversation::{ModelInfo, Pace, RecordedQuestion, Recorder, RunSettings};
 use crate::engine::page::PageDatabase;
+use crate::engine::ReadStats;
 use crate::engine::{query_bound, QueryLimits, Schema};
 use crate::llm::{LlmProvider, Usage};
 use crate::settings::readiness::{Asking, NotReady};
@@ -46,6 +47,9 @@ pub struct Exchange {
     recording: StoredValue<Option<RecordedQuestion>>,
     /// Played from a saved conversation rather than asked.
     replayed: bool,
+    /// What the question read from a database read on demand (its queries, checks and the
+    /// answer's re-run), once it is over; `None` in memory.
+    reads: RwSignal<Option<ReadStats>>,
 }
 
 impl Exchange {
@@ -57,6 +61,7 @@ impl Exchange {
             evidence: RwSignal::new(None),
             recording: StoredValue::new(None),
             replayed: false,
+            reads: RwSignal::new(None),
         }
     }
 
@@ -207,6 +212,7 @@ impl ChatState {
             settings,
             limits,
         } = connection;
+        let reads_before = db.total_reads();
         let clock = BrowserClock;
         let recorder = Recorder::new(&llm, &clock);
         let run_settings = RunSettings::new(&config, &limits);
@@ -238,6 +244,9 @@ impl ChatState {
             self.question.set(String::new());
         }
         self.show_evidence(exchange, &db, &limits).await;
+        if let (Some(before), Some(now)) = (reads_before, db.total_reads()) {
+            exchange.reads.set(Some(now.since(before)));
+        }
     }
 
     /// Runs the agent on `asked` with `llm` and the database the model sees, its steps shown as
@@ -297,6 +306,12 @@ impl ChatState {
         exchange
             .evidence
             .set(Some(rerun.map(Arc::new).map_err(|e| e.to_string())));
+    }
+
+    /// What the current (or last) question read from a database read on demand, once over.
+    fn current_reads(&self) -> Option<ReadStats> {
+        let exchange = self.exchanges.with(|list| list.last().copied())?;
+        exchange.reads.get()
     }
 
     /// The current question's tokens, its time once done, and whether it is done.
