@@ -10,6 +10,7 @@
 //! agent with the recorded model turns.
 
 mod answer;
+mod candidates;
 mod question;
 mod replay;
 mod save;
@@ -30,6 +31,7 @@ use crate::engine::ReadStats;
 use crate::engine::{query_bound, QueryLimits, Schema};
 use crate::llm::{LlmProvider, Usage};
 use crate::settings::readiness::{Asking, NotReady};
+use candidates::CandidateRun;
 use leptos::prelude::*;
 use replay::ReplayInfo;
 use std::sync::Arc;
@@ -50,6 +52,8 @@ pub struct Exchange {
     /// What the question read from a database read on demand (its queries, checks and the
     /// answer's re-run), once it is over; `None` in memory.
     reads: RwSignal<Option<ReadStats>>,
+    /// Asked of several candidates: theirs steps and results.
+    candidates: Option<CandidateRun>,
 }
 
 impl Exchange {
@@ -62,6 +66,15 @@ impl Exchange {
             recording: StoredValue::new(None),
             replayed: false,
             reads: RwSignal::new(None),
+            candidates: None,
+        }
+    }
+
+    /// A question asked of `candidates` candidates (one is a plain question).
+    fn asked(question: String, candidates: usize) -> Exchange {
+        Exchange {
+            candidates: (candidates > 1).then(|| CandidateRun::new(candidates)),
+            ..Exchange::new(question)
         }
     }
 
@@ -191,9 +204,10 @@ impl ChatState {
             self.error.set(Some(NotReady::NoDatabase.to_string()));
             return;
         };
+        let candidates = connection.config.candidates;
         let exchange = self
             .owner
-            .with_value(|owner| owner.with(|| Exchange::new(question.clone())));
+            .with_value(|owner| owner.with(|| Exchange::asked(question.clone(), candidates)));
         self.exchanges.update(|list| list.push(exchange));
         self.error.set(None);
         let asked = Asked {
@@ -213,6 +227,27 @@ impl ChatState {
             limits,
         } = connection;
         let reads_before = db.total_reads();
+        let note_reads = |exchange: Exchange| {
+            if let (Some(before), Some(now)) = (reads_before, db.total_reads()) {
+                exchange.reads.set(Some(now.since(before)));
+            }
+        };
+        if asked.exchange.candidates.is_some() {
+            let (exchange, generation) = (asked.exchange, asked.generation);
+            let stopped = started.stopped.clone();
+            let drawn = self
+                .draw_candidates(
+                    session, exchange, generation, stopped, &db, &llm, config, limits,
+                )
+                .await;
+            drop(started);
+            note_reads(exchange);
+            let agreed = drawn.is_some_and(|d| d.agreed().is_some() && !d.stopped());
+            if agreed && self.question.get_untracked().trim() == asked.question {
+                self.question.set(String::new());
+            }
+            return;
+        }
         let clock = BrowserClock;
         let recorder = Recorder::new(&llm, &clock);
         let run_settings = RunSettings::new(&config, &limits);
@@ -244,9 +279,7 @@ impl ChatState {
             self.question.set(String::new());
         }
         self.show_evidence(exchange, &db, &limits).await;
-        if let (Some(before), Some(now)) = (reads_before, db.total_reads()) {
-            exchange.reads.set(Some(now.since(before)));
-        }
+        note_reads(exchange);
     }
 
     /// Runs the agent on `asked` with `llm` and the database the model sees, its steps shown as
@@ -317,6 +350,9 @@ impl ChatState {
     /// The current question's tokens, its time once done, and whether it is done.
     fn current_cost(&self) -> Option<(Usage, Option<f64>, bool)> {
         let exchange = self.exchanges.with(|list| list.last().copied())?;
+        if let Some(run) = exchange.candidates {
+            return Some(run.cost());
+        }
         Some(exchange.outcome.with(|outcome| match outcome {
             Some(Ok(answer)) => (answer.usage, Some(answer.elapsed_ms), true),
             Some(Err(failure)) => (failure.usage, Some(failure.elapsed_ms), true),
@@ -397,7 +433,12 @@ fn current_view(exchange: Exchange) -> impl IntoView {
                 {exchange.replayed.then(|| view! { <span class="badge replay">"replayed"</span>" " })}
                 {exchange.question.get_value()}
             </p>
-            <TranscriptView transcript=exchange.transcript/>
+            // With candidates, each one has its own transcript.
+            {exchange.candidates.is_none().then(|| view! { <TranscriptView transcript=exchange.transcript/> })}
+            {exchange.candidates.map(|run| view! {
+                <candidates::CandidateSteps run=run/>
+                <candidates::CandidatesVerdict exchange=exchange run=run/>
+            })}
             <answer::AnswerView exchange=exchange/>
         </article>
     }
