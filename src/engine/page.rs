@@ -13,15 +13,15 @@
 //! Two engines stand behind it: sql.js with the whole file in a worker's memory
 //! ([`InMemory`]), and the engine that reads a local `File` or a URL on demand
 //! ([`OnDemand`], `engine::lazy`), whose identity is what that engine found at open and which
-//! cannot be copied for the model (its [`DatabaseKind::hiding`] refuses). The page opens every
-//! file in memory today; choosing the engine by size or address is the opening's business
-//! (`ui/opening.rs`), and nothing else changes with it.
+//! cannot be copied for the model (its [`DatabaseKind::hiding`] refuses). Which kind a file
+//! opens as is the opening's business (`ui/opening.rs`, by `engine::kind::kind_for_local_file`),
+//! and nothing else changes with it.
 
 use super::identity::Identity;
 use super::kind::{CountPolicy, DatabaseKind, HidingMechanism};
 use super::lazy::{LazyDatabase, LazyOpened};
 use super::worker::WorkerDatabase;
-use super::{Database, DbError, QueryLimits, QueryResult, ReadOnlySql, Value};
+use super::{Database, DbError, QueryLimits, QueryResult, ReadOnlySql, ReadStats, Value};
 use futures::future::{AbortHandle, Abortable, FutureExt, LocalBoxFuture, Shared};
 use js_sys::{Array, Uint8Array};
 use web_sys::{Blob, File};
@@ -193,6 +193,31 @@ impl PageDatabase {
                 HidingMechanism::Refused(why) => why,
                 HidingMechanism::Copy => "this database cannot be copied".into(),
             })),
+        }
+    }
+
+    /// Everything read from the file or server since it opened (`None` in memory, where
+    /// reading costs nothing).
+    pub fn total_reads(&self) -> Option<ReadStats> {
+        match self {
+            PageDatabase::InMemory(_) => None,
+            PageDatabase::OnDemand(db) => Some(db.engine.total_reads()),
+        }
+    }
+
+    /// What stopping a query costs this database, for the person who stopped it: nothing in
+    /// memory (its worker is restarted on the same bytes, `engine::worker`); read on demand,
+    /// the worker is terminated and the next query opens the file again, with an empty page
+    /// cache.
+    pub fn after_stop(&self) -> String {
+        match self {
+            PageDatabase::InMemory(_) => "The database is ready for the next one.".into(),
+            PageDatabase::OnDemand(db) => format!(
+                "This database is read on demand: its worker was stopped, and the next query \
+                 opens the file again (a few pages) with its page cache (up to {}) empty, so it \
+                 may read more of the file than it would have.",
+                super::format_bytes(db.opened.cache_bytes)
+            ),
         }
     }
 

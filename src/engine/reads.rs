@@ -27,6 +27,16 @@ impl std::ops::Add for ReadStats {
     }
 }
 
+impl ReadStats {
+    /// What was read since `before` (a total taken earlier from the same database).
+    pub fn since(self, before: ReadStats) -> ReadStats {
+        ReadStats {
+            bytes: self.bytes.saturating_sub(before.bytes),
+            requests: self.requests.saturating_sub(before.requests),
+        }
+    }
+}
+
 impl fmt::Display for ReadStats {
     /// "1.2 MB in 14 reads".
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -232,6 +242,27 @@ mod tests {
             }),
             ..local(4096, 1, None)
         }
+    }
+
+    #[test]
+    fn what_was_read_since_an_earlier_total() {
+        let before = ReadStats {
+            bytes: 4_096,
+            requests: 2,
+        };
+        let now = ReadStats {
+            bytes: 69_632,
+            requests: 5,
+        };
+        assert_eq!(
+            now.since(before),
+            ReadStats {
+                bytes: 65_536,
+                requests: 3
+            }
+        );
+        // A total from before a restart of the count never goes below zero.
+        assert_eq!(before.since(now), ReadStats::default());
     }
 
     #[test]
