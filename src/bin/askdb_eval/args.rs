@@ -52,6 +52,12 @@ pub struct Args {
     #[arg(long, value_name = "N")]
     pub limit: Option<usize>,
 
+    /// Draw N candidate answers per question (1 to 5), as the page does with Candidates: the
+    /// report adds the accuracy of the agreed answer and, per agreement level, how many
+    /// questions and how many right.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub candidates: usize,
+
     /// The folder the reports are written to (created if needed).
     #[arg(long, value_name = "DIR", default_value = "eval-report")]
     pub out: PathBuf,
@@ -102,9 +108,13 @@ fn parse_provider(name: &str) -> Result<ProviderKind, String> {
 }
 
 impl Args {
-    /// The model settings these arguments choose (see [`ModelArgs::model_settings`]).
+    /// The model settings these arguments choose (see [`ModelArgs::model_settings`]), with
+    /// the candidates per question.
     pub fn model_settings(&self) -> Result<ModelSettings, EvalError> {
-        self.model.model_settings()
+        let mut chosen = self.model.model_settings()?;
+        chosen.candidates = settings::check_candidates(self.candidates)
+            .map_err(|why| EvalError::BadArgument(format!("--candidates: {why}")))?;
+        Ok(chosen)
     }
 
     /// The API key from the environment (see [`ModelArgs::api_key`]).
