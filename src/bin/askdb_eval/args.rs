@@ -213,7 +213,9 @@ mod tests {
         assert!(bad.unwrap_err().to_string().contains("http://"));
         let steps = args("askdb-eval --db x.db --model m --max-steps 0").model_settings();
         assert!(steps.unwrap_err().to_string().starts_with("--max-steps"));
-        let one = args("askdb-eval --db x.db --model m").model_settings().unwrap();
+        let one = args("askdb-eval --db x.db --model m")
+            .model_settings()
+            .unwrap();
         assert_eq!(one.agent_config().candidates, 1, "one unless asked");
         let three = args("askdb-eval --db x.db --model m --candidates 3").model_settings();
         assert_eq!(three.unwrap().agent_config().candidates, 3);
