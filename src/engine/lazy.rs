@@ -18,9 +18,7 @@
 //! must be the same one ([`LazyIdentity::same_as`]); if it is not, every query says so
 //! ([`DbError::Changed`]) until another database is opened.
 
-use super::channel::{
-    decode_rows, encode_values, get, run_message, set, simple_message, Reply, WorkerChannel,
-};
+use super::channel::{decode_rows, get, run_message, set, simple_message, Reply, WorkerChannel};
 use super::file_check::check_header;
 use super::reads::{LazyIdentity, ReadStats, RemoteProblem, RemoteValidators};
 use super::{Database, DbError, QueryLimits, QueryResult, ReadOnlySql, Value};

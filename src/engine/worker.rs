@@ -8,9 +8,7 @@
 //! them into a message. A request whose future is dropped before its reply (a Stop button) is
 //! stopped the same way.
 
-use super::channel::{
-    decode_rows, encode_values, get, run_message, set, simple_message, Reply, WorkerChannel,
-};
+use super::channel::{decode_rows, get, run_message, set, simple_message, Reply, WorkerChannel};
 use super::file_check::{check_header, HEADER_LEN};
 use super::{Database, DbError, QueryLimits, QueryResult, ReadOnlySql, Value};
 use crate::browser::{describe, now_ms};
