@@ -3,6 +3,7 @@
 #![allow(dead_code)] // each test binary uses its own part of this module
 
 pub mod fake_server;
+pub mod golden;
 pub mod hiding;
 pub mod scripted_llm;
 
