@@ -165,23 +165,7 @@ fn without_candidates_the_report_has_no_table() {
         .into_iter()
         .map(answer)
         .collect();
-    let db = RusqliteDb::shop();
-    let clock = FakeClock::default();
-    let llm = ScriptedLlm::new(single, &clock);
-    let candidate = Candidate {
-        db: &db,
-        reference: &db,
-        llm: &llm,
-        clock: &clock,
-        config: AgentConfig::default(),
-    };
-    let report = futures::executor::block_on(run_checks(
-        &candidate,
-        &session(&db),
-        &checks(),
-        &mut |_| {},
-        std::future::pending(),
-    ));
+    let report = evaluate(single, 1);
     assert_eq!((report.passed, report.total), (4, 5));
     assert!(report.results.iter().all(|r| r.candidates.is_none()));
     assert_eq!(agreed_passed(&report.results), None);
