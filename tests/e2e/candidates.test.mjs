@@ -100,7 +100,7 @@ test('a 2–1 split shows both results with their SQL and counts, takes neither;
   ]);
   await ask(page, 'How many orders are there?');
   assert.match(await agreement(page), /^The candidates disagree: 3 candidates gave 2 different results$/);
-  assert.ok(await visibleText(page, 'candidates-ask'), 'the person is asked to choose or rephrase');
+  assert.match(await visibleText(page, 'candidates-ask'), /^No result is taken for you\. Choose/, 'the person is asked to choose or rephrase');
   const results = await splitResults(page);
   assert.equal(results.length, 2, JSON.stringify(results));
   assert.match(results[0].given, /^2 of 3 candidates gave this/);
@@ -117,6 +117,7 @@ test('a 2–1 split shows both results with their SQL and counts, takes neither;
   await waitUntil('the chosen answer', () => visibleText(page, 'answer'), Boolean);
   assert.equal(await visibleText(page, 'answer-sql'), CUSTOMERS);
   assert.ok(await page.getByTestId('choose-candidate').nth(0).isDisabled(), 'one choice per question');
+  assert.match(await visibleText(page, 'candidates-ask'), /^Candidate \d's result was chosen/, 'the sentence follows the choice');
 
   llm.script([
     finalAnswer('Fine.', 'SELECT 1'),

@@ -267,8 +267,16 @@ pub fn CandidatesVerdict(exchange: Exchange, run: CandidateRun) -> impl IntoView
             view! {
                 {(!stopped).then(|| view! {
                     <p class="candidates-ask" data-testid="candidates-ask">
-                        "No result is taken for you. Choose the one that answers your question, \
-                         or rephrase the question."
+                        {move || match run.chosen.get() {
+                            None => "No result is taken for you. Choose the one that answers \
+                                     your question, or rephrase the question."
+                                .to_string(),
+                            Some(index) => format!(
+                                "Candidate {}'s result was chosen: it is the answer below, and \
+                                 what a follow-up question builds on.",
+                                index + 1
+                            ),
+                        }}
                     </p>
                 })}
                 <div class="candidate-results">{groups}</div>
