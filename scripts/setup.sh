@@ -115,6 +115,32 @@ setup_node_modules() {
   fi
 }
 
+# Datasette, the server the tests of askdb's Datasette client run against
+# (tests/datasette/serve.sh). Not needed to build or serve askdb, so not installed with the
+# rest: scripts/test.sh calls this before the tests that start it. Into a virtual environment
+# of its own under .tools/ (where tests/datasette/serve.sh looks for it), every package at the
+# version tests/datasette/requirements.txt pins.
+DATASETTE_VERSION="0.65.5"
+DATASETTE_VENV="$ASKDB_ROOT/.tools/datasette-$DATASETTE_VERSION"
+setup_datasette() {
+  local requirements="$ASKDB_ROOT/tests/datasette/requirements.txt"
+  local stamp="$DATASETTE_VENV/.askdb-requirements.sha256"
+  local want
+  want="$(sha256sum "$requirements" | cut -d' ' -f1)"
+  if [ "$("$DATASETTE_VENV/bin/datasette" --version 2>/dev/null || true)" != "datasette, version $DATASETTE_VERSION" ] ||
+    [ "$(cat "$stamp" 2>/dev/null || true)" != "$want" ]; then
+    say "Installing Datasette $DATASETTE_VERSION into $DATASETTE_VENV (pip, from PyPI)"
+    python3 -c 'import venv, ensurepip' 2>/dev/null ||
+      as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends python3-venv
+    rm -rf "$DATASETTE_VENV"
+    python3 -m venv "$DATASETTE_VENV"
+    "$DATASETTE_VENV/bin/pip" install --disable-pip-version-check --quiet -r "$requirements"
+    [ "$("$DATASETTE_VENV/bin/datasette" --version)" = "datasette, version $DATASETTE_VERSION" ] ||
+      fail "Datasette $DATASETTE_VERSION did not install into $DATASETTE_VENV"
+    echo "$want" >"$stamp"
+  fi
+}
+
 # Mutation testing (scripts/mutants.sh, docs/testing.md): installed only when that script asks.
 CARGO_MUTANTS_VERSION="27.1.0"
 setup_mutants() {

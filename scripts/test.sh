@@ -63,6 +63,9 @@ wasm_test_targets() {
 step "format" cargo fmt --all --check
 step "clippy native" cargo clippy --all-targets -- -D warnings
 step "clippy wasm" cargo clippy --target wasm32-unknown-unknown --all-targets -- -D warnings
+# The Datasette client's tests (tests/datasette_client.rs) start the pinned Datasette: installed
+# now, when it is needed.
+step "datasette for the native tests" setup_datasette
 step "native tests" cargo test
 
 # The page people are served (dist/), then the page the tests run (target/test-page: the same

@@ -18,6 +18,7 @@
 //!
 //! Two identities of different kinds cannot be compared: [`Sameness::CannotTell`].
 
+use super::datasette::DatasetteIdentity;
 use super::reads::LazyIdentity;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -29,6 +30,8 @@ pub enum Identity {
     Bytes { size: u64, sha256: String },
     /// A local or remote file read on demand, as its engine identified it.
     OnDemand(LazyIdentity),
+    /// A database on a Datasette server: its address, and what the server reports of its file.
+    Datasette(DatasetteIdentity),
 }
 
 /// Whether two identities name the same database.
@@ -60,6 +63,16 @@ pub fn same_database(a: &Identity, b: &Identity) -> Sameness {
             same(x.eq_ignore_ascii_case(y))
         }
         (Identity::OnDemand(x), Identity::OnDemand(y)) => same(x.same_as(y)),
+        (Identity::Datasette(x), Identity::Datasette(y)) => {
+            x.same_as(y).map_or(Sameness::CannotTell, same)
+        }
+        // A SHA-256 names the bytes wherever they are: a file read whole and the same file
+        // served immutable by Datasette.
+        (Identity::Bytes { sha256: x, .. }, Identity::Datasette(y))
+        | (Identity::Datasette(y), Identity::Bytes { sha256: x, .. }) => match &y.sha256 {
+            Some(y) => same(x.eq_ignore_ascii_case(y)),
+            None => Sameness::CannotTell,
+        },
         _ => Sameness::CannotTell,
     }
 }
@@ -70,6 +83,7 @@ impl Identity {
         match self {
             Identity::Bytes { size, .. } => *size,
             Identity::OnDemand(lazy) => lazy.size,
+            Identity::Datasette(served) => served.size,
         }
     }
 
@@ -81,6 +95,16 @@ impl Identity {
     pub fn storage_key(&self) -> String {
         match self {
             Identity::Bytes { sha256, .. } => sha256.to_ascii_lowercase(),
+            // The same bytes as a file's: the same key, so its notes are found.
+            Identity::Datasette(DatasetteIdentity {
+                sha256: Some(sha256),
+                ..
+            }) => sha256.to_ascii_lowercase(),
+            Identity::Datasette(served) => format!(
+                "datasette:{}",
+                serde_json::to_string(&(&served.address, served.size))
+                    .expect("strings and numbers serialize")
+            ),
             // Serialized as a list, so that no address or header can pass for another field.
             Identity::OnDemand(lazy) => {
                 let remote = lazy
@@ -124,6 +148,10 @@ impl fmt::Display for Identity {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Identity::Bytes { sha256, .. } => write!(f, "SHA-256 {}…", short(sha256)),
+            Identity::Datasette(served) => match &served.sha256 {
+                Some(sha256) => write!(f, "{}, SHA-256 {}…", served.address, short(sha256)),
+                None => write!(f, "{}, {} bytes", served.address, served.size),
+            },
             Identity::OnDemand(lazy) => match &lazy.remote {
                 Some(remote) => {
                     write!(f, "{}", remote.url)?;

@@ -1,0 +1,177 @@
+//! [`DatasetteDatabase`]: a database on a Datasette server behind the [`Database`] trait, over
+//! a [`Transport`] that makes one GET (ureq natively, `fetch` in the page).
+//!
+//! Only a [`ReadOnlySql`] reaches [`Database::run`], so the guard has accepted every statement
+//! before its request is built: a write never leaves. A redirect is followed once, and only on
+//! the same server (Datasette 1.0's alphas send `/<db>.json?sql=` on to their query endpoint),
+//! so a token goes nowhere else.
+
+use super::address::origin_of;
+use super::identity::{read_databases, DatasetteIdentity};
+use super::{answer, request, DatasetteAddress, DatasetteProblem};
+use crate::engine::{Database, DbError, QueryLimits, QueryResult, ReadOnlySql, Value};
+
+/// A server's answer, whatever its status.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WebAnswer {
+    pub status: u16,
+    pub content_type: Option<String>,
+    /// Where a redirect (3xx) points.
+    pub location: Option<String>,
+    pub body: String,
+    /// From sending the request to reading the whole body.
+    pub elapsed_ms: f64,
+}
+
+/// No answer came.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TransportFailure {
+    pub why: String,
+    /// The server answered, but its answer may not be read by this page (a browser that found
+    /// the server without CORS headers).
+    pub cors: bool,
+}
+
+/// One GET. Not `Send`: in the browser, fetch futures live on the page's single thread.
+#[allow(async_fn_in_trait)]
+pub trait Transport {
+    /// Fetches `url`, with `token` as a bearer token when given, giving up after `timeout_ms`.
+    /// Redirects are returned as they are, not followed.
+    async fn get(
+        &self,
+        url: &str,
+        token: Option<&str>,
+        timeout_ms: u32,
+    ) -> Result<WebAnswer, TransportFailure>;
+}
+
+/// The server's own time limit ends a query; the transport waits this much longer for its
+/// answer before it gives up.
+const GRACE_MS: u32 = 5_000;
+
+/// Reading the list of databases is quick; this bounds it.
+const IDENTIFY_TIMEOUT_MS: u32 = 15_000;
+
+/// A database on a Datasette server.
+pub struct DatasetteDatabase<T> {
+    address: DatasetteAddress,
+    /// Sent only to this server (`Authorization: Bearer`), never in an address.
+    token: Option<String>,
+    transport: T,
+}
+
+impl<T: Transport> DatasetteDatabase<T> {
+    pub fn new(address: DatasetteAddress, token: Option<String>, transport: T) -> Self {
+        DatasetteDatabase {
+            address,
+            token,
+            transport,
+        }
+    }
+
+    pub fn address(&self) -> &DatasetteAddress {
+        &self.address
+    }
+
+    /// What tells this database from another: its address and what the server reports of its
+    /// file (`/-/databases.json`: size, and the SHA-256 of an immutable one).
+    pub async fn identify(&self) -> Result<DatasetteIdentity, DbError> {
+        let answer = self
+            .get_following(self.address.databases_url(), IDENTIFY_TIMEOUT_MS)
+            .await?;
+        if matches!(answer.status, 401 | 403) {
+            return Err(DbError::Datasette(DatasetteProblem::SqlNotAllowed {
+                database: self.address.database.clone(),
+                status: answer.status,
+            }));
+        }
+        read_databases(&answer.body, &self.address).map_err(DbError::Datasette)
+    }
+
+    /// GETs `url`, following one redirect on the same server.
+    async fn get_following(&self, url: String, timeout_ms: u32) -> Result<WebAnswer, DbError> {
+        let mut url = url;
+        for _ in 0..2 {
+            let answer = self
+                .transport
+                .get(&url, self.token.as_deref(), timeout_ms)
+                .await
+                .map_err(|failure| {
+                    DbError::Datasette(DatasetteProblem::Unreachable {
+                        server: self.address.server.clone(),
+                        why: failure.why,
+                        cors: failure.cors,
+                    })
+                })?;
+            if !(300..400).contains(&answer.status) {
+                return Ok(answer);
+            }
+            let to = answer.location.clone().unwrap_or_default();
+            let next = resolve(&url, &to);
+            if to.is_empty() || origin_of(&next) != self.address.origin() || next == url {
+                return Err(DbError::Datasette(DatasetteProblem::Redirect { to }));
+            }
+            url = next;
+        }
+        Err(DbError::Datasette(DatasetteProblem::Redirect {
+            to: "a second redirect".into(),
+        }))
+    }
+}
+
+/// `location` (absolute, or a path on the same server) as an absolute address, from `base`.
+fn resolve(base: &str, location: &str) -> String {
+    if location.contains("://") {
+        location.to_string()
+    } else if location.starts_with("//") {
+        let scheme = base.split("://").next().unwrap_or("https");
+        format!("{scheme}:{location}")
+    } else if location.starts_with('/') {
+        format!("{}{location}", origin_of(base))
+    } else {
+        // Relative to the current path: Datasette sends absolute paths; anything else is
+        // resolved against the folder of `base`.
+        let path_end = base.find('?').unwrap_or(base.len());
+        let folder = &base[..base[..path_end].rfind('/').map_or(path_end, |i| i + 1)];
+        format!("{folder}{location}")
+    }
+}
+
+impl<T: Transport> Database for DatasetteDatabase<T> {
+    async fn run(
+        &self,
+        sql: &ReadOnlySql,
+        values: &[Value],
+        limits: &QueryLimits,
+    ) -> Result<QueryResult, DbError> {
+        let (url, sent) =
+            request::query_url(&self.address, sql, values, limits).map_err(DbError::Datasette)?;
+        let answer = self
+            .get_following(url, limits.deadline_ms.saturating_add(GRACE_MS))
+            .await?;
+        answer::read_answer(&answer, &sent, &self.address, limits)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn redirects_resolve_against_the_server() {
+        let base = "http://127.0.0.1:8001/shop.json?sql=select+1";
+        assert_eq!(
+            resolve(base, "/shop/-/query.json?sql=select+1"),
+            "http://127.0.0.1:8001/shop/-/query.json?sql=select+1"
+        );
+        assert_eq!(
+            resolve(base, "https://elsewhere.example/x"),
+            "https://elsewhere.example/x"
+        );
+        assert_eq!(resolve(base, "//evil.example/x"), "http://evil.example/x");
+        assert_eq!(
+            resolve("http://h/a/shop.json?sql=/x", "query.json"),
+            "http://h/a/query.json"
+        );
+    }
+}
