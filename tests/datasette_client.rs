@@ -272,11 +272,10 @@ fn writes_never_reach_the_server_and_its_files_stay_byte_identical() {
         "VACUUM INTO 'copy.db'",
         "WITH x AS (SELECT 1) DELETE FROM Track",
     ];
-    for sql in attempts {
-        let error =
-            block_on(query(&served(&server, "chinook"), sql, &limits(10, 5_000))).unwrap_err();
-        assert!(matches!(error, DbError::Refused(_)), "{sql}: {error:?}");
-    }
+    let outcomes: Vec<_> = attempts
+        .iter()
+        .map(|sql| block_on(query(&served(&server, "chinook"), sql, &limits(10, 5_000))))
+        .collect();
     // The control: a read sent after them arrives; had any been sent, it came before.
     let marker = "SELECT 'after the writes' AS marker";
     block_on(query(
@@ -287,6 +286,13 @@ fn writes_never_reach_the_server_and_its_files_stay_byte_identical() {
     .unwrap();
     let requests = server.wait_for_request("after the writes");
     assert_eq!(requests.len(), 1, "only the read reached it: {requests:#?}");
+    // Each was refused by the guard, in the page.
+    for (sql, outcome) in attempts.iter().zip(outcomes) {
+        assert!(
+            matches!(outcome, Err(DbError::Refused(_))),
+            "{sql}: {outcome:?}"
+        );
+    }
     for (served_file, original) in [
         ("chinook.db", "chinook/Chinook_Sqlite.sqlite"),
         ("shop.db", "shop/shop.db"),

@@ -210,6 +210,14 @@ mod tests {
         })
     }
 
+    fn served(address: &str, size: u64, sha256: Option<&str>) -> Identity {
+        Identity::Datasette(DatasetteIdentity {
+            address: address.into(),
+            size,
+            sha256: sha256.map(Into::into),
+        })
+    }
+
     /// Identities that each record every validator they have the same way: their keys must
     /// agree with `same_database` both ways.
     fn examples() -> Vec<Identity> {
@@ -235,6 +243,17 @@ mod tests {
             ),
             // An address that holds what another field would: still another database.
             remote("https://example.org/\",100,\"v1", 100, Some("\"v1\""), None),
+            served("https://example.org/shop", 16_384, Some(a)),
+            served(
+                "https://replica.example.org/shop",
+                16_384,
+                Some(&a.to_uppercase()),
+            ),
+            served("https://example.org/shop", 16_384, Some(&b)),
+            served("https://example.org/shop", 16_384, None),
+            served("https://example.org/shop", 16_385, None),
+            served("https://example.org/other", 16_384, None),
+            served("https://example.org/\",16384]", 16_384, None),
         ]
     }
 
@@ -354,6 +373,52 @@ mod tests {
         let without = remote(url, 100, None, None);
         assert_eq!(same_database(&with, &without), Sameness::Same);
         assert_ne!(with.storage_key(), without.storage_key());
+    }
+
+    #[test]
+    fn a_datasette_database_is_the_file_whose_sha256_the_server_reports() {
+        let a = "af99f629536575eae0ee868b5b50a01379ebfbc789a385b28afa16c433bec209";
+        let url = "https://example.org/shop";
+        // The same bytes, wherever they are served from.
+        assert_eq!(
+            same_database(&bytes(a), &served(url, 16_384, Some(a))),
+            Sameness::Same
+        );
+        assert_eq!(
+            same_database(
+                &served("https://replica.example/shop", 1, Some(a)),
+                &bytes(a)
+            ),
+            Sameness::Same
+        );
+        assert_eq!(
+            same_database(&bytes(a), &served(url, 16_384, Some(&"0".repeat(64)))),
+            Sameness::Different
+        );
+        // Without a hash (a mutable file): only its address and size, never a file's.
+        assert_eq!(
+            same_database(&bytes(a), &served(url, 16_384, None)),
+            Sameness::CannotTell
+        );
+        assert_eq!(
+            same_database(&served(url, 16_384, None), &served(url, 16_384, Some(a))),
+            Sameness::CannotTell
+        );
+        assert_eq!(
+            same_database(&served(url, 16_384, None), &served(url, 16_384, None)),
+            Sameness::Same
+        );
+        assert_eq!(
+            same_database(&served(url, 16_384, None), &served(url, 16_385, None)),
+            Sameness::Different
+        );
+        assert_eq!(
+            same_database(
+                &served(url, 16_384, None),
+                &served("https://example.org/other", 16_384, None)
+            ),
+            Sameness::Different
+        );
     }
 
     #[test]
