@@ -7,8 +7,11 @@ mod support;
 
 use askdb::engine::datasette::native::NativeTransport;
 use askdb::engine::datasette::{DatasetteAddress, DatasetteDatabase, DatasetteProblem};
+use askdb::engine::hidden::Hidden;
 use askdb::engine::identity::{same_database, Identity, Sameness};
-use askdb::engine::{query, query_bound, DbError, QueryLimits, RowCount, Value};
+use askdb::engine::kind::DatabaseKind;
+use askdb::engine::{query, query_bound, schema, DbError, QueryLimits, RowCount, Value};
+use askdb::model_view::{plan, Enforcement};
 use futures::executor::block_on;
 use sha2::{Digest, Sha256};
 use support::datasette::DatasetteServer;
@@ -352,4 +355,41 @@ fn the_identity_is_the_address_and_what_the_server_reports_of_the_file() {
         missing.to_string().contains("has no database nope"),
         "{missing}"
     );
+}
+
+#[test]
+fn the_schema_reads_through_the_server_and_hidden_columns_are_refused_with_what_to_do() {
+    let server = DatasetteServer::start();
+    let remote = served(&server, "chinook");
+    let file = RusqliteDb::open(&dataset("chinook/Chinook_Sqlite.sqlite"));
+    let from_server = block_on(schema::load_tables(&remote)).unwrap();
+    let from_file = block_on(schema::load_tables(&file)).unwrap();
+    assert_eq!(from_server, from_file);
+    assert!(from_server.table("Track").is_some());
+
+    let names = vec!["Customer.Email".to_string()];
+    let (chosen, unresolved) = Hidden::resolve(&from_server, &names);
+    assert!(unresolved.is_empty(), "{unresolved:?}");
+    let planned = block_on(plan(
+        &remote,
+        &from_server,
+        &chosen,
+        &DatabaseKind::Datasette.hiding(),
+    ))
+    .unwrap();
+    let Enforcement::Refused { why } = planned.enforcement else {
+        panic!("refused, not {:?}", planned.enforcement);
+    };
+    assert!(why.contains("cannot take tables or columns away"), "{why}");
+    assert!(why.contains("serve a copy without them"), "{why}");
+    assert!(why.contains("Customer.Email must be hidden"), "{why}");
+    // Nothing hidden: the model reads the whole database on the server.
+    let whole = block_on(plan(
+        &remote,
+        &from_server,
+        &Hidden::default(),
+        &DatabaseKind::Datasette.hiding(),
+    ))
+    .unwrap();
+    assert_eq!(whole.enforcement, Enforcement::Whole);
 }
