@@ -53,9 +53,8 @@ const SAME_AS_THE_FILE: &[(&str, &str)] = &[
     ("shop", "SELECT id, name FROM customers WHERE id < 0"),
 ];
 
-#[test]
-fn answers_read_as_the_same_rows_as_the_file_gives() {
-    let server = DatasetteServer::start();
+/// Each of [`SAME_AS_THE_FILE`] gives through `server` what it gives on the file.
+fn assert_same_as_the_file(server: &DatasetteServer) {
     for (database, sql) in SAME_AS_THE_FILE {
         let file = match *database {
             "chinook" => RusqliteDb::open(&dataset("chinook/Chinook_Sqlite.sqlite")),
@@ -63,7 +62,7 @@ fn answers_read_as_the_same_rows_as_the_file_gives() {
         };
         let local = block_on(query(&file, sql, &limits(1_000, 10_000))).unwrap();
         let remote = block_on(query(
-            &served(&server, database),
+            &served(server, database),
             sql,
             &limits(1_000, 10_000),
         ))
@@ -81,6 +80,62 @@ fn answers_read_as_the_same_rows_as_the_file_gives() {
             "{sql} not in {requests:#?}"
         );
     }
+}
+
+#[test]
+fn answers_read_as_the_same_rows_as_the_file_gives() {
+    assert_same_as_the_file(&DatasetteServer::start());
+}
+
+#[test]
+fn a_datasette_1_alpha_is_followed_to_its_query_endpoint_and_read_the_same_way() {
+    let server = DatasetteServer::start_alpha();
+    assert_same_as_the_file(&server);
+    // Each query went to 0.65's endpoint, and on to 1.0's where the server sent it.
+    let requests = server.requests();
+    let first = requests
+        .iter()
+        .position(|r| r.starts_with("/shop.json?sql="));
+    let then = requests
+        .iter()
+        .position(|r| r.starts_with("/shop/-/query.json?sql="));
+    assert!(
+        matches!((first, then), (Some(a), Some(b)) if a < b),
+        "{requests:#?}"
+    );
+    let remote = served(&server, "chinook");
+    let error = block_on(query(
+        &remote,
+        "SELECT * FROM no_such_table",
+        &limits(10, 10_000),
+    ))
+    .unwrap_err();
+    assert_eq!(
+        error,
+        DbError::Sqlite("no such table: no_such_table".into())
+    );
+    let runaway = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) \
+                   SELECT count(*) FROM c";
+    let stopped = block_on(query(&remote, runaway, &limits(10, 300))).unwrap_err();
+    assert!(
+        matches!(&stopped, DbError::Datasette(DatasetteProblem::TimeLimit { message })
+            if message.starts_with("SQL query took too long")),
+        "{stopped:?}"
+    );
+    let capped = block_on(query(
+        &remote,
+        "SELECT TrackId FROM Track",
+        &limits(1_000, 10_000),
+    ))
+    .unwrap();
+    assert!(capped.truncated);
+    assert_eq!(
+        capped.total_rows,
+        RowCount::MoreThan(capped.rows.len() as u64)
+    );
+    let shop = block_on(served(&server, "shop").identify()).unwrap();
+    assert_eq!(shop.size, 16_384);
+    assert!(shop.sha256.is_some());
 }
 
 #[test]

@@ -19,9 +19,18 @@ pub struct DatasetteServer {
 static STARTED: AtomicUsize = AtomicUsize::new(0);
 
 impl DatasetteServer {
-    /// Starts it with `--cors`. Fails the test with the script's message when Datasette is
-    /// not installed.
+    /// Starts Datasette 0.65.5 with `--cors`. Fails the test with the script's message when
+    /// Datasette is not installed.
     pub fn start() -> DatasetteServer {
+        DatasetteServer::start_with(&[])
+    }
+
+    /// Starts Datasette 1.0a41 (`serve.sh --alpha`).
+    pub fn start_alpha() -> DatasetteServer {
+        DatasetteServer::start_with(&["--alpha"])
+    }
+
+    fn start_with(options: &[&str]) -> DatasetteServer {
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
         let dir = std::env::temp_dir().join(format!(
             "askdb-datasette-{}-{}",
@@ -31,6 +40,7 @@ impl DatasetteServer {
         let _ = fs::remove_dir_all(&dir);
         let mut child = Command::new(root.join("tests/datasette/serve.sh"))
             .arg(&dir)
+            .args(options)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())

@@ -1,10 +1,10 @@
 //! What a Datasette server answered to a query, read into the [`QueryResult`] the engines give,
 //! or into the error a person can act on.
 //!
-//! The shapes are Datasette 0.65's (`tests/datasette_client.rs` reads the pinned server's own
-//! answers with this): `{"ok": true, "columns": [...], "rows": [[...]], "truncated": bool}`;
-//! on failure `{"ok": false, "error": "...", "title": "..."}` (a SQL error also carries the
-//! `query`), and HTML for a refusal (403). Values come as JSON: integers and reals as numbers,
+//! The shapes are Datasette 0.65's and 1.0a41's (`tests/datasette_client.rs` reads both pinned
+//! servers' own answers with this): `{"ok": true, "columns": [...], "rows": [[...]],
+//! "truncated": bool}`; on failure `{"ok": false, "error": "..."}`, with a `title` in 0.65 (a
+//! SQL error also carries the `query` in 0.65, the `rows` in 1.0), and HTML for a refusal (403). Values come as JSON: integers and reals as numbers,
 //! a blob as `{"$base64": true, "encoded": "..."}` (one whose bytes are valid UTF-8 comes as
 //! text: Datasette's choice), an infinite real as `null`.
 
@@ -14,8 +14,11 @@ use crate::engine::{DbError, QueryLimits, QueryResult, RowCount, Value};
 use base64::Engine as _;
 use serde_json::{Map, Value as Json};
 
-/// The title Datasette gives an answer whose query passed its time limit.
+/// The title Datasette 0.65 gives an answer whose query passed its time limit.
 const INTERRUPTED: &str = "SQL Interrupted";
+
+/// How both versions' message for it begins (1.0 sends no title).
+const TOOK_TOO_LONG: &str = "SQL query took too long";
 
 /// Reads `answer`, the server's reply to `sent` (the SQL text as sent) on the database at
 /// `address`, kept within `limits`. More rows than `limits.max_rows` are cut and said to be; a
@@ -45,7 +48,11 @@ pub fn read_answer(
         .get("query")
         .and_then(|q| q.get("sql"))
         .and_then(Json::as_str);
-    if echoed.is_some_and(|echoed| echoed != sent) || object.contains_key("table") {
+    // 0.65 echoes the query; a table's page names its table (0.65) or the next page (1.0).
+    if echoed.is_some_and(|echoed| echoed != sent)
+        || object.contains_key("table")
+        || object.contains_key("next_url")
+    {
         return problem(DatasetteProblem::NotDatasette {
             status: answer.status,
             what: "the answer to another query (is it the address of a table, not a database?)"
@@ -64,7 +71,7 @@ pub fn read_answer(
     let error = object.get("error").and_then(Json::as_str).map(text_of);
     let title = object.get("title").and_then(Json::as_str).unwrap_or("");
     match (answer.status, error) {
-        (_, Some(message)) if title == INTERRUPTED => {
+        (_, Some(message)) if title == INTERRUPTED || message.starts_with(TOOK_TOO_LONG) => {
             problem(DatasetteProblem::TimeLimit { message })
         }
         (404, _) => problem(DatasetteProblem::NoSuchDatabase {
@@ -72,7 +79,9 @@ pub fn read_answer(
             server: address.server.clone(),
         }),
         // The query was prepared and failed: SQLite's own message, as from a file.
-        (_, Some(message)) if object.contains_key("query") => Err(DbError::Sqlite(message)),
+        (_, Some(message)) if object.contains_key("query") || object.contains_key("rows") => {
+            Err(DbError::Sqlite(message))
+        }
         (status, Some(message)) => problem(DatasetteProblem::Server {
             status,
             message: if title.is_empty() {

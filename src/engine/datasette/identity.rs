@@ -46,7 +46,15 @@ pub fn read_databases(
         status: 200,
         what: "a list of databases this page cannot read".into(),
     };
-    let list: Vec<Json> = serde_json::from_str(body).map_err(|_| not_datasette())?;
+    // A list in 0.65; `{"ok": true, "databases": [...]}` in 1.0.
+    let list: Vec<Json> = match serde_json::from_str(body).map_err(|_| not_datasette())? {
+        Json::Array(list) => list,
+        Json::Object(mut object) => match object.remove("databases") {
+            Some(Json::Array(list)) => list,
+            _ => return Err(not_datasette()),
+        },
+        _ => return Err(not_datasette()),
+    };
     let entry = list
         .iter()
         .find(|e| named(e, "route") == Some(address.database.as_str()))

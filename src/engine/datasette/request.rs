@@ -12,7 +12,8 @@ use crate::sql::lexer::{significant_tokens, TokenKind};
 use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 
 /// Rows as arrays beside the column names: duplicate column names survive (as objects they
-/// would not), as they do from a file.
+/// would not), as they do from a file. (`_extra=columns` asks Datasette 1.0 for the names,
+/// which 0.65 sends anyway.)
 pub const SHAPE: &str = "arrays";
 
 /// Everything but the unreserved characters of RFC 3986 is escaped in a query-string value.
@@ -37,7 +38,7 @@ pub fn query_url(
 ) -> Result<(String, String), DatasetteProblem> {
     let (text, parameters) = with_named_parameters(sql.as_str(), values)?;
     let mut url = format!(
-        "{}.json?sql={}&_shape={SHAPE}&_timelimit={}",
+        "{}.json?sql={}&_shape={SHAPE}&_extra=columns&_timelimit={}",
         address.database_url(),
         encode(&text),
         // Datasette takes the smaller of this and its own sql_time_limit_ms.
@@ -137,7 +138,7 @@ mod tests {
         assert_eq!(
             url,
             "http://127.0.0.1:8001/shop.json?sql=SELECT%20name%20FROM%20customers%20WHERE%20\
-             name%20%3D%20%27O%27%27Brien%20%26%20co%3F%27&_shape=arrays&_timelimit=2500"
+             name%20%3D%20%27O%27%27Brien%20%26%20co%3F%27&_shape=arrays&_extra=columns&_timelimit=2500"
         );
     }
 
