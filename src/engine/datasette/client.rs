@@ -156,6 +156,81 @@ impl<T: Transport> Database for DatasetteDatabase<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use futures::executor::block_on;
+    use std::cell::RefCell;
+
+    /// Answers every GET with a redirect to `to`, and keeps what it was asked.
+    struct Redirecting {
+        to: &'static str,
+        asked: RefCell<Vec<(String, Option<String>)>>,
+    }
+
+    impl Transport for Redirecting {
+        async fn get(
+            &self,
+            url: &str,
+            token: Option<&str>,
+            _timeout_ms: u32,
+        ) -> Result<WebAnswer, TransportFailure> {
+            self.asked
+                .borrow_mut()
+                .push((url.to_string(), token.map(str::to_string)));
+            Ok(WebAnswer {
+                status: 302,
+                content_type: None,
+                location: Some(self.to.to_string()),
+                body: String::new(),
+                elapsed_ms: 0.0,
+            })
+        }
+    }
+
+    fn asked_after_redirect_to(to: &'static str) -> (DbError, Vec<(String, Option<String>)>) {
+        let db = DatasetteDatabase::new(
+            DatasetteAddress::parse("http://127.0.0.1:8001/shop").unwrap(),
+            Some("secret".into()),
+            Redirecting {
+                to,
+                asked: RefCell::new(Vec::new()),
+            },
+        );
+        let error = block_on(crate::engine::query(
+            &db,
+            "SELECT 1",
+            &QueryLimits::default(),
+        ))
+        .unwrap_err();
+        (error, db.transport.asked.take())
+    }
+
+    #[test]
+    fn a_redirect_elsewhere_is_not_followed_and_the_token_stays_with_the_server() {
+        for elsewhere in ["https://evil.example/shop/-/query.json", "//evil.example/x"] {
+            let (error, asked) = asked_after_redirect_to(elsewhere);
+            assert!(
+                matches!(error, DbError::Datasette(DatasetteProblem::Redirect { .. })),
+                "{error:?}"
+            );
+            assert_eq!(asked.len(), 1, "{asked:?}");
+            assert!(asked[0]
+                .0
+                .starts_with("http://127.0.0.1:8001/shop.json?sql="));
+        }
+        // On the same server it is followed, once, with the token.
+        let (error, asked) = asked_after_redirect_to("/shop/-/query.json?sql=SELECT%201");
+        assert!(
+            matches!(error, DbError::Datasette(DatasetteProblem::Redirect { .. })),
+            "{error:?}"
+        );
+        assert_eq!(asked.len(), 2, "{asked:?}");
+        assert_eq!(
+            asked[1],
+            (
+                "http://127.0.0.1:8001/shop/-/query.json?sql=SELECT%201".to_string(),
+                Some("secret".to_string())
+            )
+        );
+    }
 
     #[test]
     fn redirects_resolve_against_the_server() {
