@@ -18,6 +18,8 @@
 pub mod address;
 pub mod answer;
 pub mod client;
+#[cfg(target_arch = "wasm32")]
+pub mod fetch;
 pub mod identity;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod native;
