@@ -33,7 +33,7 @@ target_args() {
     hiding) echo "--file src/knowledge/hiding.rs --cargo-arg=--lib -- knowledge::hiding" ;;
     # Where the session leaves out askdb's own tables.
     session) echo "--file src/agent/mod.rs --file src/knowledge/mod.rs --re Session::new|is_knowledge_table --cargo-arg=--lib --cargo-arg=--test=agent_knowledge" ;;
-    compare) echo "--file src/eval/compare.rs --cargo-arg=--lib -- eval::compare" ;;
+    compare) echo "--file src/compare/mod.rs --cargo-arg=--lib -- compare::" ;;
     *) fail "unknown target '$1': one of ${TARGETS[*]}" ;;
   esac
 }

@@ -6,6 +6,8 @@
 //! - [`llm`]: LLM providers and their wire formats; they know messages and tools, not the loop.
 //! - [`knowledge`]: what the data means (notes, glossary, examples, golden questions), from
 //!   the schema, the file, a sidecar or the person.
+//! - [`compare`]: whether two query results are the same answer (the judge of golden questions
+//!   and of candidates' agreement).
 //! - [`model_view`]: what the model sees of an open database (hidden parts and knowledge tables
 //!   left out) and how that is enforced, for the page and `askdb-eval` alike.
 //! - [`agent`]: the question-answering loop and its tools; knows nothing of the browser.
@@ -22,6 +24,7 @@ pub mod agent;
 #[cfg(target_arch = "wasm32")]
 pub mod browser;
 pub mod clock;
+pub mod compare;
 pub mod conversation;
 pub mod engine;
 pub mod eval;

@@ -61,6 +61,20 @@ const FORBIDDEN_MODULES: &[(&str, &[&str], &str)] = &[
         "evaluation runs the agent core the same way in the page and natively",
     ),
     (
+        "src/compare",
+        &[
+            "agent",
+            "eval",
+            "llm",
+            "conversation",
+            "knowledge",
+            "settings",
+            "ui",
+            "browser",
+        ],
+        "the comparison of results sits below the agent and the evaluation, which both use it",
+    ),
+    (
         "src/model_view.rs",
         &["ui", "browser", "settings", "agent", "llm"],
         "what the model sees is pure, decided once for the page and askdb-eval",
@@ -91,6 +105,7 @@ const PURE_FOLDERS: &[&str] = &[
     "src/settings",
     "src/conversation",
     "src/eval",
+    "src/compare",
     "src/model_view.rs",
     "src/clock.rs",
 ];

@@ -1288,3 +1288,54 @@ fn retry_policy_table() {
     assert_eq!(patient.delay_before_retry(100, &server), Some(10_000));
     assert_eq!(RetryPolicy::default().max_retries, 3);
 }
+
+/// A candidate's way of working goes after the question as a second user message: each format
+/// keeps the question first in one user turn (Anthropic and Gemini merge them, OpenAI keeps two
+/// user messages), so that the question's bytes are the shared start every candidate's request
+/// has.
+#[test]
+fn a_second_user_message_follows_the_question_in_the_same_user_turn() {
+    for kind in [
+        ProviderKind::OpenAi,
+        ProviderKind::Anthropic,
+        ProviderKind::Gemini,
+    ] {
+        let request = ChatRequest {
+            messages: vec![
+                Message::User {
+                    text: "How many orders?".to_string(),
+                },
+                Message::User {
+                    text: "How to work on this answer: in parts.".to_string(),
+                },
+            ],
+            ..simple_request(kind)
+        };
+        let config = EndpointConfig::new(kind, "", "key");
+        let body = body_json(&wire::build_request(&config, &request));
+        match kind {
+            ProviderKind::OpenAi => assert_eq!(
+                body["messages"],
+                json!([
+                    {"role": "user", "content": "How many orders?"},
+                    {"role": "user", "content": "How to work on this answer: in parts."},
+                ])
+            ),
+            ProviderKind::Anthropic => assert_eq!(
+                body["messages"],
+                json!([{"role": "user", "content": [
+                    {"type": "text", "text": "How many orders?"},
+                    {"type": "text", "text": "How to work on this answer: in parts.",
+                     "cache_control": {"type": "ephemeral"}},
+                ]}])
+            ),
+            _ => assert_eq!(
+                body["contents"],
+                json!([{"role": "user", "parts": [
+                    {"text": "How many orders?"},
+                    {"text": "How to work on this answer: in parts."},
+                ]}])
+            ),
+        }
+    }
+}

@@ -12,6 +12,7 @@
 //! ```
 
 mod briefing;
+pub mod candidates;
 pub mod checks;
 mod data;
 mod events;
@@ -60,6 +61,9 @@ pub struct AgentConfig {
     pub rows_to_model: usize,
     /// Whether the model writes SQL or only asks structured queries.
     pub mode: Mode,
+    /// Independent candidate answers drawn for each question (1 to
+    /// [`candidates::MAX_CANDIDATES`]; 1 is a single answer, as without candidates).
+    pub candidates: usize,
 }
 
 impl AgentConfig {
@@ -84,6 +88,7 @@ impl Default for AgentConfig {
             query_deadline_ms: 10_000,
             rows_to_model: 50,
             mode: Mode::Sql,
+            candidates: 1,
         }
     }
 }
@@ -233,6 +238,12 @@ impl Session {
         self.knowledge = knowledge;
     }
 
+    /// Keeps `answer` as the answer to `question`, for the questions that follow: the one the
+    /// candidates agreed on, or the one the person chose among them.
+    pub fn remember(&mut self, question: &str, answer: &Answer) {
+        self.conversation.record(question, answer);
+    }
+
     /// Starts a new thread of questions on the same database (cached descriptions stay).
     pub fn forget_conversation(&mut self) {
         self.conversation = Conversation::default();
@@ -246,6 +257,8 @@ pub struct Agent<'a, D: ?Sized, L: ?Sized> {
     clock: &'a dyn Clock,
     config: AgentConfig,
     retry: RetryPolicy,
+    /// How the question is put to the model (a candidate's own way; as asked otherwise).
+    approach: candidates::Approach,
 }
 
 impl<'a, D: Database + ?Sized, L: LlmProvider + ?Sized> Agent<'a, D, L> {
@@ -256,7 +269,13 @@ impl<'a, D: Database + ?Sized, L: LlmProvider + ?Sized> Agent<'a, D, L> {
             clock,
             config,
             retry: RetryPolicy::default(),
+            approach: candidates::Approach::AsAsked,
         }
+    }
+
+    /// This agent, asking the question the way `approach` says (one candidate of several).
+    pub fn with_approach(self, approach: candidates::Approach) -> Self {
+        Agent { approach, ..self }
     }
 
     /// Answers `question`, reporting each step to `events` as it happens. Stops early when

@@ -169,6 +169,10 @@ where
         None => question.to_string(),
     };
     messages.push(Message::User { text });
+    // After the question, so that every candidate's first request starts with the same bytes.
+    if let Some(text) = agent.approach.instruction(&session.schema) {
+        messages.push(Message::User { text });
+    }
     if config.mode == Mode::Safe && session.catalog.is_none() {
         // Read once per database: which fields there are, their kinds and enumerations.
         let data = Data::new(agent.db, &session.schema, config);

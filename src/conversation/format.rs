@@ -236,6 +236,14 @@ pub struct RunSettings {
     /// none, and were recorded in SQL mode.
     #[serde(default)]
     pub mode: Mode,
+    /// Candidate answers drawn for each question; files from before candidates have none, and
+    /// drew one.
+    #[serde(default = "one_candidate")]
+    pub candidates: usize,
+}
+
+fn one_candidate() -> usize {
+    1
 }
 
 impl RunSettings {
@@ -249,6 +257,7 @@ impl RunSettings {
             rows_to_model: config.rows_to_model,
             row_cap: limits.max_rows,
             mode: config.mode,
+            candidates: config.candidates,
         }
     }
 

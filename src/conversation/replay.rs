@@ -233,6 +233,7 @@ impl RunSettings {
             query_deadline_ms: self.query_deadline_ms,
             rows_to_model: self.rows_to_model,
             mode: self.mode,
+            candidates: self.candidates,
         }
     }
 }

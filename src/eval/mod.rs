@@ -1,7 +1,6 @@
 //! Golden questions asked of a model and judged by their results (see `ARCHITECTURE.md`):
-//! `compare` says whether two results are the same answer, `run` asks the questions and keeps
-//! the results in a `Report`, `report` writes it as Markdown and JSON.
+//! [`crate::compare`] says whether two results are the same answer, `run` asks the questions
+//! and keeps the results in a `Report`, `report` writes it as Markdown and JSON.
 
-pub mod compare;
 pub mod report;
 pub mod run;

@@ -6,9 +6,9 @@
 //! tables are not in the schema it is shown (`Session::new`), and evidence that reads them
 //! fails.
 
-use super::compare::{same_result, Verdict};
 use crate::agent::{Agent, AgentConfig, AgentError, Answer, Failure, Session};
 use crate::clock::Clock;
+use crate::compare::{same_result, Verdict};
 use crate::engine::{self, Database, QueryLimits, QueryResult};
 use crate::knowledge::{is_knowledge_table, Check, Knowledge};
 use crate::llm::{LlmProvider, Usage};

@@ -1,5 +1,5 @@
-//! Settings from the page's address: `?provider=`, `?base_url=`, `?model=`, `?mode=safe`, and
-//! `?q=` for a question to fill in; [`start_files`] reads `?db=` and `?replay=`, the files to
+//! Settings from the page's address: `?provider=`, `?base_url=`, `?model=`, `?mode=safe`,
+//! `?candidates=N` (candidate answers per question, 1 to 5), and `?q=` for a question to fill in; [`start_files`] reads `?db=` and `?replay=`, the files to
 //! open at start; `?hide=` names tables and columns hidden from the model (see
 //! [`hidden_names`]). A link can set up the model but never carries a key: an address ends up
 //! in histories, logs and chats, so a key in it is ignored and the person is told so.
@@ -7,7 +7,7 @@
 //! How the page shows itself comes from the address too ([`presentation`]): `?embed=1`, the
 //! compact page for an iframe, and `?theme=light|dark`.
 
-use super::{check_base_url, check_model, ModelSettings};
+use super::{check_base_url, check_candidates, check_model, ModelSettings};
 use crate::agent::Mode;
 use crate::llm::ProviderKind;
 use crate::text::cut_chars;
@@ -74,6 +74,21 @@ pub fn apply(settings: &mut ModelSettings, params: &[(String, String)]) -> FromA
             _ => found.ignored.push(format!(
                 "mode \"{}\" is not safe or sql",
                 cut_chars(mode, SHOWN_CHARS)
+            )),
+        }
+    }
+    if let Some(candidates) = last("candidates") {
+        match candidates
+            .trim()
+            .parse()
+            .map_err(|_| ())
+            .and_then(|n| check_candidates(n).map_err(|_| ()))
+        {
+            Ok(n) => settings.candidates = n,
+            Err(()) => found.ignored.push(format!(
+                "candidates \"{}\" is not a whole number from 1 to {}",
+                cut_chars(candidates, SHOWN_CHARS),
+                crate::agent::candidates::MAX_CANDIDATES
             )),
         }
     }
@@ -287,6 +302,38 @@ mod tests {
         assert_eq!(settings.model, "test");
         assert_eq!(found.question.as_deref(), Some("How many orders?"));
         assert!(found.ignored.is_empty(), "{:?}", found.ignored);
+    }
+
+    #[test]
+    fn a_link_asks_for_one_to_five_candidates_and_nothing_else() {
+        let mut settings = ModelSettings::default();
+        assert_eq!(settings.candidates, 1, "one answer unless asked");
+        let found = apply(&mut settings, &params(&[("candidates", " 3 ")]));
+        assert_eq!(settings.candidates, 3);
+        assert!(found.ignored.is_empty(), "{:?}", found.ignored);
+        assert_eq!(settings.agent_config().candidates, 3, "the agent gets it");
+        for wrong in ["0", "6", "two", "-1", "2.5"] {
+            let mut settings = ModelSettings::default();
+            let found = apply(&mut settings, &params(&[("candidates", wrong)]));
+            assert_eq!(settings.candidates, 1, "{wrong}");
+            assert_eq!(
+                found.ignored,
+                [format!(
+                    "candidates \"{wrong}\" is not a whole number from 1 to 5"
+                )]
+            );
+        }
+        // Saved settings out of range fall back to one.
+        let saved = ModelSettings {
+            candidates: 9,
+            ..ModelSettings::default()
+        };
+        assert_eq!(ModelSettings::from_json(&saved.to_json()).candidates, 1);
+        let saved = ModelSettings {
+            candidates: 5,
+            ..ModelSettings::default()
+        };
+        assert_eq!(ModelSettings::from_json(&saved.to_json()).candidates, 5);
     }
 
     #[test]

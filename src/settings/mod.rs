@@ -1,8 +1,9 @@
 //! The model a person chose, and how the page keeps that choice. Pure (no browser), so native
 //! tests cover every rule; the page's settings panel only reads and writes these types.
 //!
-//! - [`ModelSettings`]: provider, base URL, model, temperature, step limit, and the mode (safe
-//!   mode: the model writes no SQL). Not secret: they may
+//! - [`ModelSettings`]: provider, base URL, model, temperature, step limit, the mode (safe
+//!   mode: the model writes no SQL) and how many candidate answers each question gets. Not
+//!   secret: they may
 //!   come from the address ([`address`]) and are kept in `localStorage` when the person edits them.
 //! - [`keys::KeyRing`]: API keys, each bound to the one endpoint it was entered for, so a key is
 //!   never sent anywhere else (not even when a link sets another base URL).
@@ -26,6 +27,8 @@ pub const KEYS_STORAGE_KEY: &str = "askdb.api-keys";
 
 pub const TEMPERATURE_RANGE: RangeInclusive<f32> = 0.0..=2.0;
 pub const STEP_RANGE: RangeInclusive<u32> = 1..=50;
+/// Candidate answers per question: 1 is a single answer (see [`crate::agent::candidates`]).
+pub const CANDIDATE_RANGE: RangeInclusive<usize> = 1..=crate::agent::candidates::MAX_CANDIDATES;
 
 /// Longer text in a setting is refused: nothing legitimate is that long.
 const MAX_URL_CHARS: usize = 2_048;
@@ -44,6 +47,8 @@ pub struct ModelSettings {
     pub max_steps: u32,
     /// Safe mode: the model asks structured queries and writes no SQL. Off by default.
     pub mode: Mode,
+    /// Independent candidate answers drawn for each question; 1 (a single answer) by default.
+    pub candidates: usize,
 }
 
 /// Temperature and step limit start at the agent's own defaults ([`AgentConfig`] owns them).
@@ -57,6 +62,7 @@ impl Default for ModelSettings {
             temperature: agent.temperature,
             max_steps: agent.max_steps,
             mode: agent.mode,
+            candidates: agent.candidates,
         }
     }
 }
@@ -139,6 +145,7 @@ impl ModelSettings {
             temperature: self.temperature,
             max_steps: self.max_steps,
             mode: self.mode,
+            candidates: self.candidates,
             ..AgentConfig::default()
         }
     }
@@ -172,6 +179,9 @@ impl ModelSettings {
             settings.max_steps = steps;
         }
         settings.mode = saved.mode;
+        if let Ok(candidates) = check_candidates(saved.candidates) {
+            settings.candidates = candidates;
+        }
         settings
     }
 }
@@ -215,6 +225,10 @@ pub fn check_temperature(temperature: f32) -> Result<f32, String> {
 
 pub fn check_max_steps(steps: u32) -> Result<u32, String> {
     check_in_range(steps, &STEP_RANGE, "step limit")
+}
+
+pub fn check_candidates(candidates: usize) -> Result<usize, String> {
+    check_in_range(candidates, &CANDIDATE_RANGE, "number of candidates")
 }
 
 /// `value` when it lies in `range` (NaN does not), otherwise which values the `what` takes.
@@ -369,6 +383,7 @@ mod tests {
             temperature: 0.0,
             max_steps: 20,
             mode: Mode::Safe,
+            candidates: 3,
         };
         let json = settings.to_json();
         assert!(!json.to_lowercase().contains("key"), "{json}");

@@ -448,7 +448,7 @@ fn named_parameter(s: &[u8], at: usize) -> (TokenKind, usize) {
             name_chars += 1;
             i += 1;
         } else if b == b'(' && name_chars > 0 {
-            i += 1;
+            // The scan starts on the `(` itself, which is neither `)` nor whitespace.
             while s
                 .get(i)
                 .is_some_and(|&b| b != b')' && !b.is_ascii_whitespace() && b != 0x0b)
@@ -617,6 +617,49 @@ mod tests {
     }
 
     #[test]
+    fn a_hex_number_needs_a_hex_digit_after_its_0x() {
+        // Without one, `0x…` is a `0` with letters glued to it: not SQL (SQLite: `unrecognized
+        // token: "0x"`). The names before them start with hex digits, which must not count.
+        assert_eq!(
+            kinds("SELECT a+0x, b-0x_1, 0xg, 0X1f"),
+            vec![
+                (Word, "SELECT"),
+                (Word, "a"),
+                (Operator, "+"),
+                (Unknown, "0x"),
+                (Comma, ","),
+                (Word, "b"),
+                (Operator, "-"),
+                (Unknown, "0x_1"),
+                (Comma, ","),
+                (Unknown, "0xg"),
+                (Comma, ","),
+                (Number, "0X1f"),
+            ]
+        );
+    }
+
+    #[test]
+    fn an_exponent_sign_needs_a_digit_after_it() {
+        // SQLite: `unrecognized token: "1e"`, then `+` and `1`.
+        assert_eq!(
+            kinds("SELECT 1e+ 1, 1e-x, 1e+5"),
+            vec![
+                (Word, "SELECT"),
+                (Unknown, "1e"),
+                (Operator, "+"),
+                (Number, "1"),
+                (Comma, ","),
+                (Unknown, "1e"),
+                (Operator, "-"),
+                (Word, "x"),
+                (Comma, ","),
+                (Number, "1e+5"),
+            ]
+        );
+    }
+
+    #[test]
     fn operators_parameters_and_punctuation() {
         let ops = "|| == != <> <= >= -> ->> < > = << >> + - * / % & | ~";
         let expected: Vec<_> = ops.split(' ').map(|op| (Operator, op)).collect();
@@ -644,6 +687,39 @@ mod tests {
     }
 
     #[test]
+    fn named_parameters_end_where_sqlite_ends_them() {
+        // `::` belongs to the name; a single `:` starts the next parameter.
+        assert_eq!(
+            kinds("SELECT $a::b, $c:d"),
+            vec![
+                (Word, "SELECT"),
+                (Parameter, "$a::b"),
+                (Comma, ","),
+                (Parameter, "$c"),
+                (Parameter, ":d"),
+            ]
+        );
+        // The `(…)` suffix needs a name before it, and runs to a `)`; at whitespace first, what
+        // was read is not SQL (SQLite: `unrecognized token: "$a(x"`).
+        assert_eq!(
+            kinds("SELECT $a(x), $(x), $a(x y)"),
+            vec![
+                (Word, "SELECT"),
+                (Parameter, "$a(x)"),
+                (Comma, ","),
+                (Unknown, "$"),
+                (LeftParen, "("),
+                (Word, "x"),
+                (RightParen, ")"),
+                (Comma, ","),
+                (Unknown, "$a(x"),
+                (Word, "y"),
+                (RightParen, ")"),
+            ]
+        );
+    }
+
+    #[test]
     fn comments_are_trivia_and_hide_what_is_inside() {
         let tokens = tokenize("-- DELETE;\nSELECT /* ; DROP */ 1").unwrap();
         let seen: Vec<_> = tokens.iter().map(|t| t.kind).collect();
@@ -665,6 +741,27 @@ mod tests {
                 (Word, "c")
             ]
         );
+    }
+
+    #[test]
+    fn only_a_whole_byte_order_mark_is_whitespace() {
+        // U+FEFF is EF BB BF in UTF-8. Characters that share its first byte and one more
+        // (U+FF3F is EF BC BF, U+FEC0 is EF BB 80) are names, as SQLite reads them.
+        assert_eq!(
+            kinds("\u{FEFF}SELECT \u{FEFF}\u{FF3F}, \u{FEC0}"),
+            vec![
+                (Word, "SELECT"),
+                (Word, "\u{FF3F}"),
+                (Comma, ","),
+                (Word, "\u{FEC0}"),
+            ]
+        );
+        let kinds_with_trivia: Vec<_> = tokenize("\u{FEFF}1")
+            .unwrap()
+            .iter()
+            .map(|t| t.kind)
+            .collect();
+        assert_eq!(kinds_with_trivia, vec![Space, Number]);
     }
 
     #[test]
@@ -710,6 +807,14 @@ mod tests {
         assert_eq!(
             message,
             "the string starting at character 13 ('abc) is never closed"
+        );
+        // A long one is cut after 20 characters (not bytes), and the cut is shown.
+        let message = tokenize("SELECT 'éléphants, éléphants")
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            message,
+            "the string starting at character 8 ('éléphants, éléphant…) is never closed"
         );
     }
 }

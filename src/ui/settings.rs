@@ -13,8 +13,9 @@ use crate::llm::ProviderKind;
 use crate::settings::keys::KeyRing;
 use crate::settings::readiness::MissingField;
 use crate::settings::{
-    address, check_base_url, check_model, model_example, ModelSettings, KEYS_STORAGE_KEY,
-    OPENAI_COMPATIBLE_PRESETS, SETTINGS_STORAGE_KEY, STEP_RANGE, TEMPERATURE_RANGE,
+    address, check_base_url, check_model, model_example, ModelSettings, CANDIDATE_RANGE,
+    KEYS_STORAGE_KEY, OPENAI_COMPATIBLE_PRESETS, SETTINGS_STORAGE_KEY, STEP_RANGE,
+    TEMPERATURE_RANGE,
 };
 use leptos::ev;
 use leptos::prelude::*;
@@ -335,6 +336,16 @@ pub fn SettingsPanel() -> impl IntoView {
                         step="1"
                         value=Signal::derive(move || settings.with(|s| s.max_steps.to_string()))
                         set=move |n| choice.edit(|s| s.max_steps = n)
+                    />
+                </label>
+                <label title="Each question is answered this many times, each way on its own; the answer says whether the results agree">
+                    "Candidates "
+                    <NumberInput
+                        testid="candidates"
+                        range=CANDIDATE_RANGE
+                        step="1"
+                        value=Signal::derive(move || settings.with(|s| s.candidates.to_string()))
+                        set=move |n| choice.edit(|s| s.candidates = n)
                     />
                 </label>
             </div>

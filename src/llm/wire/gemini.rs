@@ -29,13 +29,23 @@ pub const PROVIDER: ProviderDescriptor = ProviderDescriptor {
 const MADE_UP_ID_PREFIX: &str = "gemini-call-";
 
 pub fn build_request(config: &EndpointConfig, request: &ChatRequest) -> HttpRequest {
-    let mut contents = Vec::new();
+    let mut contents: Vec<Value> = Vec::new();
     // Call ids Gemini itself gave: only those are echoed in the function responses.
     let mut ids_from_gemini = HashSet::new();
     for message in &request.messages {
         match message {
             Message::User { text } => {
-                contents.push(json!({"role": "user", "parts": [{"text": text}]}));
+                // Consecutive user messages (a candidate's approach after the question) go in
+                // one turn, as parts: turns alternate between the user and the model.
+                let part = json!({"text": text});
+                match contents.last_mut() {
+                    Some(last) if last["role"] == "user" => {
+                        if let Some(parts) = last["parts"].as_array_mut() {
+                            parts.push(part);
+                        }
+                    }
+                    _ => contents.push(json!({"role": "user", "parts": [part]})),
+                }
             }
             Message::Assistant {
                 text,

@@ -10,6 +10,7 @@
 //! agent with the recorded model turns.
 
 mod answer;
+mod candidates;
 mod question;
 mod replay;
 mod save;
@@ -29,6 +30,7 @@ use crate::engine::page::PageDatabase;
 use crate::engine::{query_bound, QueryLimits, Schema};
 use crate::llm::{LlmProvider, Usage};
 use crate::settings::readiness::{Asking, NotReady};
+use candidates::CandidateRun;
 use leptos::prelude::*;
 use replay::ReplayInfo;
 use std::sync::Arc;
@@ -46,6 +48,8 @@ pub struct Exchange {
     recording: StoredValue<Option<RecordedQuestion>>,
     /// Played from a saved conversation rather than asked.
     replayed: bool,
+    /// Asked of several candidates: theirs steps and results.
+    candidates: Option<CandidateRun>,
 }
 
 impl Exchange {
@@ -57,6 +61,15 @@ impl Exchange {
             evidence: RwSignal::new(None),
             recording: StoredValue::new(None),
             replayed: false,
+            candidates: None,
+        }
+    }
+
+    /// A question asked of `candidates` candidates (one is a plain question).
+    fn asked(question: String, candidates: usize) -> Exchange {
+        Exchange {
+            candidates: (candidates > 1).then(|| CandidateRun::new(candidates)),
+            ..Exchange::new(question)
         }
     }
 
@@ -186,9 +199,10 @@ impl ChatState {
             self.error.set(Some(NotReady::NoDatabase.to_string()));
             return;
         };
+        let candidates = connection.config.candidates;
         let exchange = self
             .owner
-            .with_value(|owner| owner.with(|| Exchange::new(question.clone())));
+            .with_value(|owner| owner.with(|| Exchange::asked(question.clone(), candidates)));
         self.exchanges.update(|list| list.push(exchange));
         self.error.set(None);
         let asked = Asked {
@@ -207,6 +221,21 @@ impl ChatState {
             settings,
             limits,
         } = connection;
+        if asked.exchange.candidates.is_some() {
+            let (exchange, generation) = (asked.exchange, asked.generation);
+            let stopped = started.stopped.clone();
+            let drawn = self
+                .draw_candidates(
+                    session, exchange, generation, stopped, &db, &llm, config, limits,
+                )
+                .await;
+            drop(started);
+            let agreed = drawn.is_some_and(|d| d.agreed().is_some() && !d.stopped());
+            if agreed && self.question.get_untracked().trim() == asked.question {
+                self.question.set(String::new());
+            }
+            return;
+        }
         let clock = BrowserClock;
         let recorder = Recorder::new(&llm, &clock);
         let run_settings = RunSettings::new(&config, &limits);
@@ -302,6 +331,9 @@ impl ChatState {
     /// The current question's tokens, its time once done, and whether it is done.
     fn current_cost(&self) -> Option<(Usage, Option<f64>, bool)> {
         let exchange = self.exchanges.with(|list| list.last().copied())?;
+        if let Some(run) = exchange.candidates {
+            return Some(run.cost());
+        }
         Some(exchange.outcome.with(|outcome| match outcome {
             Some(Ok(answer)) => (answer.usage, Some(answer.elapsed_ms), true),
             Some(Err(failure)) => (failure.usage, Some(failure.elapsed_ms), true),
@@ -382,7 +414,12 @@ fn current_view(exchange: Exchange) -> impl IntoView {
                 {exchange.replayed.then(|| view! { <span class="badge replay">"replayed"</span>" " })}
                 {exchange.question.get_value()}
             </p>
-            <TranscriptView transcript=exchange.transcript/>
+            // With candidates, each one has its own transcript.
+            {exchange.candidates.is_none().then(|| view! { <TranscriptView transcript=exchange.transcript/> })}
+            {exchange.candidates.map(|run| view! {
+                <candidates::CandidateSteps run=run/>
+                <candidates::CandidatesVerdict exchange=exchange run=run/>
+            })}
             <answer::AnswerView exchange=exchange/>
         </article>
     }

@@ -41,6 +41,17 @@ impl ChatState {
         if questions.is_empty() {
             return Err("Ask a question first: there is nothing to save yet.".into());
         }
+        if self
+            .exchanges
+            .with_untracked(|list| list.iter().any(|e| e.candidates.is_some()))
+        {
+            // The conversation format has no place for candidates yet.
+            return Err(
+                "A conversation with questions answered by several candidates cannot be \
+                        saved yet: set Candidates to 1 in Settings and ask again to save it."
+                    .into(),
+            );
+        }
         let database = self.app.database_record().ok_or(
             "The database could not be identified here (its SHA-256 could not be computed), so \
              a saved conversation could not name it.",

@@ -1,4 +1,5 @@
-//! Whether two query results are the same answer: the rule golden questions are judged by.
+//! Whether two query results are the same answer: the rule golden questions are judged by
+//! (`eval`), and the one candidates' results are grouped by (`agent::candidates`).
 //!
 //! - Rows are compared as multisets (a duplicate row counts), or in order when `ordered`
 //!   (the caller passes whether the expected SQL's outer query has `ORDER BY`). Ties under an

@@ -1,0 +1,299 @@
+//! A question answered by several candidates ([`crate::agent::candidates`]): each candidate's
+//! steps, folded; then what their results say. When they agree, the agreed answer is the
+//! answer; on a split each distinct result is shown with its SQL and how many candidates gave
+//! it, and the person chooses one or rephrases the question. Nothing is chosen for them.
+
+use super::transcript::{Transcript, TranscriptView};
+use super::{chat_state, ChatState, Exchange};
+use crate::agent::candidates::{CandidateAgents, Candidates};
+use crate::agent::{AgentConfig, AgentEvent, Session};
+use crate::browser::{now_ms, BrowserClock};
+use crate::engine::page::PageDatabase;
+use crate::engine::QueryLimits;
+use crate::llm::{LlmProvider, Usage};
+use crate::ui::result_table::ResultView;
+use leptos::prelude::*;
+use std::sync::Arc;
+
+/// The candidates of one question; cheap to copy.
+#[derive(Clone, Copy)]
+pub struct CandidateRun {
+    /// One per candidate, in order.
+    transcripts: StoredValue<Vec<Transcript>>,
+    /// What they gave, once all have ended.
+    drawn: RwSignal<Option<Candidates>>,
+    /// From the question to the last candidate's end.
+    elapsed_ms: StoredValue<Option<f64>>,
+    /// The candidate whose answer the person chose on a split.
+    chosen: RwSignal<Option<usize>>,
+}
+
+impl CandidateRun {
+    pub fn new(candidates: usize) -> CandidateRun {
+        CandidateRun {
+            transcripts: StoredValue::new((0..candidates).map(|_| Transcript::new()).collect()),
+            drawn: RwSignal::new(None),
+            elapsed_ms: StoredValue::new(None),
+            chosen: RwSignal::new(None),
+        }
+    }
+
+    /// Tokens of every candidate, their time once all are done, and whether they are.
+    pub fn cost(&self) -> (Usage, Option<f64>, bool) {
+        if let Some(usage) = self.drawn.with(|d| d.as_ref().map(Candidates::usage)) {
+            return (usage, self.elapsed_ms.get_value(), true);
+        }
+        let mut usage = Usage::default();
+        for transcript in self.transcripts.get_value() {
+            usage += transcript.usage();
+        }
+        (usage, None, false)
+    }
+}
+
+impl ChatState {
+    /// Draws the candidates of `exchange` (which has a [`CandidateRun`]) until all have ended
+    /// or Stop is pressed; the agreed answer, if any, becomes the answer and what follow-ups
+    /// remember. `None` when another database was opened meanwhile.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) async fn draw_candidates<L: LlmProvider>(
+        self,
+        mut session: Session,
+        exchange: Exchange,
+        generation: u64,
+        stopped: super::Stopped,
+        db: &PageDatabase,
+        llm: &L,
+        config: AgentConfig,
+        limits: QueryLimits,
+    ) -> Option<Candidates> {
+        let run = exchange.candidates?;
+        session.set_knowledge(crate::ui::knowledge::for_model(self.app));
+        let clock = BrowserClock;
+        let agents = CandidateAgents {
+            db,
+            // The same model for each; every request goes into the ledger.
+            llms: vec![llm; config.candidates],
+            clock: &clock,
+            config,
+            evidence_limits: limits,
+        };
+        let owner = self.owner.get_value();
+        let transcripts = run.transcripts.get_value();
+        let question = exchange.question.get_value();
+        let started = now_ms();
+        let mut show = |index: usize, event: AgentEvent| {
+            owner.with(|| transcripts[index].record(event));
+        };
+        let drawn = agents.ask(&session, &question, &mut show, stopped).await;
+        if self.generation.get_value() != generation {
+            return None;
+        }
+        let elapsed_ms = now_ms() - started;
+        let stopped = drawn.stopped();
+        // Stopped, nothing is taken: the person stopped the question.
+        let agreed = drawn.agreement.agreed().filter(|_| !stopped);
+        if let Some(answer) = agreed.and_then(|index| drawn.answers[index].answer()) {
+            session.remember(&question, answer);
+        }
+        self.session.set_value(Some(session));
+        self.totals.update(|t| t.add(drawn.usage(), elapsed_ms));
+        if stopped {
+            for (transcript, answer) in transcripts.iter().zip(&drawn.answers) {
+                if answer.stopped() {
+                    transcript.stopped();
+                }
+            }
+        }
+        run.elapsed_ms.set_value(Some(elapsed_ms));
+        run.drawn.set(Some(drawn.clone()));
+        if let Some(index) = agreed {
+            take_answer(exchange, &drawn, index);
+        }
+        Some(drawn)
+    }
+
+    /// The person chose candidate `index`'s answer on a split: it becomes the answer, and what
+    /// the questions that follow remember.
+    fn choose(&self, exchange: Exchange, index: usize) {
+        let Some(run) = exchange.candidates else {
+            return;
+        };
+        if self.task.running_untracked() || run.chosen.get_untracked().is_some() {
+            return;
+        }
+        let Some(drawn) = run.drawn.get_untracked() else {
+            return;
+        };
+        let Some(answer) = drawn.answers.get(index).and_then(|a| a.answer().cloned()) else {
+            return;
+        };
+        let question = exchange.question.get_value();
+        self.session.update_value(|session| {
+            if let Some(session) = session {
+                session.remember(&question, &answer);
+            }
+        });
+        run.chosen.set(Some(index));
+        take_answer(exchange, &drawn, index);
+    }
+}
+
+/// Shows candidate `index`'s answer as the answer, with its result as it ran here.
+fn take_answer(exchange: Exchange, drawn: &Candidates, index: usize) {
+    let candidate = &drawn.answers[index];
+    let Some(answer) = candidate.answer().cloned() else {
+        return;
+    };
+    exchange.outcome.set(Some(Ok(answer)));
+    if let Some(evidence) = &candidate.evidence {
+        let outcome = evidence.clone().map(Arc::new).map_err(|e| e.to_string());
+        exchange.evidence.set(Some(outcome));
+    }
+}
+
+/// Each candidate's steps, folded under one line that says how it went.
+#[component]
+pub fn CandidateSteps(run: CandidateRun) -> impl IntoView {
+    let transcripts = run.transcripts.get_value();
+    let count = transcripts.len();
+    let items = transcripts
+        .into_iter()
+        .enumerate()
+        .map(|(index, transcript)| {
+            let approach = crate::agent::candidates::Approach::of_candidate(index).label();
+            let status = move || {
+                run.drawn.with(|drawn| match drawn {
+                    None => "working…".to_string(),
+                    Some(drawn) => match drawn.answers[index].no_result() {
+                        None => "gave a result".to_string(),
+                        Some(why) => why,
+                    },
+                })
+            };
+            view! {
+                <details class="candidate-steps" data-testid="candidate-steps">
+                    <summary>
+                        {format!("Candidate {} of {count} ({approach}): ", index + 1)}
+                        <span data-testid="candidate-status">{status}</span>
+                    </summary>
+                    <TranscriptView transcript=transcript/>
+                </details>
+            }
+        })
+        .collect_view();
+    view! { <div class="candidates" aria-label="Each candidate's steps">{items}</div> }
+}
+
+/// What the candidates' results say: that they agree, or each distinct result to choose from.
+#[component]
+pub fn CandidatesVerdict(exchange: Exchange, run: CandidateRun) -> impl IntoView {
+    move || {
+        let drawn = run.drawn.get()?;
+        let stopped = drawn.stopped();
+        let agreement = &drawn.agreement;
+        let summary = match stopped {
+            true => format!("Stopped. {}", agreement.summary()),
+            false => agreement.summary(),
+        };
+        let split = agreement.is_split().then(|| {
+            let groups = agreement
+                .groups
+                .iter()
+                .map(|group| group_view(exchange, run, &drawn, group, stopped))
+                .collect_view();
+            view! {
+                {(!stopped).then(|| view! {
+                    <p class="candidates-ask" data-testid="candidates-ask">
+                        "No result is taken for you. Choose the one that answers your question, \
+                         or rephrase the question."
+                    </p>
+                })}
+                <div class="candidate-results">{groups}</div>
+            }
+        });
+        let without: Vec<String> = agreement
+            .without_result
+            .iter()
+            .map(|&index| {
+                let why = drawn.answers[index].no_result().unwrap_or_default();
+                format!("Candidate {}: {why}", index + 1)
+            })
+            .collect();
+        let without = (!without.is_empty()).then(|| {
+            view! {
+                <ul class="candidates-without muted" data-testid="candidates-without">
+                    {without.into_iter().map(|line| view! { <li>{line}</li> }).collect_view()}
+                </ul>
+            }
+        });
+        Some(view! {
+            <section class="candidates-verdict" data-testid="candidates-verdict" aria-label="How the candidates agree">
+                <p
+                    class="agreement"
+                    class:split=agreement.is_split()
+                    data-testid="agreement"
+                    role="status"
+                >
+                    {summary}
+                </p>
+                {split}
+                {without}
+            </section>
+        })
+    }
+}
+
+/// One distinct result of a split: how many gave it, its SQL, its rows, and the choice.
+fn group_view(
+    exchange: Exchange,
+    run: CandidateRun,
+    drawn: &Candidates,
+    group: &[usize],
+    stopped: bool,
+) -> impl IntoView {
+    let first = group[0];
+    let candidate = &drawn.answers[first];
+    let sql = candidate.evidence_sql().unwrap_or_default();
+    let result = RwSignal::new(candidate.result().cloned().map(|r| Ok(Arc::new(r))));
+    let numbers: Vec<String> = group.iter().map(|i| (i + 1).to_string()).collect();
+    let given = format!(
+        "{} of {} candidates gave this ({} {})",
+        group.len(),
+        drawn.answers.len(),
+        plural_word(group.len(), "candidate", "candidates"),
+        numbers.join(", ")
+    );
+    let text = candidate
+        .answer()
+        .map(|a| a.text.clone())
+        .unwrap_or_default();
+    let chat = chat_state();
+    let chosen = move || run.chosen.get() == Some(first);
+    view! {
+        <div class="candidate-result" class:chosen=chosen data-testid="candidate-group">
+            <h4 data-testid="candidate-given">{given}</h4>
+            <p class="candidate-text">{text}</p>
+            <pre class="sql" data-testid="candidate-sql"><code>{sql}</code></pre>
+            <ResultView outcome=result testid_scope="candidate"/>
+            {(!stopped).then(|| view! {
+                <button
+                    type="button"
+                    class="button small"
+                    data-testid="choose-candidate"
+                    disabled=move || run.chosen.get().is_some() || chat.task.running()
+                    on:click=move |_| chat.choose(exchange, first)
+                >
+                    {move || if chosen() { "Chosen" } else { "Use this answer" }}
+                </button>
+            })}
+        </div>
+    }
+}
+
+fn plural_word(n: usize, one: &'static str, many: &'static str) -> &'static str {
+    match n {
+        1 => one,
+        _ => many,
+    }
+}
