@@ -13,6 +13,9 @@
 // the status settles (the database identified, what the model sees prepared, its notes
 // read), `--runs` times (a fresh page each time); when the page reports its own steps
 // (window.askdbOpenSteps()), their medians are printed too: where the open time goes.
+//
+// `--engine in-memory|on-demand` opens every file that way, whatever its size (the test page's
+// window.askdbOpenOnDemandFrom); without it the page chooses by size (engine::kind).
 
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -31,6 +34,7 @@ const { values: options } = parseArgs({
     out: { type: 'string', default: '/tmp/askdb-bench' },
     db: { type: 'string' },
     only: { type: 'string' },
+    engine: { type: 'string' },
   },
 });
 const RUNS = Number(options.runs);
@@ -152,7 +156,9 @@ async function timedQuery(page, sql, rows) {
     shown,
     new Promise((_, reject) => setTimeout(() => reject(new Error(`no result for ${sql}`)), 10 * MINUTES)),
   ]);
-  const own = await page.evaluate(() => (window.askdbLastQuery ? window.askdbLastQuery() : null));
+  // The engine in memory times its own steps; the one on demand does not (the page's figure).
+  const onDemand = (await visibleText(page, 'db-reading')) !== null;
+  const own = onDemand ? null : await page.evaluate(() => (window.askdbLastQuery ? window.askdbLastQuery() : null));
   return { wall, own };
 }
 
@@ -172,6 +178,14 @@ function median(values) {
 /** The page's own account of its last open: [{ step, ms }], or [] when it gives none. */
 async function openSteps(page) {
   return page.evaluate(() => (window.askdbOpenSteps ? window.askdbOpenSteps() : []));
+}
+
+/** Makes the page open local files the way `--engine` asks, if it asks. */
+async function chooseEngine(page) {
+  if (!options.engine) return;
+  const from = { 'in-memory': Number.MAX_SAFE_INTEGER, 'on-demand': 0 }[options.engine];
+  if (from === undefined) throw new Error(`--engine is in-memory or on-demand, not ${options.engine}`);
+  await page.evaluate((from) => window.askdbOpenOnDemandFrom(from), from);
 }
 
 /** Polls (every 10 ms) until the schema panel lists tables; the time it took. */
@@ -194,6 +208,7 @@ async function benchOpen(session, file) {
   const steps = new Map();
   for (let run = 0; run < RUNS; run++) {
     const page = await session.open();
+    await chooseEngine(page);
     const started = performance.now();
     await chooseFile(page, file);
     shown.push(await untilTablesShown(page, started));
@@ -235,6 +250,7 @@ async function benchDatabase(session, file, orders) {
   const python = pythonTimings(file, 1); // the rows to expect (and the file in the OS cache)
   const page = await session.open();
   await setDeadlineSeconds(page, 600); // large scans outlast the default deadline
+  await chooseEngine(page);
   const name = path.basename(file);
   const started = performance.now();
   await chooseFile(page, file);

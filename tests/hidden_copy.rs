@@ -6,12 +6,13 @@
 
 mod support;
 
-use askdb::engine::schema::{self, Schema};
+use askdb::engine::hidden::Hidden;
+use askdb::engine::schema::{self, ForeignKey, Schema, Table};
 use askdb::engine::{QueryLimits, TableKind, Value};
-use askdb::sql::lexer::tokenize;
+use askdb::sql::lexer::{tokenize, TokenKind};
 use askdb::sql::quote_ident;
 use support::hiding::{
-    derive, find_in_bytes, with_secrets, Derived, MARKER, SECRET_COLUMN, SECRET_OBJECTS,
+    derive, find_in_bytes, with_secrets, Derived, Scratch, MARKER, SECRET_COLUMN, SECRET_OBJECTS,
     VAULT_COLUMN, VAULT_TABLE,
 };
 use support::{dataset, RusqliteDb};
@@ -54,9 +55,12 @@ fn check_dataset(
         .copied()
         .chain(["askdb_peek_view"])
         .collect();
-    same_visible_schema(&load_schema(&before), &copy, &derived, &dropped, label);
+    let before_schema = load_schema(&before);
+    same_visible_schema(&before_schema, &copy, &derived, &dropped, label);
     no_hidden_name_in_the_catalogue(&after, &copy, &derived, label);
     same_visible_rows(&before, &after, &copy, label);
+    tables_keep_what_they_do_not_lose(&before, &after, &before_schema, &copy, &derived, label);
+    objects_that_name_nothing_hidden_are_kept(&before, &after, &derived.hidden, &dropped, label);
 }
 
 /// The copy has exactly the tables and columns that were not hidden, and the views that are not
@@ -189,6 +193,136 @@ fn same_visible_rows(before: &RusqliteDb, after: &RusqliteDb, copy: &Schema, lab
     }
 }
 
+/// True when the foreign key `key` of `table` names nothing hidden.
+fn key_is_visible(hidden: &Hidden, table: &Table, key: &ForeignKey) -> bool {
+    !hidden.hides_table(&key.to_table)
+        && !key
+            .from_columns
+            .iter()
+            .any(|c| hidden.hides_column(&table.name, c))
+        && !key
+            .to_columns
+            .iter()
+            .any(|c| hidden.hides_column(&key.to_table, c))
+}
+
+/// A table that loses nothing (no hidden column, no foreign key to something hidden) is not
+/// rebuilt: it keeps its own statement, with the defaults, `CHECK`s, collations and
+/// `AUTOINCREMENT` a rebuilt table does not have (chinook, northwind and sakila have such
+/// tables; shop loses something in each). Every table keeps exactly its foreign keys to
+/// visible things, columns and all.
+fn tables_keep_what_they_do_not_lose(
+    before: &RusqliteDb,
+    after: &RusqliteDb,
+    before_schema: &Schema,
+    copy: &Schema,
+    derived: &Derived,
+    label: &str,
+) {
+    let hidden = &derived.hidden;
+    let statement = |db: &RusqliteDb, table: &str| {
+        db.raw_rows(&format!(
+            "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = '{}'",
+            table.replace('\'', "''")
+        ))
+        .expect("catalogue")
+    };
+    for table in before_schema
+        .tables
+        .iter()
+        .filter(|t| t.kind == TableKind::Table && !hidden.hides_table(&t.name))
+    {
+        let kept_keys: Vec<&ForeignKey> = table
+            .foreign_keys
+            .iter()
+            .filter(|key| key_is_visible(hidden, table, key))
+            .collect();
+        let in_copy = copy.table(&table.name).expect("a visible table is kept");
+        // In any order: a rebuilt table declares them in the order SQLite lists them, which is
+        // the reverse of the statement's.
+        let sorted = |keys: Vec<&ForeignKey>| {
+            let mut keys: Vec<String> = keys.iter().map(|key| format!("{key:?}")).collect();
+            keys.sort();
+            keys
+        };
+        assert_eq!(
+            sorted(in_copy.foreign_keys.iter().collect()),
+            sorted(kept_keys.clone()),
+            "{label}: the foreign keys of {}",
+            table.name
+        );
+        let loses_something = kept_keys.len() < table.foreign_keys.len()
+            || table
+                .columns
+                .iter()
+                .any(|c| hidden.hides_column(&table.name, &c.name));
+        if !loses_something {
+            assert_eq!(
+                statement(after, &table.name),
+                statement(before, &table.name),
+                "{label}: {} lost nothing and was rebuilt\n{}",
+                table.name,
+                derived.script
+            );
+        }
+    }
+}
+
+/// Every view, trigger and index whose statement names nothing hidden (a hidden table or
+/// column, or a dropped view; in a name, a string or a comment) is in the copy, as it was.
+fn objects_that_name_nothing_hidden_are_kept(
+    before: &RusqliteDb,
+    after: &RusqliteDb,
+    hidden: &Hidden,
+    dropped_views: &[&str],
+    label: &str,
+) {
+    let forbidden: Vec<String> = hidden
+        .tables
+        .iter()
+        .chain(hidden.columns.iter().map(|(_, column)| column))
+        .cloned()
+        .chain(dropped_views.iter().map(|v| v.to_string()))
+        .map(|name| name.to_lowercase())
+        .collect();
+    let names_something_hidden = |sql: &str| {
+        tokenize(sql)
+            .expect("SQLite's own text tokenizes")
+            .iter()
+            .any(|token| match token.kind {
+                TokenKind::String | TokenKind::Comment => {
+                    let text = token.text.to_lowercase();
+                    forbidden.iter().any(|f| text.contains(f.as_str()))
+                }
+                _ => token
+                    .name()
+                    .is_some_and(|name| forbidden.contains(&name.to_lowercase())),
+            })
+    };
+    let objects = |db: &RusqliteDb| -> Vec<Vec<Value>> {
+        db.raw_rows(
+            "SELECT type, name, sql FROM sqlite_schema \
+             WHERE type IN ('view', 'trigger', 'index') AND sql IS NOT NULL ORDER BY type, name",
+        )
+        .expect("catalogue")
+    };
+    let original = objects(before);
+    let expected: Vec<&Vec<Value>> = original
+        .iter()
+        .filter(|row| !names_something_hidden(&row[2].to_string()))
+        .collect();
+    assert!(
+        expected.len() < original.len(),
+        "{label}: nothing named a hidden thing"
+    );
+    let actual = objects(after);
+    assert_eq!(
+        actual.iter().collect::<Vec<_>>(),
+        expected,
+        "{label}: the views, triggers and indexes kept"
+    );
+}
+
 /// Northwind's views that read "Order Details", directly or through another view.
 const NORTHWIND_DROPPED: &[&str] = &[
     "Invoices",
@@ -305,4 +439,157 @@ fn the_original_file_is_not_touched() {
     let bytes = std::fs::read(&original.0).unwrap();
     let _derived = derive(&original.0, &[VAULT_TABLE], "untouched-derived");
     assert!(std::fs::read(&original.0).unwrap() == bytes);
+}
+
+/// A database made by `sql`, in a file of its own.
+fn database(sql: &str, label: &str) -> Scratch {
+    let file = Scratch::new(label);
+    rusqlite::Connection::open(&file.0)
+        .expect("create the database")
+        .execute_batch(sql)
+        .expect("fill the database");
+    file
+}
+
+/// The rows `sql` gives on the file at `path`.
+fn rows(path: &std::path::Path, sql: &str) -> Vec<Vec<Value>> {
+    RusqliteDb::open(path)
+        .raw_rows(sql)
+        .unwrap_or_else(|e| panic!("{sql}: {e}"))
+}
+
+#[test]
+fn a_rebuilt_table_without_a_key_keeps_its_rows_in_order() {
+    // No key: the rowids are SQLite's own, with gaps where rows went (the `VACUUM` that ends
+    // the script renumbers them, in order). The index holds every visible column, so that
+    // SQLite reads the rows in its order unless the copy asks for their rowids. A column
+    // called rowid is data.
+    let original = database(
+        "CREATE TABLE notes (body TEXT, secret TEXT);
+         CREATE INDEX notes_body ON notes (body);
+         INSERT INTO notes VALUES ('e', 's'), ('d', 's'), ('c', 's'), ('b', 's'), ('a', 's');
+         DELETE FROM notes WHERE body IN ('b', 'd');
+         CREATE TABLE odd (\"rowid\" TEXT, body TEXT, secret TEXT);
+         INSERT INTO odd VALUES ('r1', 'x', 's'), ('r2', 'y', 's');",
+        "rowids",
+    );
+    let derived = derive(
+        &original.0,
+        &["notes.secret", "odd.secret"],
+        "rowids-derived",
+    );
+    let notes = "SELECT body FROM notes ORDER BY rowid";
+    assert_eq!(rows(&derived.copy.0, notes), rows(&original.0, notes));
+    assert_eq!(
+        rows(&original.0, notes),
+        [["e"], ["c"], ["a"]].map(|[body]| vec![Value::Text(body.into())])
+    );
+    let odd = "SELECT \"rowid\", body FROM odd ORDER BY body";
+    assert_eq!(rows(&derived.copy.0, odd), rows(&original.0, odd));
+    // The positive control: both were rebuilt.
+    for table in ["notes", "odd"] {
+        assert!(
+            derived.script.contains(&format!("DROP TABLE \"{table}\"")),
+            "{}",
+            derived.script
+        );
+    }
+}
+
+#[test]
+fn a_without_rowid_table_stays_so_unless_its_key_is_hidden() {
+    // `plain` comes first in the catalogue, so that the statement read for `keyed` must be
+    // its own; `word` has a column called `without` at its end; `lost` loses its key, and
+    // a table without a key cannot be WITHOUT ROWID.
+    let original = database(
+        "CREATE TABLE plain (id INTEGER PRIMARY KEY, body TEXT, secret TEXT);
+         CREATE TABLE keyed (code TEXT PRIMARY KEY, body TEXT, secret TEXT) WITHOUT ROWID;
+         CREATE TABLE word (id INTEGER PRIMARY KEY, secret TEXT, without);
+         CREATE TABLE lost (code TEXT PRIMARY KEY, body TEXT) WITHOUT ROWID;
+         INSERT INTO plain VALUES (7, 'p', 's'), (9, 'q', 's');
+         INSERT INTO keyed VALUES ('k1', 'a', 's'), ('k2', 'b', 's');
+         INSERT INTO word VALUES (4, 's', 'w');
+         INSERT INTO lost VALUES ('l1', 'c'), ('l2', 'd');",
+        "without-rowid",
+    );
+    let derived = derive(
+        &original.0,
+        &["plain.secret", "keyed.secret", "word.secret", "lost.code"],
+        "without-rowid-derived",
+    );
+    let copy = RusqliteDb::open(&derived.copy.0);
+    let has_rowid = |table: &str| copy.raw_rows(&format!("SELECT rowid FROM {table}")).is_ok();
+    assert!(!has_rowid("keyed"), "{}", derived.script);
+    assert!(has_rowid("plain") && has_rowid("word") && has_rowid("lost"));
+    // `id` is the rowid still, in both.
+    for table in ["plain", "word"] {
+        let same = format!("SELECT count(*) FROM {table} WHERE rowid IS NOT id");
+        assert_eq!(rows(&derived.copy.0, &same), [vec![Value::Integer(0)]]);
+        let ids = format!("SELECT id FROM {table} ORDER BY id");
+        assert_eq!(rows(&derived.copy.0, &ids), rows(&original.0, &ids));
+    }
+    let keyed = "SELECT code, body FROM keyed ORDER BY code";
+    assert_eq!(rows(&derived.copy.0, keyed), rows(&original.0, keyed));
+    assert_eq!(
+        rows(
+            &derived.copy.0,
+            "SELECT name, pk FROM pragma_table_info('keyed')"
+        ),
+        [
+            vec![Value::Text("code".into()), Value::Integer(1)],
+            vec![Value::Text("body".into()), Value::Integer(0)],
+        ]
+    );
+    assert_eq!(
+        rows(&derived.copy.0, "SELECT body FROM lost ORDER BY body"),
+        [vec![Value::Text("c".into())], vec![Value::Text("d".into())]]
+    );
+}
+
+#[test]
+fn a_rebuilt_table_keeps_its_composite_key_and_its_keys_to_visible_tables() {
+    // A key of two INTEGER columns is not a rowid, and one that loses a column is no key at
+    // all (what is left need not be unique); a foreign key may name the other table's
+    // columns, or leave them to its primary key.
+    let original = database(
+        "CREATE TABLE parent (id INTEGER PRIMARY KEY, name TEXT);
+         CREATE TABLE other (id INTEGER PRIMARY KEY, name TEXT);
+         CREATE TABLE pairs (
+             a INTEGER, b INTEGER, secret TEXT,
+             parent_id REFERENCES parent,
+             other_id INTEGER REFERENCES other (id),
+             PRIMARY KEY (a, b)
+         );
+         CREATE TABLE halves (a INTEGER, b INTEGER, body TEXT, PRIMARY KEY (a, b));
+         INSERT INTO parent VALUES (1, 'p');
+         INSERT INTO other VALUES (2, 'o');
+         INSERT INTO pairs VALUES (1, 1, 's', 1, 2), (1, 2, 's', 1, 2), (2, 1, 's', NULL, 2);
+         INSERT INTO halves VALUES (1, 1, 'x'), (1, 2, 'y'), (2, 1, 'z');",
+        "pairs",
+    );
+    let derived = derive(&original.0, &["pairs.secret", "halves.b"], "pairs-derived");
+    let key = |table: &str| {
+        format!("SELECT name, pk FROM pragma_table_info('{table}') WHERE pk > 0 ORDER BY pk")
+    };
+    assert_eq!(
+        rows(&derived.copy.0, &key("pairs")),
+        rows(&original.0, &key("pairs"))
+    );
+    assert_eq!(rows(&derived.copy.0, &key("pairs")).len(), 2);
+    assert_eq!(
+        rows(&derived.copy.0, &key("halves")),
+        Vec::<Vec<Value>>::new()
+    );
+    let foreign = "SELECT \"table\", \"from\", \"to\" FROM pragma_foreign_key_list('pairs') \
+                   ORDER BY \"table\"";
+    let kept = rows(&derived.copy.0, foreign);
+    assert_eq!(kept, rows(&original.0, foreign));
+    // The positive control: one key names its columns, the other leaves them to the key.
+    assert_eq!(kept.len(), 2);
+    assert!(kept.iter().any(|row| row[2] == Value::Null));
+    assert!(kept.iter().any(|row| row[2] == Value::Text("id".into())));
+    let pairs = "SELECT a, b, parent_id, other_id FROM pairs ORDER BY a, b";
+    assert_eq!(rows(&derived.copy.0, pairs), rows(&original.0, pairs));
+    let halves = "SELECT a, body FROM halves ORDER BY body";
+    assert_eq!(rows(&derived.copy.0, halves), rows(&original.0, halves));
 }

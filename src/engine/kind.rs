@@ -53,6 +53,23 @@ impl DatabaseKind {
     }
 }
 
+/// A local file of at least this many bytes is read on demand (`engine::lazy`); a smaller one
+/// is read whole into memory (sql.js). In memory, the open reads every byte (about 1 s for
+/// 300 MB, holding it twice meanwhile, and sql.js stops at 2 GB) but queries that scan are
+/// several times faster and hiding can copy the database; on demand, the open reads a few
+/// pages whatever the size. The figures that set it are in `docs/benchmarks.md`.
+pub const ON_DEMAND_FROM_BYTES: u64 = 512 * 1024 * 1024;
+
+/// How a local file of `size` bytes is opened, when files of `on_demand_from` bytes and more
+/// are read on demand.
+pub fn kind_for_local_file(size: u64, on_demand_from: u64) -> DatabaseKind {
+    if size >= on_demand_from {
+        DatabaseKind::LocalFile
+    } else {
+        DatabaseKind::InMemory
+    }
+}
+
 /// How a database keeps things from the model. Always by a mechanism, never by reading the
 /// model's SQL; a kind without one refuses, and says why.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -71,9 +88,14 @@ impl DatabaseKind {
     pub fn hiding(self) -> HidingMechanism {
         match self {
             DatabaseKind::InMemory => HidingMechanism::Copy,
-            DatabaseKind::LocalFile | DatabaseKind::Remote => HidingMechanism::Refused(
-                "this database is read on demand, not copied into memory, and hiding works by a \
-                 copy without what is hidden"
+            DatabaseKind::LocalFile => HidingMechanism::Refused(format!(
+                "this file is read on demand (files of {} MiB and more are), not copied into \
+                 memory, and hiding works by a copy without what is hidden",
+                ON_DEMAND_FROM_BYTES / (1024 * 1024)
+            )),
+            DatabaseKind::Remote => HidingMechanism::Refused(
+                "this database is read on demand from its server, not copied into memory, and \
+                 hiding works by a copy without what is hidden"
                     .into(),
             ),
             DatabaseKind::Datasette => HidingMechanism::Refused(
@@ -116,6 +138,19 @@ mod tests {
                 CountPolicy::UpTo(0)
             );
         }
+    }
+
+    #[test]
+    fn a_local_file_is_read_on_demand_from_the_threshold_on() {
+        let from = ON_DEMAND_FROM_BYTES;
+        assert_eq!(kind_for_local_file(from - 1, from), DatabaseKind::InMemory);
+        assert_eq!(kind_for_local_file(from, from), DatabaseKind::LocalFile);
+        // Past what 32 bits hold, and past sql.js's 2 GB.
+        assert_eq!(
+            kind_for_local_file(5 * 1024 * 1024 * 1024, from),
+            DatabaseKind::LocalFile
+        );
+        assert_eq!(kind_for_local_file(0, 0), DatabaseKind::LocalFile);
     }
 
     #[test]

@@ -15,9 +15,9 @@
 //! ([`OnDemand`], `engine::lazy`), whose identity is what that engine found at open and which
 //! cannot be copied for the model (its [`DatabaseKind::hiding`] refuses); and a Datasette
 //! server's JSON API ([`Served`], `engine::datasette`), identified by what the server reports of
-//! its file, from which nothing can be taken away either. The page opens every
-//! file in memory today; choosing the engine by size or address is the opening's business
-//! (`ui/opening.rs`), and nothing else changes with it.
+//! its file, from which nothing can be taken away either. Which kind a file opens as is the
+//! opening's business (`ui/opening.rs`, by `engine::kind::kind_for_local_file`), and nothing
+//! else changes with it.
 
 use super::datasette::fetch::FetchTransport;
 use super::datasette::{DatasetteAddress, DatasetteDatabase, DatasetteIdentity, DatasetteProblem};
@@ -25,7 +25,7 @@ use super::identity::Identity;
 use super::kind::{CountPolicy, DatabaseKind, HidingMechanism};
 use super::lazy::{LazyDatabase, LazyOpened};
 use super::worker::WorkerDatabase;
-use super::{Database, DbError, QueryLimits, QueryResult, ReadOnlySql, Value};
+use super::{Database, DbError, QueryLimits, QueryResult, ReadOnlySql, ReadStats, Value};
 use futures::future::{AbortHandle, Abortable, FutureExt, LocalBoxFuture, Shared};
 use js_sys::{Array, Uint8Array};
 use web_sys::{Blob, File};
@@ -239,6 +239,35 @@ impl PageDatabase {
                     HidingMechanism::Copy => "this database cannot be copied".into(),
                 }))
             }
+        }
+    }
+
+    /// Everything read from the file or server since it opened (`None` in memory, where
+    /// reading costs nothing).
+    pub fn total_reads(&self) -> Option<ReadStats> {
+        match self {
+            PageDatabase::InMemory(_) => None,
+            PageDatabase::OnDemand(db) => Some(db.engine.total_reads()),
+            PageDatabase::Datasette(db) => Some(db.engine.total_requests()),
+        }
+    }
+
+    /// What stopping a query costs this database, for the person who stopped it: nothing in
+    /// memory (its worker is restarted on the same bytes, `engine::worker`); read on demand,
+    /// the worker is terminated and the next query opens the file again, with an empty page
+    /// cache.
+    pub fn after_stop(&self) -> String {
+        match self {
+            PageDatabase::InMemory(_) => "The database is ready for the next one.".into(),
+            PageDatabase::OnDemand(db) => format!(
+                "This database is read on demand: its worker was stopped, and the next query \
+                 opens the file again (a few pages) with its page cache (up to {}) empty, so it \
+                 may read more of the file than it would have.",
+                super::format_bytes(db.opened.cache_bytes)
+            ),
+            PageDatabase::Datasette(_) => "The query was left to the Datasette server, whose own \
+                 time limit ends it; the page asks nothing more of it."
+                .into(),
         }
     }
 

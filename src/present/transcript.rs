@@ -369,6 +369,7 @@ mod tests {
             total_rows: RowCount::Exact(1_234),
             more_rows: true,
             elapsed_ms: 1.0,
+            reads: None,
             warnings,
             note: None,
         })

@@ -50,7 +50,7 @@ pub fn Console() -> impl IntoView {
             // its worker at once.
             let result = match select(query, started.stopped.clone()).await {
                 Either::Left((result, _)) => result.map(Arc::new).map_err(explain),
-                Either::Right(_stopped) => Err(STOPPED.to_string()),
+                Either::Right(_stopped) => Err(format!("{STOPPED} {}", db.after_stop())),
             };
             outcome.set(Some(result));
         });
@@ -105,7 +105,7 @@ pub fn Console() -> impl IntoView {
 }
 
 /// What the result area says when the person stopped the query.
-const STOPPED: &str = "The query was stopped. The database is ready for the next one.";
+const STOPPED: &str = "The query was stopped.";
 
 /// The error as the console shows it: what happened, then what the person can do.
 fn explain(error: DbError) -> String {

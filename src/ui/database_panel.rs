@@ -73,6 +73,9 @@ pub fn Status() -> impl IntoView {
                 <p class="status-line">
                     <strong class="db-name">{open.name.clone()}</strong>
                     <span class="db-summary">{open.summary()}</span>
+                    {open.reading().map(|reading| view! {
+                        <span class="db-reading" data-testid="db-reading">{reading}</span>
+                    })}
                 </p>
             }
             .into_any(),

@@ -42,7 +42,7 @@ pub fn mount() {
 
 #[component]
 fn App() -> impl IntoView {
-    let state = AppState::new("worker.js");
+    let state = AppState::new("worker.js", "lazy-worker.js");
     provide_context(state);
     // The first file opened need not wait for a worker and SQLite to start.
     state.start_spare();

@@ -12,13 +12,16 @@
 //! The page never reads a database file's bytes itself: the engine's worker reads the `File`
 //! (or the `Blob` a download was gathered into) and copies it into SQLite's memory, so the
 //! bytes are neither copied into a message nor into wasm memory, and never leave the browser.
-//! Only the first bytes are read here, to tell a database from a conversation.
+//! Only the first bytes are read here, to tell a database from a conversation. A local file
+//! of `engine::kind::ON_DEMAND_FROM_BYTES` and more is not copied at all: it opens in the
+//! engine that reads the pages a query needs from the `File` (`PageDatabase::OnDemand`).
 
 use super::knowledge;
 use super::open_steps::OpenSteps;
 use super::state::{AppState, Identification, Loading, OpenDatabase};
 use crate::browser::{describe, page_address, page_origin};
 use crate::conversation::{self, sniff, FileKind, ReadError};
+use crate::engine::kind::{kind_for_local_file, DatabaseKind};
 use crate::engine::page::PageDatabase;
 use crate::engine::schema;
 use crate::knowledge::{sidecar, LIMITS};
@@ -273,11 +276,35 @@ async fn open_database(state: AppState, name: &str, blob: Blob) -> Result<(), St
             }))
         }
     };
-    let engine = state.engine().map_err(|e| e.to_string())?;
-    let db = PageDatabase::open_in_memory(engine, &blob, reading)
-        .await
-        .map_err(|e| e.to_string())?;
-    step("read the file and open it (worker)", started);
+    let on_demand = blob
+        .dyn_ref::<File>()
+        .filter(|_| {
+            let size = blob.size() as u64;
+            kind_for_local_file(size, state.on_demand_from.get_value()) == DatabaseKind::LocalFile
+        })
+        .cloned();
+    let db = match on_demand {
+        Some(file) => {
+            state.loading.set(Some(Loading {
+                label: format!("Opening {name} (read on demand: only the pages a query needs)"),
+                fraction: None,
+            }));
+            let engine = state.lazy_engine().map_err(|e| e.to_string())?;
+            let db = PageDatabase::open_local_on_demand(engine, &file)
+                .await
+                .map_err(|e| e.to_string())?;
+            step("open on demand (header, schema, sampled pages)", started);
+            db
+        }
+        None => {
+            let engine = state.engine().map_err(|e| e.to_string())?;
+            let db = PageDatabase::open_in_memory(engine, &blob, reading)
+                .await
+                .map_err(|e| e.to_string())?;
+            step("read the file and open it (worker)", started);
+            db
+        }
+    };
     let db = Rc::new(db);
     state.loading.set(Some(Loading {
         label: "Reading the schema".into(),
@@ -338,7 +365,7 @@ async fn open_database(state: AppState, name: &str, blob: Blob) -> Result<(), St
         Ok(identity) => Identification::Known(identity),
         Err(why) => Identification::Unknown(why),
     };
-    step("identity (SHA-256, in a worker)", started);
+    step("identity", started);
     let key = identity
         .storage_key()
         .unwrap_or_else(|| Err("no identity".into()));

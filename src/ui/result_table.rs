@@ -76,6 +76,9 @@ fn ResultTable(result: Arc<QueryResult>, ids: TestIds) -> impl IntoView {
     let meta = view! {
         <span data-testid=ids.id("result-rowcount")>{row_count_text(&result)}</span>
         <span class="muted" data-testid=ids.id("result-elapsed")>{elapsed(result.elapsed_ms)}</span>
+        {result.reads.map(|reads| view! {
+            <span class="muted" data-testid=ids.id("result-reads")>{format!("read {reads}")}</span>
+        })}
     };
 
     // Rows appear a slice at a time, one slice per task, so that a thousand wide rows never

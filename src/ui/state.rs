@@ -4,7 +4,8 @@ use super::hiding::view::Hiding;
 use super::knowledge::view::KnowledgeState;
 use crate::conversation::{ConversationFile, DatabaseIdentity};
 use crate::engine::identity::Identity;
-use crate::engine::kind::DatabaseKind;
+use crate::engine::kind::{DatabaseKind, ON_DEMAND_FROM_BYTES};
+use crate::engine::lazy::LazyDatabase;
 use crate::engine::page::PageDatabase;
 use crate::engine::worker::WorkerDatabase;
 use crate::engine::{DbError, QueryLimits, Schema};
@@ -84,6 +85,20 @@ impl OpenDatabase {
     }
 }
 
+impl OpenDatabase {
+    /// How its bytes are read, when that is not "all of it, into memory": "4.6 GB, read on
+    /// demand" (the person then knows why hiding is refused and a scan is slower).
+    pub fn reading(&self) -> Option<String> {
+        let size = crate::engine::format_bytes(self.size);
+        match self.kind {
+            DatabaseKind::InMemory => None,
+            DatabaseKind::LocalFile => Some(format!("{size}, read on demand from the file")),
+            DatabaseKind::Remote => Some(format!("{size}, read on demand from the server")),
+            DatabaseKind::Datasette => Some(format!("{size}, asked through a Datasette server")),
+        }
+    }
+}
+
 /// A database being read or opened.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Loading {
@@ -96,8 +111,12 @@ pub struct Loading {
 /// Handles to the page's shared state; cheap to copy into closures.
 #[derive(Clone, Copy)]
 pub struct AppState {
-    /// Where the engines' worker script is (`worker.js`, resolved against the page).
+    /// Where the in-memory engine's worker script is (`worker.js`, resolved against the page).
     worker_url: StoredValue<String>,
+    /// Where the script of the engine that reads on demand is (`lazy-worker.js`).
+    lazy_worker_url: StoredValue<String>,
+    /// Local files of this many bytes and more are read on demand (`engine::kind`).
+    pub on_demand_from: StoredValue<u64>,
     /// A worker started ahead, with SQLite loaded, for the next database opened.
     spare: StoredValue<Option<WorkerDatabase>, LocalStorage>,
     /// The open database, of whatever kind (none before the first open).
@@ -155,10 +174,13 @@ impl SentLedger {
 }
 
 impl AppState {
-    /// The page's state, with engines whose worker script is at `worker_url`.
-    pub fn new(worker_url: &str) -> AppState {
+    /// The page's state, with engines whose worker scripts are at `worker_url` (in memory) and
+    /// `lazy_worker_url` (on demand).
+    pub fn new(worker_url: &str, lazy_worker_url: &str) -> AppState {
         AppState {
             worker_url: StoredValue::new(worker_url.to_string()),
+            lazy_worker_url: StoredValue::new(lazy_worker_url.to_string()),
+            on_demand_from: StoredValue::new(ON_DEMAND_FROM_BYTES),
             spare: StoredValue::new_local(None),
             db: StoredValue::new_local(None),
             identity: RwSignal::new(Identification::None),
@@ -183,6 +205,11 @@ impl AppState {
             Some(engine) => Ok(engine),
             None => WorkerDatabase::new(&self.worker_url.get_value()),
         }
+    }
+
+    /// An engine that reads a database on demand (nothing loads until it opens one).
+    pub fn lazy_engine(&self) -> Result<LazyDatabase, DbError> {
+        LazyDatabase::new(&self.lazy_worker_url.get_value())
     }
 
     /// Starts a worker ahead, with SQLite loaded in it, for the next open: starting one costs

@@ -12,6 +12,9 @@
 //!   when something is hidden from it (`null` when there is none), so that a test can look
 //!   for hidden values in it.
 //!
+//! - `askdbOpenOnDemandFrom(bytes)`: local files of `bytes` and more are read on demand from
+//!   then on (instead of `engine::kind::ON_DEMAND_FROM_BYTES`), so that a test or the benchmark
+//!   can open a small file either way.
 //! - `askdbOpenSteps()`: where the last open's time went, `[{step, ms}]` (for the benchmark).
 //! - `askdbLastQuery()`: where the last query's time went, `{total_ms, sql_ms, decode_ms}` (for
 //!   the benchmark).
@@ -21,7 +24,7 @@
 use super::state::AppState;
 use crate::engine::page::PageDatabase;
 use js_sys::Reflect;
-use leptos::prelude::{GetValue, WithValue};
+use leptos::prelude::{GetValue, SetValue, WithValue};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
@@ -60,6 +63,15 @@ pub fn install(state: AppState) {
         serde_wasm_bindgen::to_value(&steps).unwrap_or(JsValue::NULL)
     });
     let _ = Reflect::set(&window, &"askdbOpenSteps".into(), open_steps.as_ref());
+    let on_demand_from = Closure::<dyn Fn(f64)>::new(move |bytes: f64| {
+        state.on_demand_from.set_value(bytes.max(0.0) as u64);
+    });
+    let _ = Reflect::set(
+        &window,
+        &"askdbOpenOnDemandFrom".into(),
+        on_demand_from.as_ref(),
+    );
+    on_demand_from.forget();
     let last_query = Closure::<dyn Fn() -> JsValue>::new(move || {
         let timings = crate::engine::worker::last_query_timings();
         serde_wasm_bindgen::to_value(&timings).unwrap_or(JsValue::NULL)

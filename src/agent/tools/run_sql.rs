@@ -4,7 +4,7 @@ use super::args::Args;
 use super::{halve, spec, text_parameter, Mode, Offer, Tool, ToolOutput, Toolbox};
 use crate::agent::checks::{self, Diagnostic};
 use crate::agent::values::{round_ms, rows_json, serialize_row_count};
-use crate::engine::{Database, QueryResult, RowCount};
+use crate::engine::{Database, QueryResult, ReadStats, RowCount};
 use crate::llm::ToolSpec;
 use crate::sql::analysis::Query;
 use serde::Serialize;
@@ -33,6 +33,10 @@ pub struct SqlRun {
     /// True when the query produced more rows than `rows` holds.
     pub more_rows: bool,
     pub elapsed_ms: f64,
+    /// What it read from a database read on demand (`None` in memory, where reading is free):
+    /// the model sees what its queries cost.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reads: Option<ReadStats>,
     /// Traps the query may have fallen into, and checks of its literals.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<Diagnostic>,
@@ -51,6 +55,7 @@ impl SqlRun {
             total_rows: result.total_rows,
             more_rows: result.truncated,
             elapsed_ms: round_ms(result.elapsed_ms),
+            reads: result.reads,
             warnings,
             note: None,
         }

@@ -9,7 +9,8 @@
 use super::address::origin_of;
 use super::identity::{read_databases, DatasetteIdentity};
 use super::{answer, request, DatasetteAddress, DatasetteProblem};
-use crate::engine::{Database, DbError, QueryLimits, QueryResult, ReadOnlySql, Value};
+use crate::engine::{Database, DbError, QueryLimits, QueryResult, ReadOnlySql, ReadStats, Value};
+use std::cell::Cell;
 
 /// A server's answer, whatever its status.
 #[derive(Clone, Debug, PartialEq)]
@@ -58,6 +59,9 @@ pub struct DatasetteDatabase<T> {
     /// Sent only to this server (`Authorization: Bearer`), never in an address.
     token: Option<String>,
     transport: T,
+    /// Every request made since it was created: how many, the bytes of their answers, and how
+    /// long they were waited for.
+    sent: Cell<ReadStats>,
 }
 
 impl<T: Transport> DatasetteDatabase<T> {
@@ -66,7 +70,16 @@ impl<T: Transport> DatasetteDatabase<T> {
             address,
             token,
             transport,
+            sent: Cell::new(ReadStats {
+                waited_ms: Some(0),
+                ..ReadStats::default()
+            }),
         }
+    }
+
+    /// Every request made to the server since it was created (identifying it included).
+    pub fn total_requests(&self) -> ReadStats {
+        self.sent.get()
     }
 
     pub fn address(&self) -> &DatasetteAddress {
@@ -96,6 +109,7 @@ impl<T: Transport> DatasetteDatabase<T> {
                 .transport
                 .get(&url, self.token.as_deref(), timeout_ms)
                 .await
+                .inspect(|answer| self.count(answer))
                 .map_err(|failure| {
                     DbError::Datasette(DatasetteProblem::Unreachable {
                         server: self.address.server.clone(),
@@ -116,6 +130,19 @@ impl<T: Transport> DatasetteDatabase<T> {
         Err(DbError::Datasette(DatasetteProblem::Redirect {
             to: "a second redirect".into(),
         }))
+    }
+}
+
+impl<T> DatasetteDatabase<T> {
+    fn count(&self, answer: &WebAnswer) {
+        self.sent.set(
+            self.sent.get()
+                + ReadStats {
+                    bytes: answer.body.len() as u64,
+                    requests: 1,
+                    waited_ms: Some(answer.elapsed_ms.round() as u64),
+                },
+        );
     }
 }
 
@@ -146,10 +173,13 @@ impl<T: Transport> Database for DatasetteDatabase<T> {
     ) -> Result<QueryResult, DbError> {
         let (url, sent) =
             request::query_url(&self.address, sql, values, limits).map_err(DbError::Datasette)?;
+        let before = self.sent.get();
         let answer = self
             .get_following(url, limits.deadline_ms.saturating_add(GRACE_MS))
             .await?;
-        answer::read_answer(&answer, &sent, &self.address, limits)
+        let mut result = answer::read_answer(&answer, &sent, &self.address, limits)?;
+        result.reads = Some(self.sent.get().since(before));
+        Ok(result)
     }
 }
 

@@ -260,6 +260,19 @@ mod tests {
     }
 
     #[test]
+    fn showing_one_thing_again_keeps_the_rest_hidden() {
+        let mut hidden = Hidden::default();
+        hidden.toggle_column("customers", "email");
+        hidden.toggle_column("customers", "id");
+        hidden.toggle_column("mailing", "email");
+        hidden.toggle_table("payments");
+        hidden.toggle_table("v.x");
+        hidden.toggle_column("Customers", "EMAIL");
+        hidden.toggle_table("PAYMENTS");
+        assert_eq!(hidden.names(), ["customers.id", "mailing.email", "v.x"]);
+    }
+
+    #[test]
     fn a_column_of_a_hidden_table_is_named_once_with_its_table() {
         let mut hidden = Hidden::default();
         hidden.toggle_column("payments", "card");

@@ -5,9 +5,10 @@
 //!   those that name nothing hidden are created again at the end, from their own text.
 //! - Hidden tables and views are dropped.
 //! - A table with hidden columns, or with a foreign key to something hidden, is rebuilt from the
-//!   schema without them: its visible data copied (rowids kept), the old table dropped, the new
+//!   schema without them: its visible data copied (rowids too), the old table dropped, the new
 //!   one renamed, its indexes that name nothing hidden created again.
-//! - `VACUUM` last, so that no freed page still holds a hidden value or name.
+//! - `VACUUM` last, so that no freed page still holds a hidden value or name. (It renumbers the
+//!   rowids of tables without an `INTEGER PRIMARY KEY`, keeping their order.)
 //!
 //! "Names something hidden" is decided on the object's tokens, erring towards dropping: a name
 //! or a quoted name equal to a hidden table, column or dropped view (any case), or a string or
@@ -255,7 +256,10 @@ fn rebuild(script: &mut String, table: &Table, definition: &str, hidden: &Hidden
             .all(|c| !hidden.hides_column(&table.name, &c.name));
     let rowid_alias =
         keeps_key && primary.len() == 1 && primary[0].decl_type.eq_ignore_ascii_case("INTEGER");
-    let without_rowid = keeps_key && declared_without_rowid(definition);
+    // A WITHOUT ROWID table that loses its key is rebuilt as an ordinary table; it still has
+    // no rowid to copy from.
+    let had_rowid = !declared_without_rowid(definition);
+    let without_rowid = keeps_key && !had_rowid;
 
     let mut parts: Vec<String> = visible
         .iter()
@@ -293,8 +297,11 @@ fn rebuild(script: &mut String, table: &Table, definition: &str, hidden: &Hidden
     }
 
     let columns = name_list(visible.iter().map(|c| &c.name));
-    // Rowids are kept, so that a row is the same row in both; a column called rowid hides it.
-    let keeps_rowid = !without_rowid
+    // Rowids are copied (a column called rowid hides them), so that rows keep their order: the
+    // SELECT alone may read them in the order of an index. The `VACUUM` at the end renumbers
+    // them, in order, in every table without an `INTEGER PRIMARY KEY`, rebuilt or not: only
+    // rowids that are a key stay the original's.
+    let keeps_rowid = had_rowid
         && !table.columns.iter().any(|c| {
             ["rowid", "oid", "_rowid_"]
                 .iter()
@@ -381,6 +388,27 @@ mod tests {
         assert!(!declared_without_rowid(
             "CREATE TABLE t (a, \"without rowid\")"
         ));
+        // A column called `without` at the end is not the clause.
+        assert!(!declared_without_rowid("CREATE TABLE t (a, without)"));
+        // No statement found (`derive_script` reads "" then): an ordinary table.
+        assert!(!declared_without_rowid(""));
+    }
+
+    #[test]
+    fn the_table_being_built_has_a_name_no_object_has() {
+        let entry = |kind, name: &str| CatalogueEntry {
+            kind,
+            name: name.into(),
+            table: "t".into(),
+            sql: None,
+        };
+        assert_eq!(spare_name(&[]), "askdb_rebuilt_0");
+        let taken = [
+            entry(ObjectKind::Table, "askdb_rebuilt_0"),
+            entry(ObjectKind::Index, "ASKDB_REBUILT_1"),
+            entry(ObjectKind::View, "askdb_rebuilt_3"),
+        ];
+        assert_eq!(spare_name(&taken), "askdb_rebuilt_2");
     }
 
     #[test]

@@ -27,6 +27,7 @@ use crate::agent::{Agent, AgentConfig, AgentError, AgentEvent, Answer, Failure, 
 use crate::browser::BrowserClock;
 use crate::conversation::{ModelInfo, Pace, RecordedQuestion, Recorder, RunSettings};
 use crate::engine::page::PageDatabase;
+use crate::engine::ReadStats;
 use crate::engine::{query_bound, QueryLimits, Schema};
 use crate::llm::{LlmProvider, Usage};
 use crate::settings::readiness::{Asking, NotReady};
@@ -48,6 +49,9 @@ pub struct Exchange {
     recording: StoredValue<Option<RecordedQuestion>>,
     /// Played from a saved conversation rather than asked.
     replayed: bool,
+    /// What the question read from a database read on demand (its queries, checks and the
+    /// answer's re-run), once it is over; `None` in memory.
+    reads: RwSignal<Option<ReadStats>>,
     /// Asked of several candidates: theirs steps and results.
     candidates: Option<CandidateRun>,
 }
@@ -61,6 +65,7 @@ impl Exchange {
             evidence: RwSignal::new(None),
             recording: StoredValue::new(None),
             replayed: false,
+            reads: RwSignal::new(None),
             candidates: None,
         }
     }
@@ -221,6 +226,12 @@ impl ChatState {
             settings,
             limits,
         } = connection;
+        let reads_before = db.total_reads();
+        let note_reads = |exchange: Exchange| {
+            if let (Some(before), Some(now)) = (reads_before, db.total_reads()) {
+                exchange.reads.set(Some(now.since(before)));
+            }
+        };
         if asked.exchange.candidates.is_some() {
             let (exchange, generation) = (asked.exchange, asked.generation);
             let stopped = started.stopped.clone();
@@ -230,6 +241,7 @@ impl ChatState {
                 )
                 .await;
             drop(started);
+            note_reads(exchange);
             let agreed = drawn.is_some_and(|d| d.agreed().is_some() && !d.stopped());
             if agreed && self.question.get_untracked().trim() == asked.question {
                 self.question.set(String::new());
@@ -267,6 +279,7 @@ impl ChatState {
             self.question.set(String::new());
         }
         self.show_evidence(exchange, &db, &limits).await;
+        note_reads(exchange);
     }
 
     /// Runs the agent on `asked` with `llm` and the database the model sees, its steps shown as
@@ -326,6 +339,12 @@ impl ChatState {
         exchange
             .evidence
             .set(Some(rerun.map(Arc::new).map_err(|e| e.to_string())));
+    }
+
+    /// What the current (or last) question read from a database read on demand, once over.
+    fn current_reads(&self) -> Option<ReadStats> {
+        let exchange = self.exchanges.with(|list| list.last().copied())?;
+        exchange.reads.get()
     }
 
     /// The current question's tokens, its time once done, and whether it is done.

@@ -106,7 +106,15 @@ fn UsageLine() -> impl IntoView {
         let question = current.map(|(usage, elapsed_ms, done)| {
             let label = if done { "This question" } else { "So far" };
             let time = elapsed_ms.map(|ms| format!(", {}", elapsed(ms)));
-            format!("{label}: {}{}", tokens(usage), time.unwrap_or_default())
+            let reads = chat
+                .current_reads()
+                .map(|reads| format!(", read {reads} from the database"));
+            format!(
+                "{label}: {}{}{}",
+                tokens(usage),
+                time.unwrap_or_default(),
+                reads.unwrap_or_default()
+            )
         });
         let session = (totals.questions > 0).then(|| session_text(&totals));
         let text = [question, session]

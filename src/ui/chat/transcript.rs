@@ -168,7 +168,13 @@ fn StepCard(transcript: Transcript, index: usize) -> impl IntoView {
                         {move || transcript.with_step(index, Step::outcome)}
                     </span>
                     <span class="step-time muted">
-                        {move || transcript.with_step(index, |s| s.result.as_ref().map(|r| elapsed(r.elapsed_ms))).flatten()}
+                        {move || transcript.with_step(index, |s| s.result.as_ref().map(|r| {
+                            let reads = match &r.output {
+                                ToolOutput::Rows(run) => run.reads.map(|reads| format!(", read {reads}")),
+                                _ => None,
+                            };
+                            format!("{}{}", elapsed(r.elapsed_ms), reads.unwrap_or_default())
+                        })).flatten()}
                     </span>
                 </summary>
                 <div class="step-body">

@@ -1,0 +1,210 @@
+// Local files read on demand in the page (PageDatabase::OnDemand), chosen through "Open a file"
+// as a person would:
+// - a file past 4 GiB (mostly one large zero blob, its zeros turned into holes on disk so that
+//   it costs little disk) opens on demand; its schema shows, and the console reads a table
+//   whose pages all lie past the 4 GiB mark; hiding a column is refused with the reason;
+// - a small file opened on demand (the threshold lowered by the test page's hook): the console,
+//   a scripted agent question and its evidence re-run work; Stop and the deadline stop a
+//   runaway query and the next query answers; a file changed or deleted on disk gives its
+//   message and the page goes on;
+// - below the threshold, a file still opens in memory (the control).
+
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import {
+  chooseFile, dataset, expectRows, expectSqlError, runSql, schemaNames, setDeadlineSeconds, startSession,
+  tempDir, visibleText, waitForOpen, waitForSqlError, waitUntil,
+} from './harness.mjs';
+import {
+  ask, bodyText, configureFor, expectAnswerRows, finalAnswer, call, scriptedLlm, steps, waitForAnswer,
+} from './chat-support.mjs';
+
+const FOUR_GIB = 4 * 1024 ** 3;
+const ENDLESS = 'WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM r) SELECT count(*) FROM r';
+let session;
+let temp;
+
+before(async () => {
+  session = await startSession();
+  temp = await tempDir('lazy-page');
+});
+
+after(async () => {
+  await session?.close();
+  await temp?.remove();
+});
+
+// Five blobs of 900 MB of zeros (64 KiB pages), each committed and its zeros made holes
+// (`fallocate --dig-holes`) so that the file takes a few hundred MB of disk; then `far`,
+// created after them so that its root page and its rows (about 10 MB: more than the open's
+// reads around its last sampled page) lie past them. Prints the offset of
+// `far`'s root page.
+const MAKE_BIG = `
+import sqlite3, subprocess, sys
+db = sqlite3.connect(sys.argv[1])
+db.executescript("PRAGMA page_size=65536; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
+                 "CREATE TABLE pad(b BLOB);")
+for _ in range(5):
+    db.execute("INSERT INTO pad VALUES (zeroblob(900000000))")
+    db.commit()
+    subprocess.run(["fallocate", "--dig-holes", sys.argv[1]], check=True)
+db.execute("CREATE TABLE far(id INTEGER PRIMARY KEY, name TEXT, filler TEXT)")
+db.executemany("INSERT INTO far VALUES (?, ?, ?)", ((i, f"row {i}", "x" * 90) for i in range(1, 100001)))
+db.commit()
+root = db.execute("SELECT rootpage FROM sqlite_schema WHERE name = 'far'").fetchone()[0]
+print((root - 1) * 65536)
+`;
+
+/** The status line's "read on demand" part, or null when the database is in memory. */
+const reading = (page) => visibleText(page, 'db-reading');
+
+test('a file past 4 GiB opens on demand in the page: schema, a table past 4 GiB, hiding refused', { timeout: 900_000 }, async (t) => {
+  const file = path.join(temp.dir, 'past-4-gib.db');
+  const farOffset = Number(execFileSync('python3', ['-c', MAKE_BIG, file]).toString().trim());
+  t.after(() => rmSync(file, { force: true }));
+  const size = statSync(file).size;
+  // Positive control: the file and the table are where this test says.
+  assert.ok(size > FOUR_GIB + 100 * 1024 ** 2, `the file is ${size} bytes`);
+  assert.ok(farOffset > FOUR_GIB, `far's root page is at ${farOffset}`);
+
+  const page = await session.open({ closeAfter: t });
+  await chooseFile(page, file);
+  await waitForOpen(page, 'past-4-gib.db', 120_000);
+  assert.match(await reading(page), /^4\.\d GB, read on demand from the file$/);
+  assert.deepEqual((await schemaNames(page)).sort(), ['far', 'pad']);
+  await expectRows(
+    page,
+    "SELECT count(*), min(name), max(id), sum(id), sum(length(filler)) FROM far WHERE name LIKE 'row %'",
+    [['100000', 'row 1', '100000', '5000050000', '9000000']],
+    { timeout: 60_000 },
+  );
+  // What the scan of far read (pages the open had not read) is shown beside its time.
+  assert.match(await visibleText(page, 'result-reads'), /^read [\d.]+ (KB|MB) in [1-9]\d* reads?$/);
+  await expectRows(page, 'SELECT name FROM far WHERE id = 4321', [['row 4321']]);
+
+  // Hiding needs a copy, which a file read on demand does not get: refused, and the page says
+  // why, never showing the model everything instead.
+  await page.locator('[data-name="far"] .column[data-name="name"] [data-testid="hide-column"]').click();
+  const line = await waitUntil(
+    'the hidden line to give the refusal',
+    () => visibleText(page, 'hidden-line'),
+    (text) => text !== null && /cannot be asked/.test(text),
+  );
+  assert.match(line, /far\.name/);
+  assert.match(line, /the model cannot be asked: this file is read on demand \(files of 512 MiB and more are\), not copied into memory/);
+  assert.deepEqual(page.problems, []);
+});
+
+/** A copy of the demo in the temporary folder, opened on demand in a new page. */
+async function shopOnDemand(t, name) {
+  const file = path.join(temp.dir, name);
+  copyFileSync(dataset('shop/shop.db'), file);
+  const page = await session.open({ closeAfter: t });
+  await page.evaluate(() => window.askdbOpenOnDemandFrom(0));
+  await chooseFile(page, file);
+  await waitForOpen(page, name);
+  assert.match(await reading(page), /read on demand from the file/);
+  return { page, file };
+}
+
+test('below the threshold a file opens in memory (the control)', async (t) => {
+  const page = await session.open({ closeAfter: t });
+  await chooseFile(page, dataset('shop/shop.db'));
+  await waitForOpen(page, 'shop.db');
+  assert.equal(await reading(page), null);
+  await expectRows(page, 'SELECT count(*) FROM orders', [['12']]);
+  // In memory, reading costs nothing and is not shown.
+  assert.equal(await visibleText(page, 'result-reads'), null);
+});
+
+test('on demand: the console, an agent question and its evidence re-run work', async (t) => {
+  const sql = 'SELECT count(*) FROM orders';
+  const llm = await scriptedLlm(t, [
+    call('run_sql', { sql }),
+    finalAnswer('There are 12 orders.', sql),
+  ]);
+  const { page } = await shopOnDemand(t, 'agent-shop.db');
+  await expectRows(page, "SELECT name FROM customers WHERE prefecture = 'Tokyo' ORDER BY name", [['Alice'], ['Evan']]);
+  // What the query read from the file is shown beside its time.
+  assert.match(await visibleText(page, 'result-reads'), /^read [\d.]+ (B|KB|MB) in \d+ reads?$/);
+  await configureFor(page, llm, 'openai');
+  await ask(page, 'How many orders are there?');
+  assert.match(await waitForAnswer(page), /12 orders/);
+  await expectAnswerRows(page, [['12']]);
+  // The model's query says what it read, in its step.
+  const sqlStep = (await steps(page)).find((step) => step.tool === 'run_sql');
+  assert.match(sqlStep.text, /ms, read [\d.]+ (B|KB|MB) in \d+ reads?/);
+  // And the question, in all (its queries and the answer's re-run), once it is over.
+  await waitUntil(
+    "the question's reads in the usage line",
+    () => visibleText(page, 'usage'),
+    (text) => text !== null && /This question: .*, read [\d.]+ (B|KB|MB) in \d+ reads? from the database/.test(text),
+  );
+  // The model's tool ran on this database: its result went back to the model.
+  assert.ok(llm.modelRequests().map(bodyText).some((body) => body.includes('count(*)') && body.includes('12')));
+
+  // Hiding is refused on it, with the reason, and the model is not asked instead.
+  await page.locator('[data-name="customers"] .column[data-name="prefecture"] [data-testid="hide-column"]').click();
+  await waitUntil(
+    'the hidden line to give the refusal',
+    () => visibleText(page, 'hidden-line'),
+    (text) => text !== null && /customers\.prefecture \(the model cannot be asked: this file is read on demand/.test(text),
+  );
+  assert.deepEqual(page.problems, []);
+});
+
+test('on demand: Stop and the deadline stop a runaway query, and the next query answers', async (t) => {
+  const { page } = await shopOnDemand(t, 'stop-shop.db');
+  await expectRows(page, 'SELECT count(*) FROM orders', [['12']]);
+  await runSql(page, ENDLESS);
+  await waitUntil('the query to run', () => page.getByTestId('sql-stop').isEnabled(), Boolean);
+  await page.getByTestId('sql-stop').click();
+  const stopped = await waitForSqlError(page);
+  assert.match(stopped, /The query was stopped\. This database is read on demand: its worker was stopped, and the next query opens the file again .* with its page cache .* empty/);
+  await expectRows(page, 'SELECT count(*) FROM customers', [['6']]);
+
+  await setDeadlineSeconds(page, 2);
+  const started = Date.now();
+  const message = await expectSqlError(page, ENDLESS, { timeout: 20_000 });
+  assert.match(message, /stopped after 2 s/);
+  assert.ok(Date.now() - started < 20_000);
+  await expectRows(page, 'SELECT count(*) FROM orders', [['12']]);
+  assert.deepEqual(page.problems, []);
+});
+
+/** Sakila (4.9 MB: more pages than the open reads) copied and opened on demand. */
+async function sakilaOnDemand(t, name) {
+  const file = path.join(temp.dir, name);
+  copyFileSync(dataset('sakila/sakila.db'), file);
+  const page = await session.open({ closeAfter: t });
+  await page.evaluate(() => window.askdbOpenOnDemandFrom(0));
+  await chooseFile(page, file);
+  await waitForOpen(page, name);
+  // Positive control: before the change, queries answer.
+  await expectRows(page, 'SELECT count(*) FROM rental', [['16044']]);
+  return { page, file };
+}
+
+const PAYMENTS = 'SELECT count(*), sum(amount) FROM payment';
+const GONE = /the database changed: the file "[a-z-]+\.db" cannot be read any more \(\w+\): it was changed, moved or deleted since it was opened/;
+
+test('on demand: a file changed, then one deleted, gives its message and the page goes on', async (t) => {
+  const { page, file } = await sakilaOnDemand(t, 'changed-sakila.db');
+  // Another program writes the file (its modification time changes).
+  writeFileSync(file, Buffer.alloc(4096, 1), { flag: 'r+' });
+  execFileSync('touch', ['-d', new Date(Date.now() + 5_000).toISOString(), file]);
+  assert.match(await expectSqlError(page, PAYMENTS), GONE);
+
+  const { page: second, file: other } = await sakilaOnDemand(t, 'deleted-sakila.db');
+  rmSync(other);
+  assert.match(await expectSqlError(second, PAYMENTS), GONE);
+  // The page goes on: another file opens and answers.
+  await chooseFile(second, dataset('shop/shop.db'));
+  await waitForOpen(second, 'shop.db');
+  await expectRows(second, 'SELECT count(*) FROM orders', [['12']]);
+  assert.deepEqual(page.problems, []);
+  assert.deepEqual(second.problems, []);
+});
