@@ -50,6 +50,17 @@ impl ReadStats {
     }
 }
 
+impl ReadStats {
+    /// What a query cost, after its time: "read 1.2 MB in 14 reads", or "1 request to the
+    /// server (3 KB, 12 ms)".
+    pub fn phrase(&self) -> String {
+        match self.waited_ms {
+            Some(_) => self.to_string(),
+            None => format!("read {self}"),
+        }
+    }
+}
+
 impl fmt::Display for ReadStats {
     /// "1.2 MB in 14 reads"; for a server that runs the queries, "3 requests to the server
     /// (12 KB, 140 ms)".
@@ -342,6 +353,12 @@ mod tests {
             question.to_string(),
             "3 requests to the server (12 KB, 140 ms)"
         );
+        assert_eq!(question.phrase(), question.to_string());
+        let file = ReadStats {
+            waited_ms: None,
+            ..question
+        };
+        assert_eq!(file.phrase(), "read 12 KB in 3 reads");
         assert_eq!(
             (before + question).to_string(),
             "5 requests to the server (13 KB, 180 ms)"
