@@ -88,10 +88,21 @@ impl<T: Transport> DatasetteDatabase<T> {
 
     /// What tells this database from another: its address and what the server reports of its
     /// file (`/-/databases.json`: size, and the SHA-256 of an immutable one).
+    ///
+    /// The list is asked for without the token first: a public server gives it to anyone, and a
+    /// browser cannot send a token there (Datasette's `/-/` pages refuse the CORS preflight an
+    /// `Authorization` header needs, with 405). Only a server that refuses it is asked again
+    /// with the token.
     pub async fn identify(&self) -> Result<DatasetteIdentity, DbError> {
-        let answer = self
-            .get_following(self.address.databases_url(), IDENTIFY_TIMEOUT_MS)
+        let url = self.address.databases_url();
+        let mut answer = self
+            .get_following(url.clone(), None, IDENTIFY_TIMEOUT_MS)
             .await?;
+        if matches!(answer.status, 401 | 403) && self.token.is_some() {
+            answer = self
+                .get_following(url, self.token.as_deref(), IDENTIFY_TIMEOUT_MS)
+                .await?;
+        }
         if matches!(answer.status, 401 | 403) {
             return Err(DbError::Datasette(DatasetteProblem::SqlNotAllowed {
                 database: self.address.database.clone(),
@@ -101,13 +112,19 @@ impl<T: Transport> DatasetteDatabase<T> {
         read_databases(&answer.body, &self.address).map_err(DbError::Datasette)
     }
 
-    /// GETs `url`, following one redirect on the same server.
-    async fn get_following(&self, url: String, timeout_ms: u32) -> Result<WebAnswer, DbError> {
+    /// GETs `url` (with `token`, this server's, if given), following one redirect on the same
+    /// server.
+    async fn get_following(
+        &self,
+        url: String,
+        token: Option<&str>,
+        timeout_ms: u32,
+    ) -> Result<WebAnswer, DbError> {
         let mut url = url;
         for _ in 0..2 {
             let answer = self
                 .transport
-                .get(&url, self.token.as_deref(), timeout_ms)
+                .get(&url, token, timeout_ms)
                 .await
                 .inspect(|answer| self.count(answer))
                 .map_err(|failure| {
@@ -175,7 +192,11 @@ impl<T: Transport> Database for DatasetteDatabase<T> {
             request::query_url(&self.address, sql, values, limits).map_err(DbError::Datasette)?;
         let before = self.sent.get();
         let answer = self
-            .get_following(url, limits.deadline_ms.saturating_add(GRACE_MS))
+            .get_following(
+                url,
+                self.token.as_deref(),
+                limits.deadline_ms.saturating_add(GRACE_MS),
+            )
             .await?;
         let mut result = answer::read_answer(&answer, &sent, &self.address, limits)?;
         result.reads = Some(self.sent.get().since(before));
@@ -260,6 +281,64 @@ mod tests {
                 Some("secret".to_string())
             )
         );
+    }
+
+    /// Answers the list of databases (to anyone, or only with a token when `private`), and
+    /// keeps what it was asked.
+    struct Listing {
+        private: bool,
+        asked: RefCell<Vec<(String, Option<String>)>>,
+    }
+
+    impl Transport for Listing {
+        async fn get(
+            &self,
+            url: &str,
+            token: Option<&str>,
+            _timeout_ms: u32,
+        ) -> Result<WebAnswer, TransportFailure> {
+            self.asked
+                .borrow_mut()
+                .push((url.to_string(), token.map(str::to_string)));
+            let refused = self.private && token.is_none();
+            Ok(WebAnswer {
+                status: if refused { 403 } else { 200 },
+                content_type: Some("application/json".into()),
+                location: None,
+                body: if refused {
+                    String::new()
+                } else {
+                    r#"[{"name": "shop", "route": "shop", "size": 8192, "hash": null}]"#.into()
+                },
+                elapsed_ms: 0.0,
+            })
+        }
+    }
+
+    fn identified(private: bool) -> (Result<DatasetteIdentity, DbError>, Vec<Option<String>>) {
+        let db = DatasetteDatabase::new(
+            DatasetteAddress::parse("http://127.0.0.1:8001/shop").unwrap(),
+            Some("secret".into()),
+            Listing {
+                private,
+                asked: RefCell::new(Vec::new()),
+            },
+        );
+        let identity = block_on(db.identify());
+        let tokens = db.transport.asked.take().into_iter().map(|a| a.1).collect();
+        (identity, tokens)
+    }
+
+    #[test]
+    fn the_list_of_databases_is_asked_for_without_the_token_unless_the_server_wants_it() {
+        // A public server: the token is not sent where a browser could not send it.
+        let (identity, tokens) = identified(false);
+        assert_eq!(identity.unwrap().size, 8192);
+        assert_eq!(tokens, vec![None]);
+        // A private one: asked again, with it.
+        let (identity, tokens) = identified(true);
+        assert_eq!(identity.unwrap().size, 8192);
+        assert_eq!(tokens, vec![None, Some("secret".to_string())]);
     }
 
     #[test]
