@@ -290,7 +290,8 @@ mod tests {
     fn what_a_query_cost_to_read_does_not_count_as_a_difference() {
         let in_memory = r#"{"rows":[[7]],"elapsed_ms":1.5,"warnings":[]}"#;
         let served = r#"{"rows":[[7]],"elapsed_ms":9,"reads":{"bytes":120,"requests":1,"waited_ms":8},"warnings":[]}"#;
-        let first = r#"{"reads":{"bytes":4096,"requests":2},"rows":[[7]],"elapsed_ms":1.5,"warnings":[]}"#;
+        let first =
+            r#"{"reads":{"bytes":4096,"requests":2},"rows":[[7]],"elapsed_ms":1.5,"warnings":[]}"#;
         assert!(same_result(in_memory, served));
         assert!(same_result(first, in_memory));
         assert!(!same_result(

@@ -434,7 +434,10 @@ mod tests {
         assert_eq!(files.notes, None);
         assert_eq!(files.datasette, None);
         let served = start_files(&params(&[("datasette", " http://127.0.0.1:8001/shop ")]));
-        assert_eq!(served.datasette.as_deref(), Some("http://127.0.0.1:8001/shop"));
+        assert_eq!(
+            served.datasette.as_deref(),
+            Some("http://127.0.0.1:8001/shop")
+        );
         assert_eq!(
             start_files(&params(&[("replay", " ")])),
             StartFiles::default()

@@ -75,7 +75,10 @@ mod tests {
     fn a_token_is_found_only_for_the_server_it_was_entered_for() {
         let mut tokens = ServerTokens::default();
         tokens.set("https://data.example.org", " dstok_secret ");
-        assert_eq!(tokens.get("https://DATA.example.org/"), Some("dstok_secret"));
+        assert_eq!(
+            tokens.get("https://DATA.example.org/"),
+            Some("dstok_secret")
+        );
         assert_eq!(tokens.get("https://data.example.org:8443"), None);
         assert_eq!(tokens.get("http://data.example.org"), None);
         assert_eq!(tokens.get("https://evil.example"), None);

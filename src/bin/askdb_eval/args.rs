@@ -227,7 +227,10 @@ mod tests {
         ]);
         assert!(both.is_err());
         let served = args("askdb-eval --datasette http://127.0.0.1:8001/shop --model m");
-        assert_eq!(served.datasette.as_deref(), Some("http://127.0.0.1:8001/shop"));
+        assert_eq!(
+            served.datasette.as_deref(),
+            Some("http://127.0.0.1:8001/shop")
+        );
         let unknown = Args::try_parse_from(["askdb-eval", "--provider", "x", "--model", "m"]);
         assert!(unknown
             .unwrap_err()

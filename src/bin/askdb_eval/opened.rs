@@ -8,11 +8,11 @@
 use super::error::EvalError;
 use askdb::agent::Session;
 use askdb::conversation::DatabaseIdentity;
+use askdb::engine::datasette::native::NativeTransport;
+use askdb::engine::datasette::{DatasetteAddress, DatasetteDatabase};
 use askdb::engine::file_digest::digest_file;
 use askdb::engine::hidden::{load_catalogue, Hidden, Unresolved};
 use askdb::engine::identity::Identity;
-use askdb::engine::datasette::native::NativeTransport;
-use askdb::engine::datasette::{DatasetteAddress, DatasetteDatabase};
 use askdb::engine::kind::{DatabaseKind, HidingMechanism};
 use askdb::engine::native::{OpenError, RusqliteDb};
 use askdb::engine::schema::Schema;
@@ -63,7 +63,11 @@ impl Opened<DatasetteDatabase<NativeTransport>> {
     /// Opens the database at the Datasette `address` (`http://host/dbname`), `token` sent to
     /// that server only. Nothing can be taken away from a server: `hide`, or askdb's knowledge
     /// tables on it, are refused with what to do (`DatabaseKind::Datasette`).
-    pub fn served(address: &str, token: Option<String>, notes: &Knowledge) -> Result<Self, EvalError> {
+    pub fn served(
+        address: &str,
+        token: Option<String>,
+        notes: &Knowledge,
+    ) -> Result<Self, EvalError> {
         let parsed = DatasetteAddress::parse(address)
             .map_err(|why| EvalError::BadArgument(format!("--datasette: {why}")))?;
         let label = std::path::PathBuf::from(parsed.database_url());
