@@ -20,7 +20,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import {
-  chooseFile, dataset, expectRows, expectSqlError, expectTable, schemaNames, sessionForFile, visibleText, waitForOpen, waitUntil,
+  chooseFile, dataset, expectRows, expectSqlError, expectTable, schemaNames, sessionForFile, sidewaysSpills, visibleText, waitForOpen, waitUntil,
 } from './harness.mjs';
 import {
   ask, bodyText, call, closedPort, configureFor, expectAnswerRows, finalAnswer, openWatched, scriptedLlm, steps,
@@ -102,14 +102,14 @@ test('the form opens a database on the server: schema, console, what each query 
 });
 
 test('a question answered through the server: its queries in the server log, requests per question', async (t) => {
-  const sql = 'SELECT count(*) FROM orders';
-  const llm = await scriptedLlm(t, [call('run_sql', { sql }), finalAnswer('There are 12 orders.', sql)]);
+  const sql = "SELECT name, prefecture FROM customers WHERE prefecture = 'Tokyo' ORDER BY name";
+  const llm = await scriptedLlm(t, [call('run_sql', { sql }), finalAnswer('Alice and Evan live in Tokyo.', sql)]);
   const page = await openWatched(t, session, `?datasette=${encodeURIComponent(served.database('shop'))}`);
   await waitForOpen(page, served.database('shop'));
   await configureFor(page, llm, 'openai');
-  await ask(page, 'How many orders are there?');
-  assert.match(await waitForAnswer(page), /12 orders/);
-  await expectAnswerRows(page, [['12']]);
+  await ask(page, 'Which customers live in Tokyo?');
+  assert.match(await waitForAnswer(page), /Alice and Evan/);
+  await expectAnswerRows(page, [['Alice', 'Tokyo'], ['Evan', 'Tokyo']]);
   assert.ok(served.requests().some((r) => r.includes(sql)), "the agent's query reached the server");
   const sqlStep = (await steps(page)).find((step) => step.tool === 'run_sql');
   assert.match(sqlStep.text, /ms, 1 request to the server \(/);
@@ -120,8 +120,11 @@ test('a question answered through the server: its queries in the server log, req
   );
   await page.getByTestId('ledger').locator('summary').first().click();
   assert.match(await visibleText(page, 'ledger-server'), /Asked of the Datasette server since it opened: \d+ requests to the server/);
-  assert.ok(llm.modelRequests().map(bodyText).some((body) => body.includes('count(*)') && body.includes('12')));
+  assert.ok(llm.modelRequests().map(bodyText).some((body) => body.includes('Evan')), "the server's rows went to the model");
   await page.screenshot({ path: 'target/e2e-datasette-answer.png', fullPage: true });
+  // On a narrow screen, what each step cost wraps: nothing spills sideways.
+  await page.setViewportSize({ width: 400, height: 900 });
+  assert.deepEqual(await sidewaysSpills(page), []);
   assert.deepEqual(page.problems, []);
 });
 
