@@ -235,3 +235,30 @@ test('a conversation recorded on the file replays against the server: same resul
   // The replay's query ran on the server (its result compared with the recording's).
   assert.ok(served.requests().filter((r) => r.includes(sql)).length > before, 'the replay asked the server');
 });
+
+test('a remembered token is sent again after a reload, to its server only, until it is forgotten', async (t) => {
+  const page = await openWatched(t, session);
+  await openServed(page, served.database('shop'), { token: TOKEN, remember: true });
+  await waitForOpen(page, served.database('shop'));
+  const stored = () => page.evaluate(() => JSON.stringify({ ...localStorage }));
+  assert.ok((await stored()).includes(TOKEN), 'remembered, as asked');
+
+  // A link to the database finds the token remembered for its server (never one in the link).
+  const seen = [];
+  page.on('request', (request) => seen.push(request.allHeaders().then((headers) => ({ url: request.url(), headers }))));
+  await page.goto(`${session.url}/?datasette=${encodeURIComponent(served.database('shop'))}&token=not-this-one`);
+  await waitForOpen(page, served.database('shop'));
+  await expectRows(page, 'SELECT count(*) FROM customers', [['6']]);
+  const requests = await Promise.all(seen);
+  const carrying = requests.filter((r) => r.headers.authorization === `Bearer ${TOKEN}`);
+  assert.ok(carrying.some((r) => r.url.includes('count(*)') || r.url.includes('count%28%2A%29')), 'the query carried it');
+  for (const request of requests.filter((r) => JSON.stringify(r).includes(TOKEN))) {
+    assert.ok(request.url.startsWith(`${served.url}/`), `the token went to ${request.url}`);
+  }
+  assert.ok(!requests.some((r) => JSON.stringify(r).includes('not-this-one') && r.url.startsWith(served.url)), 'a token in the link is never sent');
+
+  // Forgotten: gone from storage.
+  await page.locator('.datasette-token summary').click();
+  await page.getByTestId('datasette-forget').click();
+  assert.ok(!(await stored()).includes(TOKEN), 'forgotten');
+});
