@@ -8,9 +8,10 @@
 // through a test hook. Prints a Markdown table for docs/benchmarks.md.
 
 import { execFileSync } from 'node:child_process';
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { browserRssMb } from './memory.mjs';
 import { dataset, startSession, tempDir, visibleText, waitForOpen, waitUntil } from '../tests/e2e/harness.mjs';
 
 const { values } = parseArgs({
@@ -20,45 +21,6 @@ const { values } = parseArgs({
   },
 });
 const LONG_MS = 600_000;
-
-/** Every process descended from this one: the browser and its renderers, GPU and workers. */
-function descendants(root) {
-  const children = new Map();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (!children.has(parent)) children.set(parent, []);
-      children.get(parent).push(Number(entry));
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  const found = [];
-  const queue = [root];
-  while (queue.length) {
-    for (const child of children.get(queue.shift()) ?? []) {
-      found.push(child);
-      queue.push(child);
-    }
-  }
-  return found;
-}
-
-/** Resident memory of the browser's processes, in MB. */
-function browserRssMb() {
-  let kb = 0;
-  for (const pid of descendants(process.pid)) {
-    try {
-      const match = readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+) kB/);
-      if (match) kb += Number(match[1]);
-    } catch {
-      // Gone.
-    }
-  }
-  return kb / 1024;
-}
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const mb = (n) => `${n.toFixed(0)} MB`;

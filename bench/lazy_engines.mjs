@@ -11,10 +11,11 @@
 // built page (trunk build --release). Prints a Markdown table for docs/benchmarks.md.
 
 import { execFileSync } from 'node:child_process';
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startSession } from '../tests/e2e/harness.mjs';
+import { browserRssMb } from './memory.mjs';
 import { lazyPage, openFile, run } from '../tests/e2e/lazy-support.mjs';
 
 const { values } = parseArgs({
@@ -28,43 +29,6 @@ if (!values.db) throw new Error('--db FILE is required');
 const REPEAT = Number(values.repeat);
 const LOOKUP = 'SELECT o.id, o.status, c.name FROM orders o JOIN customers c ON c.id = o.customer_id WHERE o.customer_id = 4242';
 const SCAN = 'SELECT status, count(*), sum(length(ordered_at)) FROM orders GROUP BY status';
-
-function descendants(root) {
-  const children = new Map();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (!children.has(parent)) children.set(parent, []);
-      children.get(parent).push(Number(entry));
-    } catch {
-      // Gone.
-    }
-  }
-  const found = [];
-  const queue = [root];
-  while (queue.length) {
-    for (const child of children.get(queue.shift()) ?? []) {
-      found.push(child);
-      queue.push(child);
-    }
-  }
-  return found;
-}
-
-function browserRssMb() {
-  let kb = 0;
-  for (const pid of descendants(process.pid)) {
-    try {
-      const match = readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+) kB/);
-      if (match) kb += Number(match[1]);
-    } catch {
-      // Gone.
-    }
-  }
-  return kb / 1024;
-}
 
 function median(xs) {
   const sorted = [...xs].sort((a, b) => a - b);

@@ -470,3 +470,145 @@ fn final_answer_names_a_query_that_ran() {
     );
     assert!(answer.values.is_empty());
 }
+
+/// The statement and values the compiler writes for each form of query, to the letter: the
+/// evidence a person reads, and what a change to the compiler must keep (results alone are
+/// checked above against SQLite).
+#[test]
+fn each_form_of_query_compiles_to_the_same_statement() {
+    let db = RusqliteDb::shop();
+    let mut session = session(&db);
+    let filter =
+        |field: &str, op: &str, value: Json| json!({ "field": field, "op": op, "value": value });
+    let count = |table: &str, filters: Vec<Json>| json!({ "table": table, "aggregates": ["count"], "filters": filters });
+    let cases: Vec<(Json, &str, Json)> = vec![
+        (
+            count(
+                "customers",
+                vec![
+                    filter("name", "eq", json!("Alice")),
+                    filter("name", "ne", json!("Bob")),
+                ],
+            ),
+            "SELECT count(*) AS \"count(*)\"\n\
+             FROM customers\n\
+             WHERE customers.name = ?1\n  AND customers.name <> ?2",
+            json!(["Alice", "Bob"]),
+        ),
+        (
+            count(
+                "customers",
+                vec![
+                    filter("name", "contains", json!("50%_a\\b")),
+                    filter("name", "starts_with", json!("ca")),
+                ],
+            ),
+            "SELECT count(*) AS \"count(*)\"\n\
+             FROM customers\n\
+             WHERE customers.name LIKE ?1 ESCAPE '\\'\n  AND customers.name LIKE ?2 ESCAPE '\\'",
+            json!(["%50\\%\\_a\\\\b%", "ca%"]),
+        ),
+        (
+            count(
+                "customers",
+                vec![
+                    filter("prefecture", "in", json!(["Osaka", "Fukuoka"])),
+                    filter("name", "is_null", Json::Null),
+                    filter("name", "not_null", Json::Null),
+                ],
+            ),
+            "SELECT count(*) AS \"count(*)\"\n\
+             FROM customers\n\
+             WHERE customers.prefecture IN (?1, ?2)\n  AND customers.name IS NULL\n  AND customers.name IS NOT NULL",
+            json!(["Osaka", "Fukuoka"]),
+        ),
+        (
+            count(
+                "orders",
+                vec![
+                    filter("quantity", "lt", json!(2)),
+                    filter("quantity", "lte", json!("2")),
+                    filter("quantity", "gt", json!(1.5)),
+                    filter("quantity", "gte", json!(2)),
+                    filter("quantity", "between", json!([2, "4"])),
+                ],
+            ),
+            "SELECT count(*) AS \"count(*)\"\n\
+             FROM orders\n\
+             WHERE orders.quantity < ?1\n  AND orders.quantity <= ?2\n  AND orders.quantity > ?3\n  AND orders.quantity >= ?4\n  AND orders.quantity BETWEEN ?5 AND ?6",
+            json!([2, 2, 1.5, 2, 2, 4]),
+        ),
+        (
+            count(
+                "orders",
+                vec![
+                    filter("ordered_at", "on", json!("2024-03")),
+                    filter("ordered_at", "before", json!("2024-03-10")),
+                    filter("ordered_at", "after", json!("2024")),
+                    filter("ordered_at", "between", json!(["2024-02", "2024-03-15"])),
+                ],
+            ),
+            "SELECT count(*) AS \"count(*)\"\n\
+             FROM orders\n\
+             WHERE substr(orders.ordered_at, 1, 7) = ?1\n  AND substr(orders.ordered_at, 1, 10) < ?2\n  AND substr(orders.ordered_at, 1, 4) > ?3\n  AND substr(orders.ordered_at, 1, 7) >= ?4 AND substr(orders.ordered_at, 1, 10) <= ?5",
+            json!(["2024-03", "2024-03-10", "2024", "2024-02", "2024-03-15"]),
+        ),
+        (
+            json!({
+                "table": "orders",
+                "fields": ["id", "customer_id.name", "product_id.name"],
+                "filters": [filter("customer_id.prefecture", "eq", json!("Tokyo"))],
+                "order_by": [{ "by": "ordered_at", "direction": "desc" }, "id"],
+                "limit": 5,
+            }),
+            "SELECT orders.id, customers.name AS \"customer_id.name\", products.name AS \"product_id.name\"\n\
+             FROM orders\n\
+             LEFT JOIN customers ON customers.id = orders.customer_id\n\
+             LEFT JOIN products ON products.id = orders.product_id\n\
+             WHERE customers.prefecture = ?1\n\
+             ORDER BY orders.ordered_at DESC, orders.id\n\
+             LIMIT 5",
+            json!(["Tokyo"]),
+        ),
+        (
+            json!({
+                "table": "orders",
+                "group_by": ["customer_id.prefecture"],
+                "aggregates": [
+                    { "function": "sum", "field": "quantity" },
+                    { "function": "avg", "field": "product_id.price" },
+                    { "function": "count_distinct", "field": "customer_id" },
+                    { "function": "min", "field": "ordered_at" },
+                    { "function": "max", "field": "ordered_at" },
+                    { "function": "count", "field": "customer_id" },
+                    "count",
+                ],
+                "order_by": [{ "by": "sum(quantity)", "direction": "desc" }, "customer_id.prefecture"],
+                "limit": 3,
+            }),
+            "SELECT customers.prefecture AS \"customer_id.prefecture\", sum(orders.quantity) AS \"sum(quantity)\", avg(products.price) AS \"avg(product_id.price)\", count(DISTINCT orders.customer_id) AS \"count_distinct(customer_id)\", min(orders.ordered_at) AS \"min(ordered_at)\", max(orders.ordered_at) AS \"max(ordered_at)\", count(orders.customer_id) AS \"count(customer_id)\", count(*) AS \"count(*)\"\n\
+             FROM orders\n\
+             LEFT JOIN customers ON customers.id = orders.customer_id\n\
+             LEFT JOIN products ON products.id = orders.product_id\n\
+             GROUP BY customers.prefecture\n\
+             ORDER BY sum(orders.quantity) DESC, customers.prefecture\n\
+             LIMIT 3",
+            json!(null),
+        ),
+        (json!({ "table": "products" }), "SELECT products.id, products.name, products.category, products.price\n\
+             FROM products", json!(null)),
+    ];
+    let mut wrong = Vec::new();
+    for (args, sql, values) in cases {
+        let (is_error, content) = query_result(&db, &mut session, args.clone());
+        assert!(!is_error, "{args}: {content}");
+        if content["sql"] != json!(sql) || content["values"] != values {
+            wrong.push(format!(
+                "{args}\n  sql: {}\n  values: {}",
+                serde_json::to_string(&content["sql"]).unwrap(),
+                content["values"]
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}

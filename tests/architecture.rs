@@ -196,6 +196,184 @@ fn names_are_found_alone_and_in_groups_but_not_in_comments() {
     assert!(!names_crate("use gloo::GlooHttp;", "gloo_net"));
 }
 
+/// The code map in ARCHITECTURE.md says, for each path, which of the crate's modules its code
+/// knows about. This holds it to the code both ways: a file that names a module its row does not
+/// list fails (an arrow the map hides), and so does a listed module that no file of the row
+/// names (an arrow the code no longer has).
+#[test]
+fn the_code_map_says_which_modules_each_part_knows_about() {
+    let map = code_map();
+    let modules = crate_modules();
+    let sources = read_sources();
+    let mut wrong = Vec::new();
+    for source in &sources {
+        if source.path == Path::new("src/lib.rs") {
+            continue; // it declares the modules; it names none
+        }
+        let Some(row) = row_for(&map, &source.path) else {
+            wrong.push(format!(
+                "{} has no row in ARCHITECTURE.md's code map",
+                source.path.display()
+            ));
+            continue;
+        };
+        for module in modules_named_by(source) {
+            let own = row.paths.iter().any(|p| {
+                p.starts_with(&format!("src/{module}/")) || *p == format!("src/{module}.rs")
+            });
+            if modules.contains(&module) && !own && !row.knows.contains(&module) {
+                wrong.push(format!(
+                    "{} names {module}, which the row for {} does not list under \"knows about\"",
+                    source.path.display(),
+                    row.paths[0]
+                ));
+            }
+        }
+    }
+    for row in &map {
+        for module in &row.knows {
+            let named = sources
+                .iter()
+                .filter(|s| row_for(&map, &s.path).is_some_and(|r| std::ptr::eq(r, row)))
+                .any(|s| modules_named_by(s).contains(module));
+            if !named {
+                wrong.push(format!(
+                    "the row for {} lists {module} under \"knows about\", but none of its files names it",
+                    row.paths[0]
+                ));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "ARCHITECTURE.md's code map and the code disagree:\n{}",
+        wrong.join("\n")
+    );
+}
+
+#[test]
+fn the_code_map_is_read_as_written() {
+    // Guards the reading itself: were the map read as empty, or the arrows after "never"
+    // counted, the test above would judge nothing or the wrong thing.
+    let map = code_map();
+    let knows = |path: &str| {
+        let row = row_for(&map, Path::new(path)).unwrap_or_else(|| panic!("no row for {path}"));
+        row.knows.iter().cloned().collect::<Vec<_>>()
+    };
+    assert_eq!(knows("src/sql/guard.rs"), ["text"]);
+    // "— never `ui`" is not an arrow.
+    assert_eq!(
+        knows("src/agent/run.rs"),
+        [
+            "clock",
+            "compare",
+            "engine",
+            "knowledge",
+            "llm",
+            "model_view",
+            "sql",
+            "text"
+        ]
+    );
+    assert_eq!(knows("src/knowledge/retrieve.rs"), ["text"]);
+    assert!(knows("src/knowledge/tables.rs").contains(&"engine".to_string()));
+    assert!(knows("src/text.rs").is_empty());
+    assert_eq!(knows("src/browser/storage.rs"), ["clock"]);
+    assert!(row_for(&map, Path::new("src/nowhere.rs")).is_none());
+}
+
+/// A row of the code map: its paths, and the crate's modules it says they know about.
+struct MapRow {
+    paths: Vec<String>,
+    knows: BTreeSet<String>,
+}
+
+/// The rows of ARCHITECTURE.md's code map whose paths are under `src/`.
+fn code_map() -> Vec<MapRow> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text = fs::read_to_string(root.join("ARCHITECTURE.md")).expect("ARCHITECTURE.md");
+    let modules = crate_modules();
+    text.lines()
+        .filter(|line| line.starts_with("| `src/"))
+        .map(|line| {
+            let cells: Vec<&str> = line.trim_matches('|').split(" | ").collect();
+            let named_paths = backticked(cells[0]);
+            let first = named_paths[0].clone();
+            let folder = first.rsplit_once('/').map_or("", |(f, _)| f).to_string();
+            // `src/knowledge/retrieve.rs`, `budget.rs`: a bare name sits beside the first path.
+            let paths = named_paths
+                .into_iter()
+                .map(|p| {
+                    if p.contains('/') {
+                        p
+                    } else {
+                        format!("{folder}/{p}")
+                    }
+                })
+                .collect();
+            // The arrows end where the cell starts to explain: at " — " (what it must never
+            // know) or at ": " (who uses it).
+            let arrows = cells[cells.len() - 1];
+            let arrows = arrows.split(" — ").next().unwrap_or("");
+            let arrows = arrows.split(": ").next().unwrap_or("");
+            let knows = backticked(arrows)
+                .into_iter()
+                .map(|name| first_segment(&name))
+                .filter(|name| modules.contains(name))
+                .collect();
+            MapRow { paths, knows }
+        })
+        .collect()
+}
+
+/// The row whose path holds `file` most closely (a file's own row before its folder's).
+fn row_for<'m>(map: &'m [MapRow], file: &Path) -> Option<&'m MapRow> {
+    let file = file.to_str().expect("a UTF-8 path");
+    map.iter()
+        .flat_map(|row| row.paths.iter().map(move |path| (path, row)))
+        .filter(|(path, _)| {
+            if path.ends_with('/') {
+                file.starts_with(path.as_str())
+            } else {
+                file == path.as_str()
+            }
+        })
+        .max_by_key(|(path, _)| path.len())
+        .map(|(_, row)| row)
+}
+
+/// The text between each pair of backticks.
+fn backticked(cell: &str) -> Vec<String> {
+    cell.split('`')
+        .skip(1)
+        .step_by(2)
+        .map(str::to_string)
+        .collect()
+}
+
+/// The crate's top-level modules: the folders and files right under `src/`.
+fn crate_modules() -> BTreeSet<String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    fs::read_dir(root)
+        .expect("src/")
+        .map(|entry| entry.expect("an entry").path())
+        .filter(|path| path.is_dir() || path.extension().is_some_and(|e| e == "rs"))
+        .filter_map(|path| Some(path.file_stem()?.to_str()?.to_string()))
+        .filter(|name| !matches!(name.as_str(), "bin" | "lib" | "main"))
+        .collect()
+}
+
+/// The crate's modules a file names: as `crate::…` in the library, as `askdb::…` in a binary
+/// (whose `crate::` is the binary itself).
+fn modules_named_by(source: &Source) -> BTreeSet<String> {
+    let binary = source.path.starts_with("src/bin") || source.path == Path::new("src/main.rs");
+    if binary {
+        paths_named(&source.code, "askdb::")
+    } else {
+        crate_modules_named(&source.code)
+    }
+}
+
 struct Source {
     /// Relative to the crate root, such as `src/llm/http.rs`.
     path: PathBuf,
@@ -302,8 +480,14 @@ fn without_comments(text: &str) -> String {
 
 /// The first segments of every `crate::…` path in `code`, groups included.
 fn crate_modules_named(code: &str) -> BTreeSet<String> {
+    paths_named(code, "crate::")
+}
+
+/// The first segments of every path in `code` that starts with `prefix` (such as `crate::`),
+/// groups included.
+fn paths_named(code: &str, prefix: &str) -> BTreeSet<String> {
     let mut named = BTreeSet::new();
-    for (at, _) in code.match_indices("crate::") {
+    for (at, _) in code.match_indices(prefix) {
         let preceded_by_word = code[..at]
             .chars()
             .next_back()
@@ -311,7 +495,7 @@ fn crate_modules_named(code: &str) -> BTreeSet<String> {
         if preceded_by_word {
             continue; // `some_crate::`, not this crate
         }
-        let rest = &code[at + "crate::".len()..];
+        let rest = &code[at + prefix.len()..];
         match rest.strip_prefix('{') {
             Some(group) => {
                 let group = &group[..group_end(group)];

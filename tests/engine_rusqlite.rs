@@ -82,3 +82,21 @@ fn schema_of_northwind_has_views_and_odd_names() {
         .iter()
         .any(|t| t.kind == TableKind::View && t.row_count.is_none()));
 }
+
+#[test]
+fn each_tables_first_rows_query_runs_whatever_its_name() {
+    // Northwind has a table with a space in its name; a quote is added to prove the quoting.
+    let db = RusqliteDb::open(&support::dataset("northwind/northwind.db"));
+    let schema = block_on(schema::load_tables(&db)).unwrap();
+    for table in &schema.tables {
+        let result = block_on(query(&db, &table.first_rows_sql(), &QueryLimits::default()))
+            .unwrap_or_else(|e| panic!("{}: {e}", table.name));
+        assert!(result.rows.len() <= 100, "{}", table.name);
+    }
+    let mut odd = schema.tables[0].clone();
+    odd.name = "we\"ird".into();
+    assert_eq!(
+        odd.first_rows_sql(),
+        "SELECT * FROM \"we\"\"ird\" LIMIT 100;"
+    );
+}

@@ -11,7 +11,7 @@
 //! 0.0–1.0: an open's reading), which goes to [`WorkerChannel::set_progress`]. The whole reply travels with [`Reply::Ok`] and [`Reply::Failed`] so that an
 //! engine can read what else its worker sends (`reads`, `kind`, …).
 
-use super::{DbError, RowCount, Value};
+use super::{DbError, QueryLimits, ReadOnlySql, RowCount, Value};
 use crate::browser::{describe, page_address, page_origin};
 use futures::channel::oneshot;
 use futures::future::{select, Either};
@@ -300,6 +300,22 @@ fn decode_reply(data: JsValue) -> Reply {
         value: get(&data, "ok"),
         reply: data,
     }
+}
+
+/// A `run` request as both workers read it: the statement, its bound values, the row cap, and
+/// how long counting rows past the cap may take.
+pub(super) fn run_message(sql: &ReadOnlySql, values: &[Value], limits: &QueryLimits) -> Object {
+    let message = simple_message("run");
+    set(&message, "sql", &JsValue::from_str(sql.as_str()));
+    set(&message, "params", &encode_values(values));
+    set(&message, "maxRows", &JsValue::from(limits.max_rows as f64));
+    // Counting rows past the cap stops early enough to report before the deadline.
+    set(
+        &message,
+        "countBudgetMs",
+        &JsValue::from(f64::from(limits.deadline_ms) * 0.75),
+    );
+    message
 }
 
 /// The rows of a `run` reply, as both workers send them: `{columns, rows, truncated, total,

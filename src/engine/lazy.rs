@@ -18,7 +18,7 @@
 //! must be the same one ([`LazyIdentity::same_as`]); if it is not, every query says so
 //! ([`DbError::Changed`]) until another database is opened.
 
-use super::channel::{decode_rows, encode_values, get, set, simple_message, Reply, WorkerChannel};
+use super::channel::{decode_rows, get, run_message, set, simple_message, Reply, WorkerChannel};
 use super::file_check::check_header;
 use super::reads::{LazyIdentity, ReadStats, RemoteProblem, RemoteValidators};
 use super::{Database, DbError, QueryLimits, QueryResult, ReadOnlySql, Value};
@@ -352,16 +352,7 @@ impl Database for LazyDatabase {
         // Starting a worker (and opening the database in it) is not the query's time.
         self.ensure_worker().await?;
         self.last_reads.set(None);
-        let message = simple_message("run");
-        set(&message, "sql", &JsValue::from_str(sql.as_str()));
-        set(&message, "params", &encode_values(values));
-        set(&message, "maxRows", &JsValue::from(limits.max_rows as f64));
-        // Counting rows past the cap stops early enough to report before the deadline.
-        set(
-            &message,
-            "countBudgetMs",
-            &JsValue::from(f64::from(limits.deadline_ms) * 0.75),
-        );
+        let message = run_message(sql, values, limits);
         set(
             &message,
             "deadlineMs",

@@ -50,6 +50,14 @@ impl Table {
             .iter()
             .find(|c| c.name.eq_ignore_ascii_case(name))
     }
+
+    /// The query that shows this table's first rows (the schema panel puts it in the console).
+    pub fn first_rows_sql(&self) -> String {
+        format!(
+            "SELECT * FROM {} LIMIT 100;",
+            crate::sql::quote_ident(&self.name)
+        )
+    }
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

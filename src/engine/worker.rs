@@ -8,7 +8,7 @@
 //! them into a message. A request whose future is dropped before its reply (a Stop button) is
 //! stopped the same way.
 
-use super::channel::{decode_rows, encode_values, get, set, simple_message, Reply, WorkerChannel};
+use super::channel::{decode_rows, get, run_message, set, simple_message, Reply, WorkerChannel};
 use super::file_check::{check_header, HEADER_LEN};
 use super::{Database, DbError, QueryLimits, QueryResult, ReadOnlySql, Value};
 use crate::browser::{describe, now_ms};
@@ -319,16 +319,7 @@ impl Database for WorkerDatabase {
         }
         // Starting a worker (and reopening the database in it) is not the query's time.
         self.ensure_engine().await?;
-        let message = simple_message("run");
-        set(&message, "sql", &JsValue::from_str(sql.as_str()));
-        set(&message, "params", &encode_values(values));
-        set(&message, "maxRows", &JsValue::from(limits.max_rows as f64));
-        // Counting rows past the cap stops early enough to report before the deadline.
-        set(
-            &message,
-            "countBudgetMs",
-            &JsValue::from(f64::from(limits.deadline_ms) * 0.75),
-        );
+        let message = run_message(sql, values, limits);
         let started = now_ms();
         let result = self
             .request(message, limits.deadline_ms, DbError::Sqlite)

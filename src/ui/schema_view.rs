@@ -57,10 +57,7 @@ pub fn SchemaView(#[prop(optional)] read_only: bool) -> impl IntoView {
 fn TableEntry(table: Table, unfold: bool, read_only: bool, counting: bool) -> impl IntoView {
     let state = app_state();
     let note = NoteView::new(&table.name, None, !read_only);
-    let select_all = format!(
-        "SELECT * FROM {} LIMIT 100;",
-        crate::sql::quote_ident(&table.name)
-    );
+    let select_all = table.first_rows_sql();
     let columns = table
         .columns
         .iter()

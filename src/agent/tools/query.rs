@@ -6,11 +6,13 @@
 
 mod compile;
 mod fields;
+mod plan;
 mod spec;
 mod values;
 
-pub use compile::{compile, Compiled, MAX_LIMIT};
+pub use compile::{compile, Compiled};
 pub use fields::{Catalog, Field, FieldKind, Operator, TableFields, ENUMERATION_VALUES};
+pub use plan::MAX_LIMIT;
 pub use spec::SPEC_BYTES;
 
 use super::args::Args;
