@@ -10,7 +10,7 @@ use askdb::agent::candidates::{CandidateAgents, Candidates};
 use askdb::agent::{AgentConfig, Session};
 use askdb::conversation::{
     check_replay, format_for, read, ConversationFile, DatabaseIdentity, ModelInfo,
-    RecordedQuestion, Recorder, RunSettings, FORMAT, FORMAT_CANDIDATES,
+    RecordedQuestion, Recorder, ReplayCheck, RunSettings, FORMAT, FORMAT_CANDIDATES,
 };
 use askdb::engine::file_digest::digest_file;
 use askdb::engine::identity::Identity;
@@ -73,6 +73,18 @@ fn shop_record() -> DatabaseIdentity {
         sha256: digest.sha256,
     };
     DatabaseIdentity::new(&digest.name, &identity)
+}
+
+/// `saved` replayed on the shop with no model: the recorded turns answer, the tools and the
+/// evidence run live.
+fn replay(saved: &ConversationFile, db: &RusqliteDb, session: &mut Session) -> ReplayCheck {
+    block_on(check_replay(
+        saved,
+        &shop_record(),
+        db,
+        session,
+        &FakeClock::default(),
+    ))
 }
 
 fn file(questions: Vec<RecordedQuestion>, candidates: usize) -> ConversationFile {
@@ -156,16 +168,9 @@ fn a_replay_of_candidates_gives_the_same_agreement_with_no_model() {
     let db = RusqliteDb::shop();
     let (_, question) = unanimous(&db);
     let saved = read(&file(vec![question], 3).to_json()).unwrap();
-    let clock = FakeClock::default();
     let mut session = session(&db);
     // No model at all: the recorded turns answer, the tools and the evidence run live.
-    let check = block_on(check_replay(
-        &saved,
-        &shop_record(),
-        &db,
-        &mut session,
-        &clock,
-    ));
+    let check = replay(&saved, &db, &mut session);
     assert!(check.matches(), "{}", check.report("r.json", "shop.db"));
     assert_eq!(check.questions[0].steps, 9);
     // What a follow-up remembers is the agreed answer.
@@ -194,15 +199,8 @@ fn a_split_replays_as_a_split_and_the_persons_choice_is_kept() {
         Some("SELECT count(*) FROM customers")
     );
     let saved = read(&file(vec![chosen], 3).to_json()).unwrap();
-    let clock = FakeClock::default();
     let mut session = session(&db);
-    let check = block_on(check_replay(
-        &saved,
-        &shop_record(),
-        &db,
-        &mut session,
-        &clock,
-    ));
+    let check = replay(&saved, &db, &mut session);
     assert!(check.matches(), "{}", check.report("r.json", "shop.db"));
     let remembered = format!("{:?}", session);
     assert!(remembered.contains("FROM customers"), "{remembered}");
@@ -219,14 +217,7 @@ fn a_replay_on_changed_data_says_which_candidate_and_that_the_grouping_changed()
     let turn = &mut candidates.drawn[1].turns[1];
     turn.results[0].content = turn.results[0].content.replace("[[12]]", "[[13]]");
     let saved = read(&saved.to_json()).unwrap();
-    let clock = FakeClock::default();
-    let check = block_on(check_replay(
-        &saved,
-        &shop_record(),
-        &db,
-        &mut session(&db),
-        &clock,
-    ));
+    let check = replay(&saved, &db, &mut session(&db));
     assert!(!check.matches());
     let question = &check.questions[0];
     assert_eq!(question.differences.len(), 1, "{:?}", question.differences);
@@ -399,14 +390,7 @@ fn a_candidate_step_that_writes_is_refused_by_the_guard_at_that_step() {
     turns[1].results.clear();
     turns[2].tool_calls[0] = final_answer("w2", "Gone.", writes[1]);
     let saved = read(&saved.to_json()).expect("a file may hold any SQL: the guard decides");
-    let clock = FakeClock::default();
-    let check = block_on(check_replay(
-        &saved,
-        &shop_record(),
-        &db,
-        &mut session(&db),
-        &clock,
-    ));
+    let check = replay(&saved, &db, &mut session(&db));
     let question = &check.questions[0];
     let refusal = question
         .differences

@@ -14,28 +14,16 @@ use askdb::llm::{ChatRequest, LlmError, Usage};
 use std::cell::Cell;
 use std::rc::Rc;
 use std::task::Poll;
+use support::golden::{check, MARCH, MARCH_WRONG, PER_PREFECTURE};
 use support::scripted_llm::{
     calls, final_answer, run_sql, session, text, FakeClock, ScriptedLlm, Turn,
 };
 use support::RusqliteDb;
 
-const MARCH: &str =
-    "SELECT count(*) FROM orders WHERE ordered_at >= '2024-03-01' AND ordered_at < '2024-04-01'";
 const MARCH_OTHER_WAY: &str = "SELECT COUNT(id) AS n FROM orders WHERE ordered_at LIKE '2024-03%'";
-const MARCH_WRONG: &str = "SELECT count(*) FROM orders WHERE ordered_at >= '2024-03-01'";
-const PER_PREFECTURE: &str = "SELECT prefecture, count(*) FROM customers GROUP BY prefecture";
 const PER_PREFECTURE_SWAPPED: &str =
     "SELECT count(*) AS customers, prefecture FROM customers GROUP BY 2";
 const BROKEN: &str = "SELECT no_such_column FROM orders";
-
-fn check(question: &str, sql: &str) -> Check {
-    Check {
-        question: question.into(),
-        sql: sql.into(),
-        also_accepted: Vec::new(),
-        source: Source::Database,
-    }
-}
 
 fn checks() -> Vec<Check> {
     vec![

@@ -10,26 +10,14 @@ use askdb::agent::AgentConfig;
 use askdb::eval::calibration::{agreed_passed, calibration, CalibrationRow};
 use askdb::eval::report;
 use askdb::eval::run::{run_checks, Candidate, Outcome, Report};
-use askdb::knowledge::{Check, Source};
+use askdb::knowledge::Check;
+use support::golden::{check, MARCH, MARCH_WRONG, PER_PREFECTURE};
 use support::scripted_llm::{calls, final_answer, session, text, FakeClock, ScriptedLlm, Turn};
 use support::RusqliteDb;
 
 const ORDERS: &str = "SELECT count(*) FROM orders";
 const CUSTOMERS: &str = "SELECT count(*) FROM customers";
 const PRODUCTS: &str = "SELECT count(*) FROM products";
-const MARCH: &str =
-    "SELECT count(*) FROM orders WHERE ordered_at >= '2024-03-01' AND ordered_at < '2024-04-01'";
-const MARCH_WRONG: &str = "SELECT count(*) FROM orders WHERE ordered_at >= '2024-03-01'";
-const PER_PREFECTURE: &str = "SELECT prefecture, count(*) FROM customers GROUP BY prefecture";
-
-fn check(question: &str, sql: &str) -> Check {
-    Check {
-        question: question.into(),
-        sql: sql.into(),
-        also_accepted: Vec::new(),
-        source: Source::Database,
-    }
-}
 
 fn checks() -> Vec<Check> {
     vec![
@@ -177,23 +165,7 @@ fn without_candidates_the_report_has_no_table() {
         .into_iter()
         .map(answer)
         .collect();
-    let db = RusqliteDb::shop();
-    let clock = FakeClock::default();
-    let llm = ScriptedLlm::new(single, &clock);
-    let candidate = Candidate {
-        db: &db,
-        reference: &db,
-        llm: &llm,
-        clock: &clock,
-        config: AgentConfig::default(),
-    };
-    let report = futures::executor::block_on(run_checks(
-        &candidate,
-        &session(&db),
-        &checks(),
-        &mut |_| {},
-        std::future::pending(),
-    ));
+    let report = evaluate(single, 1);
     assert_eq!((report.passed, report.total), (4, 5));
     assert!(report.results.iter().all(|r| r.candidates.is_none()));
     assert_eq!(agreed_passed(&report.results), None);

@@ -4,6 +4,7 @@
 
 pub mod datasette;
 pub mod fake_server;
+pub mod golden;
 pub mod hiding;
 pub mod scripted_llm;
 
