@@ -115,6 +115,35 @@ setup_node_modules() {
   fi
 }
 
+# Datasette, the server the tests of askdb's Datasette client run against
+# (tests/datasette/serve.sh): 0.65.5, the release, and 1.0a41, an alpha of 1.0, whose new query
+# endpoint the client must follow. Not needed to build or serve askdb, so not installed with the
+# rest: scripts/test.sh calls this before the tests that start it. Each into a virtual
+# environment of its own under .tools/ (where serve.sh looks for it), every package at the
+# version tests/datasette/requirements-VERSION.txt pins.
+DATASETTE_VERSIONS=("0.65.5" "1.0a41")
+setup_datasette() {
+  local version venv requirements stamp want
+  for version in "${DATASETTE_VERSIONS[@]}"; do
+    venv="$ASKDB_ROOT/.tools/datasette-$version"
+    requirements="$ASKDB_ROOT/tests/datasette/requirements-$version.txt"
+    stamp="$venv/.askdb-requirements.sha256"
+    want="$(sha256sum "$requirements" | cut -d' ' -f1)"
+    if [ "$("$venv/bin/datasette" --version 2>/dev/null || true)" != "datasette, version $version" ] ||
+      [ "$(cat "$stamp" 2>/dev/null || true)" != "$want" ]; then
+      say "Installing Datasette $version into $venv (pip, from PyPI)"
+      python3 -c 'import venv, ensurepip' 2>/dev/null ||
+        as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends python3-venv
+      rm -rf "$venv"
+      python3 -m venv "$venv"
+      "$venv/bin/pip" install --disable-pip-version-check --quiet -r "$requirements"
+      [ "$("$venv/bin/datasette" --version)" = "datasette, version $version" ] ||
+        fail "Datasette $version did not install into $venv"
+      echo "$want" >"$stamp"
+    fi
+  done
+}
+
 # Mutation testing (scripts/mutants.sh, docs/testing.md): installed only when that script asks.
 CARGO_MUTANTS_VERSION="27.1.0"
 setup_mutants() {

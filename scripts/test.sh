@@ -63,6 +63,9 @@ wasm_test_targets() {
 step "format" cargo fmt --all --check
 step "clippy native" cargo clippy --all-targets -- -D warnings
 step "clippy wasm" cargo clippy --target wasm32-unknown-unknown --all-targets -- -D warnings
+# The Datasette client's tests (tests/datasette_client.rs) start the pinned Datasette: installed
+# now, when it is needed.
+step "datasette for the native tests" setup_datasette
 step "native tests" cargo test
 
 # The page people are served (dist/), then the page the tests run (target/test-page: the same
@@ -80,24 +83,41 @@ if ((${#WASM_TARGETS[@]})); then
   # The tests of databases read on demand (tests/web_lazy.rs) read the datasets from a server
   # that answers HTTP Range requests (and, on other paths, one that does not, or hides headers).
   RANGE_URL_FILE=tests/range-url.txt
-  rm -f "$DIST_URL_FILE" "$RANGE_URL_FILE"
+  # The tests of Datasette databases in the page (tests/web_datasette.rs) ask two Datasette
+  # servers (tests/datasette/serve.sh), one with --cors and one without: their addresses, one a
+  # line, in tests/datasette-url.txt.
+  DATASETTE_URL_FILE=tests/datasette-url.txt
+  DATASETTE_DIR="$(mktemp -d)"
+  rm -f "$DIST_URL_FILE" "$RANGE_URL_FILE" "$DATASETTE_URL_FILE"
   node tests/e2e/static-server.mjs "$TEST_PAGE" "$DIST_URL_FILE" >/dev/null &
   DIST_SERVER=$!
   node tests/e2e/range-server.mjs tests/datasets "$RANGE_URL_FILE" >/dev/null &
   RANGE_SERVER=$!
+  tests/datasette/serve.sh "$DATASETTE_DIR/cors" &
+  DATASETTE_CORS=$!
+  tests/datasette/serve.sh "$DATASETTE_DIR/no-cors" --no-cors &
+  DATASETTE_NO_CORS=$!
   # `|| true`: under `set -e` a failing command inside the EXIT trap becomes the script's exit
   # status, and the server is usually gone already (killed below) when the trap runs.
-  trap 'kill $DIST_SERVER $RANGE_SERVER 2>/dev/null || true; rm -rf "$LOG_DIR" "$DIST_URL_FILE" "$RANGE_URL_FILE"' EXIT
+  trap 'kill $DIST_SERVER $RANGE_SERVER $DATASETTE_CORS $DATASETTE_NO_CORS 2>/dev/null || true; rm -rf "$LOG_DIR" "$DIST_URL_FILE" "$RANGE_URL_FILE" "$DATASETTE_URL_FILE" "$DATASETTE_DIR"' EXIT
   for _ in $(seq 50); do [ -s "$DIST_URL_FILE" ] && [ -s "$RANGE_URL_FILE" ] && break; sleep 0.1; done
   [ -s "$DIST_URL_FILE" ] || fail "the static server for the wasm tests did not start"
   [ -s "$RANGE_URL_FILE" ] || fail "the range server for the wasm tests did not start"
+  listening() { grep -o 'http://127.0.0.1:[0-9]*' "$1/server.log" 2>/dev/null | head -n1; }
+  for _ in $(seq 600); do
+    [ -n "$(listening "$DATASETTE_DIR/cors")" ] && [ -n "$(listening "$DATASETTE_DIR/no-cors")" ] && break
+    sleep 0.1
+  done
+  [ -n "$(listening "$DATASETTE_DIR/cors")" ] && [ -n "$(listening "$DATASETTE_DIR/no-cors")" ] ||
+    fail "the Datasette servers for the wasm tests did not start (see $DATASETTE_DIR/*/server.log)"
+  printf '%s\n%s\n' "$(listening "$DATASETTE_DIR/cors")" "$(listening "$DATASETTE_DIR/no-cors")" >"$DATASETTE_URL_FILE"
   # The runner (.cargo/config.toml) drives Chromium through chromedriver, headless. Test
   # binaries without wasm_bindgen_test_configure! run in the browser too, not in Node.
   step "wasm tests" env CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_USE_BROWSER=1 \
     WASM_BINDGEN_TEST_TIMEOUT=120 WASM_BINDGEN_TEST_DRIVER_TIMEOUT=30 \
     cargo test --target wasm32-unknown-unknown "${WASM_TARGETS[@]}"
-  kill "$DIST_SERVER" "$RANGE_SERVER" 2>/dev/null || true
-  rm -f "$DIST_URL_FILE" "$RANGE_URL_FILE"
+  kill "$DIST_SERVER" "$RANGE_SERVER" "$DATASETTE_CORS" "$DATASETTE_NO_CORS" 2>/dev/null || true
+  rm -rf "$DIST_URL_FILE" "$RANGE_URL_FILE" "$DATASETTE_URL_FILE" "$DATASETTE_DIR"
 else
   say "wasm tests: none found (no wasm_bindgen_test in src/ or tests/*.rs)"
 fi

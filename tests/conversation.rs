@@ -10,6 +10,7 @@ use askdb::conversation::{
     read, ConversationFile, DatabaseIdentity, Difference, ModelInfo, Pace, ReadError,
     RecordedQuestion, Recorder, ReplayLlm, RunSettings, FORMAT, LIMITS,
 };
+use askdb::engine::datasette::DatasetteIdentity;
 use askdb::engine::identity::Identity;
 use askdb::engine::reads::{LazyIdentity, RemoteValidators};
 use askdb::engine::QueryLimits;
@@ -508,5 +509,45 @@ fn print_example() {
     println!(
         "{}",
         file(vec![march_question(&RusqliteDb::shop())]).to_json()
+    );
+}
+
+#[test]
+fn a_datasette_database_is_recorded_and_matches_the_file_it_serves() {
+    let served = |sha256: Option<&str>| {
+        Identity::Datasette(DatasetteIdentity {
+            address: "http://127.0.0.1:8001/shop".into(),
+            size: 24_576,
+            sha256: sha256.map(Into::into),
+        })
+    };
+    for identity in [served(Some(SHA)), served(None)] {
+        let mut saved = file(vec![march_question(&RusqliteDb::shop())]);
+        saved.database = DatabaseIdentity::new("shop", &identity);
+        let back = read(&saved.to_json()).expect("reads back");
+        assert_eq!(back.database.identity(), Some(identity.clone()));
+        assert_eq!(back.database.differs_from(&saved.database), None);
+    }
+    // Recorded on the file, played against the server that serves it immutable: the same.
+    let on_the_file = file(Vec::new()).database;
+    let on_the_server = DatabaseIdentity::new("shop", &served(Some(SHA)));
+    assert_eq!(on_the_file.differs_from(&on_the_server), None);
+    // Served mutable (no hash): it cannot be told from the file.
+    let mutable = DatabaseIdentity::new("shop", &served(None));
+    let why = on_the_file.differs_from(&mutable).expect("cannot be told");
+    assert!(why.contains("cannot be compared"), "{why}");
+    // What a file says of it is checked like the rest.
+    let mut value = saved_json();
+    value["database"] = json!({
+        "name": "shop", "size": 5,
+        "datasette": { "address": "http://h/shop", "sha256": "<img>" }
+    });
+    assert!(refused(&value).contains("Datasette"), "{}", refused(&value));
+    let mut value = saved_json();
+    value["database"]["datasette"] = json!({ "address": "http://h/shop" });
+    assert!(
+        refused(&value).contains("exactly one"),
+        "{}",
+        refused(&value)
     );
 }

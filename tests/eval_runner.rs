@@ -622,3 +622,43 @@ fn a_knowledge_files_golden_questions_are_asked_given_as_notes_or_as_questions()
     let output = eval_at(&scratch, &server.url, &["--db", &shop_db()]);
     assert_exit(&output, 1, "has no golden questions");
 }
+
+#[test]
+fn the_golden_questions_are_asked_of_a_datasette_server_with_the_same_report() {
+    let datasette = support::datasette::DatasetteServer::start();
+    let scratch = Scratch::new("datasette");
+    let server = model(Provider::OpenAi, shop_answers());
+    let questions = shop_questions(&scratch);
+    let address = datasette.database("shop");
+    let output = eval_at(
+        &scratch,
+        &server.url,
+        &[
+            "--datasette",
+            &address,
+            "--questions",
+            questions.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(stdout(&output), "2 of 2 correct, 480 tokens\n");
+    let (markdown, report) = scratch.report();
+    assert_eq!(report["passed"], 2);
+    assert!(markdown.contains("2 of 2 correct"), "{markdown}");
+    // The model's queries, and the expected SQL, ran on the server.
+    let asked = datasette.requests();
+    for sql in [MARCH, TOKYO] {
+        assert!(
+            asked.iter().filter(|r| r.contains(sql)).count() >= 2,
+            "{sql} not asked of the server twice (the model's and the expected one): {asked:#?}"
+        );
+    }
+
+    // A database the server does not have: the server's list says so, and nothing is asked.
+    let nosuch = eval_at(
+        &scratch,
+        &server.url,
+        &["--datasette", &datasette.database("nosuchdb")],
+    );
+    assert_exit(&nosuch, 1, "has no database nosuchdb");
+}

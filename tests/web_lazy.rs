@@ -58,6 +58,7 @@ async fn served() -> ReadStats {
     ReadStats {
         bytes: stats["bytes"].as_u64().expect("bytes"),
         requests: stats["requests"].as_u64().expect("requests"),
+        waited_ms: None,
     }
 }
 

@@ -8,6 +8,7 @@
 
 use crate::agent::candidates::{Agreement, Approach, Candidates};
 use crate::agent::{AgentConfig, Answer, Failure, Mode};
+use crate::engine::datasette::DatasetteIdentity;
 use crate::engine::identity::{from_hex, hex, same_database, Identity, Sameness};
 use crate::engine::reads::{LazyIdentity, RemoteValidators};
 use crate::engine::{QueryLimits, QueryResult};
@@ -43,7 +44,8 @@ pub struct ConversationFile {
 /// Which database the conversation ran on. How it is told from another depends on how it was
 /// opened (`engine::identity`): a file read whole by the SHA-256 of its bytes (every file
 /// written before the other kinds existed has it), a file read on demand by what its engine
-/// found at open (`on_demand`). Exactly one of the two is given.
+/// found at open (`on_demand`), a database on a Datasette server by its address and what the
+/// server reported of its file (`datasette`). Exactly one of the three is given.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DatabaseIdentity {
     /// The name the page showed (a file name, or the last part of an address).
@@ -56,6 +58,20 @@ pub struct DatabaseIdentity {
     /// A local file or one on a web server, read on demand.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub on_demand: Option<OnDemandRecord>,
+    /// A database on a Datasette server.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub datasette: Option<DatasetteRecord>,
+}
+
+/// A database on a Datasette server, as a conversation file records it
+/// (`engine::datasette::DatasetteIdentity`; its size is the record's).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DatasetteRecord {
+    /// The database's address, `server/route` (never a token).
+    pub address: String,
+    /// SHA-256 of its file as the server reported it (a file it serves immutable), 64 hex digits.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sha256: Option<String>,
 }
 
 /// A database read on demand, as a conversation file records it (`engine::reads::LazyIdentity`;
@@ -93,6 +109,7 @@ impl DatabaseIdentity {
             size: identity.size(),
             sha256: None,
             on_demand: None,
+            datasette: None,
         };
         match identity {
             Identity::Bytes { sha256, .. } => record.sha256 = Some(sha256.clone()),
@@ -108,6 +125,12 @@ impl DatabaseIdentity {
                     }),
                 })
             }
+            Identity::Datasette(served) => {
+                record.datasette = Some(DatasetteRecord {
+                    address: served.address.clone(),
+                    sha256: served.sha256.clone(),
+                })
+            }
         }
         record
     }
@@ -116,12 +139,12 @@ impl DatabaseIdentity {
     /// header in hex (`conversation::read` refuses such a file).
     pub fn identity(&self) -> Option<Identity> {
         let size = self.size;
-        match (&self.sha256, &self.on_demand) {
-            (Some(sha256), None) => Some(Identity::Bytes {
+        match (&self.sha256, &self.on_demand, &self.datasette) {
+            (Some(sha256), None, None) => Some(Identity::Bytes {
                 size,
                 sha256: sha256.clone(),
             }),
-            (None, Some(record)) => Some(Identity::OnDemand(LazyIdentity {
+            (None, Some(record), None) => Some(Identity::OnDemand(LazyIdentity {
                 size,
                 header: from_hex(&record.header)?,
                 sampled_pages: record.sampled_pages.clone(),
@@ -135,6 +158,11 @@ impl DatabaseIdentity {
                     etag: remote.etag.clone(),
                     last_modified: remote.last_modified.clone(),
                 }),
+            })),
+            (None, None, Some(record)) => Some(Identity::Datasette(DatasetteIdentity {
+                address: record.address.clone(),
+                size,
+                sha256: record.sha256.as_ref().map(|h| h.to_ascii_lowercase()),
             })),
             _ => None,
         }

@@ -254,10 +254,26 @@ fn check_database(database: &DatabaseIdentity) -> Result<(), ReadError> {
             }
         }
     }
+    if let Some(served) = &database.datasette {
+        check_len(
+            "the database's address",
+            &served.address,
+            LIMITS.label_bytes,
+        )?;
+        if served
+            .sha256
+            .as_deref()
+            .is_some_and(|hash| !is_sha256(hash))
+        {
+            return Err(invalid(
+                "gives no valid SHA-256 for its Datasette database (64 hex digits)".into(),
+            ));
+        }
+    }
     if database.identity().is_none() {
         return Err(invalid(
             "gives no valid SHA-256 for its database (64 hex digits), nor what identified it \
-             when it was read on demand: exactly one is needed"
+             when it was read on demand or on a Datasette server: exactly one is needed"
                 .into(),
         ));
     }

@@ -192,12 +192,16 @@ impl LlmProvider for ReplayLlm<'_> {
 }
 
 /// Whether two tool results say the same, apart from how long the query took (`elapsed_ms`,
-/// which differs on every run). A result cut to size (its text ends in a "[cut: …]" note) is
+/// which differs on every run) and what it cost to read (`reads`: none in memory, pages of a
+/// file read on demand, requests to a Datasette server; the same rows, however read). A result cut to size (its text ends in a "[cut: …]" note) is
 /// compared on the part both show: a timing of another length moves the cut by a few bytes.
 fn same_result(recorded: &str, live: &str) -> bool {
     let (recorded, recorded_cut) = without_cut_note(recorded);
     let (live, live_cut) = without_cut_note(live);
-    let (recorded, live) = (timings_as(recorded, ""), timings_as(live, ""));
+    let (recorded, live) = (
+        without_reads(&timings_as(recorded, "")),
+        without_reads(&timings_as(live, "")),
+    );
     if recorded_cut || live_cut {
         let shown = recorded.len().min(live.len());
         recorded.as_bytes()[..shown] == live.as_bytes()[..shown]
@@ -225,6 +229,34 @@ pub(crate) fn timings_as(text: &str, shown: &str) -> String {
         rest = rest[at + KEY.len()..].trim_start_matches(|c: char| {
             c.is_ascii_digit() || matches!(c, '.' | '-' | '+' | 'e' | 'E')
         });
+    }
+    out.push_str(rest);
+    out
+}
+
+/// `text` without its `"reads":{…}` objects (and the comma that joined each): what a query
+/// cost to read is not part of its result. The object holds numbers only, so it ends at the
+/// first `}`; text that does not close it is kept as it is.
+fn without_reads(text: &str) -> String {
+    const KEY: &str = "\"reads\":{";
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(KEY) {
+        let Some(close) = rest[at..].find('}') else {
+            break;
+        };
+        let before = &rest[..at];
+        let after = &rest[at + close + 1..];
+        match before.strip_suffix(',') {
+            Some(kept) => {
+                out.push_str(kept);
+                rest = after;
+            }
+            None => {
+                out.push_str(before);
+                rest = after.strip_prefix(',').unwrap_or(after);
+            }
+        }
     }
     out.push_str(rest);
     out
@@ -263,6 +295,20 @@ mod tests {
         assert!(!same_result(
             r#"{"rows":[[7]],"elapsed_ms":1.5}"#,
             r#"{"rows":[[8]],"elapsed_ms":1.5}"#
+        ));
+    }
+
+    #[test]
+    fn what_a_query_cost_to_read_does_not_count_as_a_difference() {
+        let in_memory = r#"{"rows":[[7]],"elapsed_ms":1.5,"warnings":[]}"#;
+        let served = r#"{"rows":[[7]],"elapsed_ms":9,"reads":{"bytes":120,"requests":1,"waited_ms":8},"warnings":[]}"#;
+        let first =
+            r#"{"reads":{"bytes":4096,"requests":2},"rows":[[7]],"elapsed_ms":1.5,"warnings":[]}"#;
+        assert!(same_result(in_memory, served));
+        assert!(same_result(first, in_memory));
+        assert!(!same_result(
+            in_memory,
+            r#"{"rows":[[8]],"elapsed_ms":9,"reads":{"bytes":120,"requests":1},"warnings":[]}"#
         ));
     }
 

@@ -18,6 +18,7 @@
 //!
 //! Two identities of different kinds cannot be compared: [`Sameness::CannotTell`].
 
+use super::datasette::DatasetteIdentity;
 use super::reads::LazyIdentity;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -29,6 +30,8 @@ pub enum Identity {
     Bytes { size: u64, sha256: String },
     /// A local or remote file read on demand, as its engine identified it.
     OnDemand(LazyIdentity),
+    /// A database on a Datasette server: its address, and what the server reports of its file.
+    Datasette(DatasetteIdentity),
 }
 
 /// Whether two identities name the same database.
@@ -60,6 +63,16 @@ pub fn same_database(a: &Identity, b: &Identity) -> Sameness {
             same(x.eq_ignore_ascii_case(y))
         }
         (Identity::OnDemand(x), Identity::OnDemand(y)) => same(x.same_as(y)),
+        (Identity::Datasette(x), Identity::Datasette(y)) => {
+            x.same_as(y).map_or(Sameness::CannotTell, same)
+        }
+        // A SHA-256 names the bytes wherever they are: a file read whole and the same file
+        // served immutable by Datasette.
+        (Identity::Bytes { sha256: x, .. }, Identity::Datasette(y))
+        | (Identity::Datasette(y), Identity::Bytes { sha256: x, .. }) => match &y.sha256 {
+            Some(y) => same(x.eq_ignore_ascii_case(y)),
+            None => Sameness::CannotTell,
+        },
         _ => Sameness::CannotTell,
     }
 }
@@ -70,6 +83,7 @@ impl Identity {
         match self {
             Identity::Bytes { size, .. } => *size,
             Identity::OnDemand(lazy) => lazy.size,
+            Identity::Datasette(served) => served.size,
         }
     }
 
@@ -81,6 +95,16 @@ impl Identity {
     pub fn storage_key(&self) -> String {
         match self {
             Identity::Bytes { sha256, .. } => sha256.to_ascii_lowercase(),
+            // The same bytes as a file's: the same key, so its notes are found.
+            Identity::Datasette(DatasetteIdentity {
+                sha256: Some(sha256),
+                ..
+            }) => sha256.to_ascii_lowercase(),
+            Identity::Datasette(served) => format!(
+                "datasette:{}",
+                serde_json::to_string(&(&served.address, served.size))
+                    .expect("strings and numbers serialize")
+            ),
             // Serialized as a list, so that no address or header can pass for another field.
             Identity::OnDemand(lazy) => {
                 let remote = lazy
@@ -124,6 +148,10 @@ impl fmt::Display for Identity {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Identity::Bytes { sha256, .. } => write!(f, "SHA-256 {}…", short(sha256)),
+            Identity::Datasette(served) => match &served.sha256 {
+                Some(sha256) => write!(f, "{}, SHA-256 {}…", served.address, short(sha256)),
+                None => write!(f, "{}, {} bytes", served.address, served.size),
+            },
             Identity::OnDemand(lazy) => match &lazy.remote {
                 Some(remote) => {
                     write!(f, "{}", remote.url)?;
@@ -182,6 +210,14 @@ mod tests {
         })
     }
 
+    fn served(address: &str, size: u64, sha256: Option<&str>) -> Identity {
+        Identity::Datasette(DatasetteIdentity {
+            address: address.into(),
+            size,
+            sha256: sha256.map(Into::into),
+        })
+    }
+
     /// Identities that each record every validator they have the same way: their keys must
     /// agree with `same_database` both ways.
     fn examples() -> Vec<Identity> {
@@ -207,6 +243,17 @@ mod tests {
             ),
             // An address that holds what another field would: still another database.
             remote("https://example.org/\",100,\"v1", 100, Some("\"v1\""), None),
+            served("https://example.org/shop", 16_384, Some(a)),
+            served(
+                "https://replica.example.org/shop",
+                16_384,
+                Some(&a.to_uppercase()),
+            ),
+            served("https://example.org/shop", 16_384, Some(&b)),
+            served("https://example.org/shop", 16_384, None),
+            served("https://example.org/shop", 16_385, None),
+            served("https://example.org/other", 16_384, None),
+            served("https://example.org/\",16384]", 16_384, None),
         ]
     }
 
@@ -326,6 +373,52 @@ mod tests {
         let without = remote(url, 100, None, None);
         assert_eq!(same_database(&with, &without), Sameness::Same);
         assert_ne!(with.storage_key(), without.storage_key());
+    }
+
+    #[test]
+    fn a_datasette_database_is_the_file_whose_sha256_the_server_reports() {
+        let a = "af99f629536575eae0ee868b5b50a01379ebfbc789a385b28afa16c433bec209";
+        let url = "https://example.org/shop";
+        // The same bytes, wherever they are served from.
+        assert_eq!(
+            same_database(&bytes(a), &served(url, 16_384, Some(a))),
+            Sameness::Same
+        );
+        assert_eq!(
+            same_database(
+                &served("https://replica.example/shop", 1, Some(a)),
+                &bytes(a)
+            ),
+            Sameness::Same
+        );
+        assert_eq!(
+            same_database(&bytes(a), &served(url, 16_384, Some(&"0".repeat(64)))),
+            Sameness::Different
+        );
+        // Without a hash (a mutable file): only its address and size, never a file's.
+        assert_eq!(
+            same_database(&bytes(a), &served(url, 16_384, None)),
+            Sameness::CannotTell
+        );
+        assert_eq!(
+            same_database(&served(url, 16_384, None), &served(url, 16_384, Some(a))),
+            Sameness::CannotTell
+        );
+        assert_eq!(
+            same_database(&served(url, 16_384, None), &served(url, 16_384, None)),
+            Sameness::Same
+        );
+        assert_eq!(
+            same_database(&served(url, 16_384, None), &served(url, 16_385, None)),
+            Sameness::Different
+        );
+        assert_eq!(
+            same_database(
+                &served(url, 16_384, None),
+                &served("https://example.org/other", 16_384, None)
+            ),
+            Sameness::Different
+        );
     }
 
     #[test]

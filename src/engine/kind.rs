@@ -13,6 +13,8 @@ pub enum DatabaseKind {
     LocalFile,
     /// A file on a web server whose pages are read with HTTP range requests.
     Remote,
+    /// A database on a Datasette server, asked through its JSON API (`engine::datasette`).
+    Datasette,
 }
 
 /// How the rows of each table are counted when a database opens (`engine::schema::count_rows`).
@@ -40,13 +42,13 @@ pub const LOCAL_ROWS_STEPPED: u64 = 10_000;
 impl DatabaseKind {
     /// How the rows of a database of this kind and `size` bytes are counted as it opens: what
     /// it costs grows with what is shown, never with the file's size. Remote files step no
-    /// rows at all (every page is a request).
+    /// rows at all (every page is a request), nor do Datasette servers (every query is one).
     pub fn count_policy(self, size: u64) -> CountPolicy {
         match self {
             DatabaseKind::InMemory if size <= EXACT_COUNTS_UP_TO_BYTES => CountPolicy::Exact,
             DatabaseKind::InMemory => CountPolicy::UpTo(IN_MEMORY_ROWS_STEPPED),
             DatabaseKind::LocalFile => CountPolicy::UpTo(LOCAL_ROWS_STEPPED),
-            DatabaseKind::Remote => CountPolicy::UpTo(0),
+            DatabaseKind::Remote | DatabaseKind::Datasette => CountPolicy::UpTo(0),
         }
     }
 }
@@ -81,7 +83,8 @@ pub enum HidingMechanism {
 
 impl DatabaseKind {
     /// How a database of this kind keeps things from the model. One read on demand cannot be
-    /// copied (it may be far larger than memory), and no other mechanism exists yet.
+    /// copied (it may be far larger than memory), and no other mechanism exists yet. A server
+    /// answers the model's queries on the whole database: the page cannot take anything away.
     pub fn hiding(self) -> HidingMechanism {
         match self {
             DatabaseKind::InMemory => HidingMechanism::Copy,
@@ -93,6 +96,13 @@ impl DatabaseKind {
             DatabaseKind::Remote => HidingMechanism::Refused(
                 "this database is read on demand from its server, not copied into memory, and \
                  hiding works by a copy without what is hidden"
+                    .into(),
+            ),
+            DatabaseKind::Datasette => HidingMechanism::Refused(
+                "the model's queries run on the Datasette server, on the whole database, and \
+                 this page cannot take tables or columns away from a server: serve a copy \
+                 without them (drop them from a copy of the file with sqlite-utils or the \
+                 sqlite3 shell) and open that instead"
                     .into(),
             ),
         }
@@ -123,6 +133,10 @@ mod tests {
                 DatabaseKind::Remote.count_policy(size),
                 CountPolicy::UpTo(0)
             );
+            assert_eq!(
+                DatabaseKind::Datasette.count_policy(size),
+                CountPolicy::UpTo(0)
+            );
         }
     }
 
@@ -147,5 +161,9 @@ mod tests {
                 matches!(kind.hiding(), HidingMechanism::Refused(why) if why.contains("on demand"))
             );
         }
+        let HidingMechanism::Refused(why) = DatabaseKind::Datasette.hiding() else {
+            panic!("a server's database cannot be copied");
+        };
+        assert!(why.contains("serve a copy without them"), "{why}");
     }
 }

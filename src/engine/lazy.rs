@@ -429,6 +429,7 @@ fn decode_reads(reads: &JsValue) -> Option<ReadStats> {
     Some(ReadStats {
         bytes: number("bytes"),
         requests: number("requests"),
+        waited_ms: None,
     })
 }
 

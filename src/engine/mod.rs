@@ -6,6 +6,7 @@
 //! connection itself is read-only (`PRAGMA query_only=1` in sql.js, a read-only open in rusqlite).
 
 pub mod csv;
+pub mod datasette;
 pub mod file_check;
 pub mod hidden;
 pub mod identity;
@@ -124,6 +125,9 @@ pub enum DbError {
     ReadFailed(String),
     /// The database at a web address cannot be read in parts.
     Remote(RemoteProblem),
+    /// A Datasette server did not answer the query with rows (its time limit, SQL not allowed,
+    /// not reachable, …); a SQL error it reports is [`DbError::Sqlite`], as from a file.
+    Datasette(datasette::DatasetteProblem),
     /// No database is open.
     NotOpen,
 }
@@ -171,6 +175,7 @@ impl fmt::Display for DbError {
             DbError::Changed(why) => write!(f, "the database changed: {why}"),
             DbError::ReadFailed(why) => write!(f, "the database could not be read: {why}"),
             DbError::Remote(problem) => write!(f, "{problem}"),
+            DbError::Datasette(problem) => write!(f, "{problem}"),
             DbError::NotOpen => write!(f, "no database is open"),
         }
     }

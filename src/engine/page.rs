@@ -13,10 +13,14 @@
 //! Two engines stand behind it: sql.js with the whole file in a worker's memory
 //! ([`InMemory`]), and the engine that reads a local `File` or a URL on demand
 //! ([`OnDemand`], `engine::lazy`), whose identity is what that engine found at open and which
-//! cannot be copied for the model (its [`DatabaseKind::hiding`] refuses). Which kind a file
-//! opens as is the opening's business (`ui/opening.rs`, by `engine::kind::kind_for_local_file`),
-//! and nothing else changes with it.
+//! cannot be copied for the model (its [`DatabaseKind::hiding`] refuses); and a Datasette
+//! server's JSON API ([`Served`], `engine::datasette`), identified by what the server reports of
+//! its file, from which nothing can be taken away either. Which kind a file opens as is the
+//! opening's business (`ui/opening.rs`, by `engine::kind::kind_for_local_file`), and nothing
+//! else changes with it.
 
+use super::datasette::fetch::FetchTransport;
+use super::datasette::{DatasetteAddress, DatasetteDatabase, DatasetteIdentity, DatasetteProblem};
 use super::identity::Identity;
 use super::kind::{CountPolicy, DatabaseKind, HidingMechanism};
 use super::lazy::{LazyDatabase, LazyOpened};
@@ -31,6 +35,14 @@ pub enum PageDatabase {
     InMemory(InMemory),
     // Boxed: the engine read on demand keeps more state than the one in memory.
     OnDemand(Box<OnDemand>),
+    Datasette(Box<Served>),
+}
+
+/// A database on a Datasette server, asked through its JSON API (`engine::datasette`).
+pub struct Served {
+    engine: DatasetteDatabase<FetchTransport>,
+    /// What the server reported of it when it was opened.
+    identity: DatasetteIdentity,
 }
 
 /// A local file or a file on a web server, read on demand by `engine::lazy`.
@@ -120,9 +132,39 @@ impl PageDatabase {
         })))
     }
 
+    /// Opens the database at the Datasette address `address` (`https://host/dbname`), with
+    /// `token` sent to that server only: what the server reports of it is read, and a first
+    /// query tells at once whether the page may run SQL there (CORS, `allow_sql`, a token).
+    pub async fn open_datasette(
+        address: &str,
+        token: Option<String>,
+    ) -> Result<PageDatabase, DbError> {
+        let address = DatasetteAddress::parse(address).map_err(DbError::Datasette)?;
+        let engine = DatasetteDatabase::new(address, token, FetchTransport);
+        let identity = engine.identify().await?;
+        match super::query(&engine, "SELECT 1", &QueryLimits::default()).await {
+            Ok(_) => {}
+            // Its list of databases was just read, so it runs and lets the page read its
+            // answers; but Datasette sends its refusal (403: SQL off, or a token needed)
+            // without CORS headers, which the browser reports as no answer at all.
+            Err(DbError::Datasette(DatasetteProblem::Unreachable { .. })) => {
+                return Err(DbError::Datasette(DatasetteProblem::SqlNotAllowed {
+                    database: engine.address().database.clone(),
+                    status: 403,
+                }))
+            }
+            Err(other) => return Err(other),
+        }
+        Ok(PageDatabase::Datasette(Box::new(Served {
+            engine,
+            identity,
+        })))
+    }
+
     /// Where its bytes are.
     pub fn kind(&self) -> DatabaseKind {
         match self {
+            PageDatabase::Datasette(_) => DatabaseKind::Datasette,
             PageDatabase::InMemory(_) => DatabaseKind::InMemory,
             PageDatabase::OnDemand(db) if db.opened.identity.remote.is_some() => {
                 DatabaseKind::Remote
@@ -136,6 +178,7 @@ impl PageDatabase {
         match self {
             PageDatabase::InMemory(db) => db.size,
             PageDatabase::OnDemand(db) => db.opened.identity.size,
+            PageDatabase::Datasette(db) => db.identity.size,
         }
     }
 
@@ -162,6 +205,7 @@ impl PageDatabase {
                 sha256,
             }),
             PageDatabase::OnDemand(db) => Ok(Identity::OnDemand(db.opened.identity.clone())),
+            PageDatabase::Datasette(db) => Ok(Identity::Datasette(db.identity.clone())),
         }
     }
 
@@ -189,10 +233,12 @@ impl PageDatabase {
                     engine: copy,
                 }))
             }
-            PageDatabase::OnDemand(_) => Err(DbError::Unavailable(match self.hiding() {
-                HidingMechanism::Refused(why) => why,
-                HidingMechanism::Copy => "this database cannot be copied".into(),
-            })),
+            PageDatabase::OnDemand(_) | PageDatabase::Datasette(_) => {
+                Err(DbError::Unavailable(match self.hiding() {
+                    HidingMechanism::Refused(why) => why,
+                    HidingMechanism::Copy => "this database cannot be copied".into(),
+                }))
+            }
         }
     }
 
@@ -202,6 +248,7 @@ impl PageDatabase {
         match self {
             PageDatabase::InMemory(_) => None,
             PageDatabase::OnDemand(db) => Some(db.engine.total_reads()),
+            PageDatabase::Datasette(db) => Some(db.engine.total_requests()),
         }
     }
 
@@ -218,6 +265,9 @@ impl PageDatabase {
                  may read more of the file than it would have.",
                 super::format_bytes(db.opened.cache_bytes)
             ),
+            PageDatabase::Datasette(_) => "The query was left to the Datasette server, whose own \
+                 time limit ends it; the page asks nothing more of it."
+                .into(),
         }
     }
 
@@ -229,6 +279,8 @@ impl PageDatabase {
                 db.engine.close().await
             }
             PageDatabase::OnDemand(db) => db.engine.close().await,
+            // Nothing held open: each query is a request of its own.
+            PageDatabase::Datasette(_) => {}
         }
     }
 
@@ -242,7 +294,7 @@ impl PageDatabase {
                     .map_err(|e| DbError::Unreadable(crate::browser::describe(&e)))?;
                 Ok(Uint8Array::new(&buffer))
             }
-            PageDatabase::OnDemand(_) => Err(not_in_memory()),
+            PageDatabase::OnDemand(_) | PageDatabase::Datasette(_) => Err(not_in_memory()),
         }
     }
 
@@ -251,14 +303,17 @@ impl PageDatabase {
     pub async fn export(&self) -> Result<Uint8Array, DbError> {
         match self {
             PageDatabase::InMemory(db) => db.engine.export().await,
-            PageDatabase::OnDemand(_) => Err(not_in_memory()),
+            PageDatabase::OnDemand(_) | PageDatabase::Datasette(_) => Err(not_in_memory()),
         }
     }
 }
 
-/// The tests' hooks compare bytes in memory; a database read on demand has none there.
+/// The tests' hooks compare bytes in memory; a database read on demand or on a server has none
+/// there.
 fn not_in_memory() -> DbError {
-    DbError::Unavailable("this database is read on demand: its bytes are not in memory".into())
+    DbError::Unavailable(
+        "this database is read on demand or on a server: its bytes are not in memory".into(),
+    )
 }
 
 impl Database for PageDatabase {
@@ -271,6 +326,7 @@ impl Database for PageDatabase {
         match self {
             PageDatabase::InMemory(db) => db.engine.run(sql, values, limits).await,
             PageDatabase::OnDemand(db) => db.engine.run(sql, values, limits).await,
+            PageDatabase::Datasette(db) => db.engine.run(sql, values, limits).await,
         }
     }
 }

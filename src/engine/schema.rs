@@ -4,7 +4,7 @@
 //! functions, so every [`Database`] gets it for free and the rules still apply.
 
 use super::kind::CountPolicy;
-use super::{query, Database, DbError, QueryLimits, RowCount, Value};
+use super::{query, Database, DbError, QueryLimits, QueryResult, RowCount, Value};
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -85,6 +85,50 @@ const CATALOGUE_LIMITS: QueryLimits = QueryLimits {
     deadline_ms: 10_000,
 };
 
+/// Every row of the catalogue query `sql` (which ends with its `ORDER BY`). A server with a row
+/// cap (Datasette's `max_returned_rows`) answers a long catalogue in part, saying so
+/// (`truncated`): the rest is asked for page by page, as many rows at a time as it gave, so
+/// that a big schema is never silently cut.
+async fn catalogue<D: Database + ?Sized>(db: &D, sql: &str) -> Result<QueryResult, DbError> {
+    let mut all = query(db, sql, &CATALOGUE_LIMITS).await?;
+    let page = all.rows.len();
+    if !all.truncated {
+        return Ok(all);
+    }
+    if page == 0 {
+        return Err(DbError::Unavailable(
+            "the database answered the schema's catalogue with no rows, and said it cut them"
+                .into(),
+        ));
+    }
+    for _ in 0..MAX_CATALOGUE_PAGES {
+        if all.rows.len() >= CATALOGUE_LIMITS.max_rows {
+            break;
+        }
+        let more = query(
+            db,
+            &format!("{sql} LIMIT {page} OFFSET {}", all.rows.len()),
+            &CATALOGUE_LIMITS,
+        )
+        .await?;
+        let last = more.rows.len() < page;
+        all.rows.extend(more.rows);
+        if last {
+            all.truncated = false;
+            all.total_rows = RowCount::Exact(all.rows.len() as u64);
+            return Ok(all);
+        }
+    }
+    Err(DbError::Unavailable(format!(
+        "the schema's catalogue has more than {} rows, read {page} at a time: too many to list",
+        all.rows.len()
+    )))
+}
+
+/// How many parts of a catalogue are asked for at most (each a request to a server with a row
+/// cap).
+const MAX_CATALOGUE_PAGES: usize = 200;
+
 /// Reads the whole schema, every table counted exactly. Row counts use `count_limits` (their
 /// deadline bounds each count).
 pub async fn load<D: Database + ?Sized>(
@@ -107,28 +151,25 @@ pub async fn load_counting<D: Database + ?Sized>(
 
 /// Reads the tables, views, columns and keys, without row counts.
 pub async fn load_tables<D: Database + ?Sized>(db: &D) -> Result<Schema, DbError> {
-    let objects = query(
+    let objects = catalogue(
         db,
         "SELECT name, type FROM sqlite_schema \
          WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' \
          ORDER BY name",
-        &CATALOGUE_LIMITS,
     )
     .await?;
-    let columns = query(
+    let columns = catalogue(
         db,
         "SELECT m.name, p.name, p.type, p.\"notnull\", p.dflt_value, p.pk \
          FROM sqlite_schema AS m JOIN pragma_table_info(m.name) AS p \
          WHERE m.type IN ('table', 'view') ORDER BY m.name, p.cid",
-        &CATALOGUE_LIMITS,
     )
     .await?;
-    let keys = query(
+    let keys = catalogue(
         db,
         "SELECT m.name, f.id, f.\"table\", f.\"from\", f.\"to\" \
          FROM sqlite_schema AS m JOIN pragma_foreign_key_list(m.name) AS f \
          WHERE m.type = 'table' ORDER BY m.name, f.id, f.seq",
-        &CATALOGUE_LIMITS,
     )
     .await?;
 
@@ -325,5 +366,54 @@ fn integer(value: &Value) -> i64 {
         Value::Real(r) => *r as i64,
         Value::Text(t) => t.parse().unwrap_or(0),
         _ => 0,
+    }
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+    use crate::engine::native::RusqliteDb;
+    use crate::engine::ReadOnlySql;
+    use futures::executor::block_on;
+
+    /// A database behind a server that answers at most `cap` rows, saying when it cut
+    /// (Datasette's `max_returned_rows`).
+    struct Capped {
+        db: RusqliteDb,
+        cap: usize,
+    }
+
+    impl Database for Capped {
+        async fn run(
+            &self,
+            sql: &ReadOnlySql,
+            values: &[Value],
+            limits: &QueryLimits,
+        ) -> Result<QueryResult, DbError> {
+            let capped = QueryLimits {
+                max_rows: limits.max_rows.min(self.cap),
+                ..*limits
+            };
+            self.db.run(sql, values, &capped).await
+        }
+    }
+
+    fn chinook() -> RusqliteDb {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/datasets/chinook/Chinook_Sqlite.sqlite");
+        RusqliteDb::open(&path).expect("chinook opens")
+    }
+
+    #[test]
+    fn a_schema_longer_than_a_servers_row_cap_is_read_whole() {
+        let whole = block_on(load_tables(&chinook())).unwrap();
+        let columns: usize = whole.tables.iter().map(|t| t.columns.len()).sum();
+        // Positive control: the catalogue is longer than the cap, several times over (and one
+        // cap divides it exactly: the last part asked for is empty).
+        assert_eq!(columns, 64);
+        for cap in [7, 8, 16] {
+            let capped = Capped { db: chinook(), cap };
+            assert_eq!(block_on(load_tables(&capped)).unwrap(), whole, "cap {cap}");
+        }
     }
 }

@@ -215,6 +215,9 @@ pub struct StartFiles {
     pub replay: Option<String>,
     /// `?notes=`: a notes file's URL (relative, same origin or https; see [`check_notes_url`]).
     pub notes: Option<String>,
+    /// `?datasette=`: a database on a Datasette server (`https://host/dbname`), opened through
+    /// its JSON API instead of `?db=`.
+    pub datasette: Option<String>,
 }
 
 /// `?db=` and `?replay=` (the first of each; blank ones are left out).
@@ -229,6 +232,7 @@ pub fn start_files(params: &[(String, String)]) -> StartFiles {
         db: first("db"),
         replay: first("replay"),
         notes: first("notes"),
+        datasette: first("datasette"),
     }
 }
 
@@ -428,6 +432,12 @@ mod tests {
         assert_eq!(files.db.as_deref(), Some("demo/shop.db"));
         assert_eq!(files.replay.as_deref(), Some("docs/march.json"));
         assert_eq!(files.notes, None);
+        assert_eq!(files.datasette, None);
+        let served = start_files(&params(&[("datasette", " http://127.0.0.1:8001/shop ")]));
+        assert_eq!(
+            served.datasette.as_deref(),
+            Some("http://127.0.0.1:8001/shop")
+        );
         assert_eq!(
             start_files(&params(&[("replay", " ")])),
             StartFiles::default()

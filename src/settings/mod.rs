@@ -13,6 +13,7 @@
 pub mod address;
 pub mod keys;
 pub mod readiness;
+pub mod server_tokens;
 
 use crate::agent::{AgentConfig, Mode};
 use crate::llm::{EndpointConfig, ProviderKind};

@@ -43,6 +43,7 @@ pub fn DatabasePanel() -> impl IntoView {
                     />
                 </label>
             </div>
+            <super::datasette_form::DatasetteForm/>
             <p class="hint">
                 "Or drop a SQLite file (or a saved conversation, to replay it, or a notes file) anywhere on this page. It is read here, in your browser, and never uploaded."
             </p>

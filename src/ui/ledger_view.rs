@@ -5,6 +5,7 @@
 
 use super::app_state;
 use crate::browser::{save_file, time_of_day};
+use crate::engine::kind::DatabaseKind;
 use crate::llm::ledger::{LedgerEntry, Outcome};
 use crate::present::ledger::{
     body_file_name, bytes, is_failure, outcome, tokens, totals_line, Body,
@@ -29,6 +30,19 @@ pub fn LedgerPanel() -> impl IntoView {
         })
     };
 
+    // Beside the model's requests, the database server's (a Datasette database's queries are
+    // requests too): since it opened, redrawn as the ledger or the open database changes.
+    let state = app_state();
+    let server_requests = move || {
+        sent.read(|_| ());
+        state.open.track();
+        let db = state.database()?;
+        (db.kind() == DatabaseKind::Datasette)
+            .then(|| db.total_reads())
+            .flatten()
+            .map(|reads| format!("Asked of the Datasette server since it opened: {reads}."))
+    };
+
     view! {
         <section class="panel ledger" aria-labelledby="ledger-heading" data-testid="ledger">
             <details class="ledger-details">
@@ -45,6 +59,9 @@ pub fn LedgerPanel() -> impl IntoView {
                         }}
                     </span>
                 </summary>
+                {move || server_requests().map(|line| view! {
+                    <p class="ledger-server" data-testid="ledger-server">{line}</p>
+                })}
                 <p class="hint">
                     "Every request this page sent to a model, exactly as it went and as the answer \
                      came back. Your API key is never recorded here."

@@ -12,6 +12,7 @@ mod checks;
 mod connection;
 mod console;
 mod database_panel;
+mod datasette_form;
 mod embed;
 mod hiding;
 mod knowledge;
@@ -63,9 +64,16 @@ fn App() -> impl IntoView {
     // `?db=<url>` opens that database at start, `?notes=<url>` reads its notes file, then
     // `?replay=<url>` replays a conversation.
     let start = start_files(&params);
-    let opens_from_address = start.db.is_some();
+    let opens_from_address = start.db.is_some() || start.datasette.is_some();
     let notes = start.notes.as_deref().map(Source::notes_address);
-    let sources = start.db.iter().map(|url| Source::address(url)).chain(notes);
+    // `?datasette=<address>` opens a database on a Datasette server instead (with the token
+    // remembered for that server, if any: never one from the address).
+    let served = start
+        .datasette
+        .iter()
+        .map(|address| state.datasette_source(address));
+    let sources = start.db.iter().map(|url| Source::address(url));
+    let sources = sources.chain(served).chain(notes);
     let sources = sources.chain(start.replay.iter().map(|url| Source::address(url)));
     opening::start_opening(state, sources.collect());
 

@@ -43,6 +43,12 @@ pub enum Source {
     NotesFile(File),
     /// A notes file's address (`?notes=`).
     NotesUrl { url: String, name: String },
+    /// A database on a Datasette server (`?datasette=`, or the form beside "Open a file"),
+    /// asked through its JSON API; `token` goes to that server only.
+    Datasette {
+        address: String,
+        token: Option<String>,
+    },
 }
 
 impl Source {
@@ -84,6 +90,8 @@ impl Source {
         match self {
             Source::File(file) | Source::NotesFile(file) => file.name(),
             Source::Url { name, .. } | Source::NotesUrl { name, .. } => name.clone(),
+            // The address as typed: it names the database and carries no token.
+            Source::Datasette { address, .. } => address.trim().to_string(),
         }
     }
 }
@@ -148,6 +156,9 @@ async fn open_source(state: AppState, source: Source, name: String) {
             };
             take_notes(state, &name, blob).await
         }
+        Source::Datasette { address, token } => open_datasette(state, &name, &address, token)
+            .await
+            .map_err(OpenError::Database),
     };
     let still_open = state
         .open
@@ -305,6 +316,35 @@ async fn open_database(state: AppState, name: &str, blob: Blob) -> Result<(), St
             db
         }
     };
+    show_database(state, name, db).await
+}
+
+/// Opens the database at the Datasette `address`, its `token` (if any) sent to that server
+/// only; then shows it as any other.
+async fn open_datasette(
+    state: AppState,
+    name: &str,
+    address: &str,
+    token: Option<String>,
+) -> Result<(), String> {
+    state.loading.set(Some(Loading {
+        label: format!("Asking the Datasette server for {name}"),
+        fraction: None,
+    }));
+    let started = OpenSteps::start();
+    let db = PageDatabase::open_datasette(address, token)
+        .await
+        .map_err(|e| e.to_string())?;
+    state
+        .open_steps
+        .update_value(|s| s.done("ask the Datasette server", started));
+    show_database(state, name, db).await
+}
+
+/// Shows `db`, just opened, in place of the database open before: its tables, then its row
+/// counts, identity, what the model sees and its notes.
+async fn show_database(state: AppState, name: &str, db: PageDatabase) -> Result<(), String> {
+    let step = |name: &str, started| state.open_steps.update_value(|s| s.done(name, started));
     let db = Rc::new(db);
     state.loading.set(Some(Loading {
         label: "Reading the schema".into(),

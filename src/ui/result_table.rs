@@ -77,7 +77,7 @@ fn ResultTable(result: Arc<QueryResult>, ids: TestIds) -> impl IntoView {
         <span data-testid=ids.id("result-rowcount")>{row_count_text(&result)}</span>
         <span class="muted" data-testid=ids.id("result-elapsed")>{elapsed(result.elapsed_ms)}</span>
         {result.reads.map(|reads| view! {
-            <span class="muted" data-testid=ids.id("result-reads")>{format!("read {reads}")}</span>
+            <span class="muted" data-testid=ids.id("result-reads")>{reads.phrase()}</span>
         })}
     };
 

@@ -94,6 +94,7 @@ impl OpenDatabase {
             DatabaseKind::InMemory => None,
             DatabaseKind::LocalFile => Some(format!("{size}, read on demand from the file")),
             DatabaseKind::Remote => Some(format!("{size}, read on demand from the server")),
+            DatabaseKind::Datasette => Some(format!("{size}, asked through a Datasette server")),
         }
     }
 }
@@ -142,6 +143,8 @@ pub struct AppState {
     pub sent: SentLedger,
     /// Where the last open's time went (for the benchmark).
     pub open_steps: StoredValue<super::open_steps::OpenSteps, LocalStorage>,
+    /// API tokens for Datasette servers, each for its own server.
+    pub server_tokens: super::datasette_form::TokenStore,
 }
 
 /// The page's [`Ledger`], and what redraws the views that read it.
@@ -194,6 +197,7 @@ impl AppState {
             pending_replay: RwSignal::new(None),
             sent: SentLedger::new(),
             open_steps: StoredValue::new_local(Default::default()),
+            server_tokens: super::datasette_form::TokenStore::load(),
         }
     }
 

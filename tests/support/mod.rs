@@ -2,6 +2,7 @@
 //! (`askdb::engine::native`) opened on the test datasets, and paths to them.
 #![allow(dead_code)] // each test binary uses its own part of this module
 
+pub mod datasette;
 pub mod fake_server;
 pub mod golden;
 pub mod hiding;

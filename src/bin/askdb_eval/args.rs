@@ -26,6 +26,12 @@ pub struct Args {
     #[arg(long, value_name = "PATH", conflicts_with = "db_dir")]
     pub db: Option<PathBuf>,
 
+    /// A database on a Datasette server (http://host/dbname), asked through its JSON API
+    /// instead of a file: every question is asked of it. A private server's API token is read
+    /// from ASKDB_DATASETTE_TOKEN, and sent to that server only.
+    #[arg(long, value_name = "URL", conflicts_with_all = ["db", "db_dir"])]
+    pub datasette: Option<String>,
+
     /// A folder of databases, for question sets over many (Spider): a question's `db` is found
     /// as DIR/<db>/<db>.sqlite or .db, or DIR/<db>.sqlite or .db.
     #[arg(long, value_name = "DIR")]
@@ -228,6 +234,21 @@ mod tests {
         let both =
             Args::try_parse_from(["askdb-eval", "--db", "a", "--db-dir", "b", "--model", "m"]);
         assert!(both.is_err());
+        let both = Args::try_parse_from([
+            "askdb-eval",
+            "--db",
+            "a",
+            "--datasette",
+            "http://127.0.0.1:8001/shop",
+            "--model",
+            "m",
+        ]);
+        assert!(both.is_err());
+        let served = args("askdb-eval --datasette http://127.0.0.1:8001/shop --model m");
+        assert_eq!(
+            served.datasette.as_deref(),
+            Some("http://127.0.0.1:8001/shop")
+        );
         let unknown = Args::try_parse_from(["askdb-eval", "--provider", "x", "--model", "m"]);
         assert!(unknown
             .unwrap_err()

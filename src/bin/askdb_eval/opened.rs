@@ -8,12 +8,15 @@
 use super::error::EvalError;
 use askdb::agent::Session;
 use askdb::conversation::DatabaseIdentity;
+use askdb::engine::datasette::native::NativeTransport;
+use askdb::engine::datasette::{DatasetteAddress, DatasetteDatabase};
 use askdb::engine::file_digest::digest_file;
 use askdb::engine::hidden::{load_catalogue, Hidden, Unresolved};
 use askdb::engine::identity::Identity;
-use askdb::engine::kind::HidingMechanism;
+use askdb::engine::kind::{DatabaseKind, HidingMechanism};
 use askdb::engine::native::{OpenError, RusqliteDb};
-use askdb::engine::{schema, DbError, QueryLimits};
+use askdb::engine::schema::Schema;
+use askdb::engine::{schema, Database, DbError, QueryLimits};
 use askdb::knowledge::{comments, tables, Knowledge};
 use askdb::model_view::{self, Enforcement, ModelView};
 use futures::executor::block_on;
@@ -25,11 +28,11 @@ const COUNT_LIMITS: QueryLimits = QueryLimits {
     deadline_ms: 3_000,
 };
 
-pub struct Opened {
-    /// The whole file: the expected SQL of a golden question runs here.
-    pub whole: RusqliteDb,
-    /// The copy the model reads, when something is left out of it.
-    pub for_model: Option<RusqliteDb>,
+pub struct Opened<D = RusqliteDb> {
+    /// The whole database: the expected SQL of a golden question runs here.
+    pub whole: D,
+    /// The copy the model reads, when something is left out of it (a file only).
+    pub for_model: Option<D>,
     pub session: Session,
     /// Names given to hide that the database does not have (or cannot hide), with why.
     pub unresolved: Vec<Unresolved>,
@@ -44,6 +47,61 @@ impl Opened {
             why,
         };
         let whole = RusqliteDb::open(path).map_err(EvalError::Database)?;
+        Opened::settle(whole, path, notes, hide, HidingMechanism::Copy, |script| {
+            RusqliteDb::derived(path, script)
+                .map_err(EvalError::Database)
+                .and_then(|copy| {
+                    let schema =
+                        block_on(schema::load(&copy, &COUNT_LIMITS)).map_err(schema_error)?;
+                    Ok((copy, schema))
+                })
+        })
+    }
+}
+
+impl Opened<DatasetteDatabase<NativeTransport>> {
+    /// Opens the database at the Datasette `address` (`http://host/dbname`), `token` sent to
+    /// that server only. Nothing can be taken away from a server: `hide`, or askdb's knowledge
+    /// tables on it, are refused with what to do (`DatabaseKind::Datasette`).
+    pub fn served(
+        address: &str,
+        token: Option<String>,
+        notes: &Knowledge,
+    ) -> Result<Self, EvalError> {
+        let parsed = DatasetteAddress::parse(address)
+            .map_err(|why| EvalError::BadArgument(format!("--datasette: {why}")))?;
+        let label = std::path::PathBuf::from(parsed.database_url());
+        let whole = DatasetteDatabase::new(parsed, token, NativeTransport);
+        block_on(whole.identify()).map_err(|why| EvalError::Schema {
+            path: label.clone(),
+            why,
+        })?;
+        Opened::settle(
+            whole,
+            &label,
+            notes,
+            &[],
+            DatabaseKind::Datasette.hiding(),
+            |_| unreachable!("a Datasette database is never copied"),
+        )
+    }
+}
+
+impl<D: Database> Opened<D> {
+    /// What the model sees of `whole` (named `path` in messages), decided as in the page; a
+    /// copy, when one is needed and `mechanism` makes one, by `copy` from its script.
+    fn settle(
+        whole: D,
+        path: &Path,
+        notes: &Knowledge,
+        hide: &[String],
+        mechanism: HidingMechanism,
+        copy: impl FnOnce(&str) -> Result<(D, Schema), EvalError>,
+    ) -> Result<Opened<D>, EvalError> {
+        let schema_error = |why| EvalError::Schema {
+            path: path.to_path_buf(),
+            why,
+        };
         let full_schema = block_on(schema::load(&whole, &COUNT_LIMITS)).map_err(schema_error)?;
         let catalogue = block_on(load_catalogue(&whole)).map_err(schema_error)?;
 
@@ -52,18 +110,12 @@ impl Opened {
         // no query of the model can read a golden question's answer. A file is copied like the
         // page's file in memory.
         let (hidden, unresolved) = Hidden::resolve(&full_schema, hide);
-        let plan = block_on(model_view::plan(
-            &whole,
-            &full_schema,
-            &hidden,
-            &HidingMechanism::Copy,
-        ))
-        .map_err(schema_error)?;
+        let plan = block_on(model_view::plan(&whole, &full_schema, &hidden, &mechanism))
+            .map_err(schema_error)?;
         let (for_model, read_schema) = match plan.enforcement {
             Enforcement::Whole => (None, full_schema.clone()),
             Enforcement::Copy { script } => {
-                let copy = RusqliteDb::derived(path, &script).map_err(EvalError::Database)?;
-                let schema = block_on(schema::load(&copy, &COUNT_LIMITS)).map_err(schema_error)?;
+                let (copy, schema) = copy(&script)?;
                 (Some(copy), schema)
             }
             Enforcement::Refused { why } => return Err(schema_error(DbError::Unavailable(why))),
@@ -93,7 +145,7 @@ impl Opened {
     }
 
     /// The database the model's queries run on.
-    pub fn model_db(&self) -> &RusqliteDb {
+    pub fn model_db(&self) -> &D {
         self.for_model.as_ref().unwrap_or(&self.whole)
     }
 }

@@ -9,6 +9,7 @@ use super::questions::{self, Batch, Databases};
 use super::watch::WatchedModel;
 use askdb::agent::AgentConfig;
 use askdb::clock::{Clock, SystemClock};
+use askdb::engine::Database;
 use askdb::eval::report;
 use askdb::eval::run::{run_checks, Candidate, CheckResult, Report};
 use askdb::knowledge::{sidecar, Check, Knowledge};
@@ -32,8 +33,12 @@ pub struct Finished {
 /// Runs the evaluation `args` describe, with the environment's variables read by `env`.
 pub fn run(args: &Args, env: impl Fn(&str) -> Option<String>) -> Result<Finished, EvalError> {
     let settings = args.model_settings()?;
-    let key = args.api_key(env)?;
-    let databases = databases(args)?;
+    let key = args.api_key(&env)?;
+    let databases = match &args.datasette {
+        // The questions' own `db` names are not looked up: every one is asked of the server's.
+        Some(address) => Databases::One(PathBuf::from(address)),
+        None => databases(args)?,
+    };
     for (option, path) in [("--questions", &args.questions), ("--notes", &args.notes)] {
         if let Some(path) = path {
             must_exist(option, path)?;
@@ -67,23 +72,17 @@ pub fn run(args: &Args, env: impl Fn(&str) -> Option<String>) -> Result<Finished
         key: &key,
     };
     for batch in &batches {
-        let opened = Opened::open(&batch.db, &notes, &[])?;
-        let checks = if args.questions.is_some() {
-            batch.checks.clone()
-        } else {
-            let kept = opened.golden_questions();
-            let kept = questions::select(kept, args.offset, args.limit);
-            progress.planned += kept.len();
-            kept.into_iter().map(|q| q.check).collect()
+        let report = match &args.datasette {
+            Some(address) => {
+                let token = datasette_token(&env);
+                let opened = Opened::served(address, token, &notes)?;
+                opened.ask_batch(args, batch, &model, &clock, &config, &mut progress)?
+            }
+            None => {
+                let opened = Opened::open(&batch.db, &notes, &[])?;
+                opened.ask_batch(args, batch, &model, &clock, &config, &mut progress)?
+            }
         };
-        if checks.is_empty() {
-            return Err(EvalError::NoQuestions(format!(
-                "{} has no golden questions (askdb_checks) and --notes gives none: pass \
-                 --questions FILE",
-                batch.db.display()
-            )));
-        }
-        let report = opened.ask(&model, &clock, &config, &checks, &mut progress);
         for mut result in report.results {
             if let (true, Some(name)) = (several, &batch.name) {
                 result.question = format!("{name}: {}", result.question);
@@ -144,8 +143,46 @@ fn plan(args: &Args, databases: &Databases) -> Result<(Vec<Batch>, usize), EvalE
     Ok((questions::batches(chosen, databases)?, set.skipped_broken))
 }
 
+/// The API token for a private Datasette server, from the environment (never an argument).
+pub const DATASETTE_TOKEN_VARIABLE: &str = "ASKDB_DATASETTE_TOKEN";
+
+fn datasette_token(env: impl Fn(&str) -> Option<String>) -> Option<String> {
+    env(DATASETTE_TOKEN_VARIABLE)
+        .map(|token| token.trim().to_string())
+        .filter(|token| !token.is_empty())
+}
+
 /// The questions' side of an opened database.
-impl Opened {
+impl<D: Database> Opened<D> {
+    /// Asks `batch`'s questions (or, without --questions, the golden questions kept with the
+    /// database and in --notes).
+    fn ask_batch<L: LlmProvider>(
+        &self,
+        args: &Args,
+        batch: &Batch,
+        model: &WatchedModel<L>,
+        clock: &SystemClock,
+        config: &AgentConfig,
+        progress: &mut Progress<'_>,
+    ) -> Result<Report, EvalError> {
+        let checks = if args.questions.is_some() {
+            batch.checks.clone()
+        } else {
+            let kept = self.golden_questions();
+            let kept = questions::select(kept, args.offset, args.limit);
+            progress.planned += kept.len();
+            kept.into_iter().map(|q| q.check).collect()
+        };
+        if checks.is_empty() {
+            return Err(EvalError::NoQuestions(format!(
+                "{} has no golden questions (askdb_checks) and --notes gives none: pass \
+                 --questions FILE",
+                batch.db.display()
+            )));
+        }
+        Ok(self.ask(model, clock, config, &checks, progress))
+    }
+
     /// The golden questions kept with the database and in --notes.
     fn golden_questions(&self) -> Vec<questions::Question> {
         self.session

@@ -106,9 +106,11 @@ fn UsageLine() -> impl IntoView {
         let question = current.map(|(usage, elapsed_ms, done)| {
             let label = if done { "This question" } else { "So far" };
             let time = elapsed_ms.map(|ms| format!(", {}", elapsed(ms)));
-            let reads = chat
-                .current_reads()
-                .map(|reads| format!(", read {reads} from the database"));
+            let reads = chat.current_reads().map(|reads| match reads.waited_ms {
+                // "3 requests to the server (12 KB, 140 ms)": a Datasette server's.
+                Some(_) => format!(", {reads}"),
+                None => format!(", read {reads} from the database"),
+            });
             format!(
                 "{label}: {}{}{}",
                 tokens(usage),

@@ -170,7 +170,7 @@ fn StepCard(transcript: Transcript, index: usize) -> impl IntoView {
                     <span class="step-time muted">
                         {move || transcript.with_step(index, |s| s.result.as_ref().map(|r| {
                             let reads = match &r.output {
-                                ToolOutput::Rows(run) => run.reads.map(|reads| format!(", read {reads}")),
+                                ToolOutput::Rows(run) => run.reads.map(|reads| format!(", {}", reads.phrase())),
                                 _ => None,
                             };
                             format!("{}{}", elapsed(r.elapsed_ms), reads.unwrap_or_default())

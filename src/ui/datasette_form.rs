@@ -1,0 +1,195 @@
+//! "Ask a Datasette server": the small form beside "Open a file" that opens a database on a
+//! Datasette server (`https://host/dbname`) through its JSON API, with an API token for a
+//! private one.
+//!
+//! The token is kept like the model's key: in this tab's memory, bound to the server it was
+//! entered for (`settings::server_tokens`), and in `localStorage` only when the person ticks
+//! "remember". It is never put in the address (`?datasette=` finds the one remembered for that
+//! server; `?token=` is never read), nor in a transcript, a recording or the ledger.
+
+use super::app_state;
+use super::opening::{start_open, Source};
+use super::state::AppState;
+use crate::browser::storage;
+use crate::engine::datasette::DatasetteAddress;
+use crate::settings::server_tokens::{ServerTokens, SERVER_TOKENS_STORAGE_KEY};
+use leptos::ev;
+use leptos::prelude::*;
+
+/// The tokens typed in this tab, and those kept on this device.
+#[derive(Clone, Copy)]
+pub struct TokenStore {
+    /// Gone when the tab closes.
+    memory: StoredValue<ServerTokens>,
+    /// What `localStorage` holds.
+    saved: RwSignal<ServerTokens>,
+}
+
+impl TokenStore {
+    /// The tokens remembered on this device (and, at first, in memory too).
+    pub fn load() -> TokenStore {
+        let saved = storage::read(SERVER_TOKENS_STORAGE_KEY)
+            .map(|json| ServerTokens::from_json(&json))
+            .unwrap_or_default();
+        TokenStore {
+            memory: StoredValue::new(saved.clone()),
+            saved: RwSignal::new(saved),
+        }
+    }
+
+    /// The token for the server at `origin`, if one was entered or remembered.
+    pub fn get(&self, origin: &str) -> Option<String> {
+        self.memory
+            .with_value(|tokens| tokens.get(origin).map(str::to_string))
+    }
+
+    /// Keeps `token` for `origin` in memory, and on this device when `remember`; an empty token
+    /// keeps the one held. Unticked, the server's saved token is forgotten.
+    fn keep(&self, origin: &str, token: &str, remember: bool) -> Result<(), String> {
+        if !token.trim().is_empty() {
+            self.memory.update_value(|tokens| tokens.set(origin, token));
+        }
+        let held = self.get(origin).unwrap_or_default();
+        let before = self.saved.get_untracked();
+        self.saved.update(|saved| {
+            if remember {
+                saved.set(origin, &held)
+            } else {
+                saved.remove(origin)
+            }
+        });
+        if self.saved.get_untracked() == before {
+            return Ok(());
+        }
+        let saved = self.saved.get_untracked();
+        let written = if saved.is_empty() {
+            storage::remove(SERVER_TOKENS_STORAGE_KEY)
+        } else {
+            storage::write(SERVER_TOKENS_STORAGE_KEY, &saved.to_json())
+        };
+        written.map_err(|refused| refused.to_string())
+    }
+
+    /// Forgets every token, here and on this device.
+    fn forget_all(&self) -> Result<(), String> {
+        self.memory.set_value(ServerTokens::default());
+        self.saved.set(ServerTokens::default());
+        storage::remove(SERVER_TOKENS_STORAGE_KEY).map_err(|refused| refused.to_string())
+    }
+}
+
+impl AppState {
+    /// What opens the Datasette database at `address`, with the token held for its server.
+    pub fn datasette_source(&self, address: &str) -> Source {
+        let token = DatasetteAddress::parse(address)
+            .ok()
+            .and_then(|parsed| self.server_tokens.get(parsed.origin()));
+        Source::Datasette {
+            address: address.trim().to_string(),
+            token,
+        }
+    }
+}
+
+#[component]
+pub fn DatasetteForm() -> impl IntoView {
+    let state = app_state();
+    let busy = move || state.loading.with(Option::is_some);
+    let address = RwSignal::new(String::new());
+    let token = RwSignal::new(String::new());
+    let remember = RwSignal::new(false);
+    let problem = RwSignal::new(None::<String>);
+
+    let on_submit = move |event: ev::SubmitEvent| {
+        event.prevent_default();
+        let typed = address.get_untracked();
+        match DatasetteAddress::parse(&typed) {
+            Ok(parsed) => {
+                let kept = state.server_tokens.keep(
+                    parsed.origin(),
+                    &token.get_untracked(),
+                    remember.get_untracked(),
+                );
+                problem.set(kept.err());
+                // Held by the store from now on, not by the field.
+                token.set(String::new());
+                start_open(state, state.datasette_source(&typed));
+            }
+            Err(why) => problem.set(Some(format!("{why}."))),
+        }
+    };
+    let held = move || {
+        address.with(|typed| {
+            DatasetteAddress::parse(typed)
+                .ok()
+                .and_then(|parsed| state.server_tokens.get(parsed.origin()))
+                .is_some()
+        })
+    };
+
+    view! {
+        <form class="datasette-form" data-testid="datasette-form" on:submit=on_submit>
+            <label for="datasette-address">"Or ask a Datasette server"</label>
+            <div class="datasette-row">
+                <input
+                    id="datasette-address"
+                    type="url"
+                    data-testid="datasette-address"
+                    spellcheck="false"
+                    autocomplete="url"
+                    placeholder="https://host/dbname"
+                    prop:value=move || address.get()
+                    on:input=move |event| address.set(event_target_value(&event))
+                />
+                <button
+                    type="submit"
+                    class="button"
+                    data-testid="datasette-open"
+                    disabled=move || busy() || address.with(|a| a.trim().is_empty())
+                >
+                    "Open"
+                </button>
+            </div>
+            <details class="datasette-token">
+                <summary>"API token (private servers)"</summary>
+                <input
+                    type="password"
+                    aria-label="Datasette API token"
+                    data-testid="datasette-token"
+                    spellcheck="false"
+                    autocomplete="off"
+                    placeholder=move || if held() { "a token is held for this server" } else { "dstok_…" }
+                    prop:value=move || token.get()
+                    on:input=move |event| token.set(event_target_value(&event))
+                />
+                <label class="check">
+                    <input
+                        type="checkbox"
+                        data-testid="datasette-remember"
+                        prop:checked=move || remember.get()
+                        on:change=move |event| remember.set(event_target_checked(&event))
+                    />
+                    " Remember on this device"
+                </label>
+                <p class="hint">
+                    "Sent only to that server, never put in an address, a transcript or a recording. Kept in this tab's memory unless remembered."
+                </p>
+                {move || {
+                    (!state.server_tokens.saved.with(ServerTokens::is_empty)).then(|| view! {
+                        <button
+                            type="button"
+                            class="button small"
+                            data-testid="datasette-forget"
+                            on:click=move |_| problem.set(state.server_tokens.forget_all().err())
+                        >
+                            "Forget saved tokens"
+                        </button>
+                    })
+                }}
+            </details>
+            {move || problem.get().map(|why| view! {
+                <p class="field-error" role="alert" data-testid="datasette-problem">{why}</p>
+            })}
+        </form>
+    }
+}

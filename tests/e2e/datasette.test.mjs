@@ -1,0 +1,264 @@
+// A database on a Datasette server, opened in the page through its JSON API
+// (PageDatabase::Datasette), as a person would: the form beside "Open a file" or
+// `?datasette=`. Against the pinned Datasette 0.65.5 (tests/datasette/serve.sh: 1 s per query,
+// 100 rows per answer), started by this file on 127.0.0.1, one server with --cors and one
+// without:
+// - the schema, the console (what each query cost in requests), an agent question answered
+//   through the server (its log shows the agent's queries), the evidence re-run, the requests
+//   per question and beside the ledger;
+// - safe mode: the app's compiled query goes with its bound values as named parameters;
+// - the server's limits and refusals, each with its message: a runaway query stopped by its
+//   time limit, a result cut at its row cap ("more than 100 rows"), allow_sql off, CORS off, a
+//   wrong address, hidden columns refused;
+// - an API token goes to that server only, and into no address, storage, saved conversation or
+//   ledger;
+// - writes never reach the server, and its files are byte-identical after the whole file.
+
+import assert from 'node:assert/strict';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import {
+  chooseFile, dataset, expectRows, expectSqlError, expectTable, schemaNames, sessionForFile, sidewaysSpills, visibleText, waitForOpen, waitUntil,
+} from './harness.mjs';
+import {
+  ask, bodyText, call, closedPort, configureFor, expectAnswerRows, finalAnswer, openWatched, scriptedLlm, steps,
+  waitForAnswer,
+} from './chat-support.mjs';
+import { startDatasette } from './datasette-support.mjs';
+
+const session = sessionForFile();
+let served;
+let withoutCors;
+const before_ = {};
+
+before(async () => {
+  [served, withoutCors] = await Promise.all([startDatasette(), startDatasette({ cors: false })]);
+  for (const name of ['shop', 'chinook']) before_[name] = served.sha256(name);
+});
+
+after(async () => {
+  // Nothing the page sent changed the server's files.
+  if (served) {
+    for (const name of ['shop', 'chinook']) assert.equal(served.sha256(name), before_[name], `${name}.db changed`);
+  }
+  await served?.stop();
+  await withoutCors?.stop();
+});
+
+const TOKEN = 'dstok_askdb-e2e-marker-7f1e93c2';
+const ENDLESS = 'WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM r) SELECT count(*) FROM r';
+
+/** Types `address` into the Datasette form (with `token`, if any) and opens it. */
+async function openServed(page, address, { token, remember = false } = {}) {
+  await page.getByTestId('datasette-address').fill(address);
+  if (token !== undefined) {
+    await page.locator('.datasette-token summary').click();
+    await page.getByTestId('datasette-token').fill(token);
+    if (remember) await page.getByTestId('datasette-remember').check();
+  }
+  await page.getByTestId('datasette-open').click();
+}
+
+/** The open error in the status line, once the open has ended. */
+async function openError(page) {
+  return waitUntil(
+    'the open to fail with its message',
+    async () => ({
+      ready: await page.getByTestId('db-status').getAttribute('data-ready'),
+      text: await visibleText(page, 'db-status'),
+    }),
+    ({ ready, text }) => ready === 'true' && /Could not open/.test(text ?? ''),
+  ).then(({ text }) => text);
+}
+
+test('the form opens a database on the server: schema, console, what each query cost', async (t) => {
+  const page = await openWatched(t, session);
+  await openServed(page, served.database('shop'));
+  await waitForOpen(page, served.database('shop'));
+  assert.match(await visibleText(page, 'db-reading'), /asked through a Datasette server/);
+  assert.deepEqual((await schemaNames(page)).sort(), ['customers', 'orders', 'products']);
+  const tokyo = "SELECT name FROM customers WHERE prefecture = 'Tokyo' ORDER BY name";
+  await expectRows(page, tokyo, [['Alice'], ['Evan']]);
+  assert.match(await visibleText(page, 'result-reads'), /^1 request to the server \([\d.]+ (B|KB), \d+ ms\)$/);
+  assert.ok(served.requests().some((r) => r.includes(tokyo)), 'the console query reached the server');
+
+  // A write is refused by the guard before any request leaves.
+  const write = 'DELETE FROM orders';
+  assert.match(await expectSqlError(page, write), /read/i);
+  assert.ok(!served.requests().some((r) => /DELETE/i.test(r)), 'the write never reached the server');
+
+  // Hiding a column is refused, with why and what to do.
+  await page.locator('[data-name="customers"] .column[data-name="prefecture"] [data-testid="hide-column"]').click();
+  await waitUntil(
+    'the hidden line to give the refusal',
+    () => visibleText(page, 'hidden-line'),
+    (text) =>
+      text !== null &&
+      /customers\.prefecture \(the model cannot be asked: .*cannot take tables or columns away from a server: serve a copy without them/.test(text),
+  );
+  assert.deepEqual(page.problems, []);
+});
+
+test('a question answered through the server: its queries in the server log, requests per question', async (t) => {
+  const sql = "SELECT name, prefecture FROM customers WHERE prefecture = 'Tokyo' ORDER BY name";
+  const llm = await scriptedLlm(t, [call('run_sql', { sql }), finalAnswer('Alice and Evan live in Tokyo.', sql)]);
+  const page = await openWatched(t, session, `?datasette=${encodeURIComponent(served.database('shop'))}`);
+  await waitForOpen(page, served.database('shop'));
+  await configureFor(page, llm, 'openai');
+  await ask(page, 'Which customers live in Tokyo?');
+  assert.match(await waitForAnswer(page), /Alice and Evan/);
+  await expectAnswerRows(page, [['Alice', 'Tokyo'], ['Evan', 'Tokyo']]);
+  assert.ok(served.requests().some((r) => r.includes(sql)), "the agent's query reached the server");
+  const sqlStep = (await steps(page)).find((step) => step.tool === 'run_sql');
+  assert.match(sqlStep.text, /ms, 1 request to the server \(/);
+  await waitUntil(
+    "the question's requests in the usage line",
+    () => visibleText(page, 'usage'),
+    (text) => text !== null && /This question: .*, \d+ requests? to the server \([\d.]+ (B|KB), \d+ ms\)/.test(text),
+  );
+  await page.getByTestId('ledger').locator('summary').first().click();
+  assert.match(await visibleText(page, 'ledger-server'), /Asked of the Datasette server since it opened: \d+ requests to the server/);
+  assert.ok(llm.modelRequests().map(bodyText).some((body) => body.includes('Evan')), "the server's rows went to the model");
+  await page.screenshot({ path: 'target/e2e-datasette-answer.png', fullPage: true });
+  // On a narrow screen, what each step cost wraps: nothing spills sideways.
+  await page.setViewportSize({ width: 400, height: 900 });
+  assert.deepEqual(await sidewaysSpills(page), []);
+  assert.deepEqual(page.problems, []);
+});
+
+test('safe mode: the compiled query goes to the server with its values as named parameters', async (t) => {
+  const llm = await scriptedLlm(t, [
+    call('query', {
+      table: 'customers',
+      fields: ['name'],
+      filters: [{ field: 'prefecture', op: 'eq', value: 'Tokyo' }],
+      order_by: [{ by: 'name' }],
+    }),
+    call('final_answer', { answer: 'Alice and Evan live in Tokyo.', query: 1 }),
+  ]);
+  const page = await openWatched(t, session, `?mode=safe&datasette=${encodeURIComponent(served.database('shop'))}`);
+  await waitForOpen(page, served.database('shop'));
+  await configureFor(page, llm, 'openai');
+  await ask(page, 'Which customers live in Tokyo?');
+  assert.match(await waitForAnswer(page), /Alice and Evan/);
+  await expectAnswerRows(page, [['Alice'], ['Evan']]);
+  assert.match(await visibleText(page, 'answer-values'), /\?1 = 'Tokyo'/);
+  const bound = served.requests().filter((r) => r.includes('= :askdb_p1') && r.includes('askdb_p1=Tokyo'));
+  assert.ok(bound.length >= 1, `the value went as a named parameter: ${served.requests().slice(-4).join('\n')}`);
+  assert.deepEqual(page.problems, []);
+});
+
+test("the server's limits and refusals each say what happened", async (t) => {
+  const page = await openWatched(t, session);
+  await openServed(page, served.database('chinook'));
+  await waitForOpen(page, served.database('chinook'));
+  // Its row cap: never a silent cut (Datasette 0.65 sends 101 rows when its cap of 100 equals
+  // its page size).
+  await expectTable(page, 'SELECT TrackId FROM Track ORDER BY TrackId', ({ rows }) => rows.length > 0, 'rows');
+  assert.match(await visibleText(page, 'result-rowcount'), /^first 101 of more than 101 rows$/);
+  // Its time limit stops a runaway query, with its message; the next query answers.
+  assert.match(await expectSqlError(page, ENDLESS), /stopped the query at its time limit/);
+  await expectRows(page, 'SELECT count(*) FROM Genre', [['25']]);
+
+  // allow_sql off.
+  await openServed(page, served.database('nosql'));
+  assert.match(await openError(page), /does not run SQL on nosql for this page .*allow_sql/);
+  // A server without --cors.
+  await openServed(page, withoutCors.database('shop'));
+  assert.match(await openError(page), /does not let other pages read its answers: start it with --cors/);
+  // Nothing listens there.
+  await openServed(page, `http://127.0.0.1:${await closedPort()}/shop`);
+  assert.match(await openError(page), /could not be reached/);
+  // Not an address of a database.
+  await openServed(page, 'ftp://example.org/shop');
+  assert.match(await visibleText(page, 'datasette-problem'), /not the address of a database on a Datasette server/);
+  await page.screenshot({ path: 'target/e2e-datasette-error.png', fullPage: true });
+});
+
+test('a token goes to that server only, and is kept nowhere else', async (t) => {
+  const llm = await scriptedLlm(t, [finalAnswer('Alice and Evan', "SELECT name FROM customers WHERE prefecture = 'Tokyo' ORDER BY name")]);
+  const page = await openWatched(t, session);
+  const seen = [];
+  page.context().on('request', (request) => seen.push(request.allHeaders().then((headers) => ({ url: request.url(), headers, body: request.postData() ?? '' }))));
+  await openServed(page, served.database('shop'), { token: TOKEN });
+  await waitForOpen(page, served.database('shop'));
+  await configureFor(page, llm, 'openai');
+  await ask(page, 'Which customers live in Tokyo?');
+  await waitForAnswer(page);
+
+  const requests = await Promise.all(seen);
+  const carrying = requests.filter((r) => JSON.stringify(r).includes(TOKEN));
+  assert.ok(carrying.length > 0, 'the token was sent');
+  for (const request of carrying) {
+    assert.ok(request.url.startsWith(`${served.url}/`), `the token went to ${request.url}`);
+    assert.ok(!request.url.includes(TOKEN), 'not in an address');
+    assert.equal(request.headers.authorization, `Bearer ${TOKEN}`);
+  }
+  assert.ok(!page.url().includes(TOKEN));
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('save-conversation').click()]);
+  const saved = await readFile(await download.path(), 'utf8');
+  assert.match(saved, /datasette/, 'the recording names the server');
+  assert.ok(!saved.includes(TOKEN), 'the saved conversation has no token');
+  assert.ok(!(await page.getByTestId('ledger').textContent()).includes(TOKEN), 'the ledger has no token');
+  const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }));
+  assert.ok(!stored.includes(TOKEN), 'not remembered unless asked');
+  assert.ok(!llm.modelRequests().map(bodyText).some((body) => body.includes(TOKEN)), 'the model never saw it');
+});
+
+test('a conversation recorded on the file replays against the server: same results, no difference', async (t) => {
+  const sql = "SELECT name FROM customers WHERE prefecture = 'Tokyo' ORDER BY name";
+  const llm = await scriptedLlm(t, [call('run_sql', { sql }), finalAnswer('Alice and Evan live in Tokyo.', sql)]);
+  const onFile = await openWatched(t, session);
+  await chooseFile(onFile, dataset('shop/shop.db'));
+  await waitForOpen(onFile, 'shop.db');
+  await configureFor(onFile, llm, 'openai');
+  await ask(onFile, 'Which customers live in Tokyo?');
+  await waitForAnswer(onFile);
+  const [download] = await Promise.all([onFile.waitForEvent('download'), onFile.getByTestId('save-conversation').click()]);
+  const recording = path.join(os.tmpdir(), `askdb-datasette-replay-${process.pid}.json`);
+  await writeFile(recording, await readFile(await download.path()));
+  t.after(() => rm(recording, { force: true }));
+
+  const page = await openWatched(t, session, `?datasette=${encodeURIComponent(served.database('shop'))}`);
+  await waitForOpen(page, served.database('shop'));
+  const before = served.requests().filter((r) => r.includes(sql)).length;
+  await chooseFile(page, recording);
+  await page.getByTestId('replay-banner').waitFor({ timeout: 30_000 });
+  assert.match(await waitForAnswer(page), /Alice and Evan/);
+  await expectAnswerRows(page, [['Alice'], ['Evan']]);
+  await waitUntil('the replay to finish', () => visibleText(page, 'replay-state'), (text) => /finished|stopped/.test(text ?? ''));
+  assert.equal(await visibleText(page, 'replay-differences'), null);
+  assert.equal(await visibleText(page, 'replay-other-database'), null, 'the server reports the same file');
+  assert.equal(await page.getByTestId('step-difference').count(), 0);
+  // The replay's query ran on the server (its result compared with the recording's).
+  assert.ok(served.requests().filter((r) => r.includes(sql)).length > before, 'the replay asked the server');
+});
+
+test('a remembered token is sent again after a reload, to its server only, until it is forgotten', async (t) => {
+  const page = await openWatched(t, session);
+  await openServed(page, served.database('shop'), { token: TOKEN, remember: true });
+  await waitForOpen(page, served.database('shop'));
+  const stored = () => page.evaluate(() => JSON.stringify({ ...localStorage }));
+  assert.ok((await stored()).includes(TOKEN), 'remembered, as asked');
+
+  // A link to the database finds the token remembered for its server (never one in the link).
+  const seen = [];
+  page.on('request', (request) => seen.push(request.allHeaders().then((headers) => ({ url: request.url(), headers }))));
+  await page.goto(`${session.url}/?datasette=${encodeURIComponent(served.database('shop'))}&token=not-this-one`);
+  await waitForOpen(page, served.database('shop'));
+  await expectRows(page, 'SELECT count(*) FROM customers', [['6']]);
+  const requests = await Promise.all(seen);
+  const carrying = requests.filter((r) => r.headers.authorization === `Bearer ${TOKEN}`);
+  assert.ok(carrying.some((r) => r.url.includes('count(*)') || r.url.includes('count%28%2A%29')), 'the query carried it');
+  for (const request of requests.filter((r) => JSON.stringify(r).includes(TOKEN))) {
+    assert.ok(request.url.startsWith(`${served.url}/`), `the token went to ${request.url}`);
+  }
+  assert.ok(!requests.some((r) => JSON.stringify(r).includes('not-this-one') && r.url.startsWith(served.url)), 'a token in the link is never sent');
+
+  // Forgotten: gone from storage.
+  await page.locator('.datasette-token summary').click();
+  await page.getByTestId('datasette-forget').click();
+  assert.ok(!(await stored()).includes(TOKEN), 'forgotten');
+});
