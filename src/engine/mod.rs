@@ -11,6 +11,7 @@ pub mod hidden;
 pub mod identity;
 pub mod kind;
 pub mod reads;
+pub mod remote;
 pub mod schema;
 pub use schema::{Schema, Table, TableKind};
 mod value;
