@@ -11,6 +11,7 @@ mod chat;
 mod checks;
 mod connection;
 mod console;
+mod address_field;
 mod database_panel;
 mod embed;
 mod hiding;
@@ -65,7 +66,11 @@ fn App() -> impl IntoView {
     let start = start_files(&params);
     let opens_from_address = start.db.is_some();
     let notes = start.notes.as_deref().map(Source::notes_address);
-    let sources = start.db.iter().map(|url| Source::address(url)).chain(notes);
+    let sources = start
+        .db
+        .iter()
+        .map(|url| Source::database_address(url))
+        .chain(notes);
     let sources = sources.chain(start.replay.iter().map(|url| Source::address(url)));
     opening::start_opening(state, sources.collect());
 

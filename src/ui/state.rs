@@ -25,6 +25,8 @@ pub struct OpenDatabase {
     pub size: u64,
     /// Where its bytes are.
     pub kind: DatabaseKind,
+    /// The server it is read from, for a remote database ("data.example.org").
+    pub host: Option<String>,
     /// True while its tables' rows are being counted (the tables are shown before).
     pub counting: bool,
 }
@@ -93,9 +95,22 @@ impl OpenDatabase {
         match self.kind {
             DatabaseKind::InMemory => None,
             DatabaseKind::LocalFile => Some(format!("{size}, read on demand from the file")),
-            DatabaseKind::Remote => Some(format!("{size}, read on demand from the server")),
+            DatabaseKind::Remote => Some(format!(
+                "{size}, read on demand from {} (each read is an HTTP range request)",
+                self.host.as_deref().unwrap_or("its server")
+            )),
         }
     }
+}
+
+/// A database at a web address whose server cannot serve parts, which the page offers to
+/// download whole (`engine::remote::WholeDownload`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct DownloadOffer {
+    pub url: String,
+    pub name: String,
+    /// The whole file's size, when the server said it.
+    pub size: Option<u64>,
 }
 
 /// A database being read or opened.
@@ -132,6 +147,8 @@ pub struct AppState {
     pub loading: RwSignal<Option<Loading>>,
     /// Why the last attempt to open a database failed.
     pub open_error: RwSignal<Option<String>>,
+    /// What the status offers after that failure, if anything.
+    pub download_offer: RwSignal<Option<DownloadOffer>>,
     pub limits: RwSignal<QueryLimits>,
     /// The console's text (the schema view can fill it).
     pub sql: RwSignal<String>,
@@ -189,6 +206,7 @@ impl AppState {
             open: RwSignal::new(None),
             loading: RwSignal::new(None),
             open_error: RwSignal::new(None),
+            download_offer: RwSignal::new(None),
             limits: RwSignal::new(QueryLimits::default()),
             sql: RwSignal::new(String::new()),
             pending_replay: RwSignal::new(None),

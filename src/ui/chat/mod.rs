@@ -226,6 +226,8 @@ impl ChatState {
             settings,
             limits,
         } = connection;
+        // Everything the question runs, its re-run included, shares one read budget.
+        let _budget = db.question_budget(settings.read_budget_bytes());
         let reads_before = db.total_reads();
         let note_reads = |exchange: Exchange| {
             if let (Some(before), Some(now)) = (reads_before, db.total_reads()) {

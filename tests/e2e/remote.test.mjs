@@ -1,0 +1,161 @@
+// Databases on a web server, read on demand in the page (PageDatabase::OnDemand, open_url), as
+// a person opens them: `?db=https://…` (an absolute address) and the address field beside
+// "Open a file". Each server is a range-server.mjs on 127.0.0.1 (another origin than the page):
+// - one that serves ranges with CORS: the status says where it is read from, a lookup reads a
+//   few pages (counted by the server too), the console says what each query read;
+// - one that ignores Range: the message names the header and what to set, and offers the whole
+//   download with its size; the offer opens it in memory; a file past the limit is refused;
+// - one whose CORS hides Content-Range: the message names the header and Expose-Headers;
+// - a file that changes on the server mid-session: the next query stops and says so.
+
+import assert from 'node:assert/strict';
+import { copyFileSync, mkdirSync, truncateSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import {
+  ROOT, dataset, expectRows, expectSqlError, settledStatus, startSession, tempDir, visibleText,
+  waitForOpen, waitUntil,
+} from './harness.mjs';
+import { startRangeServer } from './range-server.mjs';
+
+const ARTIFACTS = path.join(ROOT, 'tests', 'e2e', '.artifacts');
+const SAKILA = 'sakila.db';
+const LOOKUP = 'SELECT first_name, last_name FROM actor WHERE actor_id = 1';
+let session;
+let server;
+let temp;
+
+before(async () => {
+  session = await startSession();
+  temp = await tempDir('remote');
+  copyFileSync(dataset('sakila/sakila.db'), path.join(temp.dir, SAKILA));
+  // Past the whole-download limit (512 MiB), and costing no disk: a sparse file.
+  const huge = path.join(temp.dir, 'huge.db');
+  copyFileSync(dataset('sakila/sakila.db'), huge);
+  truncateSync(huge, 600 * 1024 * 1024);
+  server = await startRangeServer(temp.dir);
+  mkdirSync(ARTIFACTS, { recursive: true });
+});
+
+after(async () => {
+  await server?.close();
+  await session?.close();
+  await temp?.remove();
+});
+
+const at = (mode, name = SAKILA) => `${server.url}/${mode}/${name}`;
+const dbAddress = (url) => `?db=${encodeURIComponent(url)}`;
+const host = () => new URL(server.url).host;
+
+/** Waits until the open fails; its message. */
+async function failedStatus(page, url) {
+  return waitUntil(
+    `the open of ${url} to fail`,
+    () => settledStatus(page),
+    (text) => text !== null && text.includes('Could not open'),
+    60_000,
+  );
+}
+
+async function shoot(page, name) {
+  for (const width of [1280, 400]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: path.join(ARTIFACTS, `${name}-${width}.png`), fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+test('?db=https://… reads the database on demand: the status names the host, a lookup reads a few pages', async (t) => {
+  server.reset();
+  const page = await session.open({ search: dbAddress(at('range')), closeAfter: t });
+  const status = await waitForOpen(page, SAKILA, 60_000);
+  assert.match(status, /(?<!\d)\d+ tables\b/);
+  assert.match(
+    await visibleText(page, 'db-reading'),
+    new RegExp(`^4\\.\\d MB, read on demand from ${host().replace('.', '\\.')} \\(each read is an HTTP range request\\)$`),
+  );
+  const opened = server.stats().bytes;
+  assert.ok(opened < 2_000_000, `opening read ${opened} bytes of a 4.9 MB file`);
+
+  server.reset();
+  await expectRows(page, LOOKUP, [['PENELOPE', 'GUINESS']]);
+  const reads = await visibleText(page, 'result-reads');
+  const counted = server.stats();
+  const match = /^read (.+) in (\d+) reads?$/.exec(reads);
+  assert.ok(match, `the console says what the query read: ${reads}`);
+  assert.equal(Number(match[2]), counted.requests, 'the page counts the requests the server answered');
+  assert.ok(counted.bytes < 1_200_000, `a lookup read ${counted.bytes} bytes`);
+  await shoot(page, 'remote-opened');
+  assert.deepEqual(page.problems, []);
+});
+
+test('the address field beside "Open a file" opens a URL on demand, and refuses what is not one', async (t) => {
+  const page = await session.open({ closeAfter: t });
+  await page.getByTestId('db-address').fill('files/not-an-address.db');
+  await page.getByTestId('db-address-open').click();
+  const refusal = await waitUntil('the refusal', () => settledStatus(page), (text) => text?.includes('not a web address'));
+  assert.match(refusal, /starts with https:\/\//);
+
+  await page.getByTestId('db-address').fill(at('range'));
+  await page.getByTestId('db-address').press('Enter');
+  await waitForOpen(page, SAKILA, 60_000);
+  assert.match(await visibleText(page, 'db-reading'), /read on demand from 127\.0\.0\.1:\d+/);
+  await expectRows(page, LOOKUP, [['PENELOPE', 'GUINESS']]);
+  assert.deepEqual(page.problems, []);
+});
+
+test('a server that ignores Range: the message says so and what to set, and the whole download is offered and works', async (t) => {
+  const page = await session.open({ search: dbAddress(at('ignore-range')), closeAfter: t });
+  const message = await failedStatus(page, at('ignore-range'));
+  assert.match(message, /ignored the Range header/);
+  assert.match(message, /nginx/);
+  assert.match(message, /CloudFront/);
+  assert.match(message, /downloaded whole instead \(4\.\d MB\)/);
+  const offer = page.getByTestId('db-download-whole');
+  assert.match(await offer.innerText(), /^Download it whole \(4\.\d MB\)$/);
+  await shoot(page, 'remote-range-ignored');
+
+  await offer.click();
+  await waitForOpen(page, SAKILA, 60_000);
+  // In memory now: nothing is read on demand.
+  assert.equal(await visibleText(page, 'db-reading'), null);
+  await expectRows(page, LOOKUP, [['PENELOPE', 'GUINESS']]);
+  assert.deepEqual(page.problems, []);
+});
+
+test('past the whole-download limit nothing is offered, and the message says why', async (t) => {
+  const page = await session.open({ search: dbAddress(at('ignore-range', 'huge.db')), closeAfter: t });
+  const message = await failedStatus(page, 'huge.db');
+  assert.match(message, /At 629 MB it is too large to download whole here: the page downloads at most 537 MB/);
+  assert.equal(await page.getByTestId('db-download-whole').count(), 0);
+  assert.deepEqual(page.problems, []);
+});
+
+test('a server whose CORS hides Content-Range: the message names the header and what to expose', async (t) => {
+  const page = await session.open({ search: dbAddress(at('hidden')), closeAfter: t });
+  const message = await failedStatus(page, at('hidden'));
+  assert.match(message, /hide the Content-Range header/);
+  assert.match(message, /Access-Control-Expose-Headers: Content-Range, Content-Length, ETag, Last-Modified/);
+  assert.match(message, /size is not known yet: the download stops past 537 MB/);
+  await page.getByTestId('db-download-whole').click();
+  await waitForOpen(page, SAKILA, 60_000);
+  await expectRows(page, LOOKUP, [['PENELOPE', 'GUINESS']]);
+  assert.deepEqual(page.problems, []);
+});
+
+test('a file that changes on the server mid-session stops the next query with a clear message', async (t) => {
+  const name = 'changing.db';
+  copyFileSync(path.join(temp.dir, SAKILA), path.join(temp.dir, name));
+  const page = await session.open({ search: dbAddress(at('range', name)), closeAfter: t });
+  await waitForOpen(page, name, 60_000);
+  await expectRows(page, LOOKUP, [['PENELOPE', 'GUINESS']]);
+  server.touch(name);
+  // Reads pages the lookup did not: the server's answers carry the new ETag.
+  const error = await expectSqlError(page, 'SELECT count(*), sum(amount) FROM payment');
+  assert.match(error, /the database changed: the file on the server changed since it was opened \(its ETag was/);
+  assert.match(error, /Open it again/);
+  // And it stays stopped: a query that needs no new page says so too, rather than mix versions.
+  const again = await expectSqlError(page, 'SELECT count(*) FROM rental');
+  assert.match(again, /the database changed/);
+  assert.deepEqual(page.problems, []);
+});
