@@ -8,9 +8,10 @@ use crate::engine::kind::{DatabaseKind, ON_DEMAND_FROM_BYTES};
 use crate::engine::lazy::LazyDatabase;
 use crate::engine::page::PageDatabase;
 use crate::engine::worker::WorkerDatabase;
-use crate::engine::{DbError, QueryLimits, Schema};
+use crate::engine::{DbError, QueryLimits, ReadStats, Schema};
 use crate::llm::ledger::Ledger;
 use crate::present::count::plural;
+use crate::present::ledger::QuestionReads;
 use leptos::prelude::*;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -157,6 +158,8 @@ pub struct AppState {
     pub pending_replay: RwSignal<Option<Arc<ConversationFile>>>,
     /// Every request sent to a model since the page was opened.
     pub sent: SentLedger,
+    /// What each question read from a database read on demand, for the ledger.
+    pub question_reads: RwSignal<Vec<QuestionReads>>,
     /// Where the last open's time went (for the benchmark).
     pub open_steps: StoredValue<super::open_steps::OpenSteps, LocalStorage>,
 }
@@ -211,6 +214,7 @@ impl AppState {
             sql: RwSignal::new(String::new()),
             pending_replay: RwSignal::new(None),
             sent: SentLedger::new(),
+            question_reads: RwSignal::new(Vec::new()),
             open_steps: StoredValue::new_local(Default::default()),
         }
     }
@@ -245,6 +249,19 @@ impl AppState {
                 spare.set_value(Some(engine));
             }
         });
+    }
+
+    /// Puts what `question` read from `db` since `before` (its total then) in the ledger, when
+    /// `db` is read on demand.
+    pub fn note_question_reads(&self, question: &str, db: &PageDatabase, before: Option<ReadStats>) {
+        if let (Some(before), Some(now)) = (before, db.total_reads()) {
+            let reads = QuestionReads {
+                question: question.to_string(),
+                reads: now.since(before),
+                remote: db.kind() == DatabaseKind::Remote,
+            };
+            self.question_reads.update(|list| list.push(reads));
+        }
     }
 
     /// The open database, to hold across an `.await`; `None` when none is open.

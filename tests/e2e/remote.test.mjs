@@ -6,16 +6,20 @@
 // - one that ignores Range: the message names the header and what to set, and offers the whole
 //   download with its size; the offer opens it in memory; a file past the limit is refused;
 // - one whose CORS hides Content-Range: the message names the header and Expose-Headers;
-// - a file that changes on the server mid-session: the next query stops and says so.
+// - a file that changes on the server mid-session: the next query stops and says so;
+// - the read budget per question (?budget=): what a question runs stays within it, the model
+//   and the person are told; the console has none.
 
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, truncateSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import {
-  ROOT, dataset, expectRows, expectSqlError, settledStatus, startSession, tempDir, visibleText,
-  waitForOpen, waitUntil,
+  ROOT, dataset, expectRows, expectSqlError, expectTable, settledStatus, startSession, tempDir,
+  visibleText, waitForOpen, waitUntil,
 } from './harness.mjs';
+import { ask, bodyText, call, configureFor, finalAnswer, scriptedLlm, steps } from './chat-support.mjs';
 import { startRangeServer } from './range-server.mjs';
 
 const ARTIFACTS = path.join(ROOT, 'tests', 'e2e', '.artifacts');
@@ -157,5 +161,51 @@ test('a file that changes on the server mid-session stops the next query with a 
   // And it stays stopped: a query that needs no new page says so too, rather than mix versions.
   const again = await expectSqlError(page, 'SELECT count(*) FROM rental');
   assert.match(again, /the database changed/);
+  assert.deepEqual(page.problems, []);
+});
+
+// The read budget: ?budget=1 (1 MB per question) on a make_big.py file of about 9 MB.
+const SCAN = 'SELECT status, count(*), sum(length(ordered_at)) FROM orders GROUP BY status';
+const NO_ROWS = "SELECT id FROM orders WHERE customer_id = 7 AND status = 'shipped'";
+
+test('a question on a remote database stays within its read budget: queries, diagnostics and the re-run stop, and the model is told', async (t) => {
+  execFileSync('python3', [dataset('big/make_big.py'), path.join(temp.dir, 'budget.db'), '--orders', '60000']);
+  const llm = await scriptedLlm(t, [
+    call('run_sql', { sql: NO_ROWS }),
+    call('run_sql', { sql: SCAN }),
+    finalAnswer('Most orders are paid.', SCAN),
+  ]);
+  const page = await session.open({ search: `${dbAddress(at('range', 'budget.db'))}&budget=1`, closeAfter: t });
+  await waitForOpen(page, 'budget.db', 60_000);
+  await configureFor(page, llm, 'openai');
+  server.reset();
+  await ask(page, 'How are orders split by status?');
+  await waitUntil('the question to end', () => visibleText(page, 'usage'), (text) => text !== null && /This question:/.test(text), 60_000);
+  const { bytes: sent, requests } = server.stats();
+  // Everything the question ran (its queries, the diagnostics of the empty result, the answer's
+  // re-run) read at most the budget from the server.
+  assert.ok(sent <= 1_000_000, `the question read ${sent} bytes from the server`);
+  const stop = /stopped: this query would read more from the database's server than the read budget of 1\.0 MB allows/;
+  // The model was told what happened and what would help.
+  const told = llm.modelRequests().map(bodyText).filter((body) => stop.test(body));
+  assert.ok(told.length > 0, 'the budget stop went to the model');
+  assert.ok(told.some((body) => body.includes('needs an index on the column it filters')), 'with what would help');
+  // And the person: in the step, and where the answer's SQL ran again.
+  const scanStep = (await steps(page)).filter((step) => step.tool === 'run_sql')[1];
+  assert.match(scanStep.text, stop);
+  assert.match(await visibleText(page, 'answer-result'), /read budget of 1\.0 MB/);
+  await shoot(page, 'remote-budget-stop');
+
+  // The ledger says what the question read, in HTTP requests as the server counted them.
+  await page.locator('.ledger-details > summary').click();
+  const line = await visibleText(page, 'ledger-reads-question');
+  const read = /^“How are orders split by status\?” read [\d.]+ (B|KB|MB) in (\d+) HTTP requests? from the server$/.exec(line);
+  assert.ok(read, `the ledger's line: ${line}`);
+  assert.equal(Number(read[2]), requests);
+
+  // Positive control: the console has no budget, and the same scan answers there.
+  server.reset();
+  await expectTable(page, SCAN, (table) => table.rows.length === 3, 'three statuses', { timeout: 60_000 });
+  assert.ok(server.stats().bytes > 1_000_000, `the whole scan read ${server.stats().bytes} bytes`);
   assert.deepEqual(page.problems, []);
 });

@@ -138,8 +138,12 @@ impl ChecksState {
         // read from a server) is never copied for the model: the model's queries run on it too.
         let budget_limit = connection.settings.read_budget_bytes();
         let budget = reference.question_budget(budget_limit);
+        let app = self.app;
+        let mut reads_before = reference.total_reads();
         let mut show = |result: &crate::eval::run::CheckResult| {
             budget.restart(budget_limit);
+            app.note_question_reads(&result.question, &reference, reads_before);
+            reads_before = reference.total_reads();
             report.update(|report| {
                 if let Some(report) = report {
                     report.add(result.clone());
