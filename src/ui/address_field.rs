@@ -27,7 +27,8 @@ pub fn AddressField() -> impl IntoView {
         }
     };
     view! {
-        <form class="address-field" data-testid="db-address-form" on:submit=on_submit>
+        // `novalidate`: what is not an address gets the page's own message, not the browser's.
+        <form class="address-field" data-testid="db-address-form" novalidate=true on:submit=on_submit>
             <label for="db-address" class="visually-hidden">"Database address"</label>
             <input
                 id="db-address"

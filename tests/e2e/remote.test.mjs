@@ -16,10 +16,10 @@ import { copyFileSync, mkdirSync, truncateSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import {
-  ROOT, dataset, expectRows, expectSqlError, expectTable, settledStatus, startSession, tempDir,
-  visibleText, waitForOpen, waitUntil,
+  ROOT, dataset, expectRows, expectSqlError, expectTable, resultTable, settledStatus, startSession,
+  tempDir, visibleText, waitForOpen, waitUntil,
 } from './harness.mjs';
-import { ask, bodyText, call, configureFor, finalAnswer, scriptedLlm, steps } from './chat-support.mjs';
+import { ask, bodyText, call, configureFor, finalAnswer, scriptedLlm, steps, waitForAnswer } from './chat-support.mjs';
 import { startRangeServer } from './range-server.mjs';
 
 const ARTIFACTS = path.join(ROOT, 'tests', 'e2e', '.artifacts');
@@ -157,7 +157,7 @@ test('a file that changes on the server mid-session stops the next query with a 
   // Reads pages the lookup did not: the server's answers carry the new ETag.
   const error = await expectSqlError(page, 'SELECT count(*), sum(amount) FROM payment');
   assert.match(error, /the database changed: the file on the server changed since it was opened \(its ETag was/);
-  assert.match(error, /Open it again/);
+  assert.match(error, /open it again/i);
   // And it stays stopped: a query that needs no new page says so too, rather than mix versions.
   const again = await expectSqlError(page, 'SELECT count(*) FROM rental');
   assert.match(again, /the database changed/);
@@ -167,20 +167,24 @@ test('a file that changes on the server mid-session stops the next query with a 
 // The read budget: ?budget=1 (1 MB per question) on a make_big.py file of about 9 MB.
 const SCAN = 'SELECT status, count(*), sum(length(ordered_at)) FROM orders GROUP BY status';
 const NO_ROWS = "SELECT id FROM orders WHERE customer_id = 7 AND status = 'shipped'";
+const LOOKUP_ORDERS = 'SELECT id, status FROM orders WHERE customer_id = 7 ORDER BY id';
 
 test('a question on a remote database stays within its read budget: queries, diagnostics and the re-run stop, and the model is told', async (t) => {
   execFileSync('python3', [dataset('big/make_big.py'), path.join(temp.dir, 'budget.db'), '--orders', '60000']);
   const llm = await scriptedLlm(t, [
     call('run_sql', { sql: NO_ROWS }),
     call('run_sql', { sql: SCAN }),
+    // Refused: its SQL does not run within the budget (final_answer runs it to check it).
     finalAnswer('Most orders are paid.', SCAN),
+    finalAnswer("Customer 7's orders are listed.", LOOKUP_ORDERS),
   ]);
   const page = await session.open({ search: `${dbAddress(at('range', 'budget.db'))}&budget=1`, closeAfter: t });
   await waitForOpen(page, 'budget.db', 60_000);
   await configureFor(page, llm, 'openai');
   server.reset();
   await ask(page, 'How are orders split by status?');
-  await waitUntil('the question to end', () => visibleText(page, 'usage'), (text) => text !== null && /This question:/.test(text), 60_000);
+  await waitForAnswer(page, 60_000);
+  await waitUntil("the question's reads", () => visibleText(page, 'usage'), (text) => text !== null && /from the database/.test(text), 60_000);
   const { bytes: sent, requests } = server.stats();
   // Everything the question ran (its queries, the diagnostics of the empty result, the answer's
   // re-run) read at most the budget from the server.
@@ -190,10 +194,11 @@ test('a question on a remote database stays within its read budget: queries, dia
   const told = llm.modelRequests().map(bodyText).filter((body) => stop.test(body));
   assert.ok(told.length > 0, 'the budget stop went to the model');
   assert.ok(told.some((body) => body.includes('needs an index on the column it filters')), 'with what would help');
-  // And the person: in the step, and where the answer's SQL ran again.
+  assert.ok(told.some((body) => body.includes('not accepted, because the evidence SQL does not run')), "the answer's check stopped too");
+  // And the person: in the step; the answer's indexed SQL ran again within what was left.
   const scanStep = (await steps(page)).filter((step) => step.tool === 'run_sql')[1];
   assert.match(scanStep.text, stop);
-  assert.match(await visibleText(page, 'answer-result'), /read budget of 1\.0 MB/);
+  assert.ok((await resultTable(page, 'answer-result')).rows.length > 0, "the answer's SQL ran again");
   await shoot(page, 'remote-budget-stop');
 
   // The ledger says what the question read, in HTTP requests as the server counted them.
@@ -208,4 +213,28 @@ test('a question on a remote database stays within its read budget: queries, dia
   await expectTable(page, SCAN, (table) => table.rows.length === 3, 'three statuses', { timeout: 60_000 });
   assert.ok(server.stats().bytes > 1_000_000, `the whole scan read ${server.stats().bytes} bytes`);
   assert.deepEqual(page.problems, []);
+});
+
+test('row counts on a remote database never scan: sqlite_stat1 where present, else not counted, with "Count rows"', async (t) => {
+  const analyzed = 'analyzed.db';
+  copyFileSync(path.join(temp.dir, SAKILA), path.join(temp.dir, analyzed));
+  execFileSync('python3', ['-c', 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute("ANALYZE"); c.commit()', path.join(temp.dir, analyzed)]);
+  const countOf = (page, table) => page.locator(`[data-testid="schema-table"][data-name="${table}"] [data-testid="row-count"]`).innerText();
+
+  const plain = await session.open({ search: dbAddress(at('range')), closeAfter: t });
+  server.reset();
+  await waitForOpen(plain, SAKILA, 60_000);
+  await waitUntil('the counts to settle', () => countOf(plain, 'rental'), (text) => !/counting/.test(text));
+  assert.equal(await countOf(plain, 'rental'), 'rows not counted');
+  assert.equal(await countOf(plain, 'actor'), 'rows not counted');
+  // The person may count one: that reads the table, once asked.
+  await plain.locator('[data-testid="schema-table"][data-name="actor"] details').evaluate((details) => { details.open = true; });
+  await plain.locator('[data-testid="schema-table"][data-name="actor"] [data-testid="count-rows"]').click();
+  await waitUntil('actor to be counted', () => countOf(plain, 'actor'), (text) => text === '200 rows');
+
+  const withStats = await session.open({ search: dbAddress(at('range', analyzed)), closeAfter: t });
+  await waitForOpen(withStats, analyzed, 60_000);
+  await waitUntil('the estimate', () => countOf(withStats, 'rental'), (text) => /^about 16,0\d\d rows \(estimated\)$/.test(text));
+  assert.deepEqual(plain.problems, []);
+  assert.deepEqual(withStats.problems, []);
 });
