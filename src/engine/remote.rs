@@ -33,7 +33,7 @@ pub fn is_web_address(text: &str) -> bool {
     let lower = text.trim().to_ascii_lowercase();
     ["http://", "https://"]
         .iter()
-        .any(|scheme| lower.starts_with(scheme) && lower.len() > scheme.len())
+        .any(|scheme| lower.starts_with(scheme))
         && host_of(text).is_some()
 }
 
