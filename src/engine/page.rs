@@ -242,10 +242,11 @@ impl PageDatabase {
     pub fn set_question_budget(&self, limit: Option<u64>) {
         if let PageDatabase::OnDemand(db) = self {
             let remote = db.opened.identity.remote.is_some();
-            db.question.set(limit.filter(|_| remote).map(|limit| QuestionBudget {
-                limit,
-                start: db.engine.total_reads(),
-            }));
+            db.question
+                .set(limit.filter(|_| remote).map(|limit| QuestionBudget {
+                    limit,
+                    start: db.engine.total_reads(),
+                }));
         }
     }
 

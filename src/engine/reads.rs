@@ -331,10 +331,7 @@ mod tests {
         };
         assert_eq!(ignored.whole_download_size(), Some(1_100_000_000));
         let ignored = ignored.to_string();
-        assert!(
-            ignored.contains("ignored the Range header"),
-            "{ignored}"
-        );
+        assert!(ignored.contains("ignored the Range header"), "{ignored}");
         assert!(ignored.contains("nginx"), "{ignored}");
         assert!(ignored.contains("CloudFront"), "{ignored}");
         let forbidden = RemoteProblem::Status { status: 403 }.to_string();

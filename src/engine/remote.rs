@@ -182,7 +182,10 @@ mod tests {
         }
         .sentence(limit)
         .unwrap();
-        assert!(offer.contains("downloaded whole instead (12 MB)"), "{offer}");
+        assert!(
+            offer.contains("downloaded whole instead (12 MB)"),
+            "{offer}"
+        );
         let refused = WholeDownload::TooLarge {
             size: 1_100_000_000,
         }

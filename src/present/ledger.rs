@@ -2,8 +2,8 @@
 //! provider's cache saved), bytes, how each request ended, and names for downloaded bodies.
 
 use super::count::{grouped, plural};
-use crate::llm::ledger::{LedgerTotals, Outcome};
 use crate::engine::{format_bytes, ReadStats};
+use crate::llm::ledger::{LedgerTotals, Outcome};
 use crate::llm::Usage;
 use crate::text::cut_chars;
 
@@ -29,7 +29,9 @@ pub fn question_reads_line(q: &QuestionReads) -> String {
 
 /// The questions' reads in all: "2 questions read 1.2 MB in 14 HTTP requests from the server".
 pub fn question_reads_total(list: &[QuestionReads]) -> String {
-    let total = list.iter().fold(ReadStats::default(), |sum, q| sum + q.reads);
+    let total = list
+        .iter()
+        .fold(ReadStats::default(), |sum, q| sum + q.reads);
     format!(
         "{} read {}",
         plural(list.len() as u64, "question", "questions"),

@@ -322,7 +322,11 @@ mod tests {
     #[test]
     fn a_link_sets_the_read_budget_in_mb_and_nothing_else() {
         let mut settings = ModelSettings::default();
-        assert_eq!(settings.read_budget_bytes(), Some(100_000_000), "the default");
+        assert_eq!(
+            settings.read_budget_bytes(),
+            Some(100_000_000),
+            "the default"
+        );
         let found = apply(&mut settings, &params(&[("budget", " 5 ")]));
         assert_eq!(settings.read_budget_bytes(), Some(5_000_000));
         assert!(found.ignored.is_empty(), "{:?}", found.ignored);

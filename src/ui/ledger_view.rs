@@ -7,8 +7,8 @@ use super::app_state;
 use crate::browser::{save_file, time_of_day};
 use crate::llm::ledger::{LedgerEntry, Outcome};
 use crate::present::ledger::{
-    body_file_name, bytes, is_failure, outcome, question_reads_line, question_reads_total,
-    tokens, totals_line, Body,
+    body_file_name, bytes, is_failure, outcome, question_reads_line, question_reads_total, tokens,
+    totals_line, Body,
 };
 use crate::present::time::elapsed;
 use leptos::prelude::*;

@@ -6,12 +6,12 @@
 //! compact page for an iframe instead ([`embed`]). Text from the database is only ever rendered
 //! as text nodes, never as HTML.
 
+mod address_field;
 mod chart_view;
 mod chat;
 mod checks;
 mod connection;
 mod console;
-mod address_field;
 mod database_panel;
 mod embed;
 mod hiding;

@@ -24,8 +24,8 @@ use crate::conversation::{self, sniff, FileKind, ReadError};
 use crate::engine::kind::{kind_for_local_file, DatabaseKind};
 use crate::engine::page::PageDatabase;
 use crate::engine::remote::{host_of, DbAddress, WholeDownload, WHOLE_DOWNLOAD_LIMIT_BYTES};
-use crate::engine::{format_bytes, DbError};
 use crate::engine::schema;
+use crate::engine::{format_bytes, DbError};
 use crate::knowledge::{sidecar, LIMITS};
 use js_sys::{Array, Reflect, Uint8Array};
 use leptos::prelude::*;
@@ -373,7 +373,9 @@ async fn open_remote(state: AppState, name: &str, url: &str) -> Result<(), Strin
                     size,
                 }));
             }
-            return Err(format!("{url}: {problem}.{sentence}"));
+            // The status adds the last full stop.
+            let message = format!("{url}: {problem}.{sentence}");
+            return Err(message.trim_end_matches('.').to_string());
         }
         Err(other) => return Err(format!("{url}: {other}")),
     };

@@ -14,9 +14,8 @@ use crate::settings::keys::KeyRing;
 use crate::settings::readiness::MissingField;
 use crate::settings::{
     address, check_base_url, check_model, model_example, ModelSettings, CANDIDATE_RANGE,
-    KEYS_STORAGE_KEY, OPENAI_COMPATIBLE_PRESETS, SETTINGS_STORAGE_KEY, STEP_RANGE,
-    DEFAULT_READ_BUDGET_MB, READ_BUDGET_RANGE_MB,
-    TEMPERATURE_RANGE,
+    DEFAULT_READ_BUDGET_MB, KEYS_STORAGE_KEY, OPENAI_COMPATIBLE_PRESETS, READ_BUDGET_RANGE_MB,
+    SETTINGS_STORAGE_KEY, STEP_RANGE, TEMPERATURE_RANGE,
 };
 use leptos::ev;
 use leptos::prelude::*;

@@ -253,7 +253,12 @@ impl AppState {
 
     /// Puts what `question` read from `db` since `before` (its total then) in the ledger, when
     /// `db` is read on demand.
-    pub fn note_question_reads(&self, question: &str, db: &PageDatabase, before: Option<ReadStats>) {
+    pub fn note_question_reads(
+        &self,
+        question: &str,
+        db: &PageDatabase,
+        before: Option<ReadStats>,
+    ) {
         if let (Some(before), Some(now)) = (before, db.total_reads()) {
             let reads = QuestionReads {
                 question: question.to_string(),

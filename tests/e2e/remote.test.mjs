@@ -76,7 +76,7 @@ test('?db=https://… reads the database on demand: the status names the host, a
   assert.match(status, /(?<!\d)\d+ tables\b/);
   assert.match(
     await visibleText(page, 'db-reading'),
-    new RegExp(`^4\\.\\d MB, read on demand from ${host().replace('.', '\\.')} \\(each read is an HTTP range request\\)$`),
+    new RegExp(`^4\\.\\d MB, read on demand from ${host().replaceAll('.', '\\.')} \\(each read is an HTTP range request\\)$`),
   );
   const opened = server.stats().bytes;
   assert.ok(opened < 2_000_000, `opening read ${opened} bytes of a 4.9 MB file`);
