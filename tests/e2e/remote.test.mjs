@@ -12,7 +12,7 @@
 
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, truncateSync } from 'node:fs';
+import { copyFileSync, mkdirSync, truncateSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import {
@@ -30,8 +30,9 @@ let server;
 let temp;
 
 before(async () => {
-  session = await startSession();
   temp = await tempDir('remote');
+  // The notes file of the "Check the model" test is served beside the page (?notes=files/…).
+  session = await startSession({ mounts: { files: temp.dir } });
   copyFileSync(dataset('sakila/sakila.db'), path.join(temp.dir, SAKILA));
   // Past the whole-download limit (512 MiB), and costing no disk: a sparse file.
   const huge = path.join(temp.dir, 'huge.db');
@@ -237,4 +238,41 @@ test('row counts on a remote database never scan: sqlite_stat1 where present, el
   await waitUntil('the estimate', () => countOf(withStats, 'rental'), (text) => /^about 16,0\d\d rows \(estimated\)$/.test(text));
   assert.deepEqual(plain.problems, []);
   assert.deepEqual(withStats.problems, []);
+});
+
+test('"Check the model" on a remote database: each golden question has the read budget of one question', async (t) => {
+  execFileSync('python3', [dataset('big/make_big.py'), path.join(temp.dir, 'checked.db'), '--orders', '60000']);
+  const notes = {
+    format: 'askdb-knowledge/1',
+    checks: [
+      { question: 'How are orders split by status?', sql: SCAN },
+      { question: "Which are customer 7's orders?", sql: LOOKUP_ORDERS },
+    ],
+  };
+  writeFileSync(path.join(temp.dir, 'checks.json'), JSON.stringify(notes));
+  const llm = await scriptedLlm(t, [finalAnswer("Customer 7's orders.", LOOKUP_ORDERS)]);
+  const search = `${dbAddress(at('range', 'checked.db'))}&notes=files/checks.json&budget=1`;
+  const page = await session.open({ search, closeAfter: t });
+  await waitForOpen(page, 'checked.db', 60_000);
+  await configureFor(page, llm, 'openai');
+  await page.getByTestId('settings').click();
+  server.reset();
+  await page.getByTestId('checks-button').click();
+  await page.getByTestId('checks-run').click();
+  const results = await waitUntil(
+    'both golden questions to be judged',
+    () => page.$$eval('[data-testid="check-result"]', (items) => items.map((item) => item.textContent)),
+    (texts) => texts.length === 2,
+    90_000,
+  );
+  // The first one's expected SQL scans orders: it stops at the budget, and says so.
+  assert.match(results[0], /read budget of 1\.0 MB/);
+  // The second, asked after it, had a budget of its own: it was judged right.
+  assert.doesNotMatch(results[1], /read budget/);
+  const { bytes } = server.stats();
+  assert.ok(bytes <= 2_000_000, `the two golden questions read ${bytes} bytes`);
+  await page.locator('.ledger-details > summary').click();
+  const lines = await page.$$eval('[data-testid="ledger-reads-question"]', (items) => items.map((item) => item.textContent));
+  assert.equal(lines.length, 2, `the ledger lists each golden question: ${lines}`);
+  assert.deepEqual(page.problems, []);
 });
