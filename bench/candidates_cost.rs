@@ -1,14 +1,18 @@
 //! What candidate answers cost in requests, bytes and (estimated) tokens: the demo's scripted
 //! 3-step question (list and describe a table, count its rows, answer) drawn by 1, 3 and 5
-//! candidates, each request built in the OpenAI and Gemini wire formats. Prints a table; asserts
-//! nothing.
+//! candidates, each request built in the OpenAI, Gemini and Anthropic wire formats. Prints a
+//! table; asserts nothing.
 //!
 //!   cargo bench --bench candidates_cost
 //!
 //! Bytes are exact. Tokens are estimated at 4 bytes per token, as in `bench/prompt_cache.rs`,
 //! and the providers' automatic prompt cache is simulated as they document it: a request reads
 //! from the cache the longest prefix it shares with a request sent before, from 1,024 tokens on
-//! (OpenAI in steps of 128). Candidates 2..N start once the first candidate's first reply is in
+//! (OpenAI in steps of 128). Anthropic caches only what a request marks (`cache_control`: askdb
+//! marks the end of the tools, of the system prompt and of the last message): a mark writes the
+//! prompt up to it, from 1,024 tokens on, and a later request reads the longest written prefix
+//! it starts with, found at a block boundary before its last mark (the tools, the system
+//! prompt, each message). Candidates 2..N start once the first candidate's first reply is in
 //! (`agent::candidates`), so its first request is in the cache when theirs arrive.
 // Native only (rusqlite, through tests/support): on wasm32 there is nothing to build.
 #![cfg_attr(target_arch = "wasm32", no_main)]
@@ -79,6 +83,118 @@ fn shared_messages(a: &ChatRequest, b: &ChatRequest) -> Option<usize> {
     Some(same.take_while(|(x, y)| x == y).count())
 }
 
+/// A prefix Anthropic wrote to its cache: the request it came from, how much of it (the tools,
+/// the tools and system prompt, or those and the first `k` messages), and its tokens.
+struct Written<'a> {
+    request: &'a ChatRequest,
+    upto: Upto,
+    tokens: usize,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Upto {
+    Tools,
+    System,
+    Messages(usize),
+}
+
+impl Written<'_> {
+    /// Whether `request` starts with this prefix.
+    fn starts(&self, request: &ChatRequest) -> bool {
+        let (a, b) = (self.request, request);
+        match self.upto {
+            Upto::Tools => a.tools == b.tools,
+            Upto::System => a.tools == b.tools && a.system == b.system,
+            Upto::Messages(k) => {
+                shared_messages(a, b).is_some_and(|shared| shared >= k) && b.messages.len() >= k
+            }
+        }
+    }
+}
+
+/// Tokens of `request`'s Anthropic prompt up to `upto`, measured on its body without marks.
+fn anthropic_prefix_tokens(request: &ChatRequest, upto: Upto) -> usize {
+    let config = EndpointConfig::new(ProviderKind::Anthropic, "", "key");
+    let messages = match upto {
+        Upto::Messages(k) => k,
+        _ => 0,
+    };
+    let prefix = ChatRequest {
+        messages: request.messages[..messages].to_vec(),
+        ..request.clone()
+    };
+    let mut body: serde_json::Value =
+        serde_json::from_str(&wire::build_request(&config, &prefix).body).expect("JSON");
+    remove_marks(&mut body);
+    let tools = body["tools"].to_string().len();
+    let system = body["system"].to_string().len();
+    tokens(match upto {
+        Upto::Tools => tools,
+        Upto::System => tools + system,
+        Upto::Messages(_) => body.to_string().len(),
+    })
+}
+
+fn remove_marks(value: &mut serde_json::Value) {
+    match value {
+        serde_json::Value::Object(map) => {
+            map.remove("cache_control");
+            map.values_mut().for_each(remove_marks);
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(remove_marks),
+        _ => {}
+    }
+}
+
+/// Totals of Anthropic's requests, as [`totals`] gives them, with the tokens written to the
+/// cache as an eighth figure: each request reads the longest prefix written before that it
+/// starts with, and writes up to its last mark of 1,024 tokens or more beyond what it read.
+fn anthropic_totals(candidates: &[Vec<ChatRequest>]) -> [usize; 8] {
+    let config = EndpointConfig::new(ProviderKind::Anthropic, "", "key");
+    let mut written: Vec<Written> = Vec::new();
+    let mut totals = [0usize; 8];
+    for (index, requests) in candidates.iter().enumerate() {
+        for request in requests {
+            let body = wire::build_request(&config, request).body;
+            let prompt = anthropic_prefix_tokens(request, Upto::Messages(request.messages.len()));
+            let read = written
+                .iter()
+                .filter(|w| w.starts(request))
+                .map(|w| w.tokens)
+                .max()
+                .unwrap_or(0);
+            let marks = [
+                Upto::Tools,
+                Upto::System,
+                Upto::Messages(request.messages.len()),
+            ];
+            let mut wrote = 0;
+            for upto in marks {
+                let tokens = anthropic_prefix_tokens(request, upto);
+                if tokens >= MIN_CACHED_TOKENS && tokens > read {
+                    wrote = wrote.max(tokens - read);
+                    written.push(Written {
+                        request,
+                        upto,
+                        tokens,
+                    });
+                }
+            }
+            totals[0] += 1;
+            totals[1] += body.len();
+            totals[2] += prompt;
+            totals[3] += read;
+            totals[7] += wrote;
+            if index > 0 {
+                totals[4] += body.len();
+                totals[5] += prompt;
+                totals[6] += read;
+            }
+        }
+    }
+    totals
+}
+
 /// Totals of one provider's requests: (requests, bytes, prompt tokens, cached tokens, and the
 /// same three for candidates 2..N alone).
 fn totals(kind: ProviderKind, candidates: &[Vec<ChatRequest>]) -> [usize; 7] {
@@ -142,5 +258,15 @@ fn main() {
                 t[6]
             );
         }
+    }
+    println!("\nAnthropic (cache_control marks): the same, with the tokens written to the cache (billed at 1.25)\n");
+    println!("| N | requests | bytes sent | prompt tokens (est.) | read from cache | written to cache | candidates 2..N: bytes | prompt tokens | read |");
+    println!("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    for n in [1, 3, 5] {
+        let t = anthropic_totals(&requests(&db, n));
+        println!(
+            "| {n} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            t[0], t[1], t[2], t[3], t[7], t[4], t[5], t[6]
+        );
     }
 }

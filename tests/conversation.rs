@@ -271,10 +271,10 @@ fn text_that_is_not_json_or_is_cut_short_is_refused() {
 #[test]
 fn another_version_is_named() {
     let mut value = saved_json();
-    value["format"] = json!("askdb-conversation/2");
+    value["format"] = json!("askdb-conversation/9");
     let message = refused(&value);
     assert!(
-        message.contains("\"askdb-conversation/2\"") && message.contains(FORMAT),
+        message.contains("\"askdb-conversation/9\"") && message.contains(FORMAT),
         "{message}"
     );
 }

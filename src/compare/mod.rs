@@ -443,4 +443,6 @@ fn ordinal_column(index: usize) -> String {
 }
 
 #[cfg(test)]
+pub(crate) mod builders;
+#[cfg(test)]
 mod tests;

@@ -1,21 +1,7 @@
+use super::builders::{result, text as t};
 use super::*;
 use crate::sql::analysis::Query;
 use Value::{Integer as I, Null, Real as R};
-
-fn t(text: &str) -> Value {
-    Value::Text(text.into())
-}
-
-fn result(columns: &[&str], rows: Vec<Vec<Value>>) -> QueryResult {
-    QueryResult {
-        columns: columns.iter().map(|c| c.to_string()).collect(),
-        total_rows: RowCount::Exact(rows.len() as u64),
-        rows,
-        truncated: false,
-        elapsed_ms: 0.0,
-        reads: None,
-    }
-}
 
 fn why(expected: &QueryResult, actual: &QueryResult, ordered: bool) -> String {
     let verdict = same_result(expected, actual, ordered);

@@ -6,6 +6,7 @@
 //! than it was recorded. This is what a documentation build runs (`askdb-eval replay-check`)
 //! so that readers are never shown answers the data no longer gives.
 
+use super::candidates::{other_agreement, CandidateReplay};
 use super::format::{ConversationFile, DatabaseIdentity, RecordedQuestion};
 use super::replay::{timings_as, Difference, Pace, ReplayLlm};
 use crate::agent::{Agent, Answer, Failure, Session};
@@ -120,9 +121,13 @@ impl ReplayCheck {
 
 /// One difference: the step, the tool and its call, then expected and now from where they part.
 fn describe(out: &mut String, difference: &Difference) {
+    let candidate = difference
+        .candidate
+        .map(|index| format!("candidate {}, ", index + 1))
+        .unwrap_or_default();
     let _ = writeln!(
         out,
-        "    step {}, {} (call {}): {}",
+        "    {candidate}step {}, {} (call {}): {}",
         difference.step,
         difference.tool,
         difference.call_id,
@@ -182,7 +187,32 @@ pub async fn check_replay<D: Database + ?Sized>(
     let config = file.settings.replay_config(&file.model.name);
     session.forget_conversation();
     let mut questions = Vec::new();
+    let limits = file.settings.evidence_limits();
     for (index, recorded) in file.questions.iter().enumerate() {
+        if let Some(candidates) = &recorded.candidates {
+            let replay = CandidateReplay::new(candidates, clock, &pace, |_| {});
+            let agents = replay.agents(db, clock, config.clone(), limits);
+            let now = agents
+                .ask(
+                    session,
+                    &recorded.question,
+                    &mut |_, _| {},
+                    std::future::pending(),
+                )
+                .await;
+            let taken = recorded.taken_candidate();
+            if let Some(answer) = taken.and_then(|i| now.answers.get(i)?.answer()) {
+                session.remember(&recorded.question, answer);
+            }
+            questions.push(QuestionCheck {
+                number: index + 1,
+                question: recorded.question.clone(),
+                differences: replay.differences(),
+                ending: other_agreement(candidates, &now),
+                steps: candidates.drawn.iter().map(|c| c.turns.len()).sum(),
+            });
+            continue;
+        }
         let llm = ReplayLlm::new(recorded.turns.clone(), clock, pace.clone());
         let agent = Agent::new(db, &llm, clock, config.clone());
         let outcome = agent

@@ -1,20 +1,36 @@
-//! The types of a conversation file, `askdb-conversation/1`. Field names are the format: change
-//! them only with a new version (and `docs/conversation-format.md`).
+//! The types of a conversation file, `askdb-conversation/1` and `/2`. Field names are the
+//! format: change them only with a new version (and `docs/conversation-format.md`).
+//!
+//! Version 2 is version 1 with one more field, a question's `candidates` (each candidate's
+//! turns, its evidence as it ran, and how they agreed). A file is written as version 1 unless a
+//! question has candidates, so that a conversation without them still opens in a page that
+//! reads only version 1; this page reads both.
 
+use crate::agent::candidates::{Agreement, Approach, Candidates};
 use crate::agent::{AgentConfig, Answer, Failure, Mode};
 use crate::engine::identity::{from_hex, hex, same_database, Identity, Sameness};
 use crate::engine::reads::{LazyIdentity, RemoteValidators};
-use crate::engine::QueryLimits;
+use crate::engine::{QueryLimits, QueryResult};
 use crate::llm::{ModelReply, ProviderKind, ToolCall, ToolResult, Usage};
 use serde::{Deserialize, Serialize};
 
-/// The value of the `format` field this page writes and reads.
+/// The value of the `format` field of a file without candidates (this page reads it).
 pub const FORMAT: &str = "askdb-conversation/1";
+/// The value of the `format` field of a file with a question asked of several candidates.
+pub const FORMAT_CANDIDATES: &str = "askdb-conversation/2";
+
+/// The version a file holding `questions` is written as: the first that can hold them.
+pub fn format_for(questions: &[RecordedQuestion]) -> &'static str {
+    match questions.iter().any(|q| q.candidates.is_some()) {
+        true => FORMAT_CANDIDATES,
+        false => FORMAT,
+    }
+}
 
 /// One saved conversation: what it ran on, with which model and settings, and every question.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ConversationFile {
-    /// Always [`FORMAT`].
+    /// [`FORMAT`], or [`FORMAT_CANDIDATES`] (see [`format_for`]).
     pub format: String,
     /// When it was recorded: an ISO 8601 date and time in UTC, as the browser gives it.
     pub recorded_at: String,
@@ -254,6 +270,11 @@ pub struct RecordedQuestion {
     pub error: Option<String>,
     /// The whole question, model and tools.
     pub elapsed_ms: f64,
+    /// Asked of several candidates (version 2 only): each one's turns and evidence, and how they
+    /// agreed. Then `turns` is empty, `answer` is the agreed or chosen one, and `error` says
+    /// why there is none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub candidates: Option<RecordedCandidates>,
 }
 
 impl RecordedQuestion {
@@ -273,8 +294,116 @@ impl RecordedQuestion {
             answer,
             error,
             elapsed_ms,
+            candidates: None,
         }
     }
+
+    /// `question` asked of several candidates: what they gave (`drawn`), the turns each one's
+    /// model took (one list per candidate, in order), the answer the person chose on a split
+    /// (`chosen`), and the whole time.
+    pub fn with_candidates(
+        question: &str,
+        drawn: &Candidates,
+        turns: Vec<Vec<RecordedTurn>>,
+        chosen: Option<usize>,
+        elapsed_ms: f64,
+    ) -> RecordedQuestion {
+        let taken = drawn.agreement.agreed().or(chosen);
+        let answer = taken
+            .and_then(|index| drawn.answers.get(index)?.answer())
+            .map(RecordedAnswer::from);
+        let error = answer.is_none().then(|| drawn.agreement.summary());
+        let candidates = drawn
+            .answers
+            .iter()
+            .zip(turns.into_iter().chain(std::iter::repeat_with(Vec::new)))
+            .map(|(candidate, turns)| {
+                let (answer, error) = match &candidate.outcome {
+                    Ok(answer) => (Some(RecordedAnswer::from(answer)), None),
+                    Err(failure) => (None, Some(failure.to_string())),
+                };
+                let evidence = candidate.evidence.as_ref().map(|run| RecordedEvidence {
+                    sql: candidate.evidence_sql().unwrap_or_default(),
+                    result: run.as_ref().ok().cloned(),
+                    error: run.as_ref().err().map(ToString::to_string),
+                });
+                RecordedCandidate {
+                    approach: candidate.approach,
+                    turns,
+                    answer,
+                    error,
+                    elapsed_ms: candidate.elapsed_ms(),
+                    evidence,
+                }
+            })
+            .collect();
+        RecordedQuestion {
+            question: question.to_string(),
+            turns: Vec::new(),
+            answer,
+            error,
+            elapsed_ms,
+            candidates: Some(RecordedCandidates {
+                drawn: candidates,
+                agreement: drawn.agreement.clone(),
+                chosen: chosen.filter(|_| drawn.agreement.is_split()),
+            }),
+        }
+    }
+}
+
+impl RecordedQuestion {
+    /// The person chose candidate `index`'s answer on a split: it becomes the question's.
+    pub fn choose(&mut self, index: usize) {
+        let Some(candidates) = &mut self.candidates else {
+            return;
+        };
+        let Some(answer) = candidates.drawn.get(index).and_then(|c| c.answer.clone()) else {
+            return;
+        };
+        candidates.chosen = Some(index);
+        self.answer = Some(answer);
+        self.error = None;
+    }
+}
+
+/// The candidates of one question (version 2).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RecordedCandidates {
+    /// One per candidate, in order (candidate 1 first).
+    pub drawn: Vec<RecordedCandidate>,
+    /// How their results were grouped when recorded (`agent::candidates::Agreement`: indices
+    /// from 0). A replay groups the results it gets now, and says so when that differs.
+    pub agreement: Agreement,
+    /// On a split, the candidate (from 0) whose answer the person chose, if they chose one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chosen: Option<usize>,
+}
+
+/// One candidate as recorded: the way it was asked, its model turns, how it ended, and its
+/// evidence as it ran.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RecordedCandidate {
+    /// Candidate N is always asked the N-th way (`Approach::of_candidate`); kept to be read.
+    pub approach: Approach,
+    pub turns: Vec<RecordedTurn>,
+    pub answer: Option<RecordedAnswer>,
+    pub error: Option<String>,
+    pub elapsed_ms: f64,
+    /// Its answer's SQL run on the database; none when it has no SQL or was stopped first.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub evidence: Option<RecordedEvidence>,
+}
+
+/// A candidate's evidence SQL (with any bound values written in) and what it gave: a result,
+/// or the error. Shown and compared, never run: a replay runs the SQL its replayed answer has.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RecordedEvidence {
+    pub sql: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<QueryResult>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
 }
 
 /// One model turn as the agent received it, and the results of its tool calls as the model

@@ -1,7 +1,8 @@
 //! Conversations kept as files: recorded from a live run, read back (untrusted) and replayed
 //! with the SQL running live. Pure: no browser, so native tests cover every rule.
 //!
-//! - [`format`]: the file's types (`askdb-conversation/1`, see `docs/conversation-format.md`).
+//! - [`format`]: the file's types (`askdb-conversation/1`, and `/2` with candidates; see
+//!   `docs/conversation-format.md`).
 //! - [`read`]: a file's text → a [`ConversationFile`], or a [`ReadError`] a person can act on;
 //!   every limit a hostile file could push against is checked here, before anything runs.
 //! - [`Recorder`]: an [`crate::llm::LlmProvider`] around the real one that keeps each model turn
@@ -12,16 +13,19 @@
 //! - [`check_replay`]: a whole recording replayed at once on a database, and what no longer
 //!   matches (`askdb-eval replay-check`, which a documentation build runs).
 
+mod candidates;
 mod check;
 pub mod format;
 mod read;
 mod recording;
 pub mod replay;
 
+pub use candidates::{other_agreement, CandidateReplay};
 pub use check::{check_replay, QuestionCheck, ReplayCheck};
 pub use format::{
-    ConversationFile, DatabaseIdentity, ModelInfo, OnDemandRecord, RecordedAnswer,
-    RecordedQuestion, RecordedTurn, RemoteRecord, RunSettings, FORMAT,
+    format_for, ConversationFile, DatabaseIdentity, ModelInfo, OnDemandRecord, RecordedAnswer,
+    RecordedCandidate, RecordedCandidates, RecordedEvidence, RecordedQuestion, RecordedTurn,
+    RemoteRecord, RunSettings, FORMAT, FORMAT_CANDIDATES,
 };
 pub use read::{read, ReadError, LIMITS};
 pub use recording::Recorder;

@@ -2,7 +2,11 @@
 //! will use is checked here, against limits, before anything runs; a file that breaks one gets
 //! an error that says what and where.
 
-use super::format::{ConversationFile, DatabaseIdentity, RecordedQuestion, RecordedTurn, FORMAT};
+use super::format::{
+    ConversationFile, DatabaseIdentity, RecordedCandidates, RecordedQuestion, RecordedTurn, FORMAT,
+    FORMAT_CANDIDATES,
+};
+use crate::agent::candidates::{Approach, MAX_CANDIDATES};
 use crate::agent::tools::ToolName;
 use crate::engine::identity::from_hex;
 use crate::present::count::grouped;
@@ -93,7 +97,8 @@ impl fmt::Display for ReadError {
             ),
             ReadError::WrongVersion { found } => write!(
                 f,
-                "this conversation is in the format \"{}\"; this page reads \"{FORMAT}\"",
+                "this conversation is in the format \"{}\"; this page reads \"{FORMAT}\" and \
+                 \"{FORMAT_CANDIDATES}\"",
                 cut_chars(found, 60)
             ),
             ReadError::WrongShape { message } => {
@@ -113,7 +118,7 @@ pub fn read(text: &str) -> Result<ConversationFile, ReadError> {
     }
     let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
     let version = read_version(text)?;
-    if version != FORMAT {
+    if version != FORMAT && version != FORMAT_CANDIDATES {
         return Err(ReadError::WrongVersion { found: version });
     }
     let file: ConversationFile = serde_json::from_str(text).map_err(|error| {
@@ -186,6 +191,22 @@ fn check(file: &ConversationFile) -> Result<(), ReadError> {
     }
     for (index, question) in file.questions.iter().enumerate() {
         check_question(index + 1, question, file.settings.max_steps)?;
+        if let Some(candidates) = &question.candidates {
+            let at = format!("question {}", index + 1);
+            if file.format != FORMAT_CANDIDATES {
+                return Err(invalid(format!(
+                    "holds candidates in {at}, which the format \"{FORMAT}\" has no place for \
+                     (they need \"{FORMAT_CANDIDATES}\")"
+                )));
+            }
+            if !question.turns.is_empty() {
+                return Err(invalid(format!(
+                    "has model turns of its own in {at}, which was asked of candidates: each \
+                     candidate holds its own"
+                )));
+            }
+            check_candidates(&at, candidates, &file.settings)?;
+        }
     }
     Ok(())
 }
@@ -262,6 +283,7 @@ fn check_settings(file: &ConversationFile) -> Result<(), ReadError> {
         ),
         ("rows_to_model", (1..=10_000).contains(&s.rows_to_model)),
         ("row_cap", (1..=1_000_000).contains(&s.row_cap)),
+        ("candidates", (1..=MAX_CANDIDATES).contains(&s.candidates)),
     ];
     match ranges.iter().find(|(_, ok)| !ok) {
         Some((name, _)) => Err(invalid(format!("has a setting out of range: {name}"))),
@@ -298,6 +320,159 @@ fn check_question(
     }
     check_optional(&format!("{at}'s error"), &question.error, LIMITS.text_bytes)
 }
+
+/// A question's candidates: between 2 and [`MAX_CANDIDATES`], each asked its own way, each
+/// within the limits of a question, its evidence within the row cap; the grouping names each
+/// candidate exactly once; a choice only on a split, of a candidate with an answer.
+fn check_candidates(
+    at: &str,
+    candidates: &RecordedCandidates,
+    settings: &super::format::RunSettings,
+) -> Result<(), ReadError> {
+    let n = candidates.drawn.len();
+    if !(2..=MAX_CANDIDATES).contains(&n) {
+        return Err(invalid(format!(
+            "has {} candidates in {at}; a question has 2 to {MAX_CANDIDATES}",
+            grouped(n as u64)
+        )));
+    }
+    for (index, candidate) in candidates.drawn.iter().enumerate() {
+        let at = format!("{at}, candidate {}", index + 1);
+        if candidate.approach != Approach::of_candidate(index) {
+            return Err(invalid(format!(
+                "asks {at} \"{}\"; candidate {} is always asked \"{}\"",
+                candidate.approach.label(),
+                index + 1,
+                Approach::of_candidate(index).label()
+            )));
+        }
+        let turns = candidate.turns.len();
+        if turns > settings.max_steps as usize {
+            return Err(invalid(format!(
+                "has {} model turns in {at}; its settings allow {}",
+                grouped(turns as u64),
+                settings.max_steps
+            )));
+        }
+        for (number, turn) in candidate.turns.iter().enumerate() {
+            check_turn(&format!("{at}, turn {}", number + 1), turn)?;
+        }
+        if let Some(answer) = &candidate.answer {
+            check_len(&format!("{at}'s answer"), &answer.text, LIMITS.text_bytes)?;
+            check_optional(&format!("{at}'s SQL"), &answer.sql, LIMITS.arguments_bytes)?;
+            check_optional(&format!("{at}'s notes"), &answer.notes, LIMITS.text_bytes)?;
+        }
+        check_optional(
+            &format!("{at}'s error"),
+            &candidate.error,
+            LIMITS.text_bytes,
+        )?;
+        if let Some(evidence) = &candidate.evidence {
+            check_len(
+                &format!("{at}'s evidence SQL"),
+                &evidence.sql,
+                LIMITS.arguments_bytes,
+            )?;
+            check_optional(
+                &format!("{at}'s evidence error"),
+                &evidence.error,
+                LIMITS.text_bytes,
+            )?;
+            if let Some(result) = &evidence.result {
+                check_result(&at, result, settings.row_cap)?;
+            }
+        }
+    }
+    let agreement = &candidates.agreement;
+    let mut named = vec![0usize; n];
+    let groups = agreement.groups.iter().flatten();
+    for &index in groups.chain(&agreement.without_result) {
+        match named.get_mut(index) {
+            Some(times) => *times += 1,
+            None => {
+                return Err(invalid(format!(
+                    "groups a candidate {} in {at}, which has {n}",
+                    grouped(index as u64 + 1)
+                )))
+            }
+        }
+    }
+    if agreement.candidates != n
+        || named.iter().any(|&times| times != 1)
+        || agreement.groups.iter().any(Vec::is_empty)
+    {
+        return Err(invalid(format!(
+            "groups the {n} candidates of {at} wrongly: each must be in exactly one group, or \
+             without a result"
+        )));
+    }
+    if let Some(chosen) = candidates.chosen {
+        let has_answer = candidates
+            .drawn
+            .get(chosen)
+            .is_some_and(|c| c.answer.is_some());
+        if !agreement.is_split() || !has_answer {
+            return Err(invalid(format!(
+                "chooses candidate {} in {at}: only a candidate with an answer can be chosen, \
+                 and only when the candidates disagree",
+                grouped(chosen as u64 + 1)
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// A recorded evidence result: at most the row cap's rows, each as wide as the columns, no
+/// value longer than a tool result may be.
+fn check_result(
+    at: &str,
+    result: &crate::engine::QueryResult,
+    row_cap: usize,
+) -> Result<(), ReadError> {
+    if result.rows.len() > row_cap || result.columns.len() > MAX_COLUMNS {
+        return Err(invalid(format!(
+            "has an evidence result of {} rows and {} columns in {at}; at most {} rows (its \
+             row cap) and {MAX_COLUMNS} columns are allowed",
+            grouped(result.rows.len() as u64),
+            grouped(result.columns.len() as u64),
+            grouped(row_cap as u64)
+        )));
+    }
+    for column in &result.columns {
+        check_len(
+            &format!("a column name in {at}"),
+            column,
+            LIMITS.label_bytes,
+        )?;
+    }
+    if result
+        .rows
+        .iter()
+        .any(|row| row.len() != result.columns.len())
+    {
+        return Err(invalid(format!(
+            "has an evidence result in {at} whose rows are not as wide as its columns"
+        )));
+    }
+    for value in result.rows.iter().flatten() {
+        let bytes = match value {
+            crate::engine::Value::Text(text) => text.len(),
+            crate::engine::Value::Blob(bytes) => bytes.len(),
+            _ => 0,
+        };
+        if bytes > LIMITS.result_bytes {
+            return Err(invalid(format!(
+                "has a value of {} bytes in the evidence result of {at}; at most {} are allowed",
+                grouped(bytes as u64),
+                grouped(LIMITS.result_bytes as u64)
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// SQLite's own default limit on a result's columns.
+const MAX_COLUMNS: usize = 2_000;
 
 fn check_turn(at: &str, turn: &RecordedTurn) -> Result<(), ReadError> {
     check_optional(

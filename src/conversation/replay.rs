@@ -52,6 +52,8 @@ impl Pace {
 /// A tool result that is not what the recording says the model saw.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Difference {
+    /// The candidate (from 0) whose turns these are, in a question asked of several.
+    pub candidate: Option<usize>,
     /// The model turn whose call it answers (1 for the first).
     pub step: u32,
     pub call_id: String,
@@ -93,6 +95,7 @@ pub struct ReplayLlm<'a> {
     pace: Pace,
     differences: RefCell<Vec<Difference>>,
     on_difference: RefCell<DifferenceReport<'a>>,
+    candidate: Option<usize>,
 }
 
 impl<'a> ReplayLlm<'a> {
@@ -104,7 +107,14 @@ impl<'a> ReplayLlm<'a> {
             pace,
             differences: RefCell::new(Vec::new()),
             on_difference: RefCell::new(Box::new(|_| {})),
+            candidate: None,
         }
+    }
+
+    /// The turns of candidate `index` (from 0): its differences say so.
+    pub fn for_candidate(mut self, index: usize) -> Self {
+        self.candidate = Some(index);
+        self
     }
 
     /// Calls `report` with each difference as it is found (the page marks the step at once).
@@ -131,6 +141,7 @@ impl<'a> ReplayLlm<'a> {
             let before = recorded.iter().find(|r| r.call_id == result.call_id);
             if before.is_none_or(|before| !same_result(&before.content, &result.content)) {
                 found.push(Difference {
+                    candidate: self.candidate,
                     step,
                     call_id: result.call_id.clone(),
                     tool: result.name.clone(),
@@ -142,6 +153,7 @@ impl<'a> ReplayLlm<'a> {
         for before in recorded {
             if !live.iter().any(|r| r.call_id == before.call_id) {
                 found.push(Difference {
+                    candidate: self.candidate,
                     step,
                     call_id: before.call_id.clone(),
                     tool: before.name.clone(),

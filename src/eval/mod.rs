@@ -1,6 +1,8 @@
 //! Golden questions asked of a model and judged by their results (see `ARCHITECTURE.md`):
 //! [`crate::compare`] says whether two results are the same answer, `run` asks the questions
-//! and keeps the results in a `Report`, `report` writes it as Markdown and JSON.
+//! and keeps the results in a `Report`, `report` writes it as Markdown and JSON; with
+//! candidates, `calibration` counts per agreement level how often the agreed answer was right.
 
+pub mod calibration;
 pub mod report;
 pub mod run;

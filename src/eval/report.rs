@@ -6,6 +6,7 @@
 //! the table and the headings cannot start a link, an image, HTML or a new cell, and SQL sits in
 //! code blocks whose fence is longer than any run of backticks inside.
 
+use super::calibration::{agreed_passed, calibration, CalibrationRow};
 use super::run::{CheckResult, Outcome, Report};
 use crate::present::count::grouped;
 use crate::present::time::elapsed;
@@ -32,6 +33,15 @@ pub fn markdown(report: &Report) -> String {
         inline(&report.summary(), CELL_CHARS),
         elapsed(report.elapsed_ms)
     ));
+    if let Some((right, asked)) = agreed_passed(&report.results) {
+        out.push_str(&format!(
+            "The agreed answer (the result more candidates gave than any other): **{right} of \
+             {asked} correct**. The result above is the first candidate's, asked as a single \
+             answer is.\n\n"
+        ));
+        out.push_str(&calibration_table(&calibration(&report.results)));
+        out.push('\n');
+    }
     out.push_str("| # | question | result | steps | tokens | time |\n");
     out.push_str("| ---: | --- | --- | ---: | ---: | ---: |\n");
     for (index, result) in report.results.iter().enumerate() {
@@ -84,19 +94,57 @@ pub fn markdown(report: &Report) -> String {
     out
 }
 
+/// Whether agreement predicts correctness, as a Markdown table: per agreement level, the
+/// questions and how many had their agreed answer right.
+pub fn calibration_table(rows: &[CalibrationRow]) -> String {
+    let mut out = String::from(
+        "| candidates agreeing | questions | agreed answer right | share right |\n\
+         | --- | ---: | ---: | ---: |\n",
+    );
+    for row in rows {
+        out.push_str(&format!(
+            "| {} | {} | {} | {} |\n",
+            row.label(),
+            row.questions,
+            row.right,
+            share(row.right, row.questions)
+        ));
+    }
+    out
+}
+
+/// "67 %", or "–" of nothing.
+pub fn share(part: usize, whole: usize) -> String {
+    match whole {
+        0 => "–".into(),
+        _ => format!("{} %", (part * 100 + whole / 2) / whole),
+    }
+}
+
 /// The report as pretty JSON: `{"format": "askdb-eval-report/1", "summary": …, …}` with the
-/// fields of [`Report`].
+/// fields of [`Report`] (and with candidates, `agreed_passed`, `agreed_total` and
+/// `calibration`).
 pub fn json(report: &Report) -> String {
     #[derive(Serialize)]
     struct File<'r> {
         format: &'static str,
         summary: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        agreed_passed: Option<usize>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        agreed_total: Option<usize>,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        calibration: Vec<CalibrationRow>,
         #[serde(flatten)]
         report: &'r Report,
     }
+    let agreed = agreed_passed(&report.results);
     let file = File {
         format: JSON_FORMAT,
         summary: report.summary(),
+        agreed_passed: agreed.map(|(right, _)| right),
+        agreed_total: agreed.map(|(_, asked)| asked),
+        calibration: calibration(&report.results),
         report,
     };
     serde_json::to_string_pretty(&file).expect("a report always serializes")

@@ -6,6 +6,7 @@
 //! tables are not in the schema it is shown (`Session::new`), and evidence that reads them
 //! fails.
 
+use crate::agent::candidates::{Agreement, CandidateAgents, Candidates};
 use crate::agent::{Agent, AgentConfig, AgentError, Answer, Failure, Session};
 use crate::clock::Clock;
 use crate::compare::{same_result, Verdict};
@@ -94,6 +95,29 @@ pub struct CheckResult {
     pub steps: u32,
     /// The whole question: the expected SQL, the agent and the comparison.
     pub elapsed_ms: f64,
+    /// Asked of several candidates (`--candidates N`): how they agreed, and which were right.
+    /// The question's own outcome is then the first candidate's (asked as a single answer is).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub candidates: Option<CandidatesJudged>,
+}
+
+/// The candidates of one golden question, judged.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CandidatesJudged {
+    /// Their results grouped as the page groups them.
+    pub agreement: Agreement,
+    /// Per candidate (in order): whether its evidence gave the expected result.
+    pub right: Vec<bool>,
+}
+
+impl CandidatesJudged {
+    /// Whether the agreed answer is right: the result more candidates gave than any other
+    /// (none on a tie, or when none gave a result, which is not right).
+    pub fn agreed_right(&self) -> bool {
+        self.agreement
+            .most_given()
+            .is_some_and(|group| self.right.get(group[0]).copied().unwrap_or(false))
+    }
 }
 
 /// Every golden question asked, with the totals.
@@ -227,6 +251,7 @@ where
         usage: Usage::default(),
         steps: 0,
         elapsed_ms: 0.0,
+        candidates: None,
     };
     let finish = |mut result: CheckResult, outcome| {
         result.outcome = outcome;
@@ -244,6 +269,24 @@ where
     // A new session leaves the knowledge tables out of the schema the model is shown.
     let mut session = Session::new(template.schema().clone());
     session.set_knowledge(shown_to_model(template.knowledge(), check));
+    if candidate.config.candidates > 1 {
+        let drawn = ask_candidates(candidate, &session, check, &limits, cancel).await?;
+        let first = &drawn.answers[0];
+        result.usage = drawn.usage();
+        result.steps = drawn.answers.iter().map(|a| a.steps()).sum();
+        result.answer = first.answer().map(|a| a.text.clone());
+        result.model_sql = first.evidence_sql();
+        let outcomes: Vec<Outcome> = drawn
+            .answers
+            .iter()
+            .map(|answer| outcome_of(&expected, &answer.outcome, answer.evidence.clone()))
+            .collect();
+        result.candidates = Some(CandidatesJudged {
+            agreement: drawn.agreement.clone(),
+            right: outcomes.iter().map(|o| *o == Outcome::Pass).collect(),
+        });
+        return finish(result, outcomes[0].clone());
+    }
     let agent = Agent::new(
         candidate.db,
         candidate.llm,
@@ -262,31 +305,85 @@ where
         Err(failure) => {
             result.usage = failure.usage;
             result.steps = failure.steps;
-            let why = failure.error.to_string();
-            return finish(result, Outcome::NoAnswer { why });
+            let outcome = outcome_of(&expected, &Err(failure), None);
+            return finish(result, outcome);
         }
     };
     result.usage = answer.usage;
     result.steps = answer.steps;
     result.answer = Some(answer.text.clone());
-    let Some(sql) = answer.sql.clone() else {
-        return finish(result, Outcome::NoSql);
+    let ran = match answer.sql.as_deref() {
+        Some(sql) if reads_knowledge(sql).is_none() => {
+            let run = evidence(candidate.db, &answer, sql, &limits);
+            Some(until_cancelled(run, cancel).await?)
+        }
+        _ => None,
     };
-    result.model_sql = Some(engine::with_values_written_in(&sql, &answer.values));
-    if let Some(table) = reads_knowledge(&sql) {
-        let why = format!("the model's SQL reads {table}, where the golden questions are kept");
-        return finish(result, Outcome::Fail { why });
-    }
+    result.model_sql = answer
+        .sql
+        .as_deref()
+        .map(|sql| engine::with_values_written_in(sql, &answer.values));
+    finish(result, outcome_of(&expected, &Ok(answer), ran))
+}
 
-    let actual = until_cancelled(evidence(candidate.db, &answer, &sql, &limits), cancel).await?;
-    let actual = match actual {
-        Ok(actual) => actual,
-        Err(error) => {
-            let why = format!("the model's SQL failed: {error}");
-            return finish(result, Outcome::Fail { why });
+/// The candidates of one golden question, each in its own copy of `session`, their evidence
+/// run under `limits`; `None` when cancelled.
+async fn ask_candidates<D, L, C>(
+    candidate: &Candidate<'_, D, L>,
+    session: &Session,
+    check: &Check,
+    limits: &QueryLimits,
+    cancel: Pin<&mut C>,
+) -> Option<Candidates>
+where
+    D: Database + ?Sized,
+    L: LlmProvider + ?Sized,
+    C: Future<Output = ()> + ?Sized,
+{
+    let agents = CandidateAgents {
+        db: candidate.db,
+        llms: vec![candidate.llm; candidate.config.candidates],
+        clock: candidate.clock,
+        config: candidate.config.clone(),
+        evidence_limits: *limits,
+    };
+    let drawn = agents
+        .ask(session, &check.question, &mut |_, _| {}, cancel)
+        .await;
+    (!drawn.stopped()).then_some(drawn)
+}
+
+/// How an answer (or the failure instead of one) fares against the expected results, given
+/// its evidence as it ran (`None`: not run, because it has no SQL or reads the knowledge).
+fn outcome_of(
+    expected: &[Expected],
+    outcome: &Result<Answer, Failure>,
+    evidence: Option<Result<QueryResult, engine::DbError>>,
+) -> Outcome {
+    let answer = match outcome {
+        Ok(answer) => answer,
+        Err(failure) => {
+            return Outcome::NoAnswer {
+                why: failure.error.to_string(),
+            }
         }
     };
-    finish(result, judge(&expected, &actual))
+    let Some(sql) = answer.sql.as_deref() else {
+        return Outcome::NoSql;
+    };
+    if let Some(table) = reads_knowledge(sql) {
+        let why = format!("the model's SQL reads {table}, where the golden questions are kept");
+        return Outcome::Fail { why };
+    }
+    match evidence {
+        Some(Ok(actual)) => judge(expected, &actual),
+        Some(Err(error)) => Outcome::Fail {
+            why: format!("the model's SQL failed: {error}"),
+        },
+        None => Outcome::Fail {
+            why: "the model's SQL did not run".into(),
+        },
+    }
 }
 
 /// A result the model's evidence may match, and whether its rows are in a required order.

@@ -1,6 +1,8 @@
 // Candidate answers in the page (?candidates=N or Settings): three candidates that agree give
 // one answer saying so; a 2–1 split shows both results with their SQL and counts, takes
-// neither, and the person's choice is what a follow-up remembers; Stop ends all of them. Each
+// neither, and the person's choice is what a follow-up remembers; Stop ends all of them; a
+// candidate whose model fails is counted apart; a conversation with candidates is saved and
+// replays with the same split and choice, calling no model. Each
 // candidate's steps are folded, the ledger has their requests and the usage line their tokens.
 // Screenshots of the agreement and of the split go to $ASKDB_SCREENSHOTS (default: the
 // system's temporary directory).
@@ -9,8 +11,10 @@ import assert from 'node:assert/strict';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { openDemo, resultTable, sessionForFile, visibleText, waitUntil } from './harness.mjs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { chooseFile, openDemo, resultTable, sessionForFile, tempDir, visibleText, waitUntil } from './harness.mjs';
 import {
+  API_KEY,
   ask,
   bodyText,
   configureFor,
@@ -166,4 +170,77 @@ test('the Candidates setting draws that many; one is a plain question', async (t
   await ask(page, 'How many orders are there?');
   assert.equal(await agreement(page), '2 of 2 candidates agree');
   assert.equal(await page.getByTestId('candidate-steps').count(), 2);
+});
+
+test('a conversation with candidates is saved (format 2) and replays in a fresh page with the same split and choice, calling no model', async (t) => {
+  const { llm, page } = await ready(t, [
+    finalAnswer('There are 12 orders.', ORDERS),
+    finalAnswer('There are 8.', CUSTOMERS),
+    finalAnswer('12.', ORDERS_BY_ID),
+  ]);
+  await ask(page, 'How many orders are there?');
+  const recordedAgreement = await agreement(page);
+  assert.match(recordedAgreement, /^The candidates disagree: 3 candidates gave 2 different results$/);
+  const recordedResults = await splitResults(page);
+  // The person takes the result of the two that agree.
+  await page.getByTestId('choose-candidate').nth(0).click();
+  await waitUntil('the chosen answer', () => visibleText(page, 'answer'), Boolean);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('save-conversation').click()]);
+  const text = await readFile(await download.path(), 'utf8');
+  const saved = JSON.parse(text);
+  assert.equal(saved.format, 'askdb-conversation/2');
+  const candidates = saved.questions[0].candidates;
+  assert.equal(candidates.drawn.length, 3);
+  assert.ok(candidates.drawn.every((c) => c.turns.length === 1 && c.evidence.sql), 'each candidate’s turns and evidence');
+  assert.deepEqual(candidates.agreement.groups.map((g) => g.length), [2, 1]);
+  assert.equal(candidates.chosen, candidates.agreement.groups[0][0], 'the person’s choice');
+  assert.equal(saved.questions[0].answer.sql, candidates.drawn[candidates.chosen].answer.sql);
+  assert.ok(!text.includes(API_KEY), 'the key is never saved');
+  const folder = await tempDir('candidates-replay');
+  t.after(folder.remove);
+  const file = path.join(folder.dir, 'candidates.json');
+  await writeFile(file, text);
+  await llm.close();
+
+  // A fresh page with a model and key set up: the replay calls none of it.
+  const other = await scriptedLlm(t);
+  const replay = await openWatched(t, session);
+  await openDemo(replay);
+  await configureFor(replay, other, 'openai');
+  await chooseFile(replay, file);
+  await replay.getByTestId('replay-banner').waitFor({ timeout: 30_000 });
+  await replay.getByTestId('replay-all').click();
+  await waitUntil('the replay to finish', () => visibleText(replay, 'replay-state'), (s) => /finished/.test(s ?? ''));
+  assert.equal(await agreement(replay), recordedAgreement, 'the same agreement');
+  assert.deepEqual(await splitResults(replay), recordedResults, 'the same results, SQL and counts');
+  assert.equal(await visibleText(replay, 'answer-sql'), recordedResults[0].sql, 'the recorded choice is the answer');
+  assert.equal(await replay.getByTestId('candidate-steps').count(), 3);
+  assert.equal(await visibleText(replay, 'replay-differences'), null);
+  assert.equal(await visibleText(replay, 'candidates-recorded-otherwise'), null);
+  assert.deepEqual(other.requests.map((r) => `${r.method} ${r.path}`), [], 'no request to the model, not even a preflight');
+  for (const width of [1280, 400]) {
+    await replay.setViewportSize({ width, height: 900 });
+    await replay.screenshot({ path: path.join(SHOTS, `askdb-candidates-replay-${width}.png`), fullPage: true });
+  }
+  assert.deepEqual(replay.problems, []);
+});
+
+test('a candidate whose model request fails is counted as failed and shown so; the other two still agree', async (t) => {
+  const { page } = await ready(t, [
+    finalAnswer('There are 12 orders.', ORDERS),
+    { status: 401, body: { error: { message: 'Incorrect API key provided' } } },
+    finalAnswer('12.', ORDERS_BY_ID),
+  ]);
+  await ask(page, 'How many orders are there?');
+  assert.equal(await agreement(page), '2 of 3 candidates agree; 1 gave no result');
+  const answer = await waitUntil('the agreed answer', () => visibleText(page, 'answer'), Boolean);
+  assert.match(answer, /12 orders/);
+  const steps = await candidateSteps(page);
+  const failed = steps.filter((c) => /no answer: /.test(c.summary));
+  assert.equal(failed.length, 1, JSON.stringify(steps));
+  assert.equal(steps.filter((c) => /gave a result/.test(c.summary)).length, 2, JSON.stringify(steps));
+  assert.match(failed[0].summary, /refused the key|API key|401/i);
+  const without = await visibleText(page, 'candidates-without');
+  assert.match(without, /^Candidate [23]: no answer: /);
+  assert.equal(await page.getByTestId('candidate-group').count(), 0, 'no split to choose from');
 });

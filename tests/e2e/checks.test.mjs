@@ -3,7 +3,8 @@
 // question's outcome with both SQLs and "1 of 2 correct"; the reports download as Markdown and
 // JSON; no request to the model carries a golden question's SQL or the key outside its header,
 // even when the model tries to read askdb_checks by name and through a view over it (while an
-// ordinary table's value does reach it). Stop ends a run. Screenshots at 1280 and 400 px go to tests/e2e/.artifacts/.
+// ordinary table's value does reach it). Stop ends a run. With three candidates the panel shows
+// the agreed answer's accuracy and the calibration table. Screenshots at 1280 and 400 px go to tests/e2e/.artifacts/.
 
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -90,9 +91,9 @@ after(async () => {
 });
 
 /** The page with `file` (checked.db) open and the chat's model on a scripted server with `turns`. */
-async function checkedPage(t, turns, context = {}, file = checkedDb) {
+async function checkedPage(t, turns, context = {}, file = checkedDb, search = '') {
   const llm = await scriptedLlm(t, turns);
-  const page = await session.open({ closeAfter: t, context });
+  const page = await session.open({ closeAfter: t, context, search });
   await chooseFile(page, file);
   await waitForOpen(page, path.basename(file));
   await configureFor(page, llm, 'openai');
@@ -174,6 +175,48 @@ test('the golden questions are asked, judged, totalled and downloaded', async (t
   assert.deepEqual(await sidewaysSpills(page), []);
   await page.getByTestId('checks-panel').screenshot({ path: path.join(SHOTS, 'checks-400.png') });
   await page.locator('.chat-head').screenshot({ path: path.join(SHOTS, 'checks-head-400.png') });
+});
+
+test('with three candidates the panel shows the agreed answer\'s accuracy and the calibration table, as the report has them', async (t) => {
+  const MOST_EXPENSIVE = 'SELECT name FROM products WHERE price = (SELECT max(price) FROM products)';
+  const { page } = await checkedPage(
+    t,
+    [
+      // Question 1: all three right.
+      finalAnswer('2.', RIGHT_SQL),
+      finalAnswer('2.', RIGHT_SQL),
+      finalAnswer('2.', CHECKS[0].sql),
+      // Question 2: the first candidate wrong, the other two right.
+      finalAnswer('The cheapest one.', WRONG_SQL),
+      finalAnswer('This one.', MOST_EXPENSIVE),
+      finalAnswer('This one.', MOST_EXPENSIVE),
+    ],
+    {},
+    checkedDb,
+    '?candidates=3',
+  );
+  await page.getByTestId('checks-button').click();
+  await page.getByTestId('checks-run').click();
+  const summary = await waitForSummary(page, (text) => text.includes('correct') && !text.includes('Asking'));
+  assert.match(summary, /^1 of 2 correct/, "the question's own result is its first candidate's");
+  assert.match(await visibleText(page, 'calibration-agreed'), /The agreed answer .*: 2 of 2 correct\./);
+  const rows = await page.$$eval('[data-testid="calibration-row"]', (trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+  assert.deepEqual(rows, [
+    ['3 of 3 agree', '1', '1', '100 %'],
+    ['2 of 3 agree', '1', '1', '100 %'],
+    ['1 of 3 (no two agree)', '0', '0', '–'],
+    ['none gave a result', '0', '0', '–'],
+  ]);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('checks-download-json').click()]);
+  const report = JSON.parse(await readFile(await download.path(), 'utf8'));
+  assert.equal(report.agreed_passed, 2);
+  assert.deepEqual(report.calibration.map((r) => [r.agreeing, r.questions, r.right]), [[3, 1, 1], [2, 1, 1], [1, 0, 0], [0, 0, 0]]);
+  assert.deepEqual(page.problems, []);
+  for (const width of [1280, 400]) {
+    await page.setViewportSize({ width, height: 900 });
+    if (width === 400) assert.deepEqual(await sidewaysSpills(page), []);
+    await page.getByTestId('checks-panel').screenshot({ path: path.join(SHOTS, `checks-calibration-${width}.png`) });
+  }
 });
 
 test('the model reads neither the golden questions nor a view over them, and does read the data', async (t) => {

@@ -1,5 +1,5 @@
 // Local files read on demand (www/lazy-worker.js), chosen through a file input as a person would:
-// - a file past 4 GiB (made here: mostly blobs, then a small table whose pages all lie past the
+// - a file past 4 GiB (made by lazy-support.mjs: mostly blobs, then a small table whose pages all lie past the
 //   4 GiB mark) opens, and a query on that table returns its rows, reading a few pages only;
 // - a file changed on disk while open gives the "changed" error for the query that meets it,
 //   and the worker goes on answering.
@@ -10,7 +10,7 @@ import { copyFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { dataset, startSession, tempDir } from './harness.mjs';
-import { ask, lazyPage, openFile, run } from './lazy-support.mjs';
+import { ask, lazyPage, makeFilePast4GiB, openFile, run } from './lazy-support.mjs';
 
 const FOUR_GIB = 4 * 1024 ** 3;
 let session;
@@ -26,27 +26,9 @@ after(async () => {
   await temp?.remove();
 });
 
-// Five blobs of 900 MB (zeros, written by SQLite in 64 KiB pages), then `far`, created after
-// them so that its root page and its rows (5,000 of about 100 bytes: several pages) lie past
-// them. Prints the offset of `far`'s root page.
-const MAKE_BIG = `
-import sqlite3, sys
-db = sqlite3.connect(sys.argv[1])
-db.executescript("PRAGMA page_size=65536; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
-                 "CREATE TABLE pad(b BLOB);")
-for _ in range(5):
-    db.execute("INSERT INTO pad VALUES (zeroblob(900000000))")
-    db.commit()
-db.execute("CREATE TABLE far(id INTEGER PRIMARY KEY, name TEXT, filler TEXT)")
-db.executemany("INSERT INTO far VALUES (?, ?, ?)", ((i, f"row {i}", "x" * 90) for i in range(1, 5001)))
-db.commit()
-root = db.execute("SELECT rootpage FROM sqlite_schema WHERE name = 'far'").fetchone()[0]
-print((root - 1) * 65536)
-`;
-
 test('a file past 4 GiB opens and a table stored past the 4 GiB mark answers', { timeout: 600_000 }, async (t) => {
   const file = path.join(temp.dir, 'past-4-gib.db');
-  const farOffset = Number(execFileSync('python3', ['-c', MAKE_BIG, file]).toString().trim());
+  const farOffset = makeFilePast4GiB(file, 5_000);
   const size = statSync(file).size;
   // Positive control: the file and the table are where this test says.
   assert.ok(size > FOUR_GIB + 100 * 1024 ** 2, `the file is ${size} bytes`);

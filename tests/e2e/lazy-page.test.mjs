@@ -21,6 +21,7 @@ import {
 import {
   ask, bodyText, configureFor, expectAnswerRows, finalAnswer, call, scriptedLlm, steps, waitForAnswer,
 } from './chat-support.mjs';
+import { makeFilePast4GiB } from './lazy-support.mjs';
 
 const FOUR_GIB = 4 * 1024 ** 3;
 const ENDLESS = 'WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM r) SELECT count(*) FROM r';
@@ -37,33 +38,12 @@ after(async () => {
   await temp?.remove();
 });
 
-// Five blobs of 900 MB of zeros (64 KiB pages), each committed and its zeros made holes
-// (`fallocate --dig-holes`) so that the file takes a few hundred MB of disk; then `far`,
-// created after them so that its root page and its rows (about 10 MB: more than the open's
-// reads around its last sampled page) lie past them. Prints the offset of
-// `far`'s root page.
-const MAKE_BIG = `
-import sqlite3, subprocess, sys
-db = sqlite3.connect(sys.argv[1])
-db.executescript("PRAGMA page_size=65536; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
-                 "CREATE TABLE pad(b BLOB);")
-for _ in range(5):
-    db.execute("INSERT INTO pad VALUES (zeroblob(900000000))")
-    db.commit()
-    subprocess.run(["fallocate", "--dig-holes", sys.argv[1]], check=True)
-db.execute("CREATE TABLE far(id INTEGER PRIMARY KEY, name TEXT, filler TEXT)")
-db.executemany("INSERT INTO far VALUES (?, ?, ?)", ((i, f"row {i}", "x" * 90) for i in range(1, 100001)))
-db.commit()
-root = db.execute("SELECT rootpage FROM sqlite_schema WHERE name = 'far'").fetchone()[0]
-print((root - 1) * 65536)
-`;
-
 /** The status line's "read on demand" part, or null when the database is in memory. */
 const reading = (page) => visibleText(page, 'db-reading');
 
 test('a file past 4 GiB opens on demand in the page: schema, a table past 4 GiB, hiding refused', { timeout: 900_000 }, async (t) => {
   const file = path.join(temp.dir, 'past-4-gib.db');
-  const farOffset = Number(execFileSync('python3', ['-c', MAKE_BIG, file]).toString().trim());
+  const farOffset = makeFilePast4GiB(file, 100_000);
   t.after(() => rmSync(file, { force: true }));
   const size = statSync(file).size;
   // Positive control: the file and the table are where this test says.

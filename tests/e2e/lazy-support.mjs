@@ -3,7 +3,37 @@
 // files on disk (a local file past 4 GiB, a file changed while open), which only a file input
 // can hand to a page.
 
+import { execFileSync } from 'node:child_process';
 import { STEP_TIMEOUT_MS } from './harness.mjs';
+
+// Five blobs of 900 MB of zeros (64 KiB pages), each committed and its zeros made holes
+// (`fallocate --dig-holes`) so that the file takes a few hundred MB of disk; then `far`,
+// created after them so that its root page and its rows lie past them. Prints the offset of
+// `far`'s root page.
+const MAKE_PAST_4_GIB = `
+import sqlite3, subprocess, sys
+db = sqlite3.connect(sys.argv[1])
+rows = int(sys.argv[2])
+db.executescript("PRAGMA page_size=65536; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
+                 "CREATE TABLE pad(b BLOB);")
+for _ in range(5):
+    db.execute("INSERT INTO pad VALUES (zeroblob(900000000))")
+    db.commit()
+    subprocess.run(["fallocate", "--dig-holes", sys.argv[1]], check=True)
+db.execute("CREATE TABLE far(id INTEGER PRIMARY KEY, name TEXT, filler TEXT)")
+db.executemany("INSERT INTO far VALUES (?, ?, ?)", ((i, f"row {i}", "x" * 90) for i in range(1, rows + 1)))
+db.commit()
+root = db.execute("SELECT rootpage FROM sqlite_schema WHERE name = 'far'").fetchone()[0]
+print((root - 1) * 65536)
+`;
+
+/**
+ * Makes `file`: a database of about 4.5 GB whose table `far` (`rows` rows of id, `row N` and 90
+ * x's) lies past the 4 GiB mark. Returns the byte offset of `far`'s root page.
+ */
+export function makeFilePast4GiB(file, rows) {
+  return Number(execFileSync('python3', ['-c', MAKE_PAST_4_GIB, file, String(rows)]).toString().trim());
+}
 
 /**
  * A blank page on the served page's origin with one file input, and in it a lazy worker

@@ -258,8 +258,25 @@ test('hostile, corrupt, truncated and wrong-version files are refused with a cle
     ['tool.json', JSON.stringify(conversation((f) => (f.questions[0].turns[0].tool_calls[0].name = 'write_file'))), /does not have.*write_file/],
     ['types.json', JSON.stringify(conversation((f) => (f.settings.max_steps = 'many'))), /damaged: invalid type/],
     ['cut.json', valid.slice(0, valid.length / 2), /cut short/],
-    ['v2.json', JSON.stringify(conversation((f) => (f.format = 'askdb-conversation/2'))), /askdb-conversation\/2/],
+    ['v9.json', JSON.stringify(conversation((f) => (f.format = 'askdb-conversation/9'))), /askdb-conversation\/9/],
     ['html.json', '{<script>alert(1)</script>', /not valid JSON/],
+    // Format 2: a grouping for four candidates where two were drawn.
+    [
+      'grouping.json',
+      JSON.stringify(
+        conversation((f) => {
+          f.format = 'askdb-conversation/2';
+          const [q] = f.questions;
+          const candidate = (approach) => ({ approach, turns: q.turns, answer: q.answer, error: null, elapsed_ms: 1 });
+          q.candidates = {
+            drawn: [candidate('as_asked'), candidate('in_parts')],
+            agreement: { candidates: 4, groups: [[0, 1]], without_result: [] },
+          };
+          q.turns = [];
+        }),
+      ),
+      /groups the 2 candidates of question 1 wrongly/,
+    ],
     // A database must be identified exactly one way.
     ['nameless.json', JSON.stringify(conversation((f) => delete f.database.sha256)), /exactly one is needed/],
     [

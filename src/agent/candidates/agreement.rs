@@ -144,22 +144,8 @@ fn candidates(n: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::compare::builders::{result, text};
     use crate::engine::{RowCount, Value};
-
-    fn result(columns: &[&str], rows: Vec<Vec<Value>>) -> QueryResult {
-        QueryResult {
-            columns: columns.iter().map(|c| c.to_string()).collect(),
-            total_rows: RowCount::Exact(rows.len() as u64),
-            rows,
-            truncated: false,
-            elapsed_ms: 1.0,
-            reads: None,
-        }
-    }
-
-    fn text(value: &str) -> Value {
-        Value::Text(value.into())
-    }
 
     #[test]
     fn equal_results_make_one_group_and_the_answer_is_agreed() {

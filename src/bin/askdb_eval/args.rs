@@ -52,6 +52,12 @@ pub struct Args {
     #[arg(long, value_name = "N")]
     pub limit: Option<usize>,
 
+    /// Draw N candidate answers per question (1 to 5), as the page does with Candidates: the
+    /// report adds the accuracy of the agreed answer and, per agreement level, how many
+    /// questions and how many right.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub candidates: usize,
+
     /// The folder the reports are written to (created if needed).
     #[arg(long, value_name = "DIR", default_value = "eval-report")]
     pub out: PathBuf,
@@ -102,9 +108,13 @@ fn parse_provider(name: &str) -> Result<ProviderKind, String> {
 }
 
 impl Args {
-    /// The model settings these arguments choose (see [`ModelArgs::model_settings`]).
+    /// The model settings these arguments choose (see [`ModelArgs::model_settings`]), with
+    /// the candidates per question.
     pub fn model_settings(&self) -> Result<ModelSettings, EvalError> {
-        self.model.model_settings()
+        let mut chosen = self.model.model_settings()?;
+        chosen.candidates = settings::check_candidates(self.candidates)
+            .map_err(|why| EvalError::BadArgument(format!("--candidates: {why}")))?;
+        Ok(chosen)
     }
 
     /// The API key from the environment (see [`ModelArgs::api_key`]).
@@ -203,6 +213,14 @@ mod tests {
         assert!(bad.unwrap_err().to_string().contains("http://"));
         let steps = args("askdb-eval --db x.db --model m --max-steps 0").model_settings();
         assert!(steps.unwrap_err().to_string().starts_with("--max-steps"));
+        let one = args("askdb-eval --db x.db --model m")
+            .model_settings()
+            .unwrap();
+        assert_eq!(one.agent_config().candidates, 1, "one unless asked");
+        let three = args("askdb-eval --db x.db --model m --candidates 3").model_settings();
+        assert_eq!(three.unwrap().agent_config().candidates, 3);
+        let six = args("askdb-eval --db x.db --model m --candidates 6").model_settings();
+        assert!(six.unwrap_err().to_string().starts_with("--candidates"));
     }
 
     #[test]

@@ -26,8 +26,8 @@ use std::path::{Path, PathBuf};
     version
 )]
 pub struct ReplayCheckArgs {
-    /// The conversation files (askdb-conversation/1: saved by the page or written by
-    /// `askdb-eval record`).
+    /// The conversation files (askdb-conversation/1, or /2 with candidates: saved by the page
+    /// or written by `askdb-eval record`).
     #[arg(value_name = "RECORDING", required = true)]
     pub recordings: Vec<PathBuf>,
 

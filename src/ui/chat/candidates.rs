@@ -8,9 +8,11 @@ use super::{chat_state, ChatState, Exchange};
 use crate::agent::candidates::{CandidateAgents, Candidates};
 use crate::agent::{AgentConfig, AgentEvent, Session};
 use crate::browser::{now_ms, BrowserClock};
+use crate::conversation::{ModelInfo, RecordedQuestion, Recorder, RunSettings};
 use crate::engine::page::PageDatabase;
 use crate::engine::QueryLimits;
 use crate::llm::{LlmProvider, Usage};
+use crate::settings::ModelSettings;
 use crate::ui::result_table::ResultView;
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -26,6 +28,9 @@ pub struct CandidateRun {
     elapsed_ms: StoredValue<Option<f64>>,
     /// The candidate whose answer the person chose on a split.
     chosen: RwSignal<Option<usize>>,
+    /// In a replay: how the recording grouped the candidates, when that is not how they are
+    /// grouped now.
+    recorded_otherwise: RwSignal<Option<String>>,
 }
 
 impl CandidateRun {
@@ -35,7 +40,18 @@ impl CandidateRun {
             drawn: RwSignal::new(None),
             elapsed_ms: StoredValue::new(None),
             chosen: RwSignal::new(None),
+            recorded_otherwise: RwSignal::new(None),
         }
+    }
+
+    /// Candidate `index`'s transcript.
+    pub fn transcript(&self, index: usize) -> Option<Transcript> {
+        self.transcripts.with_value(|list| list.get(index).copied())
+    }
+
+    /// In a replay: the recording grouped the candidates otherwise (`why`).
+    pub fn recorded_otherwise(&self, why: String) {
+        self.recorded_otherwise.set(Some(why));
     }
 
     /// Tokens of every candidate, their time once all are done, and whether they are.
@@ -52,38 +68,73 @@ impl CandidateRun {
 }
 
 impl ChatState {
-    /// Draws the candidates of `exchange` (which has a [`CandidateRun`]) until all have ended
-    /// or Stop is pressed; the agreed answer, if any, becomes the answer and what follow-ups
-    /// remember. `None` when another database was opened meanwhile.
+    /// Draws the candidates of `exchange` (which has a [`CandidateRun`]) with the person's
+    /// model until all have ended or Stop is pressed, each one recorded for a saved
+    /// conversation. `None` when another database was opened meanwhile.
     #[allow(clippy::too_many_arguments)]
     pub(super) async fn draw_candidates<L: LlmProvider>(
         self,
-        mut session: Session,
+        session: Session,
         exchange: Exchange,
         generation: u64,
         stopped: super::Stopped,
         db: &PageDatabase,
         llm: &L,
+        settings: &ModelSettings,
         config: AgentConfig,
         limits: QueryLimits,
     ) -> Option<Candidates> {
-        let run = exchange.candidates?;
-        session.set_knowledge(crate::ui::knowledge::for_model(self.app));
         let clock = BrowserClock;
+        // The same model for each, recorded apart; every request goes into the ledger.
+        let recorders: Vec<Recorder<'_, L>> = (0..config.candidates)
+            .map(|_| Recorder::new(llm, &clock))
+            .collect();
+        let run_settings = RunSettings::new(&config, &limits);
         let agents = CandidateAgents {
             db,
-            // The same model for each; every request goes into the ledger.
-            llms: vec![llm; config.candidates],
+            llms: recorders.iter().collect(),
             clock: &clock,
             config,
             evidence_limits: limits,
         };
+        let started = now_ms();
+        let drawn = self
+            .draw(session, exchange, generation, stopped, agents)
+            .await?;
+        let turns = recorders.iter().map(Recorder::turns).collect();
+        let question = exchange.question.get_value();
+        let elapsed_ms = now_ms() - started;
+        exchange
+            .recording
+            .set_value(Some(RecordedQuestion::with_candidates(
+                &question, &drawn, turns, None, elapsed_ms,
+            )));
+        let model = ModelInfo::new(settings.provider, &settings.model, &settings.endpoint_url());
+        self.recorded_with.set_value(Some((model, run_settings)));
+        Some(drawn)
+    }
+
+    /// Draws the candidates of `exchange` with `agents` (live, or replaying a recording) until
+    /// all have ended or Stop is pressed; the agreed answer, if any, becomes the answer and
+    /// what follow-ups remember. `None` when another database was opened meanwhile.
+    pub(super) async fn draw<L: LlmProvider + ?Sized>(
+        self,
+        mut session: Session,
+        exchange: Exchange,
+        generation: u64,
+        stopped: super::Stopped,
+        agents: CandidateAgents<'_, PageDatabase, L>,
+    ) -> Option<Candidates> {
+        let run = exchange.candidates?;
+        session.set_knowledge(crate::ui::knowledge::for_model(self.app));
         let owner = self.owner.get_value();
         let transcripts = run.transcripts.get_value();
         let question = exchange.question.get_value();
         let started = now_ms();
         let mut show = |index: usize, event: AgentEvent| {
-            owner.with(|| transcripts[index].record(event));
+            if let Some(transcript) = transcripts.get(index) {
+                owner.with(|| transcript.record(event));
+            }
         };
         let drawn = agents.ask(&session, &question, &mut show, stopped).await;
         if self.generation.get_value() != generation {
@@ -116,10 +167,18 @@ impl ChatState {
     /// The person chose candidate `index`'s answer on a split: it becomes the answer, and what
     /// the questions that follow remember.
     fn choose(&self, exchange: Exchange, index: usize) {
+        if !self.task.running_untracked() {
+            self.take_choice(exchange, index);
+        }
+    }
+
+    /// Candidate `index`'s answer becomes the answer (chosen by the person, or in a replay by
+    /// the recording), unless one was chosen already.
+    pub(super) fn take_choice(&self, exchange: Exchange, index: usize) {
         let Some(run) = exchange.candidates else {
             return;
         };
-        if self.task.running_untracked() || run.chosen.get_untracked().is_some() {
+        if run.chosen.get_untracked().is_some() {
             return;
         }
         let Some(drawn) = run.drawn.get_untracked() else {
@@ -135,6 +194,9 @@ impl ChatState {
             }
         });
         run.chosen.set(Some(index));
+        exchange
+            .recording
+            .update_value(|recorded| recorded.iter_mut().for_each(|r| r.choose(index)));
         take_answer(exchange, &drawn, index);
     }
 }
@@ -239,6 +301,11 @@ pub fn CandidatesVerdict(exchange: Exchange, run: CandidateRun) -> impl IntoView
                 </p>
                 {split}
                 {without}
+                {run.recorded_otherwise.get().map(|why| view! {
+                    <p class="replay-warning" data-testid="candidates-recorded-otherwise" role="alert">
+                        {format!("Not as recorded: {why}.")}
+                    </p>
+                })}
             </section>
         })
     }

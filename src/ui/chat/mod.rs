@@ -79,9 +79,11 @@ impl Exchange {
     }
 
     fn replayed(recorded: &RecordedQuestion) -> Exchange {
+        let candidates = recorded.candidates.as_ref().map(|c| c.drawn.len());
         Exchange {
             recording: StoredValue::new(Some(recorded.clone())),
             replayed: true,
+            candidates: candidates.map(CandidateRun::new),
             ..Exchange::new(recorded.question.clone())
         }
     }
@@ -242,7 +244,7 @@ impl ChatState {
             let stopped = started.stopped.clone();
             let drawn = self
                 .draw_candidates(
-                    session, exchange, generation, stopped, &db, &llm, config, limits,
+                    session, exchange, generation, stopped, &db, &llm, &settings, config, limits,
                 )
                 .await;
             drop(started);

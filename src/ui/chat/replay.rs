@@ -5,10 +5,13 @@
 
 use super::super::connection::ready;
 use super::super::task::Started;
+use super::transcript::Transcript;
 use super::{chat_state, Asked, ChatState, Exchange};
 use crate::browser::BrowserClock;
 use crate::conversation::replay::{DEFAULT_PACE_MS, SLOWEST_PACE_MS};
-use crate::conversation::{ConversationFile, Difference, ReplayLlm};
+use crate::conversation::{
+    other_agreement, CandidateReplay, ConversationFile, Difference, ReplayLlm,
+};
 use crate::engine::page::PageDatabase;
 use crate::llm::ProviderKind;
 use crate::present::count::plural;
@@ -125,9 +128,42 @@ impl ChatState {
             self.exchanges.update(|list| list.push(exchange));
             let owner = self.owner.get_value();
             let replay = self.replay;
+            if let (Some(candidates), Some(run)) = (&recorded.candidates, exchange.candidates) {
+                let on_difference = move |difference: &Difference| {
+                    let index = difference.candidate.unwrap_or_default();
+                    if let Some(transcript) = run.transcript(index) {
+                        owner.with(|| mark(transcript, replay, difference));
+                    }
+                };
+                let pace = self.pace.get_value();
+                let models = CandidateReplay::new(candidates, &clock, &pace, on_difference);
+                let agents = models.agents(&*db, &clock, config.clone(), limits);
+                let stopped = started.stopped.clone();
+                let Some(drawn) = self
+                    .draw(current, exchange, generation, stopped, agents)
+                    .await
+                else {
+                    return; // another database was opened: this replay is over
+                };
+                if let Some(why) = other_agreement(candidates, &drawn) {
+                    run.recorded_otherwise(why);
+                    self.replay
+                        .update(|r| r.iter_mut().for_each(|r| r.differences += 1));
+                }
+                if drawn.stopped() {
+                    self.replay
+                        .update(|r| r.iter_mut().for_each(|r| r.stopped = true));
+                    break;
+                }
+                if let Some(chosen) = candidates.chosen {
+                    self.take_choice(exchange, chosen);
+                }
+                session = self.session.try_update_value(Option::take).flatten();
+                continue;
+            }
             let llm = ReplayLlm::new(recorded.turns.clone(), &clock, self.pace.get_value())
                 .on_difference(move |difference| {
-                    owner.with(|| mark(exchange, replay, difference));
+                    owner.with(|| mark(exchange.transcript, replay, difference));
                 });
             let asked = Asked {
                 question: recorded.question.clone(),
@@ -158,8 +194,8 @@ impl ChatState {
 }
 
 /// Marks the step a difference belongs to, and counts it at the top.
-fn mark(exchange: Exchange, replay: RwSignal<Option<ReplayInfo>>, difference: &Difference) {
-    exchange.transcript.mark_difference(
+fn mark(transcript: Transcript, replay: RwSignal<Option<ReplayInfo>>, difference: &Difference) {
+    transcript.mark_difference(
         &difference.call_id,
         StepDifference {
             message: difference.describe(),

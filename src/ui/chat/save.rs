@@ -1,10 +1,11 @@
 //! "Save conversation": the questions asked (or replayed) on the open database as one
-//! `askdb-conversation/1` file, downloaded. Never a key: the recording holds only what the
+//! `askdb-conversation/1` file (`/2` when a question was asked of several candidates),
+//! downloaded. Never a key: the recording holds only what the
 //! model said and was told, and the endpoint without its query string.
 
 use super::ChatState;
 use crate::browser::{now_iso, save_file};
-use crate::conversation::{self, ConversationFile, FORMAT};
+use crate::conversation::{self, format_for, ConversationFile};
 use leptos::prelude::*;
 
 impl ChatState {
@@ -41,17 +42,6 @@ impl ChatState {
         if questions.is_empty() {
             return Err("Ask a question first: there is nothing to save yet.".into());
         }
-        if self
-            .exchanges
-            .with_untracked(|list| list.iter().any(|e| e.candidates.is_some()))
-        {
-            // The conversation format has no place for candidates yet.
-            return Err(
-                "A conversation with questions answered by several candidates cannot be \
-                        saved yet: set Candidates to 1 in Settings and ask again to save it."
-                    .into(),
-            );
-        }
         let database = self.app.database_record().ok_or(
             "The database could not be identified here (its SHA-256 could not be computed), so \
              a saved conversation could not name it.",
@@ -61,7 +51,7 @@ impl ChatState {
             None => return Err("Ask a question first: there is nothing to save yet.".into()),
         };
         Ok(ConversationFile {
-            format: FORMAT.into(),
+            format: format_for(&questions).into(),
             recorded_at: now_iso(),
             database,
             model,

@@ -3,6 +3,8 @@
 //! model or the data is shown as text.
 
 use super::{checks_state, DownloadAs};
+use crate::eval::calibration::{agreed_passed, calibration};
+use crate::eval::report::share;
 use crate::eval::run::{CheckResult, Outcome};
 use crate::present::count::{grouped, plural};
 use crate::present::time::elapsed;
@@ -73,6 +75,7 @@ pub fn ChecksPanel() -> impl IntoView {
                 </div>
                 {move || checks.error.get().map(|why| view! { <p class="error" role="alert">{why}</p> })}
                 <Progress/>
+                <Calibration/>
                 <Results/>
             </section>
         </Show>
@@ -129,6 +132,54 @@ fn Progress() -> impl IntoView {
                 </div>
             }
         }))}
+    }
+}
+
+/// With Candidates > 1: the agreed answer's accuracy, and per agreement level how many
+/// questions and how many right (the report's own table, `eval::calibration`).
+#[component]
+fn Calibration() -> impl IntoView {
+    let checks = checks_state();
+    move || {
+        checks.report.with(|report| {
+            let results = &report.as_ref()?.results;
+            let (right, asked) = agreed_passed(results)?;
+            let rows = calibration(results)
+                .into_iter()
+                .map(|row| {
+                    view! {
+                        <tr data-testid="calibration-row">
+                            <th scope="row">{row.label()}</th>
+                            <td>{row.questions}</td>
+                            <td>{row.right}</td>
+                            <td>{share(row.right, row.questions)}</td>
+                        </tr>
+                    }
+                })
+                .collect_view();
+            Some(view! {
+                <section class="calibration" data-testid="calibration" aria-label="Whether agreement predicts correctness">
+                    <p data-testid="calibration-agreed">
+                        {format!(
+                            "The agreed answer (the result more candidates gave than any other): {right} of {asked} correct. Each question's result below is its first candidate's."
+                        )}
+                    </p>
+                    <div class="table-scroll">
+                        <table class="calibration-table">
+                            <thead>
+                                <tr>
+                                    <th scope="col">"Candidates agreeing"</th>
+                                    <th scope="col">"Questions"</th>
+                                    <th scope="col">"Agreed answer right"</th>
+                                    <th scope="col">"Share right"</th>
+                                </tr>
+                            </thead>
+                            <tbody>{rows}</tbody>
+                        </table>
+                    </div>
+                </section>
+            })
+        })
     }
 }
 
