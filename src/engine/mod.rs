@@ -12,6 +12,7 @@ pub mod hidden;
 pub mod identity;
 pub mod kind;
 pub mod reads;
+pub mod remote;
 pub mod schema;
 pub use schema::{Schema, Table, TableKind};
 mod value;
@@ -165,10 +166,11 @@ impl fmt::Display for DbError {
                 read_bytes,
             } => write!(
                 f,
-                "stopped: this query would read more than its budget of {} from the database \
-                 (it had read {}). A query that reads less needs an index on the column it \
-                 filters or joins on, or a narrower filter on an indexed column (a whole-table \
-                 count, sort or aggregate reads every page); or raise the budget",
+                "stopped: this query would read more from the database's server than the read \
+                 budget of {} allows ({} read against it so far). A query that reads less needs \
+                 an index on the column it filters or joins on, or a narrower filter on an \
+                 indexed column (a whole-table count, sort or aggregate reads every page); or \
+                 raise the budget (Settings: read budget per question)",
                 format_bytes(*limit_bytes),
                 format_bytes(*read_bytes)
             ),
@@ -308,8 +310,8 @@ mod tests {
         .to_string();
         assert!(
             message.starts_with(
-                "stopped: this query would read more than its budget of 10 MB from the \
-                 database (it had read 9.5 MB)."
+                "stopped: this query would read more from the database's server than the \
+                 read budget of 10 MB allows (9.5 MB read against it so far)."
             ),
             "{message}"
         );
@@ -317,7 +319,10 @@ mod tests {
             message.contains("an index on the column it filters"),
             "{message}"
         );
-        assert!(message.ends_with("or raise the budget"), "{message}");
+        assert!(
+            message.ends_with("or raise the budget (Settings: read budget per question)"),
+            "{message}"
+        );
     }
 
     #[test]

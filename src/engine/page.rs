@@ -28,6 +28,8 @@ use super::worker::WorkerDatabase;
 use super::{Database, DbError, QueryLimits, QueryResult, ReadOnlySql, ReadStats, Value};
 use futures::future::{AbortHandle, Abortable, FutureExt, LocalBoxFuture, Shared};
 use js_sys::{Array, Uint8Array};
+use std::cell::Cell;
+use std::rc::Rc;
 use web_sys::{Blob, File};
 
 /// An open database, of one of the kinds the page can open.
@@ -50,6 +52,31 @@ pub struct OnDemand {
     engine: LazyDatabase,
     /// What the open found: the identity, among others.
     opened: LazyOpened,
+    /// The read budget of the question being answered, if any (remote files only).
+    question: Cell<Option<QuestionBudget>>,
+}
+
+/// Ends a question's read budget when dropped (the question answered, failed or stopped).
+pub struct QuestionBudgetGuard(Rc<PageDatabase>);
+
+impl QuestionBudgetGuard {
+    /// Starts the budget again, for the next question of a run ("Check the model").
+    pub fn restart(&self, limit: Option<u64>) {
+        self.0.set_question_budget(limit);
+    }
+}
+
+impl Drop for QuestionBudgetGuard {
+    fn drop(&mut self) {
+        self.0.set_question_budget(None);
+    }
+}
+
+/// What a question may still read: `limit` bytes from the server since the total was `start`.
+#[derive(Clone, Copy)]
+struct QuestionBudget {
+    limit: u64,
+    start: ReadStats,
 }
 
 /// The whole file in the memory of a worker running sql.js.
@@ -119,6 +146,7 @@ impl PageDatabase {
         Ok(PageDatabase::OnDemand(Box::new(OnDemand {
             engine,
             opened,
+            question: Cell::new(None),
         })))
     }
 
@@ -129,6 +157,7 @@ impl PageDatabase {
         Ok(PageDatabase::OnDemand(Box::new(OnDemand {
             engine,
             opened,
+            question: Cell::new(None),
         })))
     }
 
@@ -252,6 +281,28 @@ impl PageDatabase {
         }
     }
 
+    /// Starts a question's read budget: from now on the queries run here (the agent's, its
+    /// checks and diagnostics, the answer's re-run: everything a question runs goes through
+    /// this database) may read `limit` bytes from the server in all, and the query that would
+    /// read past it stops with [`DbError::ByteBudget`]. `None` ends the budget. Only a
+    /// database read from a web server has one: elsewhere reading costs no transfer.
+    pub fn set_question_budget(&self, limit: Option<u64>) {
+        if let PageDatabase::OnDemand(db) = self {
+            let remote = db.opened.identity.remote.is_some();
+            db.question
+                .set(limit.filter(|_| remote).map(|limit| QuestionBudget {
+                    limit,
+                    start: db.engine.total_reads(),
+                }));
+        }
+    }
+
+    /// [`Self::set_question_budget`] for as long as the returned guard lives.
+    pub fn question_budget(self: &Rc<Self>, limit: Option<u64>) -> QuestionBudgetGuard {
+        self.set_question_budget(limit);
+        QuestionBudgetGuard(self.clone())
+    }
+
     /// What stopping a query costs this database, for the person who stopped it: nothing in
     /// memory (its worker is restarted on the same bytes, `engine::worker`); read on demand,
     /// the worker is terminated and the next query opens the file again, with an empty page
@@ -325,8 +376,39 @@ impl Database for PageDatabase {
     ) -> Result<QueryResult, DbError> {
         match self {
             PageDatabase::InMemory(db) => db.engine.run(sql, values, limits).await,
-            PageDatabase::OnDemand(db) => db.engine.run(sql, values, limits).await,
+            PageDatabase::OnDemand(db) => db.run_within_budget(sql, values, limits).await,
             PageDatabase::Datasette(db) => db.engine.run(sql, values, limits).await,
+        }
+    }
+}
+
+impl OnDemand {
+    /// Runs a query with what the question's budget leaves (the engine's byte budget for this
+    /// one query); its stop reports the question's budget and what the question read.
+    async fn run_within_budget(
+        &self,
+        sql: &ReadOnlySql,
+        values: &[Value],
+        limits: &QueryLimits,
+    ) -> Result<QueryResult, DbError> {
+        let Some(budget) = self.question.get() else {
+            return self.engine.run(sql, values, limits).await;
+        };
+        let read = || self.engine.total_reads().since(budget.start).bytes;
+        let over = || DbError::ByteBudget {
+            limit_bytes: budget.limit,
+            read_bytes: read(),
+        };
+        let left = budget.limit.saturating_sub(read());
+        if left == 0 {
+            return Err(over());
+        }
+        self.engine.set_byte_budget(Some(left));
+        let outcome = self.engine.run(sql, values, limits).await;
+        self.engine.set_byte_budget(None);
+        match outcome {
+            Err(DbError::ByteBudget { .. }) => Err(over()),
+            other => other,
         }
     }
 }

@@ -206,19 +206,16 @@ impl fmt::Display for RemoteProblem {
                  server allows other sites to read the file (it must send \
                  Access-Control-Allow-Origin)"
             ),
-            RemoteProblem::RangeIgnored { size } => {
-                write!(
-                    f,
-                    "the server sent the whole file when asked for a part: it does not support \
-                     HTTP Range requests, so the database cannot be read on demand. Serve it \
-                     from a host that does (nginx, Apache, Caddy, GitHub Pages, S3, R2 and most \
-                     static hosts do)"
-                )?;
-                match size {
-                    Some(size) => write!(f, ", or download it whole ({})", format_bytes(*size)),
-                    None => write!(f, ", or download it whole"),
-                }
-            }
+            RemoteProblem::RangeIgnored { .. } => write!(
+                f,
+                "the server sent the whole file when asked for a part (it ignored the Range \
+                 header), so the database cannot be read on demand. On the server: nginx and \
+                 Apache answer Range requests for plain static files, but not for a file they \
+                 compress on the fly (turn gzip off for .db files; nginx behind a proxy: \
+                 proxy_force_ranges on) or generate; S3, R2 and CloudFront answer them (the \
+                 bucket's CORS rules must allow the Range header, and CloudFront must forward \
+                 it); GitHub Pages and Netlify answer them for files they serve as they are"
+            ),
             RemoteProblem::Status { status } => write!(
                 f,
                 "the server answered {status} to a request for the start of the file: check the \
@@ -233,9 +230,13 @@ impl fmt::Display for RemoteProblem {
                 f,
                 "the server answers range requests, but its cross-origin (CORS) settings hide \
                  the {header} header this page needs to read the file in parts. The server must \
-                 send `Access-Control-Expose-Headers: Content-Range, ETag, Last-Modified` (nginx: \
-                 add_header Access-Control-Expose-Headers ...; S3 and R2: ExposeHeaders in the \
-                 bucket's CORS rules; Apache: Header set Access-Control-Expose-Headers ...)"
+                 send `Access-Control-Expose-Headers: Content-Range, Content-Length, ETag, \
+                 Last-Modified` (nginx: add_header Access-Control-Expose-Headers \"Content-Range, \
+                 Content-Length, ETag, Last-Modified\" always; Apache: Header set \
+                 Access-Control-Expose-Headers \"...\"; S3 and R2: ExposeHeaders in the bucket's \
+                 CORS rules, with AllowedHeaders: Range; CloudFront: a response headers policy \
+                 that exposes them; Netlify: a _headers file; GitHub Pages lets no header be \
+                 set: serve askdb from the same site as the file, or the file from another host)"
             ),
             RemoteProblem::HeaderMissing { header } => write!(
                 f,
@@ -410,14 +411,9 @@ mod tests {
         };
         assert_eq!(ignored.whole_download_size(), Some(1_100_000_000));
         let ignored = ignored.to_string();
-        assert!(
-            ignored.contains("does not support HTTP Range requests"),
-            "{ignored}"
-        );
-        assert!(
-            ignored.ends_with("or download it whole (1.1 GB)"),
-            "{ignored}"
-        );
+        assert!(ignored.contains("ignored the Range header"), "{ignored}");
+        assert!(ignored.contains("nginx"), "{ignored}");
+        assert!(ignored.contains("CloudFront"), "{ignored}");
         let forbidden = RemoteProblem::Status { status: 403 }.to_string();
         assert!(forbidden.contains("answered 403"), "{forbidden}");
         assert!(forbidden.ends_with("the file is public"), "{forbidden}");

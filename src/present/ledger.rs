@@ -2,8 +2,58 @@
 //! provider's cache saved), bytes, how each request ended, and names for downloaded bodies.
 
 use super::count::{grouped, plural};
+use crate::engine::{format_bytes, ReadStats};
 use crate::llm::ledger::{LedgerTotals, Outcome};
 use crate::llm::Usage;
+use crate::text::cut_chars;
+
+/// What one question (asked in the chat, or a golden question of "Check the model") read from
+/// a database read on demand: the ledger's "Read from the database".
+#[derive(Clone, Debug, PartialEq)]
+pub struct QuestionReads {
+    pub question: String,
+    pub reads: ReadStats,
+    /// Read from a web server: each read is an HTTP request.
+    pub remote: bool,
+}
+
+/// "“How many orders?” read 48 KB in 3 HTTP requests from the server" (the question cut to 80
+/// characters).
+pub fn question_reads_line(q: &QuestionReads) -> String {
+    format!(
+        "“{}” read {}",
+        cut_chars(q.question.trim(), 80),
+        reads_text(q.reads, q.remote)
+    )
+}
+
+/// The questions' reads in all: "2 questions read 1.2 MB in 14 HTTP requests from the server".
+pub fn question_reads_total(list: &[QuestionReads]) -> String {
+    let total = list
+        .iter()
+        .fold(ReadStats::default(), |sum, q| sum + q.reads);
+    format!(
+        "{} read {}",
+        plural(list.len() as u64, "question", "questions"),
+        reads_text(total, list.iter().any(|q| q.remote))
+    )
+}
+
+fn reads_text(reads: ReadStats, remote: bool) -> String {
+    if remote {
+        format!(
+            "{} in {} from the server",
+            format_bytes(reads.bytes),
+            plural(reads.requests, "HTTP request", "HTTP requests")
+        )
+    } else {
+        format!(
+            "{} in {} from the file",
+            format_bytes(reads.bytes),
+            plural(reads.requests, "read", "reads")
+        )
+    }
+}
 
 /// "1,234 in / 56 out tokens", with "(1,000 cached)" when the provider read part of the prompt
 /// from its cache, and what it wrote there for the next call (Anthropic).
@@ -92,6 +142,44 @@ pub fn body_file_name(number: usize, body: Body, text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_question_says_what_it_read_and_the_total_adds_them() {
+        let one = QuestionReads {
+            question: "  How many orders?  ".into(),
+            reads: ReadStats {
+                bytes: 48_000,
+                requests: 3,
+                ..ReadStats::default()
+            },
+            remote: true,
+        };
+        assert_eq!(
+            question_reads_line(&one),
+            "“How many orders?” read 48 KB in 3 HTTP requests from the server"
+        );
+        let two = QuestionReads {
+            question: "Which one?".into(),
+            reads: ReadStats {
+                bytes: 1_152_000,
+                requests: 1,
+                ..ReadStats::default()
+            },
+            remote: true,
+        };
+        assert_eq!(
+            question_reads_total(&[one.clone(), two]),
+            "2 questions read 1.2 MB in 4 HTTP requests from the server"
+        );
+        let local = QuestionReads {
+            remote: false,
+            ..one
+        };
+        assert_eq!(
+            question_reads_total(&[local]),
+            "1 question read 48 KB in 3 reads from the file"
+        );
+    }
 
     #[test]
     fn tokens_say_what_the_cache_saved() {

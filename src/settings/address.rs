@@ -1,5 +1,5 @@
 //! Settings from the page's address: `?provider=`, `?base_url=`, `?model=`, `?mode=safe`,
-//! `?candidates=N` (candidate answers per question, 1 to 5), and `?q=` for a question to fill in; [`start_files`] reads `?db=` and `?replay=`, the files to
+//! `?candidates=N` (candidate answers per question, 1 to 5), `?budget=MB` (what a question may read from a remote database; 0: no budget), and `?q=` for a question to fill in; [`start_files`] reads `?db=` and `?replay=`, the files to
 //! open at start; `?hide=` names tables and columns hidden from the model (see
 //! [`hidden_names`]). A link can set up the model but never carries a key: an address ends up
 //! in histories, logs and chats, so a key in it is ignored and the person is told so.
@@ -89,6 +89,21 @@ pub fn apply(settings: &mut ModelSettings, params: &[(String, String)]) -> FromA
                 "candidates \"{}\" is not a whole number from 1 to {}",
                 cut_chars(candidates, SHOWN_CHARS),
                 crate::agent::candidates::MAX_CANDIDATES
+            )),
+        }
+    }
+    if let Some(budget) = last("budget") {
+        match budget
+            .trim()
+            .parse()
+            .map_err(|_| ())
+            .and_then(|n| super::check_read_budget_mb(n).map_err(|_| ()))
+        {
+            Ok(mb) => settings.read_budget_mb = mb,
+            Err(()) => found.ignored.push(format!(
+                "budget \"{}\" is not a whole number of MB from 0 (no budget) to {}",
+                cut_chars(budget, SHOWN_CHARS),
+                super::READ_BUDGET_RANGE_MB.end()
             )),
         }
     }
@@ -306,6 +321,37 @@ mod tests {
         assert_eq!(settings.model, "test");
         assert_eq!(found.question.as_deref(), Some("How many orders?"));
         assert!(found.ignored.is_empty(), "{:?}", found.ignored);
+    }
+
+    #[test]
+    fn a_link_sets_the_read_budget_in_mb_and_nothing_else() {
+        let mut settings = ModelSettings::default();
+        assert_eq!(
+            settings.read_budget_bytes(),
+            Some(100_000_000),
+            "the default"
+        );
+        let found = apply(&mut settings, &params(&[("budget", " 5 ")]));
+        assert_eq!(settings.read_budget_bytes(), Some(5_000_000));
+        assert!(found.ignored.is_empty(), "{:?}", found.ignored);
+        apply(&mut settings, &params(&[("budget", "0")]));
+        assert_eq!(settings.read_budget_bytes(), None, "0: no budget");
+        for wrong in ["-1", "5MB", "1e3", "100001"] {
+            let mut settings = ModelSettings::default();
+            let found = apply(&mut settings, &params(&[("budget", wrong)]));
+            assert_eq!(settings.read_budget_mb, 100, "{wrong}");
+            assert_eq!(
+                found.ignored,
+                vec![format!(
+                    "budget \"{wrong}\" is not a whole number of MB from 0 (no budget) to 100000"
+                )]
+            );
+        }
+        let saved = ModelSettings {
+            read_budget_mb: 7,
+            ..ModelSettings::default()
+        };
+        assert_eq!(ModelSettings::from_json(&saved.to_json()).read_budget_mb, 7);
     }
 
     #[test]

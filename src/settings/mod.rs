@@ -30,6 +30,11 @@ pub const TEMPERATURE_RANGE: RangeInclusive<f32> = 0.0..=2.0;
 pub const STEP_RANGE: RangeInclusive<u32> = 1..=50;
 /// Candidate answers per question: 1 is a single answer (see [`crate::agent::candidates`]).
 pub const CANDIDATE_RANGE: RangeInclusive<usize> = 1..=crate::agent::candidates::MAX_CANDIDATES;
+/// What one question may read from a database on a web server, in MB (0: no budget).
+pub const READ_BUDGET_RANGE_MB: RangeInclusive<u32> = 0..=100_000;
+/// The default: 100 MB, a few hundred indexed lookups (each a few pages) but not a scan of a
+/// table of 100 MB or more; at 20 Mbit/s about 40 s of transfer.
+pub const DEFAULT_READ_BUDGET_MB: u32 = 100;
 
 /// Longer text in a setting is refused: nothing legitimate is that long.
 const MAX_URL_CHARS: usize = 2_048;
@@ -50,6 +55,9 @@ pub struct ModelSettings {
     pub mode: Mode,
     /// Independent candidate answers drawn for each question; 1 (a single answer) by default.
     pub candidates: usize,
+    /// What one question (its queries, checks, candidates and the answer's re-run) may read
+    /// from a database read on demand from a web server, in MB (10^6 bytes); 0: no budget.
+    pub read_budget_mb: u32,
 }
 
 /// Temperature and step limit start at the agent's own defaults ([`AgentConfig`] owns them).
@@ -64,6 +72,7 @@ impl Default for ModelSettings {
             max_steps: agent.max_steps,
             mode: agent.mode,
             candidates: agent.candidates,
+            read_budget_mb: DEFAULT_READ_BUDGET_MB,
         }
     }
 }
@@ -183,6 +192,9 @@ impl ModelSettings {
         if let Ok(candidates) = check_candidates(saved.candidates) {
             settings.candidates = candidates;
         }
+        if let Ok(mb) = check_read_budget_mb(saved.read_budget_mb) {
+            settings.read_budget_mb = mb;
+        }
         settings
     }
 }
@@ -230,6 +242,17 @@ pub fn check_max_steps(steps: u32) -> Result<u32, String> {
 
 pub fn check_candidates(candidates: usize) -> Result<usize, String> {
     check_in_range(candidates, &CANDIDATE_RANGE, "number of candidates")
+}
+
+pub fn check_read_budget_mb(mb: u32) -> Result<u32, String> {
+    check_in_range(mb, &READ_BUDGET_RANGE_MB, "read budget (MB)")
+}
+
+impl ModelSettings {
+    /// The bytes one question may read from a remote database, `None` for no budget.
+    pub fn read_budget_bytes(&self) -> Option<u64> {
+        (self.read_budget_mb > 0).then(|| u64::from(self.read_budget_mb) * 1_000_000)
+    }
 }
 
 /// `value` when it lies in `range` (NaN does not), otherwise which values the `what` takes.
@@ -385,6 +408,7 @@ mod tests {
             max_steps: 20,
             mode: Mode::Safe,
             candidates: 3,
+            read_budget_mb: 250,
         };
         let json = settings.to_json();
         assert!(!json.to_lowercase().contains("key"), "{json}");

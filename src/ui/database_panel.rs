@@ -1,7 +1,9 @@
 //! Opening a database: the demo, a file picker, drag and drop; and the status line.
 
+use super::address_field;
 use super::app_state;
 use super::opening::{start_open, Source};
+use crate::engine::format_bytes;
 use leptos::ev;
 use leptos::prelude::*;
 use web_sys::{DragEvent, HtmlInputElement};
@@ -43,9 +45,10 @@ pub fn DatabasePanel() -> impl IntoView {
                     />
                 </label>
             </div>
+            <address_field::AddressField/>
             <super::datasette_form::DatasetteForm/>
             <p class="hint">
-                "Or drop a SQLite file (or a saved conversation, to replay it, or a notes file) anywhere on this page. It is read here, in your browser, and never uploaded."
+                "Or drop a SQLite file (or a saved conversation, to replay it, or a notes file) anywhere on this page. It is read here, in your browser, and never uploaded. A web address is read in parts, only the pages a query needs."
             </p>
             <Status/>
         </section>
@@ -67,7 +70,11 @@ pub fn Status() -> impl IntoView {
             .into_any();
         }
         if let Some(error) = state.open_error.get() {
-            return view! { <p class="status-line error" role="alert">{error}</p> }.into_any();
+            return view! {
+                <p class="status-line error" role="alert">{error}</p>
+                <DownloadOfferButton/>
+            }
+            .into_any();
         }
         match state.open.get() {
             Some(open) => view! {
@@ -87,6 +94,35 @@ pub fn Status() -> impl IntoView {
         <div class="status" data-testid="db-status" data-ready=ready aria-live="polite">
             {body}
         </div>
+    }
+}
+
+/// After a web address whose server cannot serve parts: a button that downloads it whole (the
+/// offer's size, when the server said it).
+#[component]
+fn DownloadOfferButton() -> impl IntoView {
+    let state = app_state();
+    move || {
+        state.download_offer.get().map(|offer| {
+            let label = match offer.size {
+                Some(size) => format!("Download it whole ({})", format_bytes(size)),
+                None => "Download it whole".to_string(),
+            };
+            let open = move |_| {
+                start_open(
+                    state,
+                    Source::WholeDownload {
+                        url: offer.url.clone(),
+                        name: offer.name.clone(),
+                    },
+                )
+            };
+            view! {
+                <button class="button" data-testid="db-download-whole" on:click=open>
+                    {label}
+                </button>
+            }
+        })
     }
 }
 

@@ -8,7 +8,8 @@ use crate::browser::{save_file, time_of_day};
 use crate::engine::kind::DatabaseKind;
 use crate::llm::ledger::{LedgerEntry, Outcome};
 use crate::present::ledger::{
-    body_file_name, bytes, is_failure, outcome, tokens, totals_line, Body,
+    body_file_name, bytes, is_failure, outcome, question_reads_line, question_reads_total, tokens,
+    totals_line, Body,
 };
 use crate::present::time::elapsed;
 use leptos::prelude::*;
@@ -66,6 +67,7 @@ pub fn LedgerPanel() -> impl IntoView {
                     "Every request this page sent to a model, exactly as it went and as the answer \
                      came back. Your API key is never recorded here."
                 </p>
+                <DatabaseReads/>
                 <ol class="ledger-entries">
                     <For
                         each=rows
@@ -75,6 +77,29 @@ pub fn LedgerPanel() -> impl IntoView {
                 </ol>
             </details>
         </section>
+    }
+}
+
+/// What each question read from a database read on demand (bytes, and HTTP requests for one on
+/// a web server): nothing shows until a question read one.
+#[component]
+fn DatabaseReads() -> impl IntoView {
+    let reads = app_state().question_reads;
+    move || {
+        let list = reads.get();
+        (!list.is_empty()).then(|| {
+            let lines = list
+                .iter()
+                .map(|q| view! { <li data-testid="ledger-reads-question">{question_reads_line(q)}</li> })
+                .collect::<Vec<_>>();
+            view! {
+                <div class="ledger-reads" data-testid="ledger-reads">
+                    <h3>"Read from the database"</h3>
+                    <p class="hint" data-testid="ledger-reads-total">{question_reads_total(&list)}</p>
+                    <ul>{lines}</ul>
+                </div>
+            }
+        })
     }
 }
 

@@ -6,6 +6,7 @@
 //! compact page for an iframe instead ([`embed`]). Text from the database is only ever rendered
 //! as text nodes, never as HTML.
 
+mod address_field;
 mod chart_view;
 mod chat;
 mod checks;
@@ -72,7 +73,7 @@ fn App() -> impl IntoView {
         .datasette
         .iter()
         .map(|address| state.datasette_source(address));
-    let sources = start.db.iter().map(|url| Source::address(url));
+    let sources = start.db.iter().map(|url| Source::database_address(url));
     let sources = sources.chain(served).chain(notes);
     let sources = sources.chain(start.replay.iter().map(|url| Source::address(url)));
     opening::start_opening(state, sources.collect());

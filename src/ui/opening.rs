@@ -18,12 +18,14 @@
 
 use super::knowledge;
 use super::open_steps::OpenSteps;
-use super::state::{AppState, Identification, Loading, OpenDatabase};
+use super::state::{AppState, DownloadOffer, Identification, Loading, OpenDatabase};
 use crate::browser::{describe, page_address, page_origin};
 use crate::conversation::{self, sniff, FileKind, ReadError};
 use crate::engine::kind::{kind_for_local_file, DatabaseKind};
 use crate::engine::page::PageDatabase;
+use crate::engine::remote::{host_of, DbAddress, WholeDownload, WHOLE_DOWNLOAD_LIMIT_BYTES};
 use crate::engine::schema;
+use crate::engine::{format_bytes, DbError};
 use crate::knowledge::{sidecar, LIMITS};
 use js_sys::{Array, Reflect, Uint8Array};
 use leptos::prelude::*;
@@ -37,8 +39,15 @@ use web_sys::{Blob, File, ReadableStreamDefaultReader, Response};
 pub enum Source {
     /// A file the person picked or dropped.
     File(File),
-    /// An address (`?db=…`, or the demo); `name` is what the page calls it.
+    /// An address beside the page (`?db=demo/shop.db`, the demo), downloaded whole; `name` is
+    /// what the page calls it.
     Url { url: String, name: String },
+    /// An absolute http(s) address (`?db=https://…`, the address field), read on demand with
+    /// HTTP Range requests.
+    Remote { url: String, name: String },
+    /// An absolute address whose server cannot serve parts, downloaded whole at the person's
+    /// request (the offer in the status), stopped past `engine::remote::WHOLE_DOWNLOAD_LIMIT_BYTES`.
+    WholeDownload { url: String, name: String },
     /// A notes file the person picked with "Open notes file".
     NotesFile(File),
     /// A notes file's address (`?notes=`).
@@ -86,10 +95,27 @@ impl Source {
         }
     }
 
+    /// A database's address from `?db=` or the address field: read on demand when it is an
+    /// absolute http(s) address, downloaded whole from beside the page otherwise.
+    pub fn database_address(text: &str) -> Source {
+        match DbAddress::read(text) {
+            DbAddress::Beside(url) => Source::address(&url),
+            DbAddress::Remote(url) => {
+                let Source::Url { url, name } = Source::address(&url) else {
+                    unreachable!("an address is a Url")
+                };
+                Source::Remote { url, name }
+            }
+        }
+    }
+
     fn name(&self) -> String {
         match self {
             Source::File(file) | Source::NotesFile(file) => file.name(),
-            Source::Url { name, .. } | Source::NotesUrl { name, .. } => name.clone(),
+            Source::Url { name, .. }
+            | Source::Remote { name, .. }
+            | Source::WholeDownload { name, .. }
+            | Source::NotesUrl { name, .. } => name.clone(),
             // The address as typed: it names the database and carries no token.
             Source::Datasette { address, .. } => address.trim().to_string(),
         }
@@ -142,16 +168,26 @@ async fn open_source(state: AppState, source: Source, name: String) {
         move |fraction: Option<f64>| show(format!("Reading {name}"), fraction)
     };
     state.open_steps.set_value(OpenSteps::default());
+    state.download_offer.set(None);
     let outcome = match source {
         Source::File(file) => take_in(state, &name, file.into()).await,
-        Source::Url { url, .. } => match download(&url, progress).await {
+        Source::Url { url, .. } => match download(&url, progress, None).await {
             Ok(blob) => take_in(state, &name, blob).await,
             Err(why) => Err(OpenError::Database(why)),
         },
+        Source::Remote { url, name } => open_remote(state, &name, &url)
+            .await
+            .map_err(OpenError::Database),
+        Source::WholeDownload { url, .. } => {
+            match download(&url, progress, Some(WHOLE_DOWNLOAD_LIMIT_BYTES)).await {
+                Ok(blob) => take_in(state, &name, blob).await,
+                Err(why) => Err(OpenError::Database(why)),
+            }
+        }
         Source::NotesFile(file) => take_notes(state, &name, Ok(file.into())).await,
         Source::NotesUrl { url, .. } => {
             let blob = match allowed_notes_address(&url) {
-                Ok(()) => download(&url, progress).await,
+                Ok(()) => download(&url, progress, None).await,
                 Err(why) => Err(why),
             };
             take_notes(state, &name, blob).await
@@ -316,7 +352,48 @@ async fn open_database(state: AppState, name: &str, blob: Blob) -> Result<(), St
             db
         }
     };
-    show_database(state, name, db).await
+    show_database(state, name, db, None).await
+}
+
+/// Opens the database at the absolute `url` on demand (HTTP Range requests), and shows it.
+/// When its server cannot serve parts, the error says why and what to set, and the status
+/// offers the whole download when it may be had (`engine::remote::WholeDownload`).
+async fn open_remote(state: AppState, name: &str, url: &str) -> Result<(), String> {
+    let host = host_of(url);
+    state.loading.set(Some(Loading {
+        label: format!(
+            "Opening {name} on demand from {}",
+            host.as_deref().unwrap_or(url)
+        ),
+        fraction: None,
+    }));
+    let started = OpenSteps::start();
+    let engine = state.lazy_engine().map_err(|e| e.to_string())?;
+    let db = match PageDatabase::open_remote(engine, url).await {
+        Ok(db) => db,
+        Err(DbError::Remote(problem)) => {
+            let offer = WholeDownload::for_problem(&problem, WHOLE_DOWNLOAD_LIMIT_BYTES);
+            let sentence = offer
+                .sentence(WHOLE_DOWNLOAD_LIMIT_BYTES)
+                .map(|s| format!(" {s}"))
+                .unwrap_or_default();
+            if let WholeDownload::Offer { size } = offer {
+                state.download_offer.set(Some(DownloadOffer {
+                    url: url.to_string(),
+                    name: name.to_string(),
+                    size,
+                }));
+            }
+            // The status adds the last full stop.
+            let message = format!("{url}: {problem}.{sentence}");
+            return Err(message.trim_end_matches('.').to_string());
+        }
+        Err(other) => return Err(format!("{url}: {other}")),
+    };
+    state
+        .open_steps
+        .update_value(|s| s.done("open on demand (ranged GET, header, schema)", started));
+    show_database(state, name, db, host).await
 }
 
 /// Opens the database at the Datasette `address`, its `token` (if any) sent to that server
@@ -338,12 +415,17 @@ async fn open_datasette(
     state
         .open_steps
         .update_value(|s| s.done("ask the Datasette server", started));
-    show_database(state, name, db).await
+    show_database(state, name, db, None).await
 }
 
-/// Shows `db`, just opened, in place of the database open before: its tables, then its row
-/// counts, identity, what the model sees and its notes.
-async fn show_database(state: AppState, name: &str, db: PageDatabase) -> Result<(), String> {
+/// Shows the opened `db` (read from `host`, when remote): its tables, then its row counts,
+/// identity, the model's view and notes.
+async fn show_database(
+    state: AppState,
+    name: &str,
+    db: PageDatabase,
+    host: Option<String>,
+) -> Result<(), String> {
     let step = |name: &str, started| state.open_steps.update_value(|s| s.done(name, started));
     let db = Rc::new(db);
     state.loading.set(Some(Loading {
@@ -371,6 +453,7 @@ async fn show_database(state: AppState, name: &str, db: PageDatabase) -> Result<
         schema: schema.clone(),
         size: db.size(),
         kind: db.kind(),
+        host,
         counting: true,
     }));
     step("show the tables", started);
@@ -435,7 +518,12 @@ async fn show_database(state: AppState, name: &str, db: PageDatabase) -> Result<
 
 /// Downloads `url` chunk by chunk, so that progress can be shown, into a `Blob` (the chunks are
 /// not gathered into one buffer here: the engine's worker reads the blob).
-async fn download(url: &str, progress: impl Fn(Option<f64>)) -> Result<Blob, String> {
+/// With `most`, a download the server says is larger, or that grows larger, is stopped there.
+async fn download(
+    url: &str,
+    progress: impl Fn(Option<f64>),
+    most: Option<u64>,
+) -> Result<Blob, String> {
     let window = web_sys::window().ok_or("no browser window")?;
     let response: Response = JsFuture::from(window.fetch_with_str(url))
         .await
@@ -464,6 +552,17 @@ async fn download(url: &str, progress: impl Fn(Option<f64>)) -> Result<Blob, Str
         .flatten()
         .and_then(|n| n.parse::<f64>().ok())
         .filter(|n| *n > 0.0);
+    let too_large = |size: f64| {
+        format!(
+            "at {} it is larger than the {} the page downloads whole",
+            format_bytes(size as u64),
+            format_bytes(most.unwrap_or_default())
+        )
+    };
+    let over = |size: f64| most.is_some_and(|most| size > most as f64);
+    if let Some(size) = expected.filter(|size| over(*size)) {
+        return Err(too_large(size));
+    }
     let Some(body) = response.body() else {
         let buffer = JsFuture::from(response.array_buffer().map_err(|e| describe(&e))?)
             .await
@@ -488,6 +587,10 @@ async fn download(url: &str, progress: impl Fn(Option<f64>)) -> Result<Blob, Str
             .map_err(|e| describe(&e))?
             .unchecked_into();
         received += f64::from(chunk.length());
+        if over(received) {
+            let _ = reader.cancel();
+            return Err(too_large(received));
+        }
         chunks.push(&chunk);
         progress(expected.map(|total| (received / total).min(1.0)));
     }

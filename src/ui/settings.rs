@@ -14,8 +14,8 @@ use crate::settings::keys::KeyRing;
 use crate::settings::readiness::MissingField;
 use crate::settings::{
     address, check_base_url, check_model, model_example, ModelSettings, CANDIDATE_RANGE,
-    KEYS_STORAGE_KEY, OPENAI_COMPATIBLE_PRESETS, SETTINGS_STORAGE_KEY, STEP_RANGE,
-    TEMPERATURE_RANGE,
+    DEFAULT_READ_BUDGET_MB, KEYS_STORAGE_KEY, OPENAI_COMPATIBLE_PRESETS, READ_BUDGET_RANGE_MB,
+    SETTINGS_STORAGE_KEY, STEP_RANGE, TEMPERATURE_RANGE,
 };
 use leptos::ev;
 use leptos::prelude::*;
@@ -349,6 +349,29 @@ pub fn SettingsPanel() -> impl IntoView {
                     />
                 </label>
             </div>
+            <div class="field-row">
+                <label title="What one question may read from a database on a web server (its queries, checks and the answer's re-run); 0: no budget">
+                    "Read budget per question "
+                    <NumberInput
+                        testid="read-budget"
+                        range=READ_BUDGET_RANGE_MB
+                        step="1"
+                        value=Signal::derive(move || settings.with(|s| s.read_budget_mb.to_string()))
+                        set=move |n| choice.edit(|s| s.read_budget_mb = n)
+                    />
+                    " MB"
+                </label>
+            </div>
+            <p class="hint">
+                {move || match settings.with(|s| s.read_budget_bytes()) {
+                    Some(bytes) => format!(
+                        "On a database read from a web server, a question stops a query that would read more than {} in all (default {} MB; 0: no budget). ?budget=MB sets it from a link.",
+                        crate::engine::format_bytes(bytes),
+                        DEFAULT_READ_BUDGET_MB
+                    ),
+                    None => "On a database read from a web server, a question may read as much as it needs (0: no budget).".to_string(),
+                }}
+            </p>
             <div class="field">
                 <label class="check">
                     <input

@@ -8,9 +8,10 @@ use crate::engine::kind::{DatabaseKind, ON_DEMAND_FROM_BYTES};
 use crate::engine::lazy::LazyDatabase;
 use crate::engine::page::PageDatabase;
 use crate::engine::worker::WorkerDatabase;
-use crate::engine::{DbError, QueryLimits, Schema};
+use crate::engine::{DbError, QueryLimits, ReadStats, Schema};
 use crate::llm::ledger::Ledger;
 use crate::present::count::plural;
+use crate::present::ledger::QuestionReads;
 use leptos::prelude::*;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -25,6 +26,8 @@ pub struct OpenDatabase {
     pub size: u64,
     /// Where its bytes are.
     pub kind: DatabaseKind,
+    /// The server it is read from, for a remote database ("data.example.org").
+    pub host: Option<String>,
     /// True while its tables' rows are being counted (the tables are shown before).
     pub counting: bool,
 }
@@ -93,10 +96,23 @@ impl OpenDatabase {
         match self.kind {
             DatabaseKind::InMemory => None,
             DatabaseKind::LocalFile => Some(format!("{size}, read on demand from the file")),
-            DatabaseKind::Remote => Some(format!("{size}, read on demand from the server")),
+            DatabaseKind::Remote => Some(format!(
+                "{size}, read on demand from {} (each read is an HTTP range request)",
+                self.host.as_deref().unwrap_or("its server")
+            )),
             DatabaseKind::Datasette => Some(format!("{size}, asked through a Datasette server")),
         }
     }
+}
+
+/// A database at a web address whose server cannot serve parts, which the page offers to
+/// download whole (`engine::remote::WholeDownload`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct DownloadOffer {
+    pub url: String,
+    pub name: String,
+    /// The whole file's size, when the server said it.
+    pub size: Option<u64>,
 }
 
 /// A database being read or opened.
@@ -133,6 +149,8 @@ pub struct AppState {
     pub loading: RwSignal<Option<Loading>>,
     /// Why the last attempt to open a database failed.
     pub open_error: RwSignal<Option<String>>,
+    /// What the status offers after that failure, if anything.
+    pub download_offer: RwSignal<Option<DownloadOffer>>,
     pub limits: RwSignal<QueryLimits>,
     /// The console's text (the schema view can fill it).
     pub sql: RwSignal<String>,
@@ -141,6 +159,8 @@ pub struct AppState {
     pub pending_replay: RwSignal<Option<Arc<ConversationFile>>>,
     /// Every request sent to a model since the page was opened.
     pub sent: SentLedger,
+    /// What each question read from a database read on demand, for the ledger.
+    pub question_reads: RwSignal<Vec<QuestionReads>>,
     /// Where the last open's time went (for the benchmark).
     pub open_steps: StoredValue<super::open_steps::OpenSteps, LocalStorage>,
     /// API tokens for Datasette servers, each for its own server.
@@ -192,10 +212,12 @@ impl AppState {
             open: RwSignal::new(None),
             loading: RwSignal::new(None),
             open_error: RwSignal::new(None),
+            download_offer: RwSignal::new(None),
             limits: RwSignal::new(QueryLimits::default()),
             sql: RwSignal::new(String::new()),
             pending_replay: RwSignal::new(None),
             sent: SentLedger::new(),
+            question_reads: RwSignal::new(Vec::new()),
             open_steps: StoredValue::new_local(Default::default()),
             server_tokens: super::datasette_form::TokenStore::load(),
         }
@@ -231,6 +253,24 @@ impl AppState {
                 spare.set_value(Some(engine));
             }
         });
+    }
+
+    /// Puts what `question` read from `db` since `before` (its total then) in the ledger, when
+    /// `db` is read on demand.
+    pub fn note_question_reads(
+        &self,
+        question: &str,
+        db: &PageDatabase,
+        before: Option<ReadStats>,
+    ) {
+        if let (Some(before), Some(now)) = (before, db.total_reads()) {
+            let reads = QuestionReads {
+                question: question.to_string(),
+                reads: now.since(before),
+                remote: db.kind() == DatabaseKind::Remote,
+            };
+            self.question_reads.update(|list| list.push(reads));
+        }
     }
 
     /// The open database, to hold across an `.await`; `None` when none is open.

@@ -1,7 +1,9 @@
 // Opening databases: files that are not SQLite databases are refused with a clear reason
 // while the open database stays; a large generated database opens from the file input and
-// from ?db=<url>, with its download's progress shown; a file dropped onto the page opens; a
-// ?db=<url> that cannot be fetched says why.
+// from ?db=<a file beside the page>, and, from a server that cannot serve parts, downloaded
+// whole at the person's request with its progress shown; a file dropped onto the page opens; a
+// ?db=<url> that cannot be fetched says why. (Databases read on demand from a server:
+// remote.test.mjs.)
 
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -79,8 +81,8 @@ test('a 25 MB database opens from the file input and answers', async () => {
   assert.deepEqual(page.problems, []);
 });
 
-test('?db=<url> opens a database when the page starts', async () => {
-  const page = await session.open({ search: dbAddress(`${session.url}/files/big.db`) });
+test('?db=<a file beside the page> opens a database when the page starts', async () => {
+  const page = await session.open({ search: dbAddress('files/big.db') });
   assert.match(await waitForOpen(page, 'big.db', 120_000), /(?<!\d)5 tables\b/);
   await expectRows(page, BIG_QUERY, [[String(BIG_ORDERS)]], { timeout: 60_000 });
   assert.deepEqual(page.problems, []);
@@ -139,8 +141,9 @@ test('?db=<url> that cannot be fetched says why: not found, or no cross-origin p
   }
 });
 
-test('?db=<url> shows the download as it progresses', async (t) => {
-  // Another origin that allows the page and sends the 25 MB file slowly, in ten parts.
+test('a whole download (offered when the server ignores Range) shows its progress', async (t) => {
+  // Another origin that allows the page, ignores Range and sends the 25 MB file slowly, in ten
+  // parts.
   const bytes = await readFile(path.join(big.dir, 'big.db'));
   const slow = createServer(async (request, response) => {
     response.writeHead(200, {
@@ -159,6 +162,10 @@ test('?db=<url> shows the download as it progresses', async (t) => {
   t.after(() => new Promise((resolve) => { slow.closeAllConnections(); slow.close(resolve); }));
 
   const page = await session.open({ search: dbAddress(`http://127.0.0.1:${slow.address().port}/big.db`) });
+  const offer = page.getByTestId('db-download-whole');
+  await offer.waitFor({ timeout: 60_000 });
+  assert.match(await offer.innerText(), /Download it whole \(2\d MB\)/);
+  await offer.click();
   const fractions = new Set();
   await waitUntil(
     'the database to open, with progress seen on the way',

@@ -228,11 +228,16 @@ impl ChatState {
             settings,
             limits,
         } = connection;
+        // Everything the question runs, its re-run included, shares one read budget.
+        let _budget = db.question_budget(settings.read_budget_bytes());
         let reads_before = db.total_reads();
+        let app = self.app;
+        let asked_question = asked.question.clone();
         let note_reads = |exchange: Exchange| {
             if let (Some(before), Some(now)) = (reads_before, db.total_reads()) {
                 exchange.reads.set(Some(now.since(before)));
             }
+            app.note_question_reads(&asked_question, &db, reads_before);
         };
         if asked.exchange.candidates.is_some() {
             let (exchange, generation) = (asked.exchange, asked.generation);

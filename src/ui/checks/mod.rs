@@ -133,7 +133,17 @@ impl ChecksState {
             ..Report::default()
         }));
         let report = self.report;
+        // Each golden question (its expected SQL, the model's queries and evidence) has the
+        // read budget of one question, started again after each. A database with a budget (one
+        // read from a server) is never copied for the model: the model's queries run on it too.
+        let budget_limit = connection.settings.read_budget_bytes();
+        let budget = reference.question_budget(budget_limit);
+        let app = self.app;
+        let mut reads_before = reference.total_reads();
         let mut show = |result: &crate::eval::run::CheckResult| {
+            budget.restart(budget_limit);
+            app.note_question_reads(&result.question, &reference, reads_before);
+            reads_before = reference.total_reads();
             report.update(|report| {
                 if let Some(report) = report {
                     report.add(result.clone());

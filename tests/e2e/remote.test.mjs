@@ -1,0 +1,278 @@
+// Databases on a web server, read on demand in the page (PageDatabase::OnDemand, open_url), as
+// a person opens them: `?db=https://…` (an absolute address) and the address field beside
+// "Open a file". Each server is a range-server.mjs on 127.0.0.1 (another origin than the page):
+// - one that serves ranges with CORS: the status says where it is read from, a lookup reads a
+//   few pages (counted by the server too), the console says what each query read;
+// - one that ignores Range: the message names the header and what to set, and offers the whole
+//   download with its size; the offer opens it in memory; a file past the limit is refused;
+// - one whose CORS hides Content-Range: the message names the header and Expose-Headers;
+// - a file that changes on the server mid-session: the next query stops and says so;
+// - the read budget per question (?budget=): what a question runs stays within it, the model
+//   and the person are told; the console has none.
+
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, truncateSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import {
+  ROOT, dataset, expectRows, expectSqlError, expectTable, resultTable, settledStatus, startSession,
+  tempDir, visibleText, waitForOpen, waitUntil,
+} from './harness.mjs';
+import { ask, bodyText, call, configureFor, finalAnswer, scriptedLlm, steps, waitForAnswer } from './chat-support.mjs';
+import { startRangeServer } from './range-server.mjs';
+
+const ARTIFACTS = path.join(ROOT, 'tests', 'e2e', '.artifacts');
+const SAKILA = 'sakila.db';
+const LOOKUP = 'SELECT first_name, last_name FROM actor WHERE actor_id = 1';
+let session;
+let server;
+let temp;
+
+before(async () => {
+  temp = await tempDir('remote');
+  // The notes file of the "Check the model" test is served beside the page (?notes=files/…).
+  session = await startSession({ mounts: { files: temp.dir } });
+  copyFileSync(dataset('sakila/sakila.db'), path.join(temp.dir, SAKILA));
+  // Past the whole-download limit (512 MiB), and costing no disk: a sparse file.
+  const huge = path.join(temp.dir, 'huge.db');
+  copyFileSync(dataset('sakila/sakila.db'), huge);
+  truncateSync(huge, 600 * 1024 * 1024);
+  server = await startRangeServer(temp.dir);
+  mkdirSync(ARTIFACTS, { recursive: true });
+});
+
+after(async () => {
+  await server?.close();
+  await session?.close();
+  await temp?.remove();
+});
+
+const at = (mode, name = SAKILA) => `${server.url}/${mode}/${name}`;
+const dbAddress = (url) => `?db=${encodeURIComponent(url)}`;
+const host = () => new URL(server.url).host;
+
+/** Waits until the open fails; its message. */
+async function failedStatus(page, url) {
+  return waitUntil(
+    `the open of ${url} to fail`,
+    () => settledStatus(page),
+    (text) => text !== null && text.includes('Could not open'),
+    60_000,
+  );
+}
+
+async function shoot(page, name) {
+  for (const width of [1280, 400]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: path.join(ARTIFACTS, `${name}-${width}.png`), fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+test('?db=https://… reads the database on demand: the status names the host, a lookup reads a few pages', async (t) => {
+  server.reset();
+  const page = await session.open({ search: dbAddress(at('range')), closeAfter: t });
+  const status = await waitForOpen(page, SAKILA, 60_000);
+  assert.match(status, /(?<!\d)\d+ tables\b/);
+  assert.match(
+    await visibleText(page, 'db-reading'),
+    new RegExp(`^4\\.\\d MB, read on demand from ${host().replaceAll('.', '\\.')} \\(each read is an HTTP range request\\)$`),
+  );
+  const opened = server.stats().bytes;
+  assert.ok(opened < 2_000_000, `opening read ${opened} bytes of a 4.9 MB file`);
+
+  server.reset();
+  await expectRows(page, LOOKUP, [['PENELOPE', 'GUINESS']]);
+  const reads = await visibleText(page, 'result-reads');
+  const counted = server.stats();
+  const match = /^read (.+) in (\d+) reads?$/.exec(reads);
+  assert.ok(match, `the console says what the query read: ${reads}`);
+  assert.equal(Number(match[2]), counted.requests, 'the page counts the requests the server answered');
+  assert.ok(counted.bytes < 1_200_000, `a lookup read ${counted.bytes} bytes`);
+  await shoot(page, 'remote-opened');
+  assert.deepEqual(page.problems, []);
+});
+
+test('the address field beside "Open a file" opens a URL on demand, and refuses what is not one', async (t) => {
+  const page = await session.open({ closeAfter: t });
+  await page.getByTestId('db-address').fill('files/not-an-address.db');
+  await page.getByTestId('db-address-open').click();
+  const refusal = await waitUntil('the refusal', () => settledStatus(page), (text) => text?.includes('not a web address'));
+  assert.match(refusal, /starts with https:\/\//);
+
+  await page.getByTestId('db-address').fill(at('range'));
+  await page.getByTestId('db-address').press('Enter');
+  await waitForOpen(page, SAKILA, 60_000);
+  assert.match(await visibleText(page, 'db-reading'), /read on demand from 127\.0\.0\.1:\d+/);
+  await expectRows(page, LOOKUP, [['PENELOPE', 'GUINESS']]);
+  assert.deepEqual(page.problems, []);
+});
+
+test('a server that ignores Range: the message says so and what to set, and the whole download is offered and works', async (t) => {
+  const page = await session.open({ search: dbAddress(at('ignore-range')), closeAfter: t });
+  const message = await failedStatus(page, at('ignore-range'));
+  assert.match(message, /ignored the Range header/);
+  assert.match(message, /nginx/);
+  assert.match(message, /CloudFront/);
+  assert.match(message, /downloaded whole instead \(4\.\d MB\)/);
+  const offer = page.getByTestId('db-download-whole');
+  assert.match(await offer.innerText(), /^Download it whole \(4\.\d MB\)$/);
+  await shoot(page, 'remote-range-ignored');
+
+  await offer.click();
+  await waitForOpen(page, SAKILA, 60_000);
+  // In memory now: nothing is read on demand.
+  assert.equal(await visibleText(page, 'db-reading'), null);
+  await expectRows(page, LOOKUP, [['PENELOPE', 'GUINESS']]);
+  assert.deepEqual(page.problems, []);
+});
+
+test('past the whole-download limit nothing is offered, and the message says why', async (t) => {
+  const page = await session.open({ search: dbAddress(at('ignore-range', 'huge.db')), closeAfter: t });
+  const message = await failedStatus(page, 'huge.db');
+  assert.match(message, /At 629 MB it is too large to download whole here: the page downloads at most 537 MB/);
+  assert.equal(await page.getByTestId('db-download-whole').count(), 0);
+  assert.deepEqual(page.problems, []);
+});
+
+test('a server whose CORS hides Content-Range: the message names the header and what to expose', async (t) => {
+  const page = await session.open({ search: dbAddress(at('hidden')), closeAfter: t });
+  const message = await failedStatus(page, at('hidden'));
+  assert.match(message, /hide the Content-Range header/);
+  assert.match(message, /Access-Control-Expose-Headers: Content-Range, Content-Length, ETag, Last-Modified/);
+  assert.match(message, /size is not known yet: the download stops past 537 MB/);
+  await page.getByTestId('db-download-whole').click();
+  await waitForOpen(page, SAKILA, 60_000);
+  await expectRows(page, LOOKUP, [['PENELOPE', 'GUINESS']]);
+  assert.deepEqual(page.problems, []);
+});
+
+test('a file that changes on the server mid-session stops the next query with a clear message', async (t) => {
+  const name = 'changing.db';
+  copyFileSync(path.join(temp.dir, SAKILA), path.join(temp.dir, name));
+  const page = await session.open({ search: dbAddress(at('range', name)), closeAfter: t });
+  await waitForOpen(page, name, 60_000);
+  await expectRows(page, LOOKUP, [['PENELOPE', 'GUINESS']]);
+  server.touch(name);
+  // Reads pages the lookup did not: the server's answers carry the new ETag.
+  const error = await expectSqlError(page, 'SELECT count(*), sum(amount) FROM payment');
+  assert.match(error, /the database changed: the file on the server changed since it was opened \(its ETag was/);
+  assert.match(error, /open it again/i);
+  // And it stays stopped: a query that needs no new page says so too, rather than mix versions.
+  const again = await expectSqlError(page, 'SELECT count(*) FROM rental');
+  assert.match(again, /the database changed/);
+  assert.deepEqual(page.problems, []);
+});
+
+// The read budget: ?budget=1 (1 MB per question) on a make_big.py file of about 9 MB.
+const SCAN = 'SELECT status, count(*), sum(length(ordered_at)) FROM orders GROUP BY status';
+const NO_ROWS = "SELECT id FROM orders WHERE customer_id = 7 AND status = 'shipped'";
+const LOOKUP_ORDERS = 'SELECT id, status FROM orders WHERE customer_id = 7 ORDER BY id';
+
+test('a question on a remote database stays within its read budget: queries, diagnostics and the re-run stop, and the model is told', async (t) => {
+  execFileSync('python3', [dataset('big/make_big.py'), path.join(temp.dir, 'budget.db'), '--orders', '60000']);
+  const llm = await scriptedLlm(t, [
+    call('run_sql', { sql: NO_ROWS }),
+    call('run_sql', { sql: SCAN }),
+    // Refused: its SQL does not run within the budget (final_answer runs it to check it).
+    finalAnswer('Most orders are paid.', SCAN),
+    finalAnswer("Customer 7's orders are listed.", LOOKUP_ORDERS),
+  ]);
+  const page = await session.open({ search: `${dbAddress(at('range', 'budget.db'))}&budget=1`, closeAfter: t });
+  await waitForOpen(page, 'budget.db', 60_000);
+  await configureFor(page, llm, 'openai');
+  server.reset();
+  await ask(page, 'How are orders split by status?');
+  await waitForAnswer(page, 60_000);
+  await waitUntil("the question's reads", () => visibleText(page, 'usage'), (text) => text !== null && /from the database/.test(text), 60_000);
+  const { bytes: sent, requests } = server.stats();
+  // Everything the question ran (its queries, the diagnostics of the empty result, the answer's
+  // re-run) read at most the budget from the server.
+  assert.ok(sent <= 1_000_000, `the question read ${sent} bytes from the server`);
+  const stop = /stopped: this query would read more from the database's server than the read budget of 1\.0 MB allows/;
+  // The model was told what happened and what would help.
+  const told = llm.modelRequests().map(bodyText).filter((body) => stop.test(body));
+  assert.ok(told.length > 0, 'the budget stop went to the model');
+  assert.ok(told.some((body) => body.includes('needs an index on the column it filters')), 'with what would help');
+  assert.ok(told.some((body) => body.includes('not accepted, because the evidence SQL does not run')), "the answer's check stopped too");
+  // And the person: in the step; the answer's indexed SQL ran again within what was left.
+  const scanStep = (await steps(page)).filter((step) => step.tool === 'run_sql')[1];
+  assert.match(scanStep.text, stop);
+  assert.ok((await resultTable(page, 'answer-result')).rows.length > 0, "the answer's SQL ran again");
+  await shoot(page, 'remote-budget-stop');
+
+  // The ledger says what the question read, in HTTP requests as the server counted them.
+  await page.locator('.ledger-details > summary').click();
+  const line = await visibleText(page, 'ledger-reads-question');
+  const read = /^“How are orders split by status\?” read [\d.]+ (B|KB|MB) in (\d+) HTTP requests? from the server$/.exec(line);
+  assert.ok(read, `the ledger's line: ${line}`);
+  assert.equal(Number(read[2]), requests);
+
+  // Positive control: the console has no budget, and the same scan answers there.
+  server.reset();
+  await expectTable(page, SCAN, (table) => table.rows.length === 3, 'three statuses', { timeout: 60_000 });
+  assert.ok(server.stats().bytes > 1_000_000, `the whole scan read ${server.stats().bytes} bytes`);
+  assert.deepEqual(page.problems, []);
+});
+
+test('row counts on a remote database never scan: sqlite_stat1 where present, else not counted, with "Count rows"', async (t) => {
+  const analyzed = 'analyzed.db';
+  copyFileSync(path.join(temp.dir, SAKILA), path.join(temp.dir, analyzed));
+  execFileSync('python3', ['-c', 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute("ANALYZE"); c.commit()', path.join(temp.dir, analyzed)]);
+  const countOf = (page, table) => page.locator(`[data-testid="schema-table"][data-name="${table}"] [data-testid="row-count"]`).innerText();
+
+  const plain = await session.open({ search: dbAddress(at('range')), closeAfter: t });
+  server.reset();
+  await waitForOpen(plain, SAKILA, 60_000);
+  await waitUntil('the counts to settle', () => countOf(plain, 'rental'), (text) => !/counting/.test(text));
+  assert.equal(await countOf(plain, 'rental'), 'rows not counted');
+  assert.equal(await countOf(plain, 'actor'), 'rows not counted');
+  // The person may count one: that reads the table, once asked.
+  await plain.locator('[data-testid="schema-table"][data-name="actor"] details').evaluate((details) => { details.open = true; });
+  await plain.locator('[data-testid="schema-table"][data-name="actor"] [data-testid="count-rows"]').click();
+  await waitUntil('actor to be counted', () => countOf(plain, 'actor'), (text) => text === '200 rows');
+
+  const withStats = await session.open({ search: dbAddress(at('range', analyzed)), closeAfter: t });
+  await waitForOpen(withStats, analyzed, 60_000);
+  await waitUntil('the estimate', () => countOf(withStats, 'rental'), (text) => /^about 16,0\d\d rows \(estimated\)$/.test(text));
+  assert.deepEqual(plain.problems, []);
+  assert.deepEqual(withStats.problems, []);
+});
+
+test('"Check the model" on a remote database: each golden question has the read budget of one question', async (t) => {
+  execFileSync('python3', [dataset('big/make_big.py'), path.join(temp.dir, 'checked.db'), '--orders', '60000']);
+  const notes = {
+    format: 'askdb-knowledge/1',
+    checks: [
+      { question: 'How are orders split by status?', sql: SCAN },
+      { question: "Which are customer 7's orders?", sql: LOOKUP_ORDERS },
+    ],
+  };
+  writeFileSync(path.join(temp.dir, 'checks.json'), JSON.stringify(notes));
+  const llm = await scriptedLlm(t, [finalAnswer("Customer 7's orders.", LOOKUP_ORDERS)]);
+  const search = `${dbAddress(at('range', 'checked.db'))}&notes=files/checks.json&budget=1`;
+  const page = await session.open({ search, closeAfter: t });
+  await waitForOpen(page, 'checked.db', 60_000);
+  await configureFor(page, llm, 'openai');
+  await page.getByTestId('settings').click();
+  server.reset();
+  await page.getByTestId('checks-button').click();
+  await page.getByTestId('checks-run').click();
+  const results = await waitUntil(
+    'both golden questions to be judged',
+    () => page.$$eval('[data-testid="check-result"]', (items) => items.map((item) => item.textContent)),
+    (texts) => texts.length === 2,
+    90_000,
+  );
+  // The first one's expected SQL scans orders: it stops at the budget, and says so.
+  assert.match(results[0], /read budget of 1\.0 MB/);
+  // The second, asked after it, had a budget of its own: it was judged right.
+  assert.doesNotMatch(results[1], /read budget/);
+  const { bytes } = server.stats();
+  assert.ok(bytes <= 2_000_000, `the two golden questions read ${bytes} bytes`);
+  await page.locator('.ledger-details > summary').click();
+  const lines = await page.$$eval('[data-testid="ledger-reads-question"]', (items) => items.map((item) => item.textContent));
+  assert.equal(lines.length, 2, `the ledger lists each golden question: ${lines}`);
+  assert.deepEqual(page.problems, []);
+});
