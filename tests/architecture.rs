@@ -282,6 +282,19 @@ fn the_code_map_is_read_as_written() {
     assert!(row_for(&map, Path::new("src/nowhere.rs")).is_none());
 }
 
+/// The page's address is read once (`ui::App`, into `settings::address::PageAddress`), and every
+/// part takes what is its own from that: none reads the query string itself.
+#[test]
+fn the_query_string_is_read_in_one_place() {
+    let readers: Vec<String> = read_sources()
+        .iter()
+        .filter(|s| !s.is_under("src/browser"))
+        .filter(|s| s.code.contains("query_parameters("))
+        .map(|s| s.path.display().to_string())
+        .collect();
+    assert_eq!(readers, ["src/ui/mod.rs"], "read it from ui::the_address() instead");
+}
+
 /// A row of the code map: its paths, and the crate's modules it says they know about.
 struct MapRow {
     paths: Vec<String>,

@@ -292,6 +292,53 @@ pub fn hidden_names(params: &[(String, String)]) -> Vec<String> {
         .collect()
 }
 
+/// The page's address, read once when the page starts and handed to every part of the page
+/// that needs it: each reads what is its own from here, never the query string itself.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PageAddress {
+    /// The parameters as decoded, in order: the model's settings are applied from them
+    /// ([`PageAddress::apply_model_settings`]) and an embedded page links to the full one with
+    /// them ([`PageAddress::full_page_parameters`]).
+    params: Vec<(String, String)>,
+    /// `?embed=`, `?theme=`.
+    pub presentation: Presentation,
+    /// `?db=`, `?replay=`, `?notes=`, `?datasette=`.
+    pub start: StartFiles,
+    /// `?hide=`.
+    pub hidden: Vec<String>,
+    /// `?mode=safe`.
+    pub safe_mode: bool,
+}
+
+impl PageAddress {
+    /// Reads the parameters (already decoded, in order). What cannot be used is reported by
+    /// [`PageAddress::apply_model_settings`], which the settings panel shows.
+    pub fn read(params: Vec<(String, String)>) -> PageAddress {
+        PageAddress {
+            presentation: presentation(&params).0,
+            start: start_files(&params),
+            hidden: hidden_names(&params),
+            safe_mode: safe_mode_in_address(&params),
+            params,
+        }
+    }
+
+    /// Applies what the address says of the model to `settings` (see [`apply`]).
+    pub fn apply_model_settings(&self, settings: &mut ModelSettings) -> FromAddress {
+        apply(settings, &self.params)
+    }
+
+    /// See [`full_page_parameters`].
+    pub fn full_page_parameters(&self) -> Vec<(String, String)> {
+        full_page_parameters(&self.params)
+    }
+
+    /// Whether the address opens a database at start.
+    pub fn opens_a_database(&self) -> bool {
+        self.start.db.is_some() || self.start.datasette.is_some()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -605,5 +652,34 @@ mod tests {
             assert!(why.contains("https address"), "{refused}: {why}");
         }
         assert!(check_notes_url("http://x/notes.json", "").is_err());
+    }
+
+    #[test]
+    fn the_page_address_is_each_reading_of_the_same_parameters() {
+        let given = params(&[
+            ("embed", "1"),
+            ("theme", "dark"),
+            ("db", "https://example.org/x.db"),
+            ("replay", "r.json"),
+            ("hide", "orders.total,customers"),
+            ("mode", "safe"),
+            ("model", "m1"),
+            ("api_key", "sk-x"),
+            ("q", "How many?"),
+        ]);
+        let address = PageAddress::read(given.clone());
+        assert_eq!(address.presentation, presentation(&given).0);
+        assert!(address.presentation.embed);
+        assert_eq!(address.start, start_files(&given));
+        assert_eq!(address.hidden, ["orders.total", "customers"]);
+        assert!(address.safe_mode);
+        assert!(address.opens_a_database());
+        assert_eq!(address.full_page_parameters(), full_page_parameters(&given));
+        let mut settings = ModelSettings::default();
+        let found = address.apply_model_settings(&mut settings);
+        assert_eq!(settings.model, "m1");
+        assert_eq!(found.question.as_deref(), Some("How many?"));
+        assert!(found.ignored.iter().any(|why| why.contains("API key")));
+        assert!(!PageAddress::read(Vec::new()).opens_a_database());
     }
 }

@@ -6,8 +6,7 @@
 //! to the host page ([`report_height`]), which can then size the iframe to fit.
 
 use super::{app_state, chat, console, database_panel, schema_view};
-use crate::browser::{focus_element, query_parameters, query_string, report_height};
-use crate::settings::address::full_page_parameters;
+use crate::browser::{focus_element, query_string, report_height};
 use leptos::html::Div;
 use leptos::prelude::*;
 
@@ -103,6 +102,6 @@ fn Toggle(
 fn full_page_address() -> String {
     format!(
         "?{}",
-        query_string(&full_page_parameters(&query_parameters()))
+        query_string(&crate::ui::the_address().full_page_parameters())
     )
 }

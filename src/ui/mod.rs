@@ -32,7 +32,7 @@ mod task;
 mod test_hooks;
 
 use crate::browser::{follow_host_theme, query_parameters, set_theme};
-use crate::settings::address::{presentation, start_files, Theme};
+use crate::settings::address::{PageAddress, Theme};
 use leptos::prelude::*;
 use opening::Source;
 use state::AppState;
@@ -44,6 +44,9 @@ pub fn mount() {
 
 #[component]
 fn App() -> impl IntoView {
+    // The address is read here, once; every part of the page takes what is its own from it.
+    let address = PageAddress::read(query_parameters());
+    provide_context(address.clone());
     let state = AppState::new("worker.js", "lazy-worker.js");
     provide_context(state);
     // The first file opened need not wait for a worker and SQLite to start.
@@ -51,9 +54,9 @@ fn App() -> impl IntoView {
     #[cfg(feature = "test-hooks")]
     test_hooks::install(state);
 
-    let params = query_parameters();
-    // What is wrong with these two is said in the settings panel, with the other parameters.
-    let (shown, _) = presentation(&params);
+    // What is wrong with `?embed=` and `?theme=` is said in the settings panel, with the other
+    // parameters.
+    let shown = address.presentation;
     set_theme(shown.theme.map(|theme| theme.name()));
     // Inside a documentation page, the host's theme switch changes the colours here too.
     follow_host_theme(|name| {
@@ -64,8 +67,8 @@ fn App() -> impl IntoView {
 
     // `?db=<url>` opens that database at start, `?notes=<url>` reads its notes file, then
     // `?replay=<url>` replays a conversation.
-    let start = start_files(&params);
-    let opens_from_address = start.db.is_some() || start.datasette.is_some();
+    let start = &address.start;
+    let opens_from_address = address.opens_a_database();
     let notes = start.notes.as_deref().map(Source::notes_address);
     // `?datasette=<address>` opens a database on a Datasette server instead (with the token
     // remembered for that server, if any: never one from the address).
@@ -113,4 +116,9 @@ fn FullPage() -> impl IntoView {
 /// The shared state, provided by [`App`].
 fn app_state() -> AppState {
     expect_context::<AppState>()
+}
+
+/// The page's address as [`App`] read it, once.
+fn the_address() -> PageAddress {
+    expect_context::<PageAddress>()
 }

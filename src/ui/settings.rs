@@ -8,12 +8,12 @@
 use super::app_state;
 use super::number_input::NumberInput;
 use crate::agent::Mode;
-use crate::browser::{focus_element, query_parameters, storage, StorageRefused};
+use crate::browser::{focus_element, storage, StorageRefused};
 use crate::llm::ProviderKind;
 use crate::settings::keys::KeyRing;
 use crate::settings::readiness::MissingField;
 use crate::settings::{
-    address, check_base_url, check_model, model_example, ModelSettings, CANDIDATE_RANGE,
+    check_base_url, check_model, model_example, ModelSettings, CANDIDATE_RANGE,
     DEFAULT_READ_BUDGET_MB, KEYS_STORAGE_KEY, OPENAI_COMPATIBLE_PRESETS, READ_BUDGET_RANGE_MB,
     SETTINGS_STORAGE_KEY, STEP_RANGE, TEMPERATURE_RANGE,
 };
@@ -47,7 +47,7 @@ impl ModelChoice {
         let mut settings = storage::read(SETTINGS_STORAGE_KEY)
             .map(|json| ModelSettings::from_json(&json))
             .unwrap_or_default();
-        let from_address = address::apply(&mut settings, &query_parameters());
+        let from_address = crate::ui::the_address().apply_model_settings(&mut settings);
         let saved_keys = storage::read(KEYS_STORAGE_KEY)
             .map(|json| KeyRing::from_json(&json))
             .unwrap_or_default();

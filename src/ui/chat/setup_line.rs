@@ -5,14 +5,12 @@
 
 use super::chat_state;
 use crate::agent::Mode;
-use crate::browser::query_parameters;
-use crate::settings::address::safe_mode_in_address;
 use leptos::prelude::*;
 
 #[component]
 pub fn SetupLine() -> impl IntoView {
     let chat = chat_state();
-    let by_address = safe_mode_in_address(&query_parameters());
+    let by_address = crate::ui::the_address().safe_mode;
     move || {
         let safe = chat.model.settings.with(|s| s.mode == Mode::Safe);
         let replayed = chat

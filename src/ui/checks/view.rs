@@ -8,7 +8,6 @@ use crate::eval::report::share;
 use crate::eval::run::{CheckResult, Outcome};
 use crate::present::count::{grouped, plural};
 use crate::present::time::elapsed;
-use crate::settings::address::presentation;
 use leptos::prelude::*;
 
 const PANEL_ID: &str = "check-the-model";
@@ -17,7 +16,7 @@ const PANEL_ID: &str = "check-the-model";
 #[component]
 pub fn ChecksButton() -> impl IntoView {
     let checks = checks_state();
-    let embedded = presentation(&crate::browser::query_parameters()).0.embed;
+    let embedded = crate::ui::the_address().presentation.embed;
     let shown = move || !embedded && !checks.golden.with(Vec::is_empty);
     view! {
         <Show when=shown>

@@ -18,11 +18,10 @@ use view::{AgentView, Hiding};
 
 use super::app_state;
 use super::state::AppState;
-use crate::browser::{query_parameters, storage};
+use crate::browser::storage;
 use crate::engine::hidden::Hidden;
 use crate::engine::{schema, DbError, Schema};
 use crate::model_view::{self, Enforcement};
-use crate::settings::address::hidden_names;
 use futures::lock::Mutex;
 use leptos::prelude::*;
 use std::cell::Cell;
@@ -72,7 +71,7 @@ pub async fn prepare_for_open(state: AppState, schema: &Schema, key: Result<Stri
         .and_then(|json| serde_json::from_str::<Hidden>(&json).ok())
         .map(|hidden| hidden.within(schema))
         .unwrap_or_default();
-    let (from_address, unresolved) = Hidden::resolve(schema, &hidden_names(&query_parameters()));
+    let (from_address, unresolved) = Hidden::resolve(schema, &crate::ui::the_address().hidden);
     let hidden = kept.union(&from_address);
     state.hiding.set(Hiding {
         hidden: hidden.clone(),
