@@ -292,7 +292,11 @@ fn the_query_string_is_read_in_one_place() {
         .filter(|s| s.code.contains("query_parameters("))
         .map(|s| s.path.display().to_string())
         .collect();
-    assert_eq!(readers, ["src/ui/mod.rs"], "read it from ui::the_address() instead");
+    assert_eq!(
+        readers,
+        ["src/ui/mod.rs"],
+        "read it from ui::the_address() instead"
+    );
 }
 
 /// A row of the code map: its paths, and the crate's modules it says they know about.

@@ -159,11 +159,12 @@ pub fn SettingsButton() -> impl IntoView {
     }
 }
 
+/// The model settings: the provider and its address, the key, the limits of a question, safe
+/// mode; with what the address asked for and could not be used.
 #[component]
 pub fn SettingsPanel() -> impl IntoView {
     let choice = expect_context::<ModelChoice>();
     let state = app_state();
-    let settings = choice.settings;
 
     let close_on_escape = move |event: ev::KeyboardEvent| {
         if event.key() == "Escape" {
@@ -171,6 +172,48 @@ pub fn SettingsPanel() -> impl IntoView {
             focus_element(BUTTON_ID);
         }
     };
+
+    view! {
+        <section
+            id=PANEL_ID
+            class="panel settings-panel"
+            aria-label="Model settings"
+            hidden=move || !choice.panel_open.get()
+            on:keydown=close_on_escape
+        >
+            <h3>"Model"</h3>
+            {move || {
+                let ignored = choice.ignored.get();
+                (!ignored.is_empty()).then(|| {
+                    let items = ignored.into_iter().map(|why| view! { <li>{why}</li> }).collect_view();
+                    view! { <div class="notice"><p>"From the page address, not used:"</p><ul>{items}</ul></div> }
+                })
+            }}
+            <ProviderFields/>
+            <KeyField/>
+            <QuestionLimits/>
+            <SafeModeField/>
+            <p class="hint">
+                {move || format!(
+                    "Each query may run {} (the Deadline beside the SQL console).",
+                    crate::engine::format_seconds(state.limits.get().deadline_ms)
+                )}
+            </p>
+            {move || choice.problem.get().map(|why| view! { <p class="field-error" role="alert">{why}</p> })}
+            {move || choice.storage_error.get().map(|why| view! { <p class="field-error" role="alert">{why}</p> })}
+            <p class="hint">
+                "Settings other than the key are saved in this browser. Questions, schema and \
+                 query results go to the model's address above, and nowhere else."
+            </p>
+        </section>
+    }
+}
+
+/// The provider, presets for OpenAI-compatible servers, the base URL and the model.
+#[component]
+fn ProviderFields() -> impl IntoView {
+    let choice = expect_context::<ModelChoice>();
+    let settings = choice.settings;
     let on_base_url = move |event: ev::Event| match check_base_url(&event_target_value(&event)) {
         Ok(url) => choice.edit(|s| s.base_url = url),
         Err(why) => choice.problem.set(Some(format!(
@@ -209,21 +252,6 @@ pub fn SettingsPanel() -> impl IntoView {
         .collect_view();
 
     view! {
-        <section
-            id=PANEL_ID
-            class="panel settings-panel"
-            aria-label="Model settings"
-            hidden=move || !choice.panel_open.get()
-            on:keydown=close_on_escape
-        >
-            <h3>"Model"</h3>
-            {move || {
-                let ignored = choice.ignored.get();
-                (!ignored.is_empty()).then(|| {
-                    let items = ignored.into_iter().map(|why| view! { <li>{why}</li> }).collect_view();
-                    view! { <div class="notice"><p>"From the page address, not used:"</p><ul>{items}</ul></div> }
-                })
-            }}
             <div class="field">
                 <label for="provider">"Provider"</label>
                 <select
@@ -272,6 +300,15 @@ pub fn SettingsPanel() -> impl IntoView {
                     on:change=on_model
                 />
             </div>
+    }
+}
+
+/// The API key, whether it is remembered, and forgetting the saved ones.
+#[component]
+fn KeyField() -> impl IntoView {
+    let choice = expect_context::<ModelChoice>();
+    let settings = choice.settings;
+    view! {
             <div class="field">
                 <label for="api-key">"API key"</label>
                 <input
@@ -317,6 +354,15 @@ pub fn SettingsPanel() -> impl IntoView {
                     })
                 }}
             </div>
+    }
+}
+
+/// What one question may take: temperature, steps, candidates, and bytes read from a server.
+#[component]
+fn QuestionLimits() -> impl IntoView {
+    let choice = expect_context::<ModelChoice>();
+    let settings = choice.settings;
+    view! {
             <div class="field-row">
                 <label>
                     "Temperature "
@@ -372,6 +418,15 @@ pub fn SettingsPanel() -> impl IntoView {
                     None => "On a database read from a web server, a question may read as much as it needs (0: no budget).".to_string(),
                 }}
             </p>
+    }
+}
+
+/// Safe mode: the model picks from a list and the page writes the SQL.
+#[component]
+fn SafeModeField() -> impl IntoView {
+    let choice = expect_context::<ModelChoice>();
+    let settings = choice.settings;
+    view! {
             <div class="field">
                 <label class="check">
                     <input
@@ -390,18 +445,5 @@ pub fn SettingsPanel() -> impl IntoView {
                      database; the page writes the SQL, with the values kept apart from it."
                 </p>
             </div>
-            <p class="hint">
-                {move || format!(
-                    "Each query may run {} (the Deadline beside the SQL console).",
-                    crate::engine::format_seconds(state.limits.get().deadline_ms)
-                )}
-            </p>
-            {move || choice.problem.get().map(|why| view! { <p class="field-error" role="alert">{why}</p> })}
-            {move || choice.storage_error.get().map(|why| view! { <p class="field-error" role="alert">{why}</p> })}
-            <p class="hint">
-                "Settings other than the key are saved in this browser. Questions, schema and \
-                 query results go to the model's address above, and nowhere else."
-            </p>
-        </section>
     }
 }
