@@ -48,3 +48,21 @@ pub fn query_string(pairs: &[(String, String)]) -> String {
     }
     params.to_string().into()
 }
+
+/// `url` resolved against the page's address (`href`), or `None` when it is not an address.
+pub fn resolve_against_page(url: &str) -> Option<String> {
+    web_sys::Url::new_with_base(url, &page_address())
+        .ok()
+        .map(|u| u.href())
+}
+
+/// The last segment of `url`'s path (resolved against the page's address), decoded: what a
+/// download is named after. `None` when there is none.
+pub fn last_path_segment(url: &str) -> Option<String> {
+    let path = web_sys::Url::new_with_base(url, &page_address())
+        .ok()?
+        .pathname();
+    let last = path.rsplit('/').next().unwrap_or_default().to_string();
+    let decoded = js_sys::decode_uri_component(&last).ok()?;
+    Some(String::from(decoded)).filter(|name| !name.is_empty())
+}

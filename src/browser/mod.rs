@@ -8,13 +8,18 @@
 mod address;
 mod clock;
 mod dom;
+mod files;
 mod frame;
 mod js_error;
 pub mod storage;
 
-pub use address::{page_address, page_origin, query_parameters, query_string};
+pub use address::{
+    last_path_segment, page_address, page_origin, query_parameters, query_string,
+    resolve_against_page,
+};
 pub use clock::{now_iso, now_ms, time_of_day, BrowserClock};
 pub use dom::{focus_element, save_file, set_theme};
+pub use files::{download, read_start, DownloadError};
 pub use frame::{follow_host_theme, in_a_frame, report_height};
 pub use js_error::describe;
 pub use storage::StorageRefused;

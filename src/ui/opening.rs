@@ -19,7 +19,9 @@
 use super::knowledge;
 use super::open_steps::OpenSteps;
 use super::state::{AppState, DownloadOffer, Identification, Loading, OpenDatabase};
-use crate::browser::{describe, page_address, page_origin};
+use crate::browser::{
+    download, last_path_segment, page_origin, read_start, resolve_against_page, DownloadError,
+};
 use crate::conversation::{self, sniff, FileKind, ReadError};
 use crate::engine::kind::{kind_for_local_file, DatabaseKind};
 use crate::engine::page::PageDatabase;
@@ -27,13 +29,12 @@ use crate::engine::remote::{host_of, DbAddress, WholeDownload, WHOLE_DOWNLOAD_LI
 use crate::engine::schema;
 use crate::engine::{format_bytes, DbError};
 use crate::knowledge::{sidecar, LIMITS};
-use js_sys::{Array, Reflect, Uint8Array};
+use js_sys::Uint8Array;
 use leptos::prelude::*;
 use std::rc::Rc;
 use std::sync::Arc;
 use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::JsFuture;
-use web_sys::{Blob, File, ReadableStreamDefaultReader, Response};
+use web_sys::{Blob, File};
 
 /// Where a database comes from.
 pub enum Source {
@@ -79,16 +80,7 @@ impl Source {
 
     /// An address given in `?db=`; named after its last path segment.
     pub fn address(url: &str) -> Source {
-        let name = web_sys::Url::new_with_base(url, &page_address())
-            .ok()
-            .map(|u| u.pathname())
-            .and_then(|path| {
-                let last = path.rsplit('/').next().unwrap_or_default().to_string();
-                let decoded = js_sys::decode_uri_component(&last).ok()?;
-                Some(String::from(decoded))
-            })
-            .filter(|name| !name.is_empty())
-            .unwrap_or_else(|| url.to_string());
+        let name = last_path_segment(url).unwrap_or_else(|| url.to_string());
         Source::Url {
             url: url.to_string(),
             name,
@@ -171,7 +163,7 @@ async fn open_source(state: AppState, source: Source, name: String) {
     state.download_offer.set(None);
     let outcome = match source {
         Source::File(file) => take_in(state, &name, file.into()).await,
-        Source::Url { url, .. } => match download(&url, progress, None).await {
+        Source::Url { url, .. } => match fetch_whole(&url, progress, None).await {
             Ok(blob) => take_in(state, &name, blob).await,
             Err(why) => Err(OpenError::Database(why)),
         },
@@ -179,7 +171,7 @@ async fn open_source(state: AppState, source: Source, name: String) {
             .await
             .map_err(OpenError::Database),
         Source::WholeDownload { url, .. } => {
-            match download(&url, progress, Some(WHOLE_DOWNLOAD_LIMIT_BYTES)).await {
+            match fetch_whole(&url, progress, Some(WHOLE_DOWNLOAD_LIMIT_BYTES)).await {
                 Ok(blob) => take_in(state, &name, blob).await,
                 Err(why) => Err(OpenError::Database(why)),
             }
@@ -187,7 +179,7 @@ async fn open_source(state: AppState, source: Source, name: String) {
         Source::NotesFile(file) => take_notes(state, &name, Ok(file.into())).await,
         Source::NotesUrl { url, .. } => {
             let blob = match allowed_notes_address(&url) {
-                Ok(()) => download(&url, progress, None).await,
+                Ok(()) => fetch_whole(&url, progress, None).await,
                 Err(why) => Err(why),
             };
             take_notes(state, &name, blob).await
@@ -273,9 +265,8 @@ fn looks_like_sidecar(bytes: &Uint8Array) -> bool {
 
 /// `?notes=` reads from this page's site or from https only (see `check_notes_url`).
 fn allowed_notes_address(url: &str) -> Result<(), String> {
-    let resolved = web_sys::Url::new_with_base(url, &page_address())
-        .map(|u| u.href())
-        .map_err(|_| format!("\"{url}\" is not an address"))?;
+    let resolved =
+        resolve_against_page(url).ok_or_else(|| format!("\"{url}\" is not an address"))?;
     crate::settings::address::check_notes_url(&resolved, &page_origin())
 }
 
@@ -290,18 +281,6 @@ fn read_conversation(state: AppState, bytes: &Uint8Array, size: usize) -> Result
     let file = conversation::read(&text).map_err(|e| e.to_string())?;
     state.pending_replay.set(Some(Arc::new(file)));
     Ok(())
-}
-
-/// At most the first `most` bytes of `blob` (all of a small file).
-async fn read_start(blob: &Blob, most: usize) -> Result<Uint8Array, String> {
-    let end = blob.size().min(most as f64);
-    let start = blob
-        .slice_with_f64_and_f64(0.0, end)
-        .map_err(|e| describe(&e))?;
-    let buffer = JsFuture::from(start.array_buffer())
-        .await
-        .map_err(|e| format!("the browser could not read the file ({})", describe(&e)))?;
-    Ok(Uint8Array::new(&buffer))
 }
 
 /// Opens `blob` in a new engine and shows its tables; then identifies it, settles what the
@@ -516,88 +495,34 @@ async fn show_database(
     }
 }
 
-/// Downloads `url` chunk by chunk, so that progress can be shown, into a `Blob` (the chunks are
-/// not gathered into one buffer here: the engine's worker reads the blob).
-/// With `most`, a download the server says is larger, or that grows larger, is stopped there.
-async fn download(
+/// What the page says when a download did not end with the whole file.
+fn download_failed(url: &str, error: DownloadError) -> String {
+    match error {
+        DownloadError::Unreachable { why } => format!(
+            "the download from {url} failed ({why}). Either the server could not be reached, \
+             or it does not allow cross-origin requests: a database on another site opens \
+             here only if its server sends the header Access-Control-Allow-Origin"
+        ),
+        DownloadError::Status { status, text } => {
+            format!("the server at {url} answered {status} {text}")
+        }
+        DownloadError::Stopped { why } => format!("the download stopped ({why})"),
+        DownloadError::TooLarge { bytes, most } => format!(
+            "at {} it is larger than the {} the page downloads whole",
+            format_bytes(bytes),
+            format_bytes(most)
+        ),
+        DownloadError::Browser { why } => why,
+    }
+}
+
+/// [`download`], its failure said for the person.
+async fn fetch_whole(
     url: &str,
     progress: impl Fn(Option<f64>),
     most: Option<u64>,
 ) -> Result<Blob, String> {
-    let window = web_sys::window().ok_or("no browser window")?;
-    let response: Response = JsFuture::from(window.fetch_with_str(url))
+    download(url, progress, most)
         .await
-        .map_err(|e| {
-            format!(
-                "the download from {url} failed ({}). Either the server could not be reached, \
-                 or it does not allow cross-origin requests: a database on another site opens \
-                 here only if its server sends the header Access-Control-Allow-Origin",
-                describe(&e)
-            )
-        })?
-        .dyn_into()
-        .map_err(|_| "the browser returned no response".to_string())?;
-    if !response.ok() {
-        return Err(format!(
-            "the server at {url} answered {} {}",
-            response.status(),
-            response.status_text()
-        ));
-    }
-    // The length is a guess when the server compresses; the bar then stops short of the end.
-    let expected = response
-        .headers()
-        .get("content-length")
-        .ok()
-        .flatten()
-        .and_then(|n| n.parse::<f64>().ok())
-        .filter(|n| *n > 0.0);
-    let too_large = |size: f64| {
-        format!(
-            "at {} it is larger than the {} the page downloads whole",
-            format_bytes(size as u64),
-            format_bytes(most.unwrap_or_default())
-        )
-    };
-    let over = |size: f64| most.is_some_and(|most| size > most as f64);
-    if let Some(size) = expected.filter(|size| over(*size)) {
-        return Err(too_large(size));
-    }
-    let Some(body) = response.body() else {
-        let buffer = JsFuture::from(response.array_buffer().map_err(|e| describe(&e))?)
-            .await
-            .map_err(|e| describe(&e))?;
-        return blob_of(&Array::of1(&buffer));
-    };
-    let reader: ReadableStreamDefaultReader = body.get_reader().unchecked_into();
-    let chunks = Array::new();
-    let mut received: f64 = 0.0;
-    loop {
-        let step = JsFuture::from(reader.read())
-            .await
-            .map_err(|e| format!("the download stopped ({})", describe(&e)))?;
-        if Reflect::get(&step, &"done".into())
-            .ok()
-            .and_then(|d| d.as_bool())
-            == Some(true)
-        {
-            break;
-        }
-        let chunk: Uint8Array = Reflect::get(&step, &"value".into())
-            .map_err(|e| describe(&e))?
-            .unchecked_into();
-        received += f64::from(chunk.length());
-        if over(received) {
-            let _ = reader.cancel();
-            return Err(too_large(received));
-        }
-        chunks.push(&chunk);
-        progress(expected.map(|total| (received / total).min(1.0)));
-    }
-    blob_of(&chunks)
-}
-
-fn blob_of(parts: &Array) -> Result<Blob, String> {
-    Blob::new_with_u8_array_sequence(parts)
-        .map_err(|e| format!("the browser could not keep the download ({})", describe(&e)))
+        .map_err(|error| download_failed(url, error))
 }
