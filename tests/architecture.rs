@@ -176,7 +176,7 @@ fn the_glue_is_seen_as_wasm_only_and_the_rest_is_not() {
     assert!(wasm_only("src/browser/storage.rs"));
     assert!(wasm_only("src/ui/mod.rs"));
     assert!(!wasm_only("src/engine/mod.rs"));
-    assert!(!wasm_only("src/llm/http.rs"));
+    assert!(!wasm_only("src/llm/http/mod.rs"));
     assert!(!wasm_only("src/sql/guard.rs"));
 }
 
@@ -297,6 +297,44 @@ fn the_query_string_is_read_in_one_place() {
         ["src/ui/mod.rs"],
         "read it from ui::the_address() instead"
     );
+}
+
+/// The layout rule (ARCHITECTURE.md, "Layout"): a module with children is a folder whose root
+/// is `mod.rs`, never `foo.rs` beside a `foo/`; and a `tests.rs` sits beside the `mod.rs` that
+/// declares it under `#[cfg(test)]`.
+#[test]
+fn modules_with_children_are_folders_with_a_mod_rs() {
+    let sources = read_sources();
+    let mut broken = Vec::new();
+    for source in &sources {
+        let folder = source.path.with_extension("");
+        let named_file = source
+            .path
+            .file_name()
+            .is_some_and(|n| n != "mod.rs" && n != "lib.rs" && n != "main.rs");
+        if named_file && folder.is_dir() {
+            broken.push(format!(
+                "{} has a folder beside it: move it to {}/mod.rs",
+                source.path.display(),
+                folder.display()
+            ));
+        }
+        if source.path.file_name().is_some_and(|n| n == "tests.rs") {
+            let root = source.path.with_file_name("mod.rs");
+            let declared = sources
+                .iter()
+                .find(|s| s.path == root)
+                .is_some_and(|s| s.code.contains("#[cfg(test)]\nmod tests;"));
+            if !declared {
+                broken.push(format!(
+                    "{} is not declared by {} under #[cfg(test)]",
+                    source.path.display(),
+                    root.display()
+                ));
+            }
+        }
+    }
+    assert!(broken.is_empty(), "the layout rule:\n{}", broken.join("\n"));
 }
 
 /// A row of the code map: its paths, and the crate's modules it says they know about.
