@@ -14,10 +14,10 @@
 mod briefing;
 pub mod candidates;
 pub mod checks;
-mod data;
 mod events;
 mod memory;
 mod prompt;
+mod question_database;
 mod race;
 mod run;
 pub mod tools;

@@ -1,8 +1,8 @@
 //! The loop: ask the model, run every tool it calls, send the results back, until it calls
 //! `final_answer` or a limit is reached.
 
-use super::data::Data;
 use super::events::{AgentEvent, EventKind};
+use super::question_database::QuestionDatabase;
 use super::race::Race;
 use super::tools::final_answer::AcceptedAnswer;
 use super::tools::query::Catalog;
@@ -175,7 +175,7 @@ where
     }
     if config.mode == Mode::Safe && session.catalog.is_none() {
         // Read once per database: which fields there are, their kinds and enumerations.
-        let data = Data::new(agent.db, &session.schema, config);
+        let data = QuestionDatabase::new(agent.db, &session.schema, config);
         session.catalog = Some(run.race.run(Catalog::read(&data)).await?);
     }
     let no_fields = Catalog::default();

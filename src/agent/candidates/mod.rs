@@ -21,7 +21,7 @@ mod approach;
 pub use agreement::{Agreement, Evidence};
 pub use approach::Approach;
 
-use super::data::Data;
+use super::question_database::QuestionDatabase;
 use super::tools::query::Catalog;
 use super::{
     Agent, AgentConfig, AgentError, AgentEvent, Answer, EventKind, Failure, Mode, Session,
@@ -239,7 +239,7 @@ impl<D: Database + ?Sized, L: LlmProvider + ?Sized> CandidateAgents<'_, D, L> {
         session: &Session,
         cancel: impl Future<Output = ()>,
     ) -> Option<Catalog> {
-        let data = Data::new(self.db, &session.schema, &self.config);
+        let data = QuestionDatabase::new(self.db, &session.schema, &self.config);
         let catalog = match select(pin!(Catalog::read(&data)), pin!(cancel)).await {
             Either::Left((catalog, _)) => Some(catalog),
             Either::Right(_) => None,

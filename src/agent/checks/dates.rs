@@ -5,7 +5,7 @@
 
 use super::diagnostic::{Diagnostic, DiagnosticKind};
 use super::resolve::resolve;
-use crate::agent::data::Data;
+use crate::agent::question_database::QuestionDatabase;
 use crate::engine::schema::Column;
 use crate::engine::{Database, Table, Value};
 use crate::sql::analysis::{date_shape, ComparisonOp, Literal, LiteralComparison, Order};
@@ -20,7 +20,7 @@ const SAMPLE: usize = 20;
 
 /// Findings about the date literals among `comparisons`.
 pub(super) async fn check_date_literals<D: Database + ?Sized>(
-    data: &Data<'_, D>,
+    data: &QuestionDatabase<'_, D>,
     comparisons: &[LiteralComparison],
 ) -> Vec<Diagnostic> {
     let mut found = Vec::new();
@@ -159,7 +159,7 @@ fn cut_period(
 /// The shape most of a column's first values have, with one example; `None` when they are not
 /// dates written as text.
 async fn column_date_shape<D: Database + ?Sized>(
-    data: &Data<'_, D>,
+    data: &QuestionDatabase<'_, D>,
     table: &Table,
     column: &Column,
 ) -> Option<(String, String)> {

@@ -3,8 +3,8 @@
 use super::diagnostic::{Diagnostic, DiagnosticKind};
 use super::near::nearest;
 use super::resolve::resolve;
-use crate::agent::data::{
-    sampled_source, Data, FEW_VALUES, MOST_FREQUENT, SAMPLE_ROWS, STATISTIC_VALUE_CHARS,
+use crate::agent::question_database::{
+    sampled_source, QuestionDatabase, FEW_VALUES, MOST_FREQUENT, SAMPLE_ROWS, STATISTIC_VALUE_CHARS,
 };
 use crate::agent::values::value_phrase;
 use crate::engine::schema::Column;
@@ -37,7 +37,7 @@ fn literal_value(literal: &Literal) -> Value {
 /// For each comparison of a column with literals (of a query that returned no rows): whether
 /// each literal occurs, and when it does not, the values that do.
 pub(super) async fn check_literals<D: Database + ?Sized>(
-    data: &Data<'_, D>,
+    data: &QuestionDatabase<'_, D>,
     comparisons: &[LiteralComparison],
 ) -> Vec<Diagnostic> {
     let checked = comparisons.iter().filter(|c| {
@@ -63,7 +63,7 @@ pub(super) async fn check_literals<D: Database + ?Sized>(
 }
 
 async fn check_comparison<D: Database + ?Sized>(
-    data: &Data<'_, D>,
+    data: &QuestionDatabase<'_, D>,
     table: &Table,
     column: &Column,
     comparison: &LiteralComparison,
@@ -152,7 +152,7 @@ async fn check_comparison<D: Database + ?Sized>(
 /// The values a column does hold: all with counts when few, else those near `probe` and the
 /// most frequent (or the range, for numbers and when `range` is asked for).
 async fn values_summary<D: Database + ?Sized>(
-    data: &Data<'_, D>,
+    data: &QuestionDatabase<'_, D>,
     table: &Table,
     column: &Column,
     probe: Option<&str>,
@@ -216,7 +216,7 @@ async fn values_summary<D: Database + ?Sized>(
 /// Values of the column near `probe`: the same but for case and spaces, or one inside the other
 /// (searched in the whole table), or a few typing mistakes away (among the most frequent).
 async fn near_values<D: Database + ?Sized>(
-    data: &Data<'_, D>,
+    data: &QuestionDatabase<'_, D>,
     table: &Table,
     column: &Column,
     probe: &str,

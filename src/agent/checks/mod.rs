@@ -14,14 +14,14 @@ mod resolve;
 pub use diagnostic::{Diagnostic, DiagnosticKind};
 pub(crate) use errors::explain_error;
 
-use crate::agent::data::Data;
+use crate::agent::question_database::QuestionDatabase;
 use crate::engine::{Database, QueryResult, Value};
 use crate::sql::analysis::{ColumnRef, Query, TableRef};
 use resolve::resolve;
 
 /// Everything worth telling the model about `query`, which produced `result`.
 pub(crate) async fn inspect<D: Database + ?Sized>(
-    data: &Data<'_, D>,
+    data: &QuestionDatabase<'_, D>,
     query: &Query<'_>,
     result: &QueryResult,
 ) -> Vec<Diagnostic> {

@@ -2,7 +2,7 @@
 
 use super::diagnostic::{Diagnostic, DiagnosticKind};
 use super::resolve::resolve;
-use crate::agent::data::Data;
+use crate::agent::question_database::QuestionDatabase;
 use crate::engine::schema::Column;
 use crate::engine::{Database, Schema, Table};
 use crate::sql::analysis::{ColumnRef, Query, TableRef};
@@ -11,7 +11,7 @@ use crate::sql::ident;
 /// `x NOT IN (SELECT y FROM t)` returns nothing when some `y` is NULL. Only looked at when the
 /// result is empty: a result with rows shows that no NULL reached the `NOT IN`.
 pub(super) async fn not_in_with_nulls<D: Database + ?Sized>(
-    data: &Data<'_, D>,
+    data: &QuestionDatabase<'_, D>,
     query: &Query<'_>,
 ) -> Vec<Diagnostic> {
     let schema = data.schema();

@@ -21,7 +21,7 @@ pub mod list_tables;
 pub mod query;
 pub mod run_sql;
 
-use super::data::Data;
+use super::question_database::QuestionDatabase;
 use super::AgentConfig;
 use crate::engine::{Database, Schema};
 use crate::knowledge::{is_knowledge_table, Knowledge};
@@ -291,7 +291,7 @@ pub(crate) fn halve<T>(items: &mut Vec<T>, note: &mut Option<String>) -> bool {
 
 /// What the tools work with during one question.
 pub struct Toolbox<'a, D: ?Sized> {
-    data: Data<'a, D>,
+    data: QuestionDatabase<'a, D>,
     descriptions: &'a mut HashMap<String, describe_table::TableDescription>,
     /// Notes on the tables and columns, for `describe_table`.
     knowledge: &'a Knowledge,
@@ -314,7 +314,7 @@ impl<'a, D: Database + ?Sized> Toolbox<'a, D> {
         config: &'a AgentConfig,
     ) -> Self {
         Toolbox {
-            data: Data::new(db, schema, config),
+            data: QuestionDatabase::new(db, schema, config),
             descriptions,
             knowledge,
             catalog,
@@ -334,7 +334,7 @@ impl<'a, D: Database + ?Sized> Toolbox<'a, D> {
         })
     }
 
-    pub(crate) fn data(&self) -> &Data<'a, D> {
+    pub(crate) fn data(&self) -> &QuestionDatabase<'a, D> {
         &self.data
     }
 

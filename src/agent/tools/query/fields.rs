@@ -2,7 +2,7 @@
 //! enumeration, number, date), decided from its declared type and its data, and the operators
 //! that kind allows.
 
-use crate::agent::data::{sampled_source, Data};
+use crate::agent::question_database::{sampled_source, QuestionDatabase};
 use crate::engine::schema::Column;
 use crate::engine::{Database, RowCount, Table, TableKind, Value};
 use crate::sql::analysis::date_shape;
@@ -174,7 +174,7 @@ impl Catalog {
     /// Reads the kinds from the data: statistics over each table's first rows, then the
     /// values of each column that may be an enumeration, over the whole table. A column whose
     /// statistics cannot be read (a query that fails or runs out of time) counts as text.
-    pub(crate) async fn read<D: Database + ?Sized>(data: &Data<'_, D>) -> Catalog {
+    pub(crate) async fn read<D: Database + ?Sized>(data: &QuestionDatabase<'_, D>) -> Catalog {
         let schema = data.schema();
         let mut tables = Vec::new();
         for table in schema.tables.iter().take(MAX_TABLES) {
@@ -217,7 +217,7 @@ struct Statistics {
 
 /// Per column, one pass over the table's first rows; `None` when the query failed.
 async fn statistics<D: Database + ?Sized>(
-    data: &Data<'_, D>,
+    data: &QuestionDatabase<'_, D>,
     table: &Table,
     columns: &[Column],
 ) -> Option<Vec<Statistics>> {
@@ -274,7 +274,7 @@ fn declared_kind(column: &Column) -> FieldKind {
 }
 
 async fn kind_of<D: Database + ?Sized>(
-    data: &Data<'_, D>,
+    data: &QuestionDatabase<'_, D>,
     table: &Table,
     column: &Column,
     stats: &Statistics,
@@ -325,7 +325,7 @@ fn sortable_date_shape(first: &str, last: &str) -> Option<String> {
 /// Every value of `column` in the whole table, sorted, when there are at most
 /// [`ENUMERATION_VALUES`] and all are text.
 async fn every_value<D: Database + ?Sized>(
-    data: &Data<'_, D>,
+    data: &QuestionDatabase<'_, D>,
     table: &Table,
     column: &Column,
 ) -> Option<Vec<String>> {

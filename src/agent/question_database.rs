@@ -17,7 +17,7 @@ pub(crate) const MOST_FREQUENT: usize = 10;
 pub(crate) const STATISTIC_VALUE_CHARS: usize = 60;
 
 /// The database, its schema and the time the question has left.
-pub(crate) struct Data<'a, D: ?Sized> {
+pub(crate) struct QuestionDatabase<'a, D: ?Sized> {
     db: &'a D,
     schema: &'a Schema,
     config: &'a AgentConfig,
@@ -25,9 +25,9 @@ pub(crate) struct Data<'a, D: ?Sized> {
     time_left_ms: u32,
 }
 
-impl<'a, D: Database + ?Sized> Data<'a, D> {
+impl<'a, D: Database + ?Sized> QuestionDatabase<'a, D> {
     pub(crate) fn new(db: &'a D, schema: &'a Schema, config: &'a AgentConfig) -> Self {
-        Data {
+        QuestionDatabase {
             db,
             schema,
             config,
