@@ -6,7 +6,9 @@
 mod support;
 
 use askdb::llm::http::{HttpClient, HttpRequest, HttpResponse, TransportError};
-use askdb::llm::ledger::{endpoint_of, Ledger, LedgerEntry, Outcome, RecordedHttp, KEY_REMOVED};
+use askdb::llm::ledger::{
+    endpoint_of, Ledger, LedgerEntry, RecordedHttp, RequestOutcome, KEY_REMOVED,
+};
 use askdb::llm::{
     ChatRequest, EndpointConfig, HttpProvider, LlmProvider, Message, ProviderKind, ToolSpec, Usage,
 };
@@ -148,13 +150,13 @@ fn each_request_is_an_entry_with_its_exact_bodies_status_bytes_and_tokens() {
             assert_eq!(entry.sent_at_ms, 250.0 * index as f64);
             assert_eq!(entry.duration_ms, Some(250.0));
         }
-        let statuses: Vec<&Outcome> = entries.iter().map(|e| &e.outcome).collect();
+        let statuses: Vec<&RequestOutcome> = entries.iter().map(|e| &e.outcome).collect();
         assert_eq!(
             statuses,
             [
-                &Outcome::Answered { status: 200 },
-                &Outcome::Answered { status: 500 },
-                &Outcome::Answered { status: 200 },
+                &RequestOutcome::Answered { status: 200 },
+                &RequestOutcome::Answered { status: 500 },
+                &RequestOutcome::Answered { status: 200 },
             ]
         );
         let bodies: Vec<&str> = entries.iter().map(|e| e.response_body.as_str()).collect();
@@ -234,7 +236,7 @@ fn no_entry_holds_the_key_for_any_provider() {
         assert!(entries[1].response_body.contains(KEY_REMOVED), "{kind:?}");
         assert_eq!(
             entries[2].outcome,
-            Outcome::NoAnswer {
+            RequestOutcome::NoAnswer {
                 reason: format!("connection to {KEY_REMOVED} refused")
             }
         );
@@ -262,11 +264,11 @@ fn a_stopped_request_stays_in_the_ledger_as_stopped() {
     {
         let mut call = Box::pin(provider.complete(&request));
         assert!((&mut call).now_or_never().is_none(), "still waiting");
-        assert_eq!(ledger.entries()[0].outcome, Outcome::Waiting);
+        assert_eq!(ledger.entries()[0].outcome, RequestOutcome::Waiting);
         assert_eq!(ledger.entries()[0].duration_ms, None);
     } // dropped: the question was stopped
     let entry = &ledger.entries()[0];
-    assert_eq!(entry.outcome, Outcome::Stopped);
+    assert_eq!(entry.outcome, RequestOutcome::Stopped);
     assert_eq!(entry.duration_ms, Some(250.0));
     assert_eq!(
         entry.request_body,

@@ -29,7 +29,7 @@ const PUBLIC_HEADERS: &[&str] = &[
 
 /// How a request ended.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Outcome {
+pub enum RequestOutcome {
     /// Sent; no answer yet.
     Waiting,
     /// The server answered with this HTTP status (any status: errors are answers too).
@@ -52,7 +52,7 @@ pub struct LedgerEntry {
     pub provider: ProviderKind,
     /// Where it went: scheme, host, port and path; never user info, query or fragment.
     pub endpoint: String,
-    pub outcome: Outcome,
+    pub outcome: RequestOutcome,
     /// The request body as sent (credentials cut out, should one ever be in it).
     pub request_body: String,
     /// The response body as received, the same way; empty when no answer came.
@@ -186,7 +186,7 @@ impl<H: HttpClient, C: Clock> HttpClient for RecordedHttp<H, C> {
             duration_ms: None,
             provider: self.provider,
             endpoint: secrets.scrub(&endpoint_of(&request.url)),
-            outcome: Outcome::Waiting,
+            outcome: RequestOutcome::Waiting,
             request_body: secrets.scrub(&request.body),
             response_body: String::new(),
             bytes_sent: request.body.len(),
@@ -209,7 +209,7 @@ impl<H: HttpClient, C: Clock> HttpClient for RecordedHttp<H, C> {
             entry.duration_ms = duration;
             match &result {
                 Ok(response) => {
-                    entry.outcome = Outcome::Answered {
+                    entry.outcome = RequestOutcome::Answered {
                         status: response.status,
                     };
                     entry.response_body = secrets.scrub(&response.body);
@@ -221,7 +221,7 @@ impl<H: HttpClient, C: Clock> HttpClient for RecordedHttp<H, C> {
                         .map(|reply| reply.usage);
                 }
                 Err(error) => {
-                    entry.outcome = Outcome::NoAnswer {
+                    entry.outcome = RequestOutcome::NoAnswer {
                         reason: secrets.scrub(&error.message),
                     }
                 }
@@ -244,7 +244,7 @@ impl<C: Clock> Drop for MarkStoppedOnDrop<'_, C> {
         if self.armed {
             let duration = Some(self.clock.now_ms() - self.started);
             self.ledger.update(self.index, |entry| {
-                entry.outcome = Outcome::Stopped;
+                entry.outcome = RequestOutcome::Stopped;
                 entry.duration_ms = duration;
             });
         }

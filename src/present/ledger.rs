@@ -3,7 +3,7 @@
 
 use super::count::{grouped, plural};
 use crate::engine::{format_bytes, ReadStats};
-use crate::llm::ledger::{LedgerTotals, Outcome};
+use crate::llm::ledger::{LedgerTotals, RequestOutcome};
 use crate::llm::Usage;
 use crate::text::cut_chars;
 
@@ -98,22 +98,22 @@ pub fn totals_line(totals: &LedgerTotals) -> String {
 }
 
 /// How a request ended: "200", "HTTP 429", "no answer: …", "stopped", "waiting…".
-pub fn outcome(outcome: &Outcome) -> String {
+pub fn outcome(outcome: &RequestOutcome) -> String {
     match outcome {
-        Outcome::Waiting => "waiting…".to_string(),
-        Outcome::Answered { status } if (200..300).contains(status) => status.to_string(),
-        Outcome::Answered { status } => format!("HTTP {status}"),
-        Outcome::NoAnswer { reason } => format!("no answer: {reason}"),
-        Outcome::Stopped => "stopped before the answer".to_string(),
+        RequestOutcome::Waiting => "waiting…".to_string(),
+        RequestOutcome::Answered { status } if (200..300).contains(status) => status.to_string(),
+        RequestOutcome::Answered { status } => format!("HTTP {status}"),
+        RequestOutcome::NoAnswer { reason } => format!("no answer: {reason}"),
+        RequestOutcome::Stopped => "stopped before the answer".to_string(),
     }
 }
 
 /// Whether a request ended badly (the page marks it).
-pub fn is_failure(outcome: &Outcome) -> bool {
+pub fn is_failure(outcome: &RequestOutcome) -> bool {
     match outcome {
-        Outcome::Answered { status } => !(200..300).contains(status),
-        Outcome::NoAnswer { .. } => true,
-        Outcome::Waiting | Outcome::Stopped => false,
+        RequestOutcome::Answered { status } => !(200..300).contains(status),
+        RequestOutcome::NoAnswer { .. } => true,
+        RequestOutcome::Waiting | RequestOutcome::Stopped => false,
     }
 }
 
@@ -215,17 +215,20 @@ mod tests {
 
     #[test]
     fn outcomes_and_failures() {
-        let ok = Outcome::Answered { status: 200 };
-        let busy = Outcome::Answered { status: 429 };
-        let offline = Outcome::NoAnswer {
+        let ok = RequestOutcome::Answered { status: 200 };
+        let busy = RequestOutcome::Answered { status: 429 };
+        let offline = RequestOutcome::NoAnswer {
             reason: "Failed to fetch".into(),
         };
         assert_eq!(outcome(&ok), "200");
         assert_eq!(outcome(&busy), "HTTP 429");
         assert_eq!(outcome(&offline), "no answer: Failed to fetch");
-        assert_eq!(outcome(&Outcome::Stopped), "stopped before the answer");
+        assert_eq!(
+            outcome(&RequestOutcome::Stopped),
+            "stopped before the answer"
+        );
         assert!(!is_failure(&ok) && is_failure(&busy) && is_failure(&offline));
-        assert!(!is_failure(&Outcome::Stopped));
+        assert!(!is_failure(&RequestOutcome::Stopped));
     }
 
     #[test]

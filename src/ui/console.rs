@@ -3,7 +3,7 @@
 
 use super::app_state;
 use super::number_input::NumberInput;
-use super::result_table::{Outcome, ResultView};
+use super::result_table::{QueryOutcome, ResultView};
 use super::task::Task;
 use crate::engine::{query, DbError};
 use futures::future::{select, Either};
@@ -22,7 +22,7 @@ const MAX_DEADLINE_S: f64 = 600.0;
 #[component]
 pub fn Console() -> impl IntoView {
     let state = app_state();
-    let outcome = RwSignal::new(None::<Outcome>);
+    let outcome = RwSignal::new(None::<QueryOutcome>);
     let task = Task::new();
     let running = Signal::derive(move || task.running());
     // A result belongs to the database it came from: another database clears it.

@@ -6,7 +6,7 @@
 use super::app_state;
 use crate::browser::{save_file, time_of_day};
 use crate::engine::kind::DatabaseKind;
-use crate::llm::ledger::{LedgerEntry, Outcome};
+use crate::llm::ledger::{LedgerEntry, RequestOutcome};
 use crate::present::ledger::{
     body_file_name, bytes, is_failure, outcome, question_reads_line, question_reads_total, tokens,
     totals_line, Body,
@@ -25,7 +25,7 @@ pub fn LedgerPanel() -> impl IntoView {
                 entries
                     .iter()
                     .rev()
-                    .map(|entry| (entry.number, entry.outcome != Outcome::Waiting))
+                    .map(|entry| (entry.number, entry.outcome != RequestOutcome::Waiting))
                     .collect::<Vec<_>>()
             })
         })
@@ -160,7 +160,7 @@ fn bodies(entry: &LedgerEntry) -> impl IntoView {
     view! {
         <div class="ledger-bodies">
             {body_view(number, Body::Request, entry.request_body.clone())}
-            {(entry.outcome != Outcome::Waiting)
+            {(entry.outcome != RequestOutcome::Waiting)
                 .then(|| body_view(number, Body::Response, entry.response_body.clone()))}
         </div>
     }

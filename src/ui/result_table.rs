@@ -20,14 +20,14 @@ const CLIP_CHARS: usize = 120;
 const CELLS_PER_SLICE: usize = 2_000;
 
 /// A query's result (shared, not copied, by the views that show it), or why it has none.
-pub type Outcome = Result<Arc<QueryResult>, String>;
+pub type QueryOutcome = Result<Arc<QueryResult>, String>;
 
 /// `running` dims the result shown while the next one is on its way (none when not given).
 /// `testid_scope` sets a view apart from the console's when a page shows two: its test ids
 /// become `<scope>-result`, `<scope>-sql-error`, and so on.
 #[component]
 pub fn ResultView(
-    outcome: RwSignal<Option<Outcome>>,
+    outcome: RwSignal<Option<QueryOutcome>>,
     #[prop(optional, into)] running: Signal<bool>,
     #[prop(optional)] testid_scope: Option<&'static str>,
 ) -> impl IntoView {

@@ -20,7 +20,7 @@ const COMPARED_VALUE_CHARS: usize = 100;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Verdict {
+pub enum ResultsMatch {
     Same,
     /// Equal but for floating-point noise or one side rounding its numbers.
     SameUpToRounding,
@@ -31,7 +31,7 @@ pub enum Verdict {
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct CrossCheckReport {
-    pub verdict: Verdict,
+    pub verdict: ResultsMatch,
     /// The verdict in a sentence.
     pub message: String,
     pub a: Side,
@@ -173,7 +173,7 @@ fn shown<R: AsRef<[Value]>>(rows: &[R]) -> Vec<Vec<serde_json::Value>> {
 }
 
 struct Comparison<'r> {
-    verdict: Verdict,
+    verdict: ResultsMatch,
     message: String,
     only_in_a: Vec<&'r Vec<Value>>,
     only_in_b: Vec<&'r Vec<Value>>,
@@ -188,7 +188,7 @@ fn compare<'r>(a: &'r QueryResult, b: &'r QueryResult, ordered: bool) -> Compari
     };
     if a.rows.is_empty() && b.rows.is_empty() {
         return verdict(
-            Verdict::BothEmpty,
+            ResultsMatch::BothEmpty,
             "Both queries return no rows. Agreement on an empty result proves nothing: check \
              the literals (see the warnings) and the joins."
                 .to_string(),
@@ -196,7 +196,7 @@ fn compare<'r>(a: &'r QueryResult, b: &'r QueryResult, ordered: bool) -> Compari
     }
     if a.columns.len() != b.columns.len() {
         return verdict(
-            Verdict::Different,
+            ResultsMatch::Different,
             format!(
                 "sql_a returns {} columns and sql_b {}: compare queries that select the same \
                  columns.",
@@ -210,27 +210,27 @@ fn compare<'r>(a: &'r QueryResult, b: &'r QueryResult, ordered: bool) -> Compari
     if only_in_a.is_empty() && only_in_b.is_empty() {
         if a.total_rows != b.total_rows {
             return verdict(
-                Verdict::Different,
+                ResultsMatch::Different,
                 format!("The first rows match, but the totals differ: {counts}."),
             );
         }
         if ordered && !same_sequence(&a.rows, &b.rows) {
             return verdict(
-                Verdict::Different,
+                ResultsMatch::Different,
                 "Both return the same rows, but in a different order.".to_string(),
             );
         }
-        return verdict(Verdict::Same, format!("The results match ({counts})."));
+        return verdict(ResultsMatch::Same, format!("The results match ({counts})."));
     }
     pair_up_to_rounding(&mut only_in_a, &mut only_in_b);
     if only_in_a.is_empty() && only_in_b.is_empty() {
         return verdict(
-            Verdict::SameUpToRounding,
+            ResultsMatch::SameUpToRounding,
             format!("The results match except for the rounding of numbers ({counts})."),
         );
     }
     Comparison {
-        verdict: Verdict::Different,
+        verdict: ResultsMatch::Different,
         message: format!(
             "The results differ ({counts}): {} row(s) only in sql_a, {} only in sql_b (the \
              first are shown).",

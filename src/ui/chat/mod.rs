@@ -18,7 +18,7 @@ mod setup_line;
 mod transcript;
 
 use super::connection::{connect, Connection};
-use super::result_table::Outcome;
+use super::result_table::QueryOutcome;
 use super::settings::{ModelChoice, SettingsButton, SettingsPanel};
 use super::state::AppState;
 use super::task::{Started, Stopped, Task};
@@ -44,7 +44,7 @@ pub struct Exchange {
     transcript: Transcript,
     outcome: RwSignal<Option<Result<Answer, Failure>>>,
     /// The answer's SQL as the page ran it.
-    evidence: RwSignal<Option<Outcome>>,
+    evidence: RwSignal<Option<QueryOutcome>>,
     /// What the model said and was told, to be saved (in a replay: the recording's own).
     recording: StoredValue<Option<RecordedQuestion>>,
     /// Played from a saved conversation rather than asked.
