@@ -46,8 +46,7 @@ pub fn mount() {
 fn App() -> impl IntoView {
     // The address is read here, once; every part of the page takes what is its own from it.
     let address = PageAddress::read(query_parameters());
-    provide_context(address.clone());
-    let state = AppState::new("worker.js", "lazy-worker.js");
+    let state = AppState::new("worker.js", "lazy-worker.js", address.clone());
     provide_context(state);
     // The first file opened need not wait for a worker and SQLite to start.
     state.start_spare();
@@ -120,5 +119,5 @@ fn app_state() -> AppState {
 
 /// The page's address as [`App`] read it, once.
 fn the_address() -> PageAddress {
-    expect_context::<PageAddress>()
+    app_state().address.get_value()
 }

@@ -12,6 +12,7 @@ use crate::engine::{DbError, QueryLimits, ReadStats, Schema};
 use crate::llm::ledger::Ledger;
 use crate::present::count::plural;
 use crate::present::ledger::QuestionReads;
+use crate::settings::address::PageAddress;
 use leptos::prelude::*;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -133,6 +134,8 @@ pub struct AppState {
     lazy_worker_url: StoredValue<String>,
     /// Local files of this many bytes and more are read on demand (`engine::kind`).
     pub on_demand_from: StoredValue<u64>,
+    /// The page's address, read once when the page started.
+    pub address: StoredValue<PageAddress>,
     /// A worker started ahead, with SQLite loaded, for the next database opened.
     spare: StoredValue<Option<WorkerDatabase>, LocalStorage>,
     /// The open database, of whatever kind (none before the first open).
@@ -198,8 +201,9 @@ impl SentLedger {
 impl AppState {
     /// The page's state, with engines whose worker scripts are at `worker_url` (in memory) and
     /// `lazy_worker_url` (on demand).
-    pub fn new(worker_url: &str, lazy_worker_url: &str) -> AppState {
+    pub fn new(worker_url: &str, lazy_worker_url: &str, address: PageAddress) -> AppState {
         AppState {
+            address: StoredValue::new(address),
             worker_url: StoredValue::new(worker_url.to_string()),
             lazy_worker_url: StoredValue::new(lazy_worker_url.to_string()),
             on_demand_from: StoredValue::new(ON_DEMAND_FROM_BYTES),

@@ -71,7 +71,8 @@ pub async fn prepare_for_open(state: AppState, schema: &Schema, key: Result<Stri
         .and_then(|json| serde_json::from_str::<Hidden>(&json).ok())
         .map(|hidden| hidden.within(schema))
         .unwrap_or_default();
-    let (from_address, unresolved) = Hidden::resolve(schema, &crate::ui::the_address().hidden);
+    let (from_address, unresolved) =
+        Hidden::resolve(schema, &state.address.with_value(|a| a.hidden.clone()));
     let hidden = kept.union(&from_address);
     state.hiding.set(Hiding {
         hidden: hidden.clone(),
