@@ -72,19 +72,14 @@ impl Source {
 
     /// A notes file's address given in `?notes=`.
     pub fn notes_address(url: &str) -> Source {
-        let Source::Url { url, name } = Source::address(url) else {
-            unreachable!("an address is a Url")
-        };
+        let (url, name) = named(url);
         Source::NotesUrl { url, name }
     }
 
     /// An address given in `?db=`; named after its last path segment.
     pub fn address(url: &str) -> Source {
-        let name = last_path_segment(url).unwrap_or_else(|| url.to_string());
-        Source::Url {
-            url: url.to_string(),
-            name,
-        }
+        let (url, name) = named(url);
+        Source::Url { url, name }
     }
 
     /// A database's address from `?db=` or the address field: read on demand when it is an
@@ -93,9 +88,7 @@ impl Source {
         match DbAddress::read(text) {
             DbAddress::Beside(url) => Source::address(&url),
             DbAddress::Remote(url) => {
-                let Source::Url { url, name } = Source::address(&url) else {
-                    unreachable!("an address is a Url")
-                };
+                let (url, name) = named(&url);
                 Source::Remote { url, name }
             }
         }
@@ -112,6 +105,12 @@ impl Source {
             Source::Datasette { address, .. } => address.trim().to_string(),
         }
     }
+}
+
+/// `url` with the name it is shown by: its last path segment, or the whole of it.
+fn named(url: &str) -> (String, String) {
+    let name = last_path_segment(url).unwrap_or_else(|| url.to_string());
+    (url.to_string(), name)
 }
 
 /// Starts opening `source` (a database or a conversation), reporting progress and errors in
