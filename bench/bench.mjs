@@ -106,7 +106,7 @@ for name, sql in queries.items():
     times = []
     for _ in range(runs):
         t0 = time.perf_counter(); rows = db.execute(sql).fetchall(); times.append((time.perf_counter() - t0) * 1000)
-    out[name] = {"ms": statistics.median(times), "all": times, "rows": [[str(v) for v in row] for row in rows]}
+    out[name] = {"ms": statistics.median(times), "all": times, "rows": [["NULL" if v is None else str(v) for v in row] for row in rows]}
 print(json.dumps(out))`;
   return JSON.parse(execFileSync('python3', ['-c', script, file, JSON.stringify(QUERIES), String(runs)]).toString());
 }
@@ -152,10 +152,15 @@ async function timedQuery(page, sql, rows) {
     });
   }, expected);
   await page.getByTestId('sql-run').click();
+  // The give-up timer is cleared once the table shows: left running, it kept node alive for
+  // ten minutes after the last table was printed.
+  let giveUp;
   const wall = await Promise.race([
     shown,
-    new Promise((_, reject) => setTimeout(() => reject(new Error(`no result for ${sql}`)), 10 * MINUTES)),
-  ]);
+    new Promise((_, reject) => {
+      giveUp = setTimeout(() => reject(new Error(`no result for ${sql}`)), 10 * MINUTES);
+    }),
+  ]).finally(() => clearTimeout(giveUp));
   // The engine in memory times its own steps; the one on demand does not (the page's figure).
   const onDemand = (await visibleText(page, 'db-reading')) !== null;
   const own = onDemand ? null : await page.evaluate(() => (window.askdbLastQuery ? window.askdbLastQuery() : null));
