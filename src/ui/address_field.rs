@@ -29,19 +29,21 @@ pub fn AddressField() -> impl IntoView {
     view! {
         // `novalidate`: what is not an address gets the page's own message, not the browser's.
         <form class="address-field" data-testid="db-address-form" novalidate=true on:submit=on_submit>
-            <label for="db-address" class="visually-hidden">"Database address"</label>
-            <input
-                id="db-address"
-                type="url"
-                inputmode="url"
-                placeholder="https://…/data.db"
-                data-testid="db-address"
-                prop:value=move || text.get()
-                on:input=move |event| text.set(event_target_value(&event))
-            />
-            <button class="button" type="submit" data-testid="db-address-open" disabled=busy>
-                "Open address"
-            </button>
+            <label for="db-address">"Or open one from a web address"</label>
+            <div class="address-row">
+                <input
+                    id="db-address"
+                    type="url"
+                    inputmode="url"
+                    placeholder="https://…/data.db"
+                    data-testid="db-address"
+                    prop:value=move || text.get()
+                    on:input=move |event| text.set(event_target_value(&event))
+                />
+                <button class="button" type="submit" data-testid="db-address-open" disabled=busy>
+                    "Open address"
+                </button>
+            </div>
         </form>
     }
 }

@@ -101,8 +101,12 @@ test('the address field beside "Open a file" opens a URL on demand, and refuses 
   const refusal = await waitUntil('the refusal', () => settledStatus(page), (text) => text?.includes('not a web address'));
   assert.match(refusal, /starts with https:\/\//);
 
-  await page.getByTestId('db-address').fill(at('range'));
-  await page.getByTestId('db-address').press('Enter');
+  // Found by its visible label, as a person (or a screen reader) finds it.
+  const field = page.getByLabel('Or open one from a web address');
+  const label = await page.locator('label[for="db-address"]').boundingBox();
+  assert.ok(label.width > 100 && label.height > 10, `the label is seen, not only read: ${JSON.stringify(label)}`);
+  await field.fill(at('range'));
+  await field.press('Enter');
   await waitForOpen(page, SAKILA, 60_000);
   assert.match(await visibleText(page, 'db-reading'), /read on demand from 127\.0\.0\.1:\d+/);
   await expectRows(page, LOOKUP, [['PENELOPE', 'GUINESS']]);
