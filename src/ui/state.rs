@@ -290,7 +290,7 @@ impl AppState {
         use super::hiding::view::AgentView;
         self.hiding.with_untracked(|h| match h.view {
             AgentView::Whole(_) => self.db.get_value(),
-            AgentView::Copy(_) => self.model_copy.get_value(),
+            AgentView::Copy(_) | AgentView::Fenced(_) => self.model_copy.get_value(),
             AgentView::Closed
             | AgentView::Preparing
             | AgentView::Failed(_)
