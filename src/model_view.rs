@@ -12,12 +12,16 @@
 //!
 //! Hiding is a mechanism, never a filter on the model's SQL: the model's queries run on a
 //! database in which what is hidden does not exist. A kind of database that cannot be copied
-//! gets another mechanism here, or a refusal; never the whole database in silence.
+//! gets another mechanism here, or a refusal; never the whole database in silence. The one
+//! other mechanism is for askdb's knowledge tables alone, on a server: a fence of names
+//! ([`knowledge_fence`]: the tables, and every view or virtual table that reads one, however
+//! deep), which the database enforces on every query of the model's before anything is sent.
 
-use crate::engine::hidden::{derive_script, load_catalogue, Hidden};
+use crate::engine::hidden::{derive_script, load_catalogue, CatalogueEntry, Hidden, ObjectKind};
 use crate::engine::kind::HidingMechanism;
 use crate::engine::{Database, DbError, Schema};
-use crate::knowledge::{is_knowledge_table, Knowledge, Problem};
+use crate::knowledge::{is_knowledge_table, Knowledge, Problem, KNOWLEDGE_TABLES};
+use crate::sql::fence::NameFence;
 
 /// How the model's view is enforced.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -28,6 +32,9 @@ pub enum Enforcement {
     Copy { script: String },
     /// Something must be left out and this database cannot do it: the model is not asked.
     Refused { why: String },
+    /// Only the knowledge tables are left out: the model reads the whole database through a
+    /// fence of names that refuses any query naming them or what reads them.
+    Fenced { fence: NameFence },
 }
 
 /// What the model must not read, and how that is enforced.
@@ -73,15 +80,85 @@ pub async fn plan<D: Database + ?Sized>(
                     script: derive_script(schema, &catalogue, &left_out),
                 }
             }
-            HidingMechanism::Refused(why) => Enforcement::Refused {
-                why: format!("{why}; {}", what_is_left_out(&left_out, hidden)),
-            },
+            HidingMechanism::FenceKnowledge(_) if hidden.is_empty() => {
+                let catalogue = load_catalogue(db).await?;
+                Enforcement::Fenced {
+                    fence: knowledge_fence(&catalogue),
+                }
+            }
+            HidingMechanism::Refused(why) | HidingMechanism::FenceKnowledge(why) => {
+                Enforcement::Refused {
+                    why: format!("{why}; {}", what_is_left_out(&left_out, hidden)),
+                }
+            }
         }
     };
     Ok(ViewPlan {
         left_out,
         enforcement,
     })
+}
+
+/// Tables that may hold what the knowledge tables hold, whatever the database: SQLite's samples
+/// of index keys (`sqlite_stat3`, `sqlite_stat4`) and its raw pages (`sqlite_dbpage`, where
+/// compiled in).
+const ALWAYS_FENCED: [&str; 3] = ["sqlite_stat3", "sqlite_stat4", "sqlite_dbpage"];
+
+/// The names the model's queries may not mention on a database described by `catalogue` (its
+/// `sqlite_schema`), so that they read nothing of the knowledge tables: the tables, what SQLite
+/// keeps of their keys and pages ([`ALWAYS_FENCED`]), every object whose name starts with a
+/// fenced name and `_` (the shadow tables of a full-text index on one, which hold its text),
+/// and every view or virtual table whose text names a fenced name, to any depth (a view over
+/// a view over `askdb_checks`). A view whose text cannot be read counts as reading one.
+/// Triggers and indexes are not read by a `SELECT`.
+pub fn knowledge_fence(catalogue: &[CatalogueEntry]) -> NameFence {
+    let mut fenced: Vec<String> = KNOWLEDGE_TABLES
+        .iter()
+        .chain(&ALWAYS_FENCED)
+        .map(|name| name.to_string())
+        .collect();
+    loop {
+        let fence = NameFence::new(&fenced);
+        let more: Vec<String> = catalogue
+            .iter()
+            .filter(|entry| !fence.holds(&entry.name))
+            .filter(|entry| {
+                let name = entry.name.to_ascii_lowercase();
+                let shadow = fence.names().any(|f| name.starts_with(&format!("{f}_")));
+                let reads = match (&entry.kind, entry.sql.as_deref()) {
+                    (ObjectKind::View, sql) => {
+                        sql.is_none_or(|sql| fence.named_in(sql) != Ok(None))
+                    }
+                    (ObjectKind::Table, Some(sql)) if is_virtual(sql) => {
+                        fence.named_in(sql) != Ok(None)
+                    }
+                    _ => false,
+                };
+                shadow || reads
+            })
+            .map(|entry| entry.name.clone())
+            .collect();
+        if more.is_empty() {
+            return fence;
+        }
+        fenced.extend(more);
+    }
+}
+
+/// `CREATE VIRTUAL TABLE …` (any case and spacing).
+fn is_virtual(sql: &str) -> bool {
+    let words: Vec<String> = sql
+        .split_whitespace()
+        .take(2)
+        .map(str::to_ascii_lowercase)
+        .collect();
+    words == ["create", "virtual"]
+}
+
+/// The schema the model is shown of a database read through `fence`: without what it fences.
+pub fn without_fenced(mut schema: Schema, fence: &NameFence) -> Schema {
+    schema.tables.retain(|table| !fence.holds(&table.name));
+    schema
 }
 
 /// "customers.email is hidden" or "it keeps notes in askdb_notes, which the model must not

@@ -11,7 +11,8 @@ use askdb::engine::hidden::Hidden;
 use askdb::engine::identity::{same_database, Identity, Sameness};
 use askdb::engine::kind::DatabaseKind;
 use askdb::engine::{query, query_bound, schema, DbError, QueryLimits, RowCount, Value};
-use askdb::model_view::{plan, Enforcement};
+use askdb::knowledge::tables;
+use askdb::model_view::{plan, without_fenced, Enforcement, ModelView};
 use futures::executor::block_on;
 use sha2::{Digest, Sha256};
 use support::datasette::DatasetteServer;
@@ -447,4 +448,85 @@ fn the_schema_reads_through_the_server_and_hidden_columns_are_refused_with_what_
     ))
     .unwrap();
     assert_eq!(whole.enforcement, Enforcement::Whole);
+}
+
+#[test]
+fn the_knowledge_tables_on_a_server_reach_the_model_as_notes_and_its_queries_never_read_them() {
+    let server = DatasetteServer::start();
+    let whole = served(&server, "knowing");
+    let schema = block_on(schema::load_tables(&whole)).unwrap();
+    let mechanism = DatabaseKind::Datasette.hiding();
+    let planned = block_on(plan(&whole, &schema, &Hidden::default(), &mechanism)).unwrap();
+    let Enforcement::Fenced { fence } = planned.enforcement else {
+        panic!("fenced, not {:?}", planned.enforcement);
+    };
+    // The tables, the view over one, and the view over that view (from the server's catalogue).
+    for name in ["askdb_notes", "askdb_checks", "golden", "Golden Again"] {
+        assert!(fence.holds(name), "{name} is not fenced");
+    }
+    for name in ["customers", "orders", "products", "memo"] {
+        assert!(!fence.holds(name), "{name} is fenced");
+    }
+
+    // The knowledge is read from the server's tables (the whole database), and goes to the
+    // model with a schema that has none of what is fenced.
+    let (knowledge, problems) = block_on(tables::load(&whole)).unwrap();
+    assert!(problems.is_empty(), "{problems:?}");
+    let view = ModelView::new(
+        without_fenced(schema.clone(), &fence),
+        knowledge,
+        &Hidden::default(),
+    );
+    let mut names: Vec<&str> = view.schema.tables.iter().map(|t| t.name.as_str()).collect();
+    names.sort_unstable();
+    assert_eq!(names, ["customers", "memo", "orders", "products"]);
+    assert!(view
+        .knowledge
+        .notes
+        .iter()
+        .any(|n| n.text.contains("NOTE-K7")));
+    assert_eq!(view.knowledge.checks.len(), 1);
+    assert!(view.knowledge.checks[0].sql.contains("golden_answer_k9"));
+
+    // The model's database refuses every spelling, and what reads the tables, before sending.
+    let model = whole.fenced(fence);
+    let before = server.requests().len();
+    for sql in [
+        "SELECT * FROM askdb_checks",
+        "select sql from ASKDB_Checks",
+        "SELECT * FROM \"askdb_checks\"",
+        "SELECT * FROM main.[askdb_checks]",
+        "SELECT * FROM 'askdb_checks'",
+        "SELECT * FROM `main`.`AskDB_Notes`",
+        "SELECT * FROM golden",
+        "SELECT sql FROM \"GOLDEN again\"",
+        "WITH g AS (SELECT * FROM main.golden) SELECT count(*) FROM g",
+        "SELECT * FROM sqlite_stat4",
+    ] {
+        let outcome = block_on(query(&model, sql, &limits(10, 5_000)));
+        assert!(
+            matches!(outcome, Err(DbError::Fenced(_))),
+            "{sql}: {outcome:?}"
+        );
+        let message = outcome.unwrap_err().to_string();
+        assert!(message.contains("may not read it"), "{message}");
+    }
+    // The control: an ordinary table is read through the fence, and its request is the only
+    // one since the refused ones.
+    let read = block_on(query(
+        &model,
+        "SELECT note AS after_the_fence FROM memo",
+        &limits(10, 5_000),
+    ))
+    .unwrap();
+    assert_eq!(read.rows, vec![vec![Value::Text("memo-marker-k5".into())]]);
+    let requests = server.wait_for_request("after_the_fence");
+    assert_eq!(requests.len(), before + 1, "{:#?}", &requests[before..]);
+    // The fenced database counts into the whole one's requests.
+    assert_eq!(model.total_requests(), whole.total_requests());
+
+    // What the person hides is still refused on a server.
+    let (chosen, _) = Hidden::resolve(&schema, &["memo".to_string()]);
+    let refused = block_on(plan(&whole, &schema, &chosen, &mechanism)).unwrap();
+    assert!(matches!(refused.enforcement, Enforcement::Refused { .. }));
 }

@@ -662,3 +662,73 @@ fn the_golden_questions_are_asked_of_a_datasette_server_with_the_same_report() {
     );
     assert_exit(&nosuch, 1, "has no database nosuchdb");
 }
+
+#[test]
+fn a_servers_knowledge_tables_give_the_notes_and_golden_questions_and_the_model_reads_none() {
+    let datasette = support::datasette::DatasetteServer::start();
+    let scratch = Scratch::new("datasette-knowing");
+    let answer = "SELECT name FROM customers WHERE prefecture = 'Tokyo' ORDER BY name";
+    // Tries the golden questions by name (the agent refuses it), through a view over them and
+    // a view over that view (the fence refuses both before any request), then reads an
+    // ordinary table (the positive control) and answers.
+    let server = FakeServer::start(move |request, _| {
+        let step = request.body.matches("\"tool_call_id\"").count();
+        let (name, arguments) = match step {
+            0 => ("run_sql", json!({ "sql": "SELECT * FROM askdb_checks" })),
+            1 => ("run_sql", json!({ "sql": "SELECT * FROM golden" })),
+            2 => (
+                "run_sql",
+                json!({ "sql": "SELECT * FROM main.\"GOLDEN AGAIN\"" }),
+            ),
+            3 => ("run_sql", json!({ "sql": "SELECT upper(note) FROM memo" })),
+            _ => (
+                "final_answer",
+                json!({ "answer": "Alice and Evan.", "sql": answer }),
+            ),
+        };
+        let mut reply = tool_call(Provider::OpenAi, name, arguments);
+        reply["choices"][0]["message"]["tool_calls"][0]["id"] = json!(format!("call_{step}"));
+        Reply::json(200, reply)
+    });
+    let output = eval_at(
+        &scratch,
+        &server.url,
+        &["--datasette", &datasette.database("knowing")],
+    );
+    assert_exit(&output, 0, "[1/1] pass");
+    assert_eq!(stdout(&output), "1 of 1 correct, 600 tokens\n");
+
+    let requests = server.requests();
+    assert_eq!(requests.len(), 5, "the model's five steps");
+    // The notes in the server's askdb_notes went with the question.
+    assert!(requests[0].body.contains("NOTE-K7"), "{}", requests[0].body);
+    // The positive control: what the model's query read reached its next request.
+    assert!(
+        requests[4].body.contains("MEMO-MARKER-K5"),
+        "{}",
+        requests[4].body
+    );
+    // Both views were refused by the fence, with its message.
+    for refused in &requests[2..4] {
+        assert!(refused.body.contains("may not read it"), "{}", refused.body);
+    }
+    for request in &requests {
+        assert!(
+            !request.body.contains("golden_answer_k9"),
+            "{}",
+            request.body
+        );
+    }
+    // The server was asked the control and the expected SQL, never the views.
+    let asked = datasette.wait_for_request("upper(note)");
+    assert!(
+        asked.iter().any(|r| r.contains("golden_answer_k9")),
+        "{asked:#?}"
+    );
+    for view in ["FROM golden", "GOLDEN AGAIN"] {
+        assert!(
+            !asked.iter().any(|r| r.contains(view)),
+            "{view}: {asked:#?}"
+        );
+    }
+}

@@ -207,3 +207,123 @@ fn the_model_is_never_shown_the_knowledge_tables_whatever_schema_it_is_given() {
     assert_eq!(Session::new(whole).schema(), &view.schema);
     assert_eq!(Session::for_view(view.clone()).knowledge(), &view.knowledge);
 }
+
+/// A catalogue entry of `kind` named `name`, made by `sql`.
+fn entry(
+    kind: askdb::engine::hidden::ObjectKind,
+    name: &str,
+    sql: &str,
+) -> askdb::engine::hidden::CatalogueEntry {
+    askdb::engine::hidden::CatalogueEntry {
+        kind,
+        name: name.into(),
+        table: name.into(),
+        sql: Some(sql.into()),
+    }
+}
+
+#[test]
+fn the_knowledge_fence_holds_every_object_that_reads_a_knowledge_table_however_deep() {
+    use askdb::engine::hidden::ObjectKind::{Index, Table, Trigger, View};
+    use askdb::model_view::knowledge_fence;
+    let catalogue = [
+        entry(
+            Table,
+            "askdb_checks",
+            "CREATE TABLE askdb_checks (question TEXT, sql TEXT)",
+        ),
+        entry(
+            Table,
+            "orders",
+            "CREATE TABLE orders (id INTEGER PRIMARY KEY)",
+        ),
+        // Made in this order, a view over a view over a view is only found by going round.
+        entry(View, "c", "CREATE VIEW c AS SELECT * FROM \"B\""),
+        entry(View, "b", "CREATE VIEW b AS SELECT * FROM [a]"),
+        entry(
+            View,
+            "a",
+            "CREATE VIEW a AS SELECT * FROM main.ASKDB_CHECKS",
+        ),
+        entry(View, "plain", "CREATE VIEW plain AS SELECT * FROM orders"),
+        // A full-text index on it, and its shadow tables, which hold its text.
+        entry(
+            Table,
+            "fts",
+            "CREATE VIRTUAL TABLE fts USING fts5(question, content='askdb_checks')",
+        ),
+        entry(
+            Table,
+            "fts_content",
+            "CREATE TABLE 'fts_content'(id INTEGER PRIMARY KEY, c0)",
+        ),
+        entry(
+            Table,
+            "askdb_checks_fts_data",
+            "CREATE TABLE 'askdb_checks_fts_data'(id, block)",
+        ),
+        // Not read by a SELECT: an index and a trigger.
+        entry(
+            Index,
+            "by_question",
+            "CREATE INDEX by_question ON askdb_checks(question)",
+        ),
+        entry(
+            Trigger,
+            "t",
+            "CREATE TRIGGER t AFTER INSERT ON orders BEGIN DELETE FROM askdb_checks; END",
+        ),
+        // A view whose text cannot be read counts as reading one.
+        entry(View, "odd", "CREATE VIEW odd AS SELECT 'never closed"),
+    ];
+    let fence = knowledge_fence(&catalogue);
+    for name in [
+        "askdb_checks",
+        "askdb_notes",
+        "a",
+        "b",
+        "c",
+        "fts",
+        "fts_content",
+        "askdb_checks_fts_data",
+        "odd",
+        "sqlite_stat4",
+    ] {
+        assert!(fence.holds(name), "{name} is not fenced");
+    }
+    for name in ["orders", "plain", "by_question", "t"] {
+        assert!(!fence.holds(name), "{name} is fenced");
+    }
+}
+
+/// A server that answers at most `cap` rows a query (Datasette's `max_returned_rows`), and
+/// says that it cut them.
+struct Capped<'d> {
+    inner: &'d NativeDb,
+    cap: usize,
+}
+
+impl Database for Capped<'_> {
+    async fn run(
+        &self,
+        sql: &ReadOnlySql,
+        values: &[Value],
+        limits: &QueryLimits,
+    ) -> Result<QueryResult, DbError> {
+        let mut result = self.inner.run(sql, values, limits).await?;
+        if result.rows.len() > self.cap {
+            result.rows.truncate(self.cap);
+            result.truncated = true;
+        }
+        Ok(result)
+    }
+}
+
+#[test]
+fn a_catalogue_longer_than_a_servers_row_cap_is_read_whole_part_by_part() {
+    let db = NativeDb::open(&demo_path()).unwrap();
+    let whole = block_on(load_catalogue(&db)).unwrap();
+    assert!(whole.len() > 4, "{}", whole.len());
+    let capped = Capped { inner: &db, cap: 2 };
+    assert_eq!(block_on(load_catalogue(&capped)).unwrap(), whole);
+}

@@ -79,12 +79,19 @@ pub enum HidingMechanism {
     Copy,
     /// Nothing can be kept from the model on this database, for this reason.
     Refused(String),
+    /// The model reads the whole database, but none of askdb's knowledge tables: a query of its
+    /// that names one, or something that reads one (a view over it), is refused by name before
+    /// it leaves the page (`crate::model_view::knowledge_fence`, `crate::sql::fence`). Their
+    /// names are askdb's own and the catalogue says what reads them, so a name is a sure sign;
+    /// a person's choice is not, and is refused, for this reason.
+    FenceKnowledge(String),
 }
 
 impl DatabaseKind {
     /// How a database of this kind keeps things from the model. One read on demand cannot be
     /// copied (it may be far larger than memory), and no other mechanism exists yet. A server
-    /// answers the model's queries on the whole database: the page cannot take anything away.
+    /// answers the model's queries on the whole database: the page cannot take anything away,
+    /// and only fences the knowledge tables off by name.
     pub fn hiding(self) -> HidingMechanism {
         match self {
             DatabaseKind::InMemory => HidingMechanism::Copy,
@@ -98,7 +105,7 @@ impl DatabaseKind {
                  hiding works by a copy without what is hidden"
                     .into(),
             ),
-            DatabaseKind::Datasette => HidingMechanism::Refused(
+            DatabaseKind::Datasette => HidingMechanism::FenceKnowledge(
                 "the model's queries run on the Datasette server, on the whole database, and \
                  this page cannot take tables or columns away from a server: serve a copy \
                  without them (drop them from a copy of the file with sqlite-utils or the \
@@ -161,8 +168,8 @@ mod tests {
                 matches!(kind.hiding(), HidingMechanism::Refused(why) if why.contains("on demand"))
             );
         }
-        let HidingMechanism::Refused(why) = DatabaseKind::Datasette.hiding() else {
-            panic!("a server's database cannot be copied");
+        let HidingMechanism::FenceKnowledge(why) = DatabaseKind::Datasette.hiding() else {
+            panic!("a server's database cannot be copied, only fenced");
         };
         assert!(why.contains("serve a copy without them"), "{why}");
     }

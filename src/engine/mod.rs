@@ -129,6 +129,10 @@ pub enum DbError {
     /// A Datasette server did not answer the query with rows (its time limit, SQL not allowed,
     /// not reachable, …); a SQL error it reports is [`DbError::Sqlite`], as from a file.
     Datasette(datasette::DatasetteProblem),
+    /// The query names one of askdb's knowledge tables, or something that reads one (a view
+    /// over it), which the model may not read on this database (`crate::sql::fence`); nothing
+    /// was sent. The name as the query wrote it, or why the text could not be read.
+    Fenced(String),
     /// No database is open.
     NotOpen,
 }
@@ -178,6 +182,12 @@ impl fmt::Display for DbError {
             DbError::ReadFailed(why) => write!(f, "the database could not be read: {why}"),
             DbError::Remote(problem) => write!(f, "{problem}"),
             DbError::Datasette(problem) => write!(f, "{problem}"),
+            DbError::Fenced(name) => write!(
+                f,
+                "not run: {name} holds askdb's notes about the data (or reads them), not data, \
+                 and the model may not read it; the notes you need are already in the schema and \
+                 in describe_table. Query the data's own tables"
+            ),
             DbError::NotOpen => write!(f, "no database is open"),
         }
     }

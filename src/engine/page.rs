@@ -26,6 +26,7 @@ use super::kind::{CountPolicy, DatabaseKind, HidingMechanism};
 use super::lazy::{LazyDatabase, LazyOpened};
 use super::worker::WorkerDatabase;
 use super::{Database, DbError, QueryLimits, QueryResult, ReadOnlySql, ReadStats, Value};
+use crate::sql::fence::NameFence;
 use futures::future::{AbortHandle, Abortable, FutureExt, LocalBoxFuture, Shared};
 use js_sys::{Array, Uint8Array};
 use std::cell::Cell;
@@ -264,10 +265,26 @@ impl PageDatabase {
             }
             PageDatabase::OnDemand(_) | PageDatabase::Datasette(_) => {
                 Err(DbError::Unavailable(match self.hiding() {
-                    HidingMechanism::Refused(why) => why,
+                    HidingMechanism::Refused(why) | HidingMechanism::FenceKnowledge(why) => why,
                     HidingMechanism::Copy => "this database cannot be copied".into(),
                 }))
             }
+        }
+    }
+
+    /// The database the model reads when `fence` (from `model_view::plan`) keeps it from the
+    /// knowledge tables: the same server, refusing every query that names a fenced name before
+    /// it is sent (its requests count into this one's). Only for a kind whose [`Self::hiding`]
+    /// is [`HidingMechanism::FenceKnowledge`].
+    pub fn fenced(&self, fence: NameFence) -> Result<PageDatabase, DbError> {
+        match self {
+            PageDatabase::Datasette(db) => Ok(PageDatabase::Datasette(Box::new(Served {
+                engine: db.engine.fenced(fence),
+                identity: db.identity.clone(),
+            }))),
+            PageDatabase::InMemory(_) | PageDatabase::OnDemand(_) => Err(DbError::Unavailable(
+                "only a database on a Datasette server is fenced; a file is copied".into(),
+            )),
         }
     }
 

@@ -8,50 +8,75 @@ use crate::llm::Usage;
 use crate::text::cut_chars;
 
 /// What one question (asked in the chat, or a golden question of "Check the model") read from
-/// a database read on demand: the ledger's "Read from the database".
+/// a database that is not in memory: the ledger's "Read from the database".
 #[derive(Clone, Debug, PartialEq)]
 pub struct QuestionReads {
     pub question: String,
     pub reads: ReadStats,
-    /// Read from a web server: each read is an HTTP request.
-    pub remote: bool,
+    pub from: ReadFrom,
 }
 
-/// "“How many orders?” read 48 KB in 3 HTTP requests from the server" (the question cut to 80
+/// Where a question's reads went, which says what one read is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReadFrom {
+    /// A local file read on demand: a read of its pages.
+    File,
+    /// A file on a web server read on demand: an HTTP range request.
+    WebServer,
+    /// A Datasette server that runs the queries: a request for one query's rows, waited for.
+    Datasette,
+}
+
+/// "“How many orders?” read 48 KB in 3 HTTP requests from the server", or for a Datasette
+/// server "… read 3 KB in 2 requests to the Datasette server, 140 ms" (the question cut to 80
 /// characters).
 pub fn question_reads_line(q: &QuestionReads) -> String {
     format!(
         "“{}” read {}",
         cut_chars(q.question.trim(), 80),
-        reads_text(q.reads, q.remote)
+        reads_text(q.reads, q.from)
     )
 }
 
-/// The questions' reads in all: "2 questions read 1.2 MB in 14 HTTP requests from the server".
+/// The questions' reads in all: "2 questions read 1.2 MB in 14 HTTP requests from the server",
+/// each kind of database on its own ("…; 1 question read 3 KB in 2 requests to the Datasette
+/// server, 40 ms") when the questions read more than one.
 pub fn question_reads_total(list: &[QuestionReads]) -> String {
-    let total = list
-        .iter()
-        .fold(ReadStats::default(), |sum, q| sum + q.reads);
-    format!(
-        "{} read {}",
-        plural(list.len() as u64, "question", "questions"),
-        reads_text(total, list.iter().any(|q| q.remote))
-    )
+    [ReadFrom::File, ReadFrom::WebServer, ReadFrom::Datasette]
+        .into_iter()
+        .filter_map(|from| {
+            let asked: Vec<&QuestionReads> = list.iter().filter(|q| q.from == from).collect();
+            let total = asked
+                .iter()
+                .fold(ReadStats::default(), |sum, q| sum + q.reads);
+            (!asked.is_empty()).then(|| {
+                format!(
+                    "{} read {}",
+                    plural(asked.len() as u64, "question", "questions"),
+                    reads_text(total, from)
+                )
+            })
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
-fn reads_text(reads: ReadStats, remote: bool) -> String {
-    if remote {
-        format!(
-            "{} in {} from the server",
-            format_bytes(reads.bytes),
-            plural(reads.requests, "HTTP request", "HTTP requests")
-        )
-    } else {
-        format!(
-            "{} in {} from the file",
-            format_bytes(reads.bytes),
+fn reads_text(reads: ReadStats, from: ReadFrom) -> String {
+    let bytes = format_bytes(reads.bytes);
+    match from {
+        ReadFrom::File => format!(
+            "{bytes} in {} from the file",
             plural(reads.requests, "read", "reads")
-        )
+        ),
+        ReadFrom::WebServer => format!(
+            "{bytes} in {} from the server",
+            plural(reads.requests, "HTTP request", "HTTP requests")
+        ),
+        ReadFrom::Datasette => format!(
+            "{bytes} in {} to the Datasette server, {} ms",
+            plural(reads.requests, "request", "requests"),
+            grouped(reads.waited_ms.unwrap_or(0))
+        ),
     }
 }
 
@@ -152,7 +177,7 @@ mod tests {
                 requests: 3,
                 ..ReadStats::default()
             },
-            remote: true,
+            from: ReadFrom::WebServer,
         };
         assert_eq!(
             question_reads_line(&one),
@@ -165,19 +190,53 @@ mod tests {
                 requests: 1,
                 ..ReadStats::default()
             },
-            remote: true,
+            from: ReadFrom::WebServer,
         };
         assert_eq!(
             question_reads_total(&[one.clone(), two]),
             "2 questions read 1.2 MB in 4 HTTP requests from the server"
         );
         let local = QuestionReads {
-            remote: false,
-            ..one
+            from: ReadFrom::File,
+            ..one.clone()
         };
         assert_eq!(
             question_reads_total(&[local]),
             "1 question read 48 KB in 3 reads from the file"
+        );
+    }
+
+    #[test]
+    fn a_datasette_question_says_its_requests_and_how_long_they_were_waited_for() {
+        let asked = |question: &str, requests, waited_ms| QuestionReads {
+            question: question.into(),
+            reads: ReadStats {
+                bytes: 2_400,
+                requests,
+                waited_ms: Some(waited_ms),
+            },
+            from: ReadFrom::Datasette,
+        };
+        let one = asked("Which customers live in Tokyo?", 3, 140);
+        assert_eq!(
+            question_reads_line(&one),
+            "“Which customers live in Tokyo?” read 2.4 KB in 3 requests to the Datasette \
+             server, 140 ms"
+        );
+        let two = asked("And in Osaka?", 1, 1_205);
+        assert_eq!(
+            question_reads_total(&[one.clone(), two.clone()]),
+            "2 questions read 4.8 KB in 4 requests to the Datasette server, 1,345 ms"
+        );
+        // After a file read on demand: each kind on its own.
+        let file = QuestionReads {
+            from: ReadFrom::File,
+            ..two
+        };
+        assert_eq!(
+            question_reads_total(&[file, one]),
+            "1 question read 2.4 KB in 1 read from the file; 1 question read 2.4 KB in 3 requests \
+             to the Datasette server, 140 ms"
         );
     }
 

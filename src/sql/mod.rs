@@ -1,11 +1,13 @@
 //! The rules about SQL text. Pure functions: no database, no browser.
 //!
 //! - [`guard`]: what may run (exactly one read-only statement).
+//! - [`fence`]: names that SQL text may not mention (the knowledge tables on a server).
 //! - [`tidy`]: cleaning up SQL that came from an LLM (code fences, quotes, a trailing `;`).
 //! - [`analysis`]: what a query compares and the traps it may fall into, so the agent's tools can
 //!   show the model what it cannot see (a literal that is not in the data, `NOT IN` over NULLs).
 
 pub mod analysis;
+pub mod fence;
 pub mod guard;
 pub mod lexer;
 pub mod tidy;

@@ -81,7 +81,8 @@ pub fn LedgerPanel() -> impl IntoView {
 }
 
 /// What each question read from a database read on demand (bytes, and HTTP requests for one on
-/// a web server): nothing shows until a question read one.
+/// a web server) or asked of a Datasette server (its requests, bytes and the time they were
+/// waited for): nothing shows until a question read one.
 #[component]
 fn DatabaseReads() -> impl IntoView {
     let reads = app_state().question_reads;

@@ -11,7 +11,7 @@ use crate::engine::worker::WorkerDatabase;
 use crate::engine::{DbError, QueryLimits, ReadStats, Schema};
 use crate::llm::ledger::Ledger;
 use crate::present::count::plural;
-use crate::present::ledger::QuestionReads;
+use crate::present::ledger::{QuestionReads, ReadFrom};
 use crate::settings::address::PageAddress;
 use leptos::prelude::*;
 use std::rc::Rc;
@@ -260,7 +260,7 @@ impl AppState {
     }
 
     /// Puts what `question` read from `db` since `before` (its total then) in the ledger, when
-    /// `db` is read on demand.
+    /// `db` is read on demand or asked on a Datasette server (its requests, bytes and time).
     pub fn note_question_reads(
         &self,
         question: &str,
@@ -271,7 +271,11 @@ impl AppState {
             let reads = QuestionReads {
                 question: question.to_string(),
                 reads: now.since(before),
-                remote: db.kind() == DatabaseKind::Remote,
+                from: match db.kind() {
+                    DatabaseKind::Remote => ReadFrom::WebServer,
+                    DatabaseKind::Datasette => ReadFrom::Datasette,
+                    DatabaseKind::LocalFile | DatabaseKind::InMemory => ReadFrom::File,
+                },
             };
             self.question_reads.update(|list| list.push(reads));
         }
@@ -290,7 +294,7 @@ impl AppState {
         use super::hiding::view::AgentView;
         self.hiding.with_untracked(|h| match h.view {
             AgentView::Whole(_) => self.db.get_value(),
-            AgentView::Copy(_) => self.model_copy.get_value(),
+            AgentView::Copy(_) | AgentView::Fenced(_) => self.model_copy.get_value(),
             AgentView::Closed
             | AgentView::Preparing
             | AgentView::Failed(_)

@@ -11,6 +11,8 @@
 #   shop     tests/datasets/shop/shop.db, immutable (-i: Datasette reports its SHA-256)
 #   chinook  tests/datasets/chinook/Chinook_Sqlite.sqlite, opened as a mutable file (no hash)
 #   nosql    another copy of shop, with arbitrary SQL turned off (metadata: allow_sql false)
+#   knowing  another copy of shop, with askdb's knowledge tables and views over them
+#            (tests/datasette/knowing.sql, run by the Datasette's own Python)
 #
 # The limits are small, so that the tests meet them: 1 s per query, 100 rows per answer.
 # --no-cors leaves out --cors (a browser may then not read its answers). --alpha starts
@@ -44,12 +46,17 @@ mkdir -p "$DIR"
 cp "$ROOT/tests/datasets/shop/shop.db" "$DIR/shop.db"
 cp "$ROOT/tests/datasets/chinook/Chinook_Sqlite.sqlite" "$DIR/chinook.db"
 cp "$ROOT/tests/datasets/shop/shop.db" "$DIR/nosql.db"
+cp "$ROOT/tests/datasets/shop/shop.db" "$DIR/knowing.db"
+"$(dirname "$DATASETTE")/python" -c 'import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+db.executescript(open(sys.argv[2]).read())
+db.commit()' "$DIR/knowing.db" "$ROOT/tests/datasette/knowing.sql"
 cat >"$DIR/metadata.json" <<'JSON'
 {"databases": {"nosql": {"allow_sql": false}}}
 JSON
 
-DATABASES=(-i shop.db chinook.db nosql.db --metadata metadata.json)
-[ "$VERSION" = "0.65.5" ] || DATABASES=(-i shop.db chinook.db)
+DATABASES=(-i shop.db chinook.db nosql.db knowing.db --metadata metadata.json)
+[ "$VERSION" = "0.65.5" ] || DATABASES=(-i shop.db chinook.db knowing.db)
 
 cd "$DIR"
 # Unbuffered, so that each request is in access.log as soon as it is answered.

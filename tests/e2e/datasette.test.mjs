@@ -5,7 +5,12 @@
 // without:
 // - the schema, the console (what each query cost in requests), an agent question answered
 //   through the server (its log shows the agent's queries), the evidence re-run, the requests
-//   per question and beside the ledger;
+//   per question (in its step, its usage line and the ledger's "Read from the database") and
+//   the session's beside the ledger;
+// - knowledge tables on the server (the `knowing` database: askdb_notes, askdb_checks and two
+//   views over them): the notes reach the model, "Check the model" asks the golden question,
+//   and the model's reads of the table by any spelling and through the views are refused
+//   before any request (model_view::knowledge_fence);
 // - safe mode: the app's compiled query goes with its bound values as named parameters;
 // - the server's limits and refusals, each with its message: a runaway query stopped by its
 //   time limit, a result cut at its row cap ("more than 100 rows"), allow_sql off, CORS off, a
@@ -35,13 +40,13 @@ const before_ = {};
 
 before(async () => {
   [served, withoutCors] = await Promise.all([startDatasette(), startDatasette({ cors: false })]);
-  for (const name of ['shop', 'chinook']) before_[name] = served.sha256(name);
+  for (const name of ['shop', 'chinook', 'knowing']) before_[name] = served.sha256(name);
 });
 
 after(async () => {
   // Nothing the page sent changed the server's files.
   if (served) {
-    for (const name of ['shop', 'chinook']) assert.equal(served.sha256(name), before_[name], `${name}.db changed`);
+    for (const name of ['shop', 'chinook', 'knowing']) assert.equal(served.sha256(name), before_[name], `${name}.db changed`);
   }
   await served?.stop();
   await withoutCors?.stop();
@@ -120,11 +125,73 @@ test('a question answered through the server: its queries in the server log, req
   );
   await page.getByTestId('ledger').locator('summary').first().click();
   assert.match(await visibleText(page, 'ledger-server'), /Asked of the Datasette server since it opened: \d+ requests to the server/);
+  // The question's own requests, beside the model's, in the ledger.
+  assert.match(
+    await visibleText(page, 'ledger-reads-question'),
+    /^“Which customers live in Tokyo\?” read [\d.]+ (B|KB) in [2-9]\d* requests to the Datasette server, [\d,]+ ms$/,
+  );
+  assert.match(await visibleText(page, 'ledger-reads-total'), /^1 question read .* requests to the Datasette server, [\d,]+ ms$/);
   assert.ok(llm.modelRequests().map(bodyText).some((body) => body.includes('Evan')), "the server's rows went to the model");
   await page.screenshot({ path: 'target/e2e-datasette-answer.png', fullPage: true });
+  await page.getByTestId('ledger').screenshot({ path: 'target/e2e-datasette-ledger-1280.png' });
   // On a narrow screen, what each step cost wraps: nothing spills sideways.
   await page.setViewportSize({ width: 400, height: 900 });
   assert.deepEqual(await sidewaysSpills(page), []);
+  await page.getByTestId('ledger').screenshot({ path: 'target/e2e-datasette-ledger-400.png' });
+  assert.deepEqual(page.problems, []);
+});
+
+test("knowledge tables on the server: its notes reach the model, its golden question is asked, the model reads none of it", async (t) => {
+  const answer = "SELECT name FROM customers WHERE prefecture = 'Tokyo' ORDER BY name";
+  // The model tries the golden questions by name (the agent's own check refuses it), then in
+  // other spellings and through the views over them (the fence refuses them), then reads an
+  // ordinary table (the positive control) and answers.
+  const tries = ['SELECT * FROM askdb_checks', 'SELECT sql FROM main."ASKDB_Checks"', 'SELECT * FROM [golden]', 'SELECT * FROM main."GOLDEN AGAIN"'];
+  const llm = await scriptedLlm(t, [
+    ...tries.map((sql) => call('run_sql', { sql })),
+    call('run_sql', { sql: 'SELECT upper(note) AS shout FROM memo' }),
+    finalAnswer('Alice and Evan.', answer),
+  ]);
+  const page = await openWatched(t, session, `?datasette=${encodeURIComponent(served.database('knowing'))}`);
+  await waitForOpen(page, served.database('knowing'));
+  // The schema panel shows the data's tables and views; the knowledge tables are the notes'.
+  assert.ok((await schemaNames(page)).includes('memo'));
+  assert.ok(!(await schemaNames(page)).includes('askdb_checks'));
+  await configureFor(page, llm, 'openai');
+  await page.getByTestId('settings').click();
+  const button = page.getByTestId('checks-button');
+  await button.waitFor({ state: 'visible' });
+  assert.match(await button.textContent(), /Check the model\s*1/);
+  const before = served.requests().length;
+  await button.click();
+  await page.getByTestId('checks-run').click();
+  const summary = await waitUntil(
+    'the checks summary',
+    () => visibleText(page, 'checks-summary'),
+    (text) => Boolean(text) && text.includes('correct') && !text.includes('Asking'),
+  );
+  assert.match(summary, /^1 of 1 correct/);
+
+  const bodies = llm.modelRequests().map(bodyText);
+  assert.equal(bodies.length, tries.length + 2);
+  // The positive controls: the server's notes went with the question, the memo's value with
+  // the step after it was read.
+  assert.ok(bodies[0].includes('NOTE-K7'), 'the note from askdb_notes reached the model');
+  assert.ok(bodies.at(-1).includes('MEMO-MARKER-K5'), "an ordinary table's value reached the model");
+  for (const body of bodies) assert.ok(!body.includes('golden_answer_k9'), 'the golden SQL reached the model');
+  // By name the agent's own check refused the first two; the fence refused the views, before
+  // any request.
+  const last = bodies.at(-1);
+  assert.equal(last.split('holds askdb\'s notes about the data, not data;').length - 1, 2, last);
+  assert.equal(last.split('may not read it').length - 1, 2, last);
+  // The server was asked the expected SQL and the control, none of the model's tries.
+  const asked = served.requests().slice(before);
+  assert.ok(asked.some((r) => r.includes('golden_answer_k9')), 'the expected SQL ran on the server');
+  assert.ok(asked.some((r) => r.includes('upper(note)')), "the control reached the server");
+  for (const sql of tries) assert.ok(!asked.some((r) => r.includes(sql)), `${sql} reached the server`);
+  // The golden question's requests in the ledger.
+  await page.getByTestId('ledger').locator('summary').first().click();
+  assert.match(await visibleText(page, 'ledger-reads-question'), /^“Which customers live in Tokyo\?” read .* requests to the Datasette server, [\d,]+ ms$/);
   assert.deepEqual(page.problems, []);
 });
 

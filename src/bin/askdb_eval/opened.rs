@@ -31,7 +31,8 @@ const COUNT_LIMITS: QueryLimits = QueryLimits {
 pub struct Opened<D = RusqliteDb> {
     /// The whole database: the expected SQL of a golden question runs here.
     pub whole: D,
-    /// The copy the model reads, when something is left out of it (a file only).
+    /// The database the model reads, when something is left out of it: a file's copy, or a
+    /// server's database behind a fence of names.
     pub for_model: Option<D>,
     pub session: Session,
     /// Names given to hide that the database does not have (or cannot hide), with why.
@@ -47,22 +48,32 @@ impl Opened {
             why,
         };
         let whole = RusqliteDb::open(path).map_err(EvalError::Database)?;
-        Opened::settle(whole, path, notes, hide, HidingMechanism::Copy, |script| {
-            RusqliteDb::derived(path, script)
-                .map_err(EvalError::Database)
-                .and_then(|copy| {
-                    let schema =
-                        block_on(schema::load(&copy, &COUNT_LIMITS)).map_err(schema_error)?;
-                    Ok((copy, schema))
-                })
-        })
+        Opened::settle(
+            whole,
+            path,
+            notes,
+            hide,
+            HidingMechanism::Copy,
+            |_, _, enforcement| {
+                let Enforcement::Copy { script } = enforcement else {
+                    unreachable!("a file is copied, never fenced")
+                };
+                RusqliteDb::derived(path, script)
+                    .map_err(EvalError::Database)
+                    .and_then(|copy| {
+                        let schema =
+                            block_on(schema::load(&copy, &COUNT_LIMITS)).map_err(schema_error)?;
+                        Ok((copy, schema))
+                    })
+            },
+        )
     }
 }
 
 impl Opened<DatasetteDatabase<NativeTransport>> {
     /// Opens the database at the Datasette `address` (`http://host/dbname`), `token` sent to
-    /// that server only. Nothing can be taken away from a server: `hide`, or askdb's knowledge
-    /// tables on it, are refused with what to do (`DatabaseKind::Datasette`).
+    /// that server only. Nothing can be taken away from a server: askdb's knowledge tables on it
+    /// are fenced off by name for the model (`model_view::knowledge_fence`), as in the page.
     pub fn served(
         address: &str,
         token: Option<String>,
@@ -82,21 +93,30 @@ impl Opened<DatasetteDatabase<NativeTransport>> {
             notes,
             &[],
             DatabaseKind::Datasette.hiding(),
-            |_| unreachable!("a Datasette database is never copied"),
+            |whole, full_schema, enforcement| {
+                let Enforcement::Fenced { fence } = enforcement else {
+                    unreachable!("a Datasette database is fenced, never copied")
+                };
+                Ok((
+                    whole.fenced(fence.clone()),
+                    model_view::without_fenced(full_schema.clone(), fence),
+                ))
+            },
         )
     }
 }
 
 impl<D: Database> Opened<D> {
-    /// What the model sees of `whole` (named `path` in messages), decided as in the page; a
-    /// copy, when one is needed and `mechanism` makes one, by `copy` from its script.
+    /// What the model sees of `whole` (named `path` in messages), decided as in the page; the
+    /// database the model reads and its schema, when the plan needs one other than `whole` (a
+    /// copy, or `whole` behind a fence), by `for_model` from the plan's enforcement.
     fn settle(
         whole: D,
         path: &Path,
         notes: &Knowledge,
         hide: &[String],
         mechanism: HidingMechanism,
-        copy: impl FnOnce(&str) -> Result<(D, Schema), EvalError>,
+        for_model: impl FnOnce(&D, &Schema, &Enforcement) -> Result<(D, Schema), EvalError>,
     ) -> Result<Opened<D>, EvalError> {
         let schema_error = |why| EvalError::Schema {
             path: path.to_path_buf(),
@@ -114,11 +134,11 @@ impl<D: Database> Opened<D> {
             .map_err(schema_error)?;
         let (for_model, read_schema) = match plan.enforcement {
             Enforcement::Whole => (None, full_schema.clone()),
-            Enforcement::Copy { script } => {
-                let (copy, schema) = copy(&script)?;
-                (Some(copy), schema)
-            }
             Enforcement::Refused { why } => return Err(schema_error(DbError::Unavailable(why))),
+            enforcement @ (Enforcement::Copy { .. } | Enforcement::Fenced { .. }) => {
+                let (db, schema) = for_model(&whole, &full_schema, &enforcement)?;
+                (Some(db), schema)
+            }
         };
 
         let from_comments = Knowledge {

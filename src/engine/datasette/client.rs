@@ -4,13 +4,17 @@
 //! Only a [`ReadOnlySql`] reaches [`Database::run`], so the guard has accepted every statement
 //! before its request is built: a write never leaves. A redirect is followed once, and only on
 //! the same server (Datasette 1.0's alphas send `/<db>.json?sql=` on to their query endpoint),
-//! so a token goes nowhere else.
+//! so a token goes nowhere else. The model's database on a server keeps it from askdb's
+//! knowledge tables by a [`NameFence`] ([`DatasetteDatabase::fenced`]): a query that names one
+//! is refused before its request is built.
 
 use super::address::origin_of;
 use super::identity::{read_databases, DatasetteIdentity};
 use super::{answer, request, DatasetteAddress, DatasetteProblem};
 use crate::engine::{Database, DbError, QueryLimits, QueryResult, ReadOnlySql, ReadStats, Value};
+use crate::sql::fence::NameFence;
 use std::cell::Cell;
+use std::rc::Rc;
 
 /// A server's answer, whatever its status.
 #[derive(Clone, Debug, PartialEq)]
@@ -60,8 +64,10 @@ pub struct DatasetteDatabase<T> {
     token: Option<String>,
     transport: T,
     /// Every request made since it was created: how many, the bytes of their answers, and how
-    /// long they were waited for.
-    sent: Cell<ReadStats>,
+    /// long they were waited for (shared with its [`Self::fenced`] twin).
+    sent: Rc<Cell<ReadStats>>,
+    /// Names no query may mention here (empty but for the model's database).
+    fence: NameFence,
 }
 
 impl<T: Transport> DatasetteDatabase<T> {
@@ -70,10 +76,27 @@ impl<T: Transport> DatasetteDatabase<T> {
             address,
             token,
             transport,
-            sent: Cell::new(ReadStats {
+            sent: Rc::new(Cell::new(ReadStats {
                 waited_ms: Some(0),
                 ..ReadStats::default()
-            }),
+            })),
+            fence: NameFence::default(),
+        }
+    }
+
+    /// The same database on the same server, for the model: a query that mentions a name of
+    /// `fence` fails with [`DbError::Fenced`] and sends nothing. Its requests count into this
+    /// one's total too.
+    pub fn fenced(&self, fence: NameFence) -> Self
+    where
+        T: Clone,
+    {
+        DatasetteDatabase {
+            address: self.address.clone(),
+            token: self.token.clone(),
+            transport: self.transport.clone(),
+            sent: Rc::clone(&self.sent),
+            fence,
         }
     }
 
@@ -188,6 +211,16 @@ impl<T: Transport> Database for DatasetteDatabase<T> {
         values: &[Value],
         limits: &QueryLimits,
     ) -> Result<QueryResult, DbError> {
+        match self.fence.named_in(sql.as_str()) {
+            Ok(None) => {}
+            Ok(Some(name)) => return Err(DbError::Fenced(name)),
+            // Unreachable for text the guard accepted; refused all the same.
+            Err(why) => {
+                return Err(DbError::Fenced(format!(
+                    "a text the fence could not read ({why})"
+                )))
+            }
+        }
         let (url, sent) =
             request::query_url(&self.address, sql, values, limits).map_err(DbError::Datasette)?;
         let before = self.sent.get();

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 const MAX_ANSWER_BYTES: u64 = 64 * 1024 * 1024;
 
 /// Blocking GETs over ureq; redirects returned, not followed.
-#[derive(Default)]
+#[derive(Clone, Copy, Debug, Default)]
 pub struct NativeTransport;
 
 impl Transport for NativeTransport {

@@ -47,26 +47,31 @@ pub struct CatalogueEntry {
     pub sql: Option<String>,
 }
 
-/// Reads `sqlite_schema`, in the order the objects were made.
+/// Reads `sqlite_schema`, in the order the objects were made. A server that answers at most so
+/// many rows (Datasette's row cap) is asked for the rest, part by part: the catalogue is never
+/// cut short in silence.
 pub async fn load_catalogue<D: Database + ?Sized>(db: &D) -> Result<Vec<CatalogueEntry>, DbError> {
     let limits = QueryLimits {
         max_rows: 1_000_000,
         deadline_ms: 10_000,
     };
-    let result = query(
-        db,
-        "SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY rowid",
-        &limits,
-    )
-    .await?;
     let text = |value: &Value| match value {
         Value::Text(text) => Some(text.clone()),
         _ => None,
     };
-    Ok(result
-        .rows
-        .iter()
-        .filter_map(|row| {
+    let mut entries = Vec::new();
+    let mut after = i64::MIN;
+    loop {
+        let result = query(
+            db,
+            &format!(
+                "SELECT type, name, tbl_name, sql, rowid FROM sqlite_schema WHERE rowid > {after} \
+                 ORDER BY rowid"
+            ),
+            &limits,
+        )
+        .await?;
+        entries.extend(result.rows.iter().filter_map(|row| {
             let kind = match text(&row[0])?.as_str() {
                 "table" => ObjectKind::Table,
                 "view" => ObjectKind::View,
@@ -80,8 +85,21 @@ pub async fn load_catalogue<D: Database + ?Sized>(db: &D) -> Result<Vec<Catalogu
                 table: text(&row[2]).unwrap_or_default(),
                 sql: text(&row[3]),
             })
-        })
-        .collect())
+        }));
+        let last = result.rows.last().and_then(|row| match row.get(4) {
+            Some(Value::Integer(rowid)) => Some(*rowid),
+            _ => None,
+        });
+        match last {
+            Some(rowid) if result.truncated && rowid > after => after = rowid,
+            _ if result.truncated => {
+                return Err(DbError::Unavailable(
+                    "the database's catalogue (sqlite_schema) could not be read whole".into(),
+                ))
+            }
+            _ => return Ok(entries),
+        }
+    }
 }
 
 /// The script that removes what `hidden` names from a writable copy of the database that

@@ -144,7 +144,7 @@ async fn make_view(state: AppState, schema: Schema, hidden: Hidden, generation: 
     if !is_current(generation) {
         return;
     }
-    if !matches!(view, AgentView::Copy(_)) {
+    if !matches!(view, AgentView::Copy(_) | AgentView::Fenced(_)) {
         // A copy made for the database or the choice before is not needed any more.
         if let Some(copy) = state.model_copy.try_update_value(Option::take).flatten() {
             leptos::task::spawn_local(async move { copy.close().await });
@@ -154,13 +154,28 @@ async fn make_view(state: AppState, schema: Schema, hidden: Hidden, generation: 
 }
 
 /// The model's view of the open database with `hidden` kept from it: the whole database, a
-/// copy without what is left out (opened, and kept as the model's copy), or a refusal.
+/// copy without what is left out (opened, and kept as the model's copy), the database behind a
+/// fence of names (kept as the model's copy too), or a refusal.
 async fn view_for(state: AppState, schema: &Schema, hidden: &Hidden) -> Result<AgentView, DbError> {
     let whole = state.database().ok_or(DbError::NotOpen)?;
     let plan = model_view::plan(&*whole, schema, hidden, &whole.hiding()).await?;
     match plan.enforcement {
         Enforcement::Whole => Ok(AgentView::Whole(schema.clone())),
         Enforcement::Refused { why } => Ok(AgentView::Refused(why)),
+        Enforcement::Fenced { fence } => {
+            let fenced = Rc::new(whole.fenced(fence.clone())?);
+            let before = state
+                .model_copy
+                .try_update_value(|kept| kept.replace(fenced))
+                .flatten();
+            if let Some(before) = before {
+                leptos::task::spawn_local(async move { before.close().await });
+            }
+            Ok(AgentView::Fenced(model_view::without_fenced(
+                schema.clone(),
+                &fence,
+            )))
+        }
         Enforcement::Copy { script } => {
             let copy = Rc::new(whole.model_copy(&script).await?);
             let limits = state.limits.get_untracked();

@@ -17,6 +17,9 @@ pub enum AgentView {
     Preparing,
     /// The copy is open in its own engine; this is its schema.
     Copy(Schema),
+    /// Only the knowledge tables are left out, of a database that is fenced, not copied (a
+    /// Datasette server's): the model reads it through the fence; this is what it is shown.
+    Fenced(Schema),
     /// The copy could not be made, for this reason.
     Failed(String),
     /// Something must be left out and this database cannot do it (`model_view`), for this
@@ -28,7 +31,9 @@ impl AgentView {
     /// The schema the model is given, when it may be asked.
     pub fn schema(&self) -> Option<&Schema> {
         match self {
-            AgentView::Whole(schema) | AgentView::Copy(schema) => Some(schema),
+            AgentView::Whole(schema) | AgentView::Copy(schema) | AgentView::Fenced(schema) => {
+                Some(schema)
+            }
             _ => None,
         }
     }
@@ -37,7 +42,7 @@ impl AgentView {
     /// what to tell the person). Closed counts as not ready: nothing is open to run them on.
     pub fn state(&self) -> ViewState {
         match self {
-            AgentView::Whole(_) | AgentView::Copy(_) => ViewState::Ready,
+            AgentView::Whole(_) | AgentView::Copy(_) | AgentView::Fenced(_) => ViewState::Ready,
             AgentView::Closed | AgentView::Preparing => ViewState::Preparing,
             AgentView::Failed(why) => ViewState::Failed(why.clone()),
             AgentView::Refused(why) => ViewState::Refused(why.clone()),
