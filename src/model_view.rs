@@ -117,8 +117,8 @@ pub fn knowledge_for_model(
     model_schema: &Schema,
     hidden: &Hidden,
 ) -> (Knowledge, Vec<Problem>) {
-    let (checked, mut problems) = knowledge.checked(model_schema);
-    let (kept, named_hidden) = checked.without_hidden(hidden);
+    let (validated, mut problems) = knowledge.validated(model_schema);
+    let (kept, named_hidden) = validated.without_hidden(hidden);
     problems.extend(named_hidden);
     (kept, problems)
 }

@@ -25,13 +25,13 @@ fn demo_knowledge(db: &RusqliteDb) -> Knowledge {
     let (from_tables, problems) = block_on(tables::load(db)).unwrap();
     assert!(problems.is_empty(), "{problems:?}");
     let schema = block_on(schema::load(db, &QueryLimits::default())).unwrap();
-    let (knowledge, problems) = Knowledge::merged([from_schema, from_tables]).checked(&schema);
+    let (knowledge, problems) = Knowledge::merged([from_schema, from_tables]).validated(&schema);
     assert!(problems.is_empty(), "{problems:?}");
     knowledge
 }
 
 #[test]
-fn the_demo_knowledge_comes_from_comments_and_tables_and_passes_every_check() {
+fn the_demo_knowledge_comes_from_comments_and_tables_and_passes_validation() {
     let knowledge = demo_knowledge(&demo());
     let note = |table: &str, column: Option<&str>| {
         let found = match column {
@@ -110,19 +110,19 @@ fn the_demo_keeps_the_reference_shop_data_row_for_row() {
 }
 
 #[test]
-fn the_chinook_notes_file_reads_and_passes_every_check_on_chinook() {
+fn the_chinook_notes_file_reads_and_passes_validation_on_chinook() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("www/examples/chinook");
     let text = std::fs::read_to_string(root.join("chinook.knowledge.json")).unwrap();
     let (knowledge, problems) = askdb::knowledge::sidecar::read(&text).unwrap();
     assert!(problems.is_empty(), "{problems:?}");
     let db = RusqliteDb::open(&root.join("Chinook_Sqlite.sqlite"));
     let schema = block_on(schema::load(&db, &QueryLimits::default())).unwrap();
-    let (checked, problems) = knowledge.clone().checked(&schema);
+    let (validated, problems) = knowledge.clone().validated(&schema);
     assert!(problems.is_empty(), "{problems:?}");
-    assert_eq!(checked.notes.len(), knowledge.notes.len());
-    assert_eq!(checked.checks.len(), 5);
-    for sql in checked.examples.iter().map(|e| &e.sql).chain(
-        checked
+    assert_eq!(validated.notes.len(), knowledge.notes.len());
+    assert_eq!(validated.checks.len(), 5);
+    for sql in validated.examples.iter().map(|e| &e.sql).chain(
+        validated
             .checks
             .iter()
             .flat_map(|c| std::iter::once(&c.sql).chain(&c.also_accepted)),

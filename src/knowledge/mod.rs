@@ -13,7 +13,6 @@
 //! cut to size and reported ([`Problem`]), never obeyed. Knows nothing of the browser.
 
 pub mod budget;
-mod check;
 pub mod comments;
 mod hiding;
 mod limits;
@@ -22,6 +21,7 @@ pub mod person;
 pub mod retrieve;
 pub mod sidecar;
 pub mod tables;
+mod validate;
 
 pub use limits::{Limits, LIMITS};
 

@@ -194,8 +194,8 @@ mod tests {
         };
         let shown = |mine: &[Note]| {
             let merged = Knowledge::merged([from_file.clone(), as_knowledge(mine)]);
-            let (checked, _) = merged.checked(&schema);
-            checked
+            let (validated, _) = merged.validated(&schema);
+            validated
                 .column_note("orders", "amount")
                 .map(|n| n.text.clone())
         };

@@ -126,10 +126,10 @@ impl<D: Database> Opened<D> {
             ..Knowledge::default()
         };
         let (in_file, mut problems) = block_on(tables::load(&whole)).map_err(schema_error)?;
-        // As the page does it: merged and checked against the whole database (what its schema
+        // As the page does it: merged and validated against the whole database (what its schema
         // panel shows), then the model's view of it (`ModelView::new`).
         let (merged, more) =
-            Knowledge::merged([from_comments, in_file, notes.clone()]).checked(&full_schema);
+            Knowledge::merged([from_comments, in_file, notes.clone()]).validated(&full_schema);
         problems.extend(more);
         let view = ModelView::new(read_schema, merged, &hidden);
         problems.extend(view.left_out.iter().cloned());

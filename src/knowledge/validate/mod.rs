@@ -1,4 +1,4 @@
-//! Knowledge checked before anyone uses it: against the schema it is about, the read-only
+//! Knowledge validated before anyone uses it: against the schema it is about, the read-only
 //! rules for its SQL, and the [`LIMITS`]. Whatever is dropped or cut is said in a [`Problem`];
 //! nothing from a source is trusted as it came.
 
@@ -18,31 +18,31 @@ impl Knowledge {
     /// - example and check SQL is tidied and must pass the read-only guard, stay off the
     ///   knowledge tables and read only tables the schema has, or it is dropped;
     /// - each list keeps at most its limit.
-    pub fn checked(self, schema: &Schema) -> (Knowledge, Vec<Problem>) {
+    pub fn validated(self, schema: &Schema) -> (Knowledge, Vec<Problem>) {
         let mut problems = Vec::new();
         let notes = capped(self.notes, LIMITS.notes, "notes", &mut problems, |note| {
-            check_note(note, schema)
+            validate_note(note, schema)
         });
         let glossary = capped(
             self.glossary,
             LIMITS.glossary,
             "glossary terms",
             &mut problems,
-            check_term,
+            validate_term,
         );
         let examples = capped(
             self.examples,
             LIMITS.examples,
             "worked examples",
             &mut problems,
-            |example| check_example(example, schema),
+            |example| validate_example(example, schema),
         );
         let checks = capped(
             self.checks,
             LIMITS.checks,
             "golden questions",
             &mut problems,
-            |check| check_check(check, schema),
+            |check| validate_golden(check, schema),
         );
         let knowledge = Knowledge {
             notes,
@@ -54,19 +54,19 @@ impl Knowledge {
     }
 }
 
-/// What checking one piece gave: the piece (perhaps changed), and what to say about it.
-struct Checked<T> {
+/// What validating one piece gave: the piece (perhaps changed), and what to say about it.
+struct Validated<T> {
     kept: Option<T>,
     problems: Vec<Problem>,
 }
 
-/// Every piece checked; at most `limit` kept, the rest counted in one problem per source.
+/// Every piece validated; at most `limit` kept, the rest counted in one problem per source.
 fn capped<T: Piece>(
     pieces: Vec<T>,
     limit: usize,
     what: &str,
     problems: &mut Vec<Problem>,
-    check: impl Fn(T) -> Checked<T>,
+    validate: impl Fn(T) -> Validated<T>,
 ) -> Vec<T> {
     let mut kept = Vec::new();
     let mut over: Vec<Source> = Vec::new();
@@ -75,9 +75,9 @@ fn capped<T: Piece>(
             over.push(piece.source());
             continue;
         }
-        let checked = check(piece);
-        problems.extend(checked.problems);
-        kept.extend(checked.kept);
+        let validated = validate(piece);
+        problems.extend(validated.problems);
+        kept.extend(validated.kept);
     }
     let mut sources = over.clone();
     sources.sort();
@@ -121,7 +121,7 @@ impl Piece for Check {
     }
 }
 
-fn check_note(mut note: Note, schema: &Schema) -> Checked<Note> {
+fn validate_note(mut note: Note, schema: &Schema) -> Validated<Note> {
     let subject = match &note.column {
         Some(column) => format!(
             "note on {}.{}",
@@ -135,7 +135,7 @@ fn check_note(mut note: Note, schema: &Schema) -> Checked<Note> {
         subject: subject.clone(),
         message,
     };
-    let dropped = |message: String| Checked {
+    let dropped = |message: String| Validated {
         kept: None,
         problems: vec![problem(message)],
     };
@@ -170,13 +170,13 @@ fn check_note(mut note: Note, schema: &Schema) -> Checked<Note> {
         .into_iter()
         .collect();
     note.text = cleaned.text;
-    Checked {
+    Validated {
         kept: (!note.text.is_empty()).then_some(note),
         problems,
     }
 }
 
-fn check_term(mut term: Term) -> Checked<Term> {
+fn validate_term(mut term: Term) -> Validated<Term> {
     let subject = format!("glossary term \"{}\"", cut_chars(&term.term, 60));
     let problem = |message: String| Problem {
         source: term.source,
@@ -186,7 +186,7 @@ fn check_term(mut term: Term) -> Checked<Term> {
     let name = clean(&term.term, LIMITS.term_chars);
     let meaning = clean(&term.meaning, LIMITS.meaning_chars);
     if name.text.is_empty() || meaning.text.is_empty() {
-        return Checked {
+        return Validated {
             kept: None,
             problems: vec![problem("has no term or no meaning: dropped".into())],
         };
@@ -201,51 +201,51 @@ fn check_term(mut term: Term) -> Checked<Term> {
     .collect();
     term.term = name.text;
     term.meaning = meaning.text;
-    Checked {
+    Validated {
         kept: Some(term),
         problems,
     }
 }
 
-fn check_example(mut example: Example, schema: &Schema) -> Checked<Example> {
-    let checked = checked_question(
+fn validate_example(mut example: Example, schema: &Schema) -> Validated<Example> {
+    let validated = validated_question(
         &example.question,
         &example.sql,
         "example",
         example.source,
         schema,
     );
-    match checked.kept {
+    match validated.kept {
         Some((question, sql)) => {
             example.question = question;
             example.sql = sql;
-            Checked {
+            Validated {
                 kept: Some(example),
-                problems: checked.problems,
+                problems: validated.problems,
             }
         }
-        None => Checked {
+        None => Validated {
             kept: None,
-            problems: checked.problems,
+            problems: validated.problems,
         },
     }
 }
 
-fn check_check(mut check: Check, schema: &Schema) -> Checked<Check> {
-    let checked = checked_question(
+fn validate_golden(mut check: Check, schema: &Schema) -> Validated<Check> {
+    let validated = validated_question(
         &check.question,
         &check.sql,
         "golden question",
         check.source,
         schema,
     );
-    let Some((question, sql)) = checked.kept else {
-        return Checked {
+    let Some((question, sql)) = validated.kept else {
+        return Validated {
             kept: None,
-            problems: checked.problems,
+            problems: validated.problems,
         };
     };
-    let mut problems = checked.problems;
+    let mut problems = validated.problems;
     let subject = question_subject("golden question", &question);
     let problem = |message: String| Problem {
         source: check.source,
@@ -266,7 +266,7 @@ fn check_check(mut check: Check, schema: &Schema) -> Checked<Check> {
         .take(LIMITS.also_accepted)
         .enumerate()
     {
-        match checked_sql(other, schema) {
+        match validated_sql(other, schema) {
             Ok(sql) => also_accepted.push(sql),
             Err(why) => problems.push(problem(format!(
                 "its other accepted answer {} {why}: that answer is dropped",
@@ -277,20 +277,20 @@ fn check_check(mut check: Check, schema: &Schema) -> Checked<Check> {
     check.question = question;
     check.sql = sql;
     check.also_accepted = also_accepted;
-    Checked {
+    Validated {
         kept: Some(check),
         problems,
     }
 }
 
-/// A question and its SQL, both checked: `(question, sql)` as kept, or dropped.
-fn checked_question(
+/// A question and its SQL, both validated: `(question, sql)` as kept, or dropped.
+fn validated_question(
     question: &str,
     sql: &str,
     what: &str,
     source: Source,
     schema: &Schema,
-) -> Checked<(String, String)> {
+) -> Validated<(String, String)> {
     let cleaned = clean(question, LIMITS.question_chars);
     let problem = |message: String| Problem {
         source,
@@ -298,15 +298,15 @@ fn checked_question(
         message,
     };
     if cleaned.text.is_empty() {
-        return Checked {
+        return Validated {
             kept: None,
             problems: vec![problem("has no question: dropped".into())],
         };
     }
-    let sql = match checked_sql(sql, schema) {
+    let sql = match validated_sql(sql, schema) {
         Ok(sql) => sql,
         Err(why) => {
-            return Checked {
+            return Validated {
                 kept: None,
                 problems: vec![problem(format!("its SQL {why}: dropped"))],
             }
@@ -316,7 +316,7 @@ fn checked_question(
         .map(|m| problem(format!("the question {m}")))
         .into_iter()
         .collect();
-    Checked {
+    Validated {
         kept: Some((cleaned.text, sql)),
         problems,
     }
@@ -328,7 +328,7 @@ fn question_subject(what: &str, question: &str) -> String {
 }
 
 /// The SQL tidied and accepted by the guard, or why not ("is refused: …").
-fn checked_sql(sql: &str, schema: &Schema) -> Result<String, String> {
+fn validated_sql(sql: &str, schema: &Schema) -> Result<String, String> {
     if sql.len() > LIMITS.sql_bytes {
         return Err(format!(
             "is {} bytes long; at most {} are allowed",
