@@ -584,7 +584,7 @@ fn golden_questions_kept_in_the_database_are_asked_and_never_shown_to_the_model(
 fn a_knowledge_files_golden_questions_are_asked_given_as_notes_or_as_questions() {
     let scratch = Scratch::new("sidecar");
     let knowledge = askdb::knowledge::Knowledge {
-        checks: vec![askdb::knowledge::Check {
+        golden_questions: vec![askdb::knowledge::GoldenQuestion {
             question: "Which customers live in Tokyo?".into(),
             sql: TOKYO.into(),
             also_accepted: Vec::new(),

@@ -32,7 +32,7 @@ impl CalibrationRow {
 
 /// The table, most agreement first: one row per level from N of N down to none, for each N
 /// the counted questions were asked with (normally one). Questions without candidates, and
-/// broken checks, are left out. Empty when no question had candidates.
+/// broken golden questions, are left out. Empty when no question had candidates.
 pub fn calibration(results: &[CheckResult]) -> Vec<CalibrationRow> {
     let judged: Vec<_> = results
         .iter()

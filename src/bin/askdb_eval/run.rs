@@ -12,7 +12,7 @@ use askdb::clock::{Clock, SystemClock};
 use askdb::engine::Database;
 use askdb::eval::report;
 use askdb::eval::run::{run_checks, Candidate, CheckResult, Report};
-use askdb::knowledge::{sidecar, Check, Knowledge};
+use askdb::knowledge::{sidecar, GoldenQuestion, Knowledge};
 use askdb::llm::http::NativeHttp;
 use askdb::llm::{HttpProvider, LlmProvider};
 use askdb::present::count::grouped;
@@ -67,7 +67,7 @@ pub fn run(args: &Args, env: impl Fn(&str) -> Option<String>) -> Result<Finished
         ..Report::default()
     };
     let mut progress = Progress {
-        planned: batches.iter().map(|b| b.checks.len()).sum(),
+        planned: batches.iter().map(|b| b.golden_questions.len()).sum(),
         done: 0,
         key: &key,
     };
@@ -117,7 +117,7 @@ fn plan(args: &Args, databases: &Databases) -> Result<(Vec<Batch>, usize), EvalE
                 vec![Batch {
                     db: db.clone(),
                     name: None,
-                    checks: Vec::new(),
+                    golden_questions: Vec::new(),
                 }],
                 0,
             )),
@@ -165,33 +165,33 @@ impl<D: Database> Opened<D> {
         config: &AgentConfig,
         progress: &mut Progress<'_>,
     ) -> Result<Report, EvalError> {
-        let checks = if args.questions.is_some() {
-            batch.checks.clone()
+        let golden_questions = if args.questions.is_some() {
+            batch.golden_questions.clone()
         } else {
             let kept = self.golden_questions();
             let kept = questions::select(kept, args.offset, args.limit);
             progress.planned += kept.len();
-            kept.into_iter().map(|q| q.check).collect()
+            kept.into_iter().map(|q| q.golden).collect()
         };
-        if checks.is_empty() {
+        if golden_questions.is_empty() {
             return Err(EvalError::NoQuestions(format!(
                 "{} has no golden questions (askdb_checks) and --notes gives none: pass \
                  --questions FILE",
                 batch.db.display()
             )));
         }
-        Ok(self.ask(model, clock, config, &checks, progress))
+        Ok(self.ask(model, clock, config, &golden_questions, progress))
     }
 
     /// The golden questions kept with the database and in --notes.
     fn golden_questions(&self) -> Vec<questions::Question> {
         self.session
             .knowledge()
-            .checks
+            .golden_questions
             .iter()
-            .map(|check| questions::Question {
+            .map(|golden| questions::Question {
                 db: None,
-                check: check.clone(),
+                golden: golden.clone(),
             })
             .collect()
     }
@@ -201,7 +201,7 @@ impl<D: Database> Opened<D> {
         model: &WatchedModel<L>,
         clock: &SystemClock,
         config: &AgentConfig,
-        checks: &[Check],
+        golden_questions: &[GoldenQuestion],
         progress: &mut Progress<'_>,
     ) -> Report {
         let candidate = Candidate {
@@ -215,7 +215,7 @@ impl<D: Database> Opened<D> {
         block_on(run_checks(
             &candidate,
             &self.session,
-            checks,
+            golden_questions,
             &mut show,
             model.stopped(),
         ))

@@ -3,7 +3,7 @@
 //! nothing from a source is trusted as it came.
 
 use super::limits::{clean, Cleaned, LIMITS};
-use super::{is_knowledge_table, Check, Example, Knowledge, Note, Problem, Source, Term};
+use super::{is_knowledge_table, Example, GoldenQuestion, Knowledge, Note, Problem, Source, Term};
 use crate::engine::Schema;
 use crate::sql::analysis::Query;
 use crate::sql::{guard, tidy::tidy};
@@ -15,7 +15,7 @@ impl Knowledge {
     ///   one is near), and kept notes take the schema's spelling of the name;
     /// - text loses its control characters and is cut to its limit;
     /// - an empty note is dropped quietly (a person's empty note clears the notes under it);
-    /// - example and check SQL is tidied and must pass the read-only guard, stay off the
+    /// - example and golden question SQL is tidied and must pass the read-only guard, stay off the
     ///   knowledge tables and read only tables the schema has, or it is dropped;
     /// - each list keeps at most its limit.
     pub fn validated(self, schema: &Schema) -> (Knowledge, Vec<Problem>) {
@@ -37,18 +37,18 @@ impl Knowledge {
             &mut problems,
             |example| validate_example(example, schema),
         );
-        let checks = capped(
-            self.checks,
-            LIMITS.checks,
+        let golden_questions = capped(
+            self.golden_questions,
+            LIMITS.golden_questions,
             "golden questions",
             &mut problems,
-            |check| validate_golden(check, schema),
+            |golden| validate_golden(golden, schema),
         );
         let knowledge = Knowledge {
             notes,
             glossary,
             examples,
-            checks,
+            golden_questions,
         };
         (knowledge, problems)
     }
@@ -115,7 +115,7 @@ impl Piece for Example {
     }
 }
 
-impl Piece for Check {
+impl Piece for GoldenQuestion {
     fn source(&self) -> Source {
         self.source
     }
@@ -231,12 +231,12 @@ fn validate_example(mut example: Example, schema: &Schema) -> Validated<Example>
     }
 }
 
-fn validate_golden(mut check: Check, schema: &Schema) -> Validated<Check> {
+fn validate_golden(mut golden: GoldenQuestion, schema: &Schema) -> Validated<GoldenQuestion> {
     let validated = validated_question(
-        &check.question,
-        &check.sql,
+        &golden.question,
+        &golden.sql,
         "golden question",
-        check.source,
+        golden.source,
         schema,
     );
     let Some((question, sql)) = validated.kept else {
@@ -248,19 +248,19 @@ fn validate_golden(mut check: Check, schema: &Schema) -> Validated<Check> {
     let mut problems = validated.problems;
     let subject = question_subject("golden question", &question);
     let problem = |message: String| Problem {
-        source: check.source,
+        source: golden.source,
         subject: subject.clone(),
         message,
     };
-    if check.also_accepted.len() > LIMITS.also_accepted {
+    if golden.also_accepted.len() > LIMITS.also_accepted {
         problems.push(problem(format!(
             "has {} other accepted answers; the first {} are kept",
-            check.also_accepted.len(),
+            golden.also_accepted.len(),
             LIMITS.also_accepted
         )));
     }
     let mut also_accepted = Vec::new();
-    for (n, other) in check
+    for (n, other) in golden
         .also_accepted
         .iter()
         .take(LIMITS.also_accepted)
@@ -274,11 +274,11 @@ fn validate_golden(mut check: Check, schema: &Schema) -> Validated<Check> {
             ))),
         }
     }
-    check.question = question;
-    check.sql = sql;
-    check.also_accepted = also_accepted;
+    golden.question = question;
+    golden.sql = sql;
+    golden.also_accepted = also_accepted;
     Validated {
-        kept: Some(check),
+        kept: Some(golden),
         problems,
     }
 }

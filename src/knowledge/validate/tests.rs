@@ -176,7 +176,7 @@ fn example_sql_must_be_one_read_of_tables_the_database_has() {
 
 #[test]
 fn a_golden_question_keeps_only_its_accepted_answers_that_pass() {
-    let check = Check {
+    let golden = GoldenQuestion {
         question: "Customers in Tokyo?".into(),
         sql: "SELECT count(*) FROM customers WHERE prefecture = 'Tokyo'".into(),
         also_accepted: vec![
@@ -185,18 +185,18 @@ fn a_golden_question_keeps_only_its_accepted_answers_that_pass() {
         ],
         source: Source::Person,
     };
-    let refused = Check {
+    let refused = GoldenQuestion {
         sql: "UPDATE customers SET name = 'x'".into(),
-        ..check.clone()
+        ..golden.clone()
     };
     let knowledge = Knowledge {
-        checks: vec![check, refused],
+        golden_questions: vec![golden, refused],
         ..Knowledge::default()
     };
     let (validated, problems) = knowledge.validated(&schema());
-    assert_eq!(validated.checks.len(), 1);
+    assert_eq!(validated.golden_questions.len(), 1);
     assert_eq!(
-        validated.checks[0].also_accepted,
+        validated.golden_questions[0].also_accepted,
         ["SELECT count(id) FROM customers WHERE prefecture = 'Tokyo'"]
     );
     let said = said(&problems);

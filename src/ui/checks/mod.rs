@@ -20,7 +20,7 @@ use crate::browser::{describe, now_iso, save_file, BrowserClock};
 use crate::engine::page::PageDatabase;
 use crate::eval::report;
 use crate::eval::run::{run_checks, Candidate, Report};
-use crate::knowledge::Check;
+use crate::knowledge::GoldenQuestion;
 use crate::model_view::ModelView;
 use crate::settings::readiness::{Asking, NotReady};
 use leptos::prelude::*;
@@ -39,7 +39,7 @@ pub struct ChecksState {
     app: AppState,
     model: ModelChoice,
     /// The open database's golden questions.
-    pub golden: Signal<Vec<Check>>,
+    pub golden: Signal<Vec<GoldenQuestion>>,
     pub open: RwSignal<bool>,
     /// The run, which Stop stops.
     pub task: Task,
@@ -87,9 +87,12 @@ impl ChecksState {
         if self.task.running_untracked() {
             return;
         }
-        let checks = self.golden.get_untracked();
-        let connection = match connect(self.app, self.model, Asking::GoldenQuestions(checks.len()))
-        {
+        let golden_questions = self.golden.get_untracked();
+        let connection = match connect(
+            self.app,
+            self.model,
+            Asking::GoldenQuestions(golden_questions.len()),
+        ) {
             Ok(connection) => connection,
             Err(not_ready) => {
                 self.error.set(Some(not_ready.to_string()));
@@ -108,13 +111,19 @@ impl ChecksState {
             return;
         };
         self.error.set(None);
-        self.asking.set(checks.len());
-        leptos::task::spawn_local(self.ask_all(checks, view, reference, connection, started));
+        self.asking.set(golden_questions.len());
+        leptos::task::spawn_local(self.ask_all(
+            golden_questions,
+            view,
+            reference,
+            connection,
+            started,
+        ));
     }
 
     async fn ask_all(
         self,
-        checks: Vec<Check>,
+        golden_questions: Vec<GoldenQuestion>,
         view: ModelView,
         reference: Rc<PageDatabase>,
         connection: Connection,
@@ -151,7 +160,8 @@ impl ChecksState {
             })
         };
         let stopped = started.stopped.clone();
-        let finished = run_checks(&candidate, &session, &checks, &mut show, stopped).await;
+        let finished =
+            run_checks(&candidate, &session, &golden_questions, &mut show, stopped).await;
         // Unless another database was opened meanwhile (its panel starts empty).
         if self.report.with_untracked(Option::is_some) {
             self.report.set(Some(finished));

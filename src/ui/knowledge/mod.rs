@@ -182,7 +182,7 @@ pub fn is_persons(state: &KnowledgeState, table: &str, column: Option<&str>) -> 
         .any(|note| person::is_on(note, table, column))
 }
 
-/// Merges the sources again (the person's note wins) and checks them against the open
+/// Merges the sources again (the person's note wins) and validates them against the open
 /// database's schema.
 fn refresh(state: AppState) {
     let schema = state
