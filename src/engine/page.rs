@@ -282,7 +282,7 @@ impl PageDatabase {
     }
 
     /// Starts a question's read budget: from now on the queries run here (the agent's, its
-    /// checks and diagnostics, the answer's re-run: everything a question runs goes through
+    /// trap inspections, the answer's re-run: everything a question runs goes through
     /// this database) may read `limit` bytes from the server in all, and the query that would
     /// read past it stops with [`DbError::ByteBudget`]. `None` ends the budget. Only a
     /// database read from a web server has one: elsewhere reading costs no transfer.

@@ -49,8 +49,8 @@ pub struct Exchange {
     recording: StoredValue<Option<RecordedQuestion>>,
     /// Played from a saved conversation rather than asked.
     replayed: bool,
-    /// What the question read from a database read on demand (its queries, checks and the
-    /// answer's re-run), once it is over; `None` in memory.
+    /// What the question read from a database read on demand (its queries, trap inspections
+    /// and the answer's re-run), once it is over; `None` in memory.
     reads: RwSignal<Option<ReadStats>>,
     /// Asked of several candidates: theirs steps and results.
     candidates: Option<CandidateRun>,
