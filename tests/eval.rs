@@ -8,7 +8,7 @@ mod support;
 use askdb::agent::{AgentConfig, Session};
 use askdb::engine::Value;
 use askdb::eval::report::{self, JSON_FORMAT};
-use askdb::eval::run::{run_checks, Candidate, CheckResult, Outcome, Report};
+use askdb::eval::run::{run_golden, Candidate, GoldenResult, Outcome, Report};
 use askdb::knowledge::{Example, GoldenQuestion, Knowledge, Source};
 use askdb::llm::{ChatRequest, LlmError, Usage};
 use std::cell::Cell;
@@ -65,7 +65,7 @@ enum Stop {
 }
 
 /// What a run gave: the report, each result as it was reported, the requests the model got.
-type Run = (Report, Vec<CheckResult>, Vec<ChatRequest>);
+type Run = (Report, Vec<GoldenResult>, Vec<ChatRequest>);
 
 /// Runs the shop's golden questions with a scripted model.
 fn evaluate(turns: Vec<Turn>, config: AgentConfig) -> Run {
@@ -124,7 +124,7 @@ fn evaluate_candidate(
         })
     };
     let mut seen = Vec::new();
-    let report = futures::executor::block_on(run_checks(
+    let report = futures::executor::block_on(run_golden(
         &candidate,
         &session,
         golden_questions,

@@ -9,7 +9,7 @@ mod support;
 use askdb::agent::AgentConfig;
 use askdb::eval::calibration::{agreed_passed, calibration, CalibrationRow};
 use askdb::eval::report;
-use askdb::eval::run::{run_checks, Candidate, Outcome, Report};
+use askdb::eval::run::{run_golden, Candidate, Outcome, Report};
 use askdb::knowledge::GoldenQuestion;
 use support::golden::{golden_question, MARCH, MARCH_WRONG, PER_PREFECTURE};
 use support::scripted_llm::{calls, final_answer, session, text, FakeClock, ScriptedLlm, Turn};
@@ -74,7 +74,7 @@ fn evaluate(turns: Vec<Turn>, candidates: usize) -> Report {
             ..AgentConfig::default()
         },
     };
-    let report = futures::executor::block_on(run_checks(
+    let report = futures::executor::block_on(run_golden(
         &candidate,
         &session(&db),
         &golden_questions(),

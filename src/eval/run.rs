@@ -82,7 +82,7 @@ impl Outcome {
 
 /// One golden question, asked and judged.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct CheckResult {
+pub struct GoldenResult {
     pub question: String,
     pub expected_sql: String,
     /// The model's evidence SQL, with any bound values written in (safe mode).
@@ -125,7 +125,7 @@ impl CandidatesJudged {
 pub struct Report {
     /// The model's name, as the settings give it.
     pub model: String,
-    pub results: Vec<CheckResult>,
+    pub results: Vec<GoldenResult>,
     pub passed: usize,
     /// The questions that count: every one asked but the broken golden questions.
     pub total: usize,
@@ -137,7 +137,7 @@ pub struct Report {
 
 impl Report {
     /// Adds a question's result to the totals.
-    pub fn add(&mut self, result: CheckResult) {
+    pub fn add(&mut self, result: GoldenResult) {
         if result.outcome.counts() {
             self.total += 1;
         }
@@ -191,11 +191,11 @@ pub fn compact(n: u64) -> String {
 /// Asks each of `golden_questions` in a fresh copy of `session` (its schema and knowledge, no earlier
 /// conversation), reporting each result as it comes. Stops when `cancel` completes: the
 /// question in progress is dropped, and the report says it was stopped.
-pub async fn run_checks<D, L>(
+pub async fn run_golden<D, L>(
     candidate: &Candidate<'_, D, L>,
     session: &Session,
     golden_questions: &[GoldenQuestion],
-    on_result: &mut dyn FnMut(&CheckResult),
+    on_result: &mut dyn FnMut(&GoldenResult),
     cancel: impl Future<Output = ()>,
 ) -> Report
 where
@@ -231,7 +231,7 @@ async fn ask_one<D, L, C>(
     template: &Session,
     golden: &GoldenQuestion,
     mut cancel: Pin<&mut C>,
-) -> Option<CheckResult>
+) -> Option<GoldenResult>
 where
     D: Database + ?Sized,
     L: LlmProvider + ?Sized,
@@ -242,7 +242,7 @@ where
         max_rows: COMPARED_ROWS,
         deadline_ms: candidate.config.query_deadline_ms,
     };
-    let mut result = CheckResult {
+    let mut result = GoldenResult {
         question: golden.question.clone(),
         expected_sql: golden.sql.clone(),
         model_sql: None,
@@ -253,7 +253,7 @@ where
         elapsed_ms: 0.0,
         candidates: None,
     };
-    let finish = |mut result: CheckResult, outcome| {
+    let finish = |mut result: GoldenResult, outcome| {
         result.outcome = outcome;
         result.elapsed_ms = candidate.clock.now_ms() - started;
         Some(result)

@@ -1,4 +1,4 @@
-//! One evaluation: the questions asked database by database with `askdb::eval::run_checks` (the
+//! One evaluation: the questions asked database by database with `askdb::eval::run_golden` (the
 //! same agent and comparison as the page's "Check the model"), progress on stderr, the report
 //! written as `report.md` and `report.json`.
 
@@ -11,7 +11,7 @@ use askdb::agent::AgentConfig;
 use askdb::clock::{Clock, SystemClock};
 use askdb::engine::Database;
 use askdb::eval::report;
-use askdb::eval::run::{run_checks, Candidate, CheckResult, Report};
+use askdb::eval::run::{run_golden, Candidate, GoldenResult, Report};
 use askdb::knowledge::{sidecar, GoldenQuestion, Knowledge};
 use askdb::llm::http::NativeHttp;
 use askdb::llm::{HttpProvider, LlmProvider};
@@ -211,8 +211,8 @@ impl<D: Database> Opened<D> {
             clock,
             config: config.clone(),
         };
-        let mut show = |result: &CheckResult| progress.show(result);
-        block_on(run_checks(
+        let mut show = |result: &GoldenResult| progress.show(result);
+        block_on(run_golden(
             &candidate,
             &self.session,
             golden_questions,
@@ -230,7 +230,7 @@ struct Progress<'k> {
 }
 
 impl Progress<'_> {
-    fn show(&mut self, result: &CheckResult) {
+    fn show(&mut self, result: &GoldenResult) {
         self.done += 1;
         let tokens = result.usage.input_tokens + result.usage.output_tokens;
         eprintln!(

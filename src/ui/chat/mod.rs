@@ -382,7 +382,7 @@ pub fn Chat() -> impl IntoView {
     let app = app_state();
     let (model, question) = ModelChoice::load();
     provide_context(model);
-    super::checks::ChecksState::provide(app, model);
+    super::golden_run::GoldenRunState::provide(app, model);
     let chat = ChatState::new(app, model, question.unwrap_or_default());
     provide_context(chat);
 
@@ -409,12 +409,12 @@ pub fn Chat() -> impl IntoView {
             <div class="chat-head">
                 <h2 id="chat-heading">"Ask the database"</h2>
                 <div class="chat-head-actions">
-                    <super::checks::ChecksButton/>
+                    <super::golden_run::GoldenRunButton/>
                     <SettingsButton/>
                 </div>
             </div>
             <SettingsPanel/>
-            <super::checks::ChecksPanel/>
+            <super::golden_run::GoldenRunPanel/>
             <replay::ReplayBanner/>
             <super::hiding::HiddenLine/>
             <setup_line::SetupLine/>

@@ -1,7 +1,7 @@
-//! "Check the model": the open database's golden questions asked of the chosen model, each in a
-//! fresh conversation, and judged by [`crate::eval`] (the model's SQL against the expected
-//! SQL, by their results). The same model, key, settings and "Sent to the model" ledger as the
-//! chat; the report downloads as Markdown and JSON.
+//! The golden run ("Check the model" in the page): the open database's golden questions
+//! asked of the chosen model, each in a fresh conversation, and judged by [`crate::eval`] (the
+//! model's SQL against the expected SQL, by their results). The same model, key, settings and
+//! "Sent to the model" ledger as the chat; the report downloads as Markdown and JSON.
 //!
 //! Shown only in the full page (an embedded demo's readers have no key), and only when the
 //! open database has golden questions.
@@ -9,7 +9,7 @@
 mod golden;
 mod view;
 
-pub use view::{ChecksButton, ChecksPanel};
+pub use view::{GoldenRunButton, GoldenRunPanel};
 
 use super::connection::{connect, Connection};
 use super::settings::ModelChoice;
@@ -19,7 +19,7 @@ use crate::agent::Session;
 use crate::browser::{describe, now_iso, save_file, BrowserClock};
 use crate::engine::page::PageDatabase;
 use crate::eval::report;
-use crate::eval::run::{run_checks, Candidate, Report};
+use crate::eval::run::{run_golden, Candidate, Report};
 use crate::knowledge::GoldenQuestion;
 use crate::model_view::ModelView;
 use crate::settings::readiness::{Asking, NotReady};
@@ -35,7 +35,7 @@ pub enum DownloadAs {
 
 /// The panel's state; cheap to copy into handlers.
 #[derive(Clone, Copy)]
-pub struct ChecksState {
+pub struct GoldenRunState {
     app: AppState,
     model: ModelChoice,
     /// The open database's golden questions.
@@ -51,14 +51,14 @@ pub struct ChecksState {
     pub error: RwSignal<Option<String>>,
 }
 
-fn checks_state() -> ChecksState {
-    expect_context::<ChecksState>()
+fn golden_run_state() -> GoldenRunState {
+    expect_context::<GoldenRunState>()
 }
 
-impl ChecksState {
+impl GoldenRunState {
     /// The state for the chat's model choice; provided as context for the button and panel.
     pub fn provide(app: AppState, model: ModelChoice) {
-        let state = ChecksState {
+        let state = GoldenRunState {
             app,
             model,
             golden: golden::golden_questions(app),
@@ -149,7 +149,7 @@ impl ChecksState {
         let budget = reference.question_budget(budget_limit);
         let app = self.app;
         let mut reads_before = reference.total_reads();
-        let mut show = |result: &crate::eval::run::CheckResult| {
+        let mut show = |result: &crate::eval::run::GoldenResult| {
             budget.restart(budget_limit);
             app.note_question_reads(&result.question, &reference, reads_before);
             reads_before = reference.total_reads();
@@ -161,7 +161,7 @@ impl ChecksState {
         };
         let stopped = started.stopped.clone();
         let finished =
-            run_checks(&candidate, &session, &golden_questions, &mut show, stopped).await;
+            run_golden(&candidate, &session, &golden_questions, &mut show, stopped).await;
         // Unless another database was opened meanwhile (its panel starts empty).
         if self.report.with_untracked(Option::is_some) {
             self.report.set(Some(finished));
