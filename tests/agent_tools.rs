@@ -11,7 +11,7 @@ use support::scripted_llm::{ask, call, calls, final_answer, run_sql, session, Ep
 use support::RusqliteDb;
 
 /// Runs `first` as the model's first turn, then a final answer; returns the episode.
-fn episode_with(db: &RusqliteDb, question: &str, first: Vec<askdb::llm::ToolCall>) -> Episode {
+fn episode_with(db: &RusqliteDb, question: &str, first: Vec<askdb::llm::RawToolCall>) -> Episode {
     let mut session = session(db);
     ask(
         db,
