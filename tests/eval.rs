@@ -96,10 +96,10 @@ fn evaluate_on(
     evaluate_candidate((db, db), session, golden_questions, turns, config, stop)
 }
 
-/// Runs `golden_questions` with a scripted model querying `model_db` while the expected SQL runs on
-/// `reference`, stopping when `stop` says.
+/// Runs `golden_questions` with a scripted model querying `model_view_db` while the expected SQL
+/// runs on `reference`, stopping when `stop` says.
 fn evaluate_candidate(
-    (model_db, reference): (&RusqliteDb, &RusqliteDb),
+    (model_view_db, reference): (&RusqliteDb, &RusqliteDb),
     session: Session,
     golden_questions: &[GoldenQuestion],
     turns: Vec<Turn>,
@@ -109,7 +109,7 @@ fn evaluate_candidate(
     let clock = FakeClock::default();
     let llm = ScriptedLlm::new(turns, &clock);
     let candidate = Candidate {
-        db: model_db,
+        db: model_view_db,
         reference,
         llm: &llm,
         clock: &clock,
@@ -366,12 +366,12 @@ fn on_the_models_copy_no_route_reads_the_golden_questions() {
     drop(connection);
     let derived = support::hiding::derive(&file.0, &["askdb_checks"], "eval-golden-view-copy");
     let whole = RusqliteDb::open(&file.0);
-    let for_model = RusqliteDb::open(&derived.copy.0);
+    let model_view_copy = RusqliteDb::open(&derived.copy.0);
 
     let golden = [golden_question("How many orders in March 2024?", &golden)];
     let (report, _, requests) = evaluate_candidate(
-        (&for_model, &whole),
-        session(&for_model),
+        (&model_view_copy, &whole),
+        session(&model_view_copy),
         &golden,
         catalogue_reader(),
         config(),

@@ -522,9 +522,9 @@ const GOLDEN_ALIAS: &str = "golden_answer_7f3q";
 const MEMO: &str = "memo-marker-5k";
 
 /// A model that tries to read the golden questions, first by the knowledge table's name (the
-/// agent refuses it), then through a view over it (`v`, which only the model's copy of the file
-/// lacks), then reads an ordinary table (the positive control: a query's result reaches the
-/// next request), and answers with `MARCH`. Each step is told by the tool results so far.
+/// agent refuses it), then through a view over it (`v`, which only the model view's copy of the
+/// file lacks), then reads an ordinary table (the positive control: a query's result reaches
+/// the next request), and answers with `MARCH`. Each step is told by the tool results so far.
 fn catalogue_reader() -> FakeServer {
     FakeServer::start(|request, _| {
         let step = request.body.matches("\"tool_call_id\"").count();

@@ -48,7 +48,8 @@ pub enum Outcome {
     NoAnswer { why: String },
     /// The model answered in words with no SQL to check.
     NoSql,
-    /// The expected SQL itself did not run: the golden question is broken, not the model. Not counted.
+    /// The expected SQL itself did not run: the golden question is broken, not the model. Not
+    /// counted.
     ExpectedFailed { why: String },
 }
 
@@ -188,8 +189,8 @@ pub fn compact(n: u64) -> String {
     }
 }
 
-/// Asks each of `golden_questions` in a fresh copy of `session` (its schema and knowledge, no earlier
-/// conversation), reporting each result as it comes. Stops when `cancel` completes: the
+/// Asks each of `golden_questions` in a fresh copy of `session` (its schema and knowledge, no
+/// earlier conversation), reporting each result as it comes. Stops when `cancel` completes: the
 /// question in progress is dropped, and the report says it was stopped.
 pub async fn run_golden<D, L>(
     candidate: &Candidate<'_, D, L>,
@@ -392,8 +393,8 @@ struct Expected {
     result: QueryResult,
 }
 
-/// The results of the golden question's SQL and of each accepted alternative, or why one did not run;
-/// `None` when cancelled.
+/// The results of the golden question's SQL and of each accepted alternative, or why one did
+/// not run; `None` when cancelled.
 async fn expected_results<D, C>(
     db: &D,
     golden: &GoldenQuestion,

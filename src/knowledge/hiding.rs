@@ -1,5 +1,5 @@
 //! Knowledge that would name what the person hid from the model. Hiding is enforced by the
-//! engine (the model's copy of the database lacks the hidden tables and columns), so the
+//! engine (the model view's copy of the database lacks the hidden tables and columns), so the
 //! knowledge that goes with a question must not bring their names back: a piece whose text or
 //! SQL names a hidden table or column, as a word in any case, is left out. This errs towards
 //! leaving out, like the derived copy's views (`engine::hidden`): `id` hidden leaves out every

@@ -32,7 +32,7 @@ pub struct Opened<D = RusqliteDb> {
     /// The whole database: the expected SQL of a golden question runs here.
     pub whole: D,
     /// The copy the model reads, when something is left out of it (a file only).
-    pub for_model: Option<D>,
+    pub model_view_copy: Option<D>,
     pub session: Session,
     /// Names given to hide that the database does not have (or cannot hide), with why.
     pub unresolved: Vec<Unresolved>,
@@ -112,7 +112,7 @@ impl<D: Database> Opened<D> {
         let (hidden, unresolved) = Hidden::resolve(&full_schema, hide);
         let plan = block_on(model_view::plan(&whole, &full_schema, &hidden, &mechanism))
             .map_err(schema_error)?;
-        let (for_model, read_schema) = match plan.enforcement {
+        let (model_view_copy, read_schema) = match plan.enforcement {
             Enforcement::Whole => (None, full_schema.clone()),
             Enforcement::Copy { script } => {
                 let (copy, schema) = copy(&script)?;
@@ -127,7 +127,7 @@ impl<D: Database> Opened<D> {
         };
         let (in_file, mut problems) = block_on(tables::load(&whole)).map_err(schema_error)?;
         // As the page does it: merged and validated against the whole database (what its schema
-        // panel shows), then the model's view of it (`ModelView::new`).
+        // panel shows), then the model view of it (`ModelView::new`).
         let (merged, more) =
             Knowledge::merged([from_comments, in_file, notes.clone()]).validated(&full_schema);
         problems.extend(more);
@@ -138,15 +138,15 @@ impl<D: Database> Opened<D> {
         }
         Ok(Opened {
             whole,
-            for_model,
+            model_view_copy,
             session: Session::for_view(view),
             unresolved,
         })
     }
 
     /// The database the model's queries run on.
-    pub fn model_db(&self) -> &D {
-        self.for_model.as_ref().unwrap_or(&self.whole)
+    pub fn model_view_database(&self) -> &D {
+        self.model_view_copy.as_ref().unwrap_or(&self.whole)
     }
 }
 

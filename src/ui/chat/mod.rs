@@ -302,7 +302,7 @@ impl ChatState {
         config: AgentConfig,
     ) -> Option<Result<Answer, Failure>> {
         // The notes as they are now: one saved since the last question counts.
-        session.set_knowledge(super::knowledge::for_model(self.app));
+        session.set_knowledge(super::knowledge::model_view_knowledge(self.app));
         let clock = BrowserClock;
         let agent = Agent::new(db, llm, &clock, config);
         let owner = self.owner.get_value();
@@ -388,10 +388,10 @@ pub fn Chat() -> impl IntoView {
 
     // Another database, or another choice of what is hidden from the model: a new session on
     // what the model may see, and nothing of the old one on screen.
-    let agent_schema = Memo::new(move |_| app.hiding.with(|h| h.view.schema().cloned()));
+    let model_view_schema = Memo::new(move |_| app.hiding.with(|h| h.model_view.schema().cloned()));
     Effect::new(move |_| {
         app.open.track();
-        let schema = agent_schema.get();
+        let schema = model_view_schema.get();
         untrack(|| {
             chat.start_afresh(schema);
             chat.replay_pending();

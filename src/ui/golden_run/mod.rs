@@ -104,7 +104,8 @@ impl GoldenRunState {
         let (Some(view), Some(reference)) =
             (super::knowledge::model_view(self.app), self.app.database())
         else {
-            self.error.set(Some(NotReady::ViewPreparing.to_string()));
+            self.error
+                .set(Some(NotReady::ModelViewPreparing.to_string()));
             return;
         };
         let Some(started) = self.task.start() else {

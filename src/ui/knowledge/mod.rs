@@ -1,7 +1,7 @@
 //! What the open database's data means, in the page: read from the four sources when a
 //! database opens (its schema comments and `askdb_*` tables, a notes file, the person's own
 //! notes), merged, checked against the schema, shown in the schema panel, and given to the
-//! model with each question ([`for_model`]).
+//! model with each question ([`model_view_knowledge`]).
 //!
 //! The person's notes are kept per database, under its identity's key (`engine::identity`:
 //! for a file read whole, the SHA-256 of its bytes), in `localStorage`; "Export notes file" writes everything as a notes file that `?notes=` or
@@ -211,12 +211,12 @@ pub fn model_view(state: AppState) -> Option<ModelView> {
     let merged = state.knowledge.with_untracked(|k| k.merged.clone());
     let (schema, hidden) = state
         .hiding
-        .with_untracked(|h| (h.view.schema().cloned(), h.hidden.clone()));
+        .with_untracked(|h| (h.model_view.schema().cloned(), h.hidden.clone()));
     Some(ModelView::new(schema?, merged, &hidden))
 }
 
 /// The knowledge the model gets with a question (see [`model_view`]).
-pub fn for_model(state: AppState) -> Knowledge {
+pub fn model_view_knowledge(state: AppState) -> Knowledge {
     model_view(state)
         .map(|view| view.knowledge)
         .unwrap_or_default()
