@@ -109,7 +109,7 @@ fn a_wrong_shape_is_a_problem_and_the_other_tables_are_still_read() {
     assert_eq!(
         knowledge.golden_questions.len(),
         1,
-        "the check stays, without alternatives"
+        "the golden question stays, without alternatives"
     );
     assert!(knowledge.golden_questions[0].also_accepted.is_empty());
     assert_eq!(problems.len(), 6, "{problems:#?}");

@@ -197,8 +197,8 @@ fn refresh(state: AppState) {
             problems.extend(sidecar.problems.iter().cloned());
         }
         parts.push(person::as_knowledge(&k.person));
-        let (merged, checked) = sources::combine(parts, &schema);
-        problems.extend(checked);
+        let (merged, validation_problems) = sources::combine(parts, &schema);
+        problems.extend(validation_problems);
         k.merged = merged;
         k.problems = problems;
     });
