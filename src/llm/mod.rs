@@ -30,7 +30,7 @@ pub struct ToolSpec {
 
 /// A tool call as the model made it, raw: a name and `arguments` as JSON text (OpenAI sends a
 /// string; for Anthropic and Gemini it is the object re-serialized). Untrusted; the agent reads
-/// it once into its typed `RawToolCall` (`agent::tools`).
+/// it once into its typed `agent::tools::ToolCall`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RawToolCall {
     /// The provider's id for the call (Gemini has none: the wire format makes one up).
