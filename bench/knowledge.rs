@@ -120,7 +120,7 @@ fn demo_knowledge() -> Knowledge {
                 "SELECT sum(p.price * o.quantity) FROM orders o JOIN products p ON p.id = o.product_id JOIN customers c ON c.id = o.customer_id WHERE c.prefecture = 'Tokyo'",
             ),
         ],
-        checks: Vec::new(),
+        golden_questions: Vec::new(),
     }
 }
 

@@ -23,7 +23,7 @@ use crate::engine::{Database, DbError, Schema};
 use crate::knowledge::{is_knowledge_table, Knowledge, Problem, KNOWLEDGE_TABLES};
 use crate::sql::fence::NameFence;
 
-/// How the model's view is enforced.
+/// How the model view is enforced.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Enforcement {
     /// Nothing to leave out: the model reads the whole database.
@@ -45,7 +45,7 @@ pub struct ViewPlan {
     pub enforcement: Enforcement,
 }
 
-/// What the model's copy leaves out of a database with `schema`: what the person `hidden`, and
+/// What the model view's copy leaves out of a database with `schema`: what the person `hidden`, and
 /// the knowledge tables (not as the person's choice: they are not listed as hidden).
 pub fn left_out(schema: &Schema, hidden: &Hidden) -> Hidden {
     let knowledge_tables: Vec<String> = schema
@@ -60,7 +60,7 @@ pub fn left_out(schema: &Schema, hidden: &Hidden) -> Hidden {
     hidden.union(&Hidden::resolve(schema, &knowledge_tables).0)
 }
 
-/// The plan for the model's view of `db` (whose schema is `schema`) with `hidden` kept from
+/// The plan for the model view of `db` (whose schema is `schema`) with `hidden` kept from
 /// it, by `mechanism`. A copy's script is written from the database's own catalogue, read
 /// here; nothing is read when nothing is left out.
 pub async fn plan<D: Database + ?Sized>(
@@ -194,8 +194,8 @@ pub fn knowledge_for_model(
     model_schema: &Schema,
     hidden: &Hidden,
 ) -> (Knowledge, Vec<Problem>) {
-    let (checked, mut problems) = knowledge.checked(model_schema);
-    let (kept, named_hidden) = checked.without_hidden(hidden);
+    let (validated, mut problems) = knowledge.validated(model_schema);
+    let (kept, named_hidden) = validated.without_hidden(hidden);
     problems.extend(named_hidden);
     (kept, problems)
 }

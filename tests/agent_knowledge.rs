@@ -94,7 +94,7 @@ fn shop_knowledge() -> Knowledge {
                 "SELECT name FROM products WHERE category = 'furniture'",
             ),
         ],
-        checks: Vec::new(),
+        golden_questions: Vec::new(),
     }
 }
 
@@ -502,7 +502,7 @@ fn hostile_notes_are_cut_and_stay_on_their_line() {
         ],
         glossary: vec![term("price", &huge)],
         examples: vec![example(&huge, "SELECT price FROM products")],
-        checks: Vec::new(),
+        golden_questions: Vec::new(),
     };
     let mut session = shop_session(&db, knowledge);
     let episode = ask(
@@ -609,7 +609,7 @@ fn the_budget_holds_with_500_notes_terms_and_examples() {
         examples: (0..500)
             .map(|n| example(&format!("What is the total {n} of sales?"), "SELECT 1"))
             .collect(),
-        checks: Vec::new(),
+        golden_questions: Vec::new(),
     };
     for mode in [Mode::Sql, Mode::Safe] {
         let config = AgentConfig {

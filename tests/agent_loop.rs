@@ -172,7 +172,7 @@ fn empty_replies_end_with_a_clear_error() {
 fn mistakes_in_tool_calls_go_back_to_the_model() {
     let db = RusqliteDb::shop();
     let mut session = session(&db);
-    let bad_json = askdb::llm::ToolCall {
+    let bad_json = askdb::llm::RawToolCall {
         id: "1".into(),
         name: "run_sql".into(),
         arguments: "{sql: SELECT 1".into(),

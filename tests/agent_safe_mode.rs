@@ -21,7 +21,7 @@ fn safe() -> AgentConfig {
 }
 
 /// One question whose model makes the given tool calls, one turn each.
-fn episode(db: &RusqliteDb, session: &mut Session, turns: Vec<askdb::llm::ToolCall>) -> Episode {
+fn episode(db: &RusqliteDb, session: &mut Session, turns: Vec<askdb::llm::RawToolCall>) -> Episode {
     let turns = turns.into_iter().map(|c| calls(vec![c])).collect();
     ask_with(
         db,

@@ -11,7 +11,7 @@ use support::scripted_llm::{ask, call, calls, final_answer, run_sql, session, Ep
 use support::RusqliteDb;
 
 /// Runs `first` as the model's first turn, then a final answer; returns the episode.
-fn episode_with(db: &RusqliteDb, question: &str, first: Vec<askdb::llm::ToolCall>) -> Episode {
+fn episode_with(db: &RusqliteDb, question: &str, first: Vec<askdb::llm::RawToolCall>) -> Episode {
     let mut session = session(db);
     ask(
         db,
@@ -66,7 +66,7 @@ fn a_literal_not_in_the_data_lists_the_values_that_are() {
 }
 
 #[test]
-fn a_count_of_nothing_is_checked_like_no_rows() {
+fn a_count_of_nothing_is_inspected_like_no_rows() {
     let db = RusqliteDb::shop();
     let sql = "SELECT SUM(o.quantity * p.price) FROM orders AS o \
                JOIN products AS p ON p.id = o.product_id WHERE p.category = '家電'";

@@ -485,8 +485,10 @@ fn the_knowledge_tables_on_a_server_reach_the_model_as_notes_and_its_queries_nev
         .notes
         .iter()
         .any(|n| n.text.contains("NOTE-K7")));
-    assert_eq!(view.knowledge.checks.len(), 1);
-    assert!(view.knowledge.checks[0].sql.contains("golden_answer_k9"));
+    assert_eq!(view.knowledge.golden_questions.len(), 1);
+    assert!(view.knowledge.golden_questions[0]
+        .sql
+        .contains("golden_answer_k9"));
 
     // The model's database refuses every spelling, and what reads the tables, before sending.
     let model = whole.fenced(fence);

@@ -8,13 +8,13 @@ mod support;
 use askdb::agent::{AgentConfig, Session};
 use askdb::engine::Value;
 use askdb::eval::report::{self, JSON_FORMAT};
-use askdb::eval::run::{run_checks, Candidate, CheckResult, Outcome, Report};
-use askdb::knowledge::{Check, Example, Knowledge, Source};
+use askdb::eval::run::{run_golden, Candidate, GoldenResult, Outcome, Report};
+use askdb::knowledge::{Example, GoldenQuestion, Knowledge, Source};
 use askdb::llm::{ChatRequest, LlmError, Usage};
 use std::cell::Cell;
 use std::rc::Rc;
 use std::task::Poll;
-use support::golden::{check, MARCH, MARCH_WRONG, PER_PREFECTURE};
+use support::golden::{golden_question, MARCH, MARCH_WRONG, PER_PREFECTURE};
 use support::scripted_llm::{
     calls, final_answer, run_sql, session, text, FakeClock, ScriptedLlm, Turn,
 };
@@ -25,11 +25,11 @@ const PER_PREFECTURE_SWAPPED: &str =
     "SELECT count(*) AS customers, prefecture FROM customers GROUP BY 2";
 const BROKEN: &str = "SELECT no_such_column FROM orders";
 
-fn checks() -> Vec<Check> {
+fn golden_questions() -> Vec<GoldenQuestion> {
     vec![
-        check("How many orders were placed in March 2024?", MARCH),
-        check("How many customers per prefecture?", PER_PREFECTURE),
-        check("Which column does not exist?", BROKEN),
+        golden_question("How many orders were placed in March 2024?", MARCH),
+        golden_question("How many customers per prefecture?", PER_PREFECTURE),
+        golden_question("Which column does not exist?", BROKEN),
     ]
 }
 
@@ -50,7 +50,7 @@ fn shop_session(db: &RusqliteDb) -> Session {
                 source: Source::Database,
             },
         ],
-        checks: checks(),
+        golden_questions: golden_questions(),
         ..Knowledge::default()
     });
     session
@@ -65,36 +65,43 @@ enum Stop {
 }
 
 /// What a run gave: the report, each result as it was reported, the requests the model got.
-type Run = (Report, Vec<CheckResult>, Vec<ChatRequest>);
+type Run = (Report, Vec<GoldenResult>, Vec<ChatRequest>);
 
-/// Runs the shop's checks with a scripted model.
+/// Runs the shop's golden questions with a scripted model.
 fn evaluate(turns: Vec<Turn>, config: AgentConfig) -> Run {
     evaluate_shop(turns, config, Stop::Never)
 }
 
 fn evaluate_shop(turns: Vec<Turn>, config: AgentConfig, stop: Stop) -> Run {
     let db = RusqliteDb::shop();
-    evaluate_on(&db, shop_session(&db), &checks(), turns, config, stop)
+    evaluate_on(
+        &db,
+        shop_session(&db),
+        &golden_questions(),
+        turns,
+        config,
+        stop,
+    )
 }
 
-/// Runs `checks` on `db` with a scripted model, stopping when `stop` says.
+/// Runs `golden_questions` on `db` with a scripted model, stopping when `stop` says.
 fn evaluate_on(
     db: &RusqliteDb,
     session: Session,
-    checks: &[Check],
+    golden_questions: &[GoldenQuestion],
     turns: Vec<Turn>,
     config: AgentConfig,
     stop: Stop,
 ) -> Run {
-    evaluate_candidate((db, db), session, checks, turns, config, stop)
+    evaluate_candidate((db, db), session, golden_questions, turns, config, stop)
 }
 
-/// Runs `checks` with a scripted model querying `model_db` while the expected SQL runs on
-/// `reference`, stopping when `stop` says.
+/// Runs `golden_questions` with a scripted model querying `model_view_db` while the expected SQL
+/// runs on `reference`, stopping when `stop` says.
 fn evaluate_candidate(
-    (model_db, reference): (&RusqliteDb, &RusqliteDb),
+    (model_view_db, reference): (&RusqliteDb, &RusqliteDb),
     session: Session,
-    checks: &[Check],
+    golden_questions: &[GoldenQuestion],
     turns: Vec<Turn>,
     config: AgentConfig,
     stop: Stop,
@@ -102,7 +109,7 @@ fn evaluate_candidate(
     let clock = FakeClock::default();
     let llm = ScriptedLlm::new(turns, &clock);
     let candidate = Candidate {
-        db: model_db,
+        db: model_view_db,
         reference,
         llm: &llm,
         clock: &clock,
@@ -117,10 +124,10 @@ fn evaluate_candidate(
         })
     };
     let mut seen = Vec::new();
-    let report = futures::executor::block_on(run_checks(
+    let report = futures::executor::block_on(run_golden(
         &candidate,
         &session,
-        checks,
+        golden_questions,
         &mut |result| {
             seen.push(result.clone());
             stopped.set(stop == Stop::AfterFirstResult);
@@ -170,7 +177,7 @@ fn requests_text(requests: &[ChatRequest]) -> String {
 }
 
 #[test]
-fn a_model_that_answers_right_passes_every_working_check() {
+fn a_model_that_answers_right_passes_every_working_golden_question() {
     let (report, seen, requests) = evaluate(right_model(), config());
     let outcomes: Vec<&Outcome> = report.results.iter().map(|r| &r.outcome).collect();
     assert_eq!(outcomes[0], &Outcome::Pass);
@@ -186,7 +193,7 @@ fn a_model_that_answers_right_passes_every_working_check() {
     assert_eq!((report.passed, report.total, report.broken()), (2, 2, 1));
     assert!(!report.stopped);
     assert_eq!(seen, report.results, "each result is reported as it comes");
-    // Three model calls for the two working checks; the broken one costs nothing.
+    // Three model calls for the two working golden questions; the broken one costs nothing.
     assert_eq!(requests.len(), 3);
     assert_eq!(report.usage, Usage::new(300, 60));
     assert_eq!(report.results[0].steps, 2);
@@ -311,8 +318,12 @@ fn the_model_is_never_sent_a_golden_questions_sql() {
         let (_, _, requests) = evaluate(turns, config());
         let sent = requests_text(&requests);
         assert!(!requests.is_empty());
-        for check in checks() {
-            assert!(!sent.contains(&check.sql), "{} was sent", check.sql);
+        for golden_question in golden_questions() {
+            assert!(
+                !sent.contains(&golden_question.sql),
+                "{} was sent",
+                golden_question.sql
+            );
         }
     }
 }
@@ -355,12 +366,12 @@ fn on_the_models_copy_no_route_reads_the_golden_questions() {
     drop(connection);
     let derived = support::hiding::derive(&file.0, &["askdb_checks"], "eval-golden-view-copy");
     let whole = RusqliteDb::open(&file.0);
-    let for_model = RusqliteDb::open(&derived.copy.0);
+    let model_view_copy = RusqliteDb::open(&derived.copy.0);
 
-    let golden = [check("How many orders in March 2024?", &golden)];
+    let golden = [golden_question("How many orders in March 2024?", &golden)];
     let (report, _, requests) = evaluate_candidate(
-        (&for_model, &whole),
-        session(&for_model),
+        (&model_view_copy, &whole),
+        session(&model_view_copy),
         &golden,
         catalogue_reader(),
         config(),
@@ -398,9 +409,9 @@ fn a_stop_before_the_start_asks_nothing() {
 #[test]
 fn an_also_accepted_sql_counts_as_right() {
     let db = RusqliteDb::shop();
-    let lenient = Check {
+    let lenient = GoldenQuestion {
         also_accepted: vec![MARCH_WRONG.replace("count(*)", "count(id)")],
-        ..check("How many orders since March 2024?", MARCH)
+        ..golden_question("How many orders since March 2024?", MARCH)
     };
     let turns = vec![calls(vec![final_answer("a1", "All of them.", MARCH_WRONG)])];
     let (report, _, _) = evaluate_on(&db, session(&db), &[lenient], turns, config(), Stop::Never);
@@ -428,7 +439,7 @@ fn the_golden_questions_table_is_neither_shown_nor_accepted_as_evidence() {
         calls(vec![final_answer("a1", "Copied.", cheat)]),
         calls(vec![final_answer("a2", "Copied again.", cheat)]),
     ];
-    let golden = [check("How many orders in March 2024?", MARCH)];
+    let golden = [golden_question("How many orders in March 2024?", MARCH)];
     let (report, _, requests) =
         evaluate_on(&db, session(&db), &golden, turns, config(), Stop::Never);
     assert_ne!(report.results[0].outcome, Outcome::Pass);

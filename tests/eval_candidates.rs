@@ -9,9 +9,9 @@ mod support;
 use askdb::agent::AgentConfig;
 use askdb::eval::calibration::{agreed_passed, calibration, CalibrationRow};
 use askdb::eval::report;
-use askdb::eval::run::{run_checks, Candidate, Outcome, Report};
-use askdb::knowledge::Check;
-use support::golden::{check, MARCH, MARCH_WRONG, PER_PREFECTURE};
+use askdb::eval::run::{run_golden, Candidate, Outcome, Report};
+use askdb::knowledge::GoldenQuestion;
+use support::golden::{golden_question, MARCH, MARCH_WRONG, PER_PREFECTURE};
 use support::scripted_llm::{calls, final_answer, session, text, FakeClock, ScriptedLlm, Turn};
 use support::RusqliteDb;
 
@@ -19,13 +19,13 @@ const ORDERS: &str = "SELECT count(*) FROM orders";
 const CUSTOMERS: &str = "SELECT count(*) FROM customers";
 const PRODUCTS: &str = "SELECT count(*) FROM products";
 
-fn checks() -> Vec<Check> {
+fn golden_questions() -> Vec<GoldenQuestion> {
     vec![
-        check("How many orders?", ORDERS),
-        check("How many customers?", CUSTOMERS),
-        check("How many products?", PRODUCTS),
-        check("How many orders in March 2024?", MARCH),
-        check("How many customers per prefecture?", PER_PREFECTURE),
+        golden_question("How many orders?", ORDERS),
+        golden_question("How many customers?", CUSTOMERS),
+        golden_question("How many products?", PRODUCTS),
+        golden_question("How many orders in March 2024?", MARCH),
+        golden_question("How many customers per prefecture?", PER_PREFECTURE),
     ]
 }
 
@@ -74,10 +74,10 @@ fn evaluate(turns: Vec<Turn>, candidates: usize) -> Report {
             ..AgentConfig::default()
         },
     };
-    let report = futures::executor::block_on(run_checks(
+    let report = futures::executor::block_on(run_golden(
         &candidate,
         &session(&db),
-        &checks(),
+        &golden_questions(),
         &mut |_| {},
         std::future::pending(),
     ));

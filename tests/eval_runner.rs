@@ -522,9 +522,9 @@ const GOLDEN_ALIAS: &str = "golden_answer_7f3q";
 const MEMO: &str = "memo-marker-5k";
 
 /// A model that tries to read the golden questions, first by the knowledge table's name (the
-/// agent refuses it), then through a view over it (`v`, which only the model's copy of the file
-/// lacks), then reads an ordinary table (the positive control: a query's result reaches the
-/// next request), and answers with `MARCH`. Each step is told by the tool results so far.
+/// agent refuses it), then through a view over it (`v`, which only the model view's copy of the
+/// file lacks), then reads an ordinary table (the positive control: a query's result reaches
+/// the next request), and answers with `MARCH`. Each step is told by the tool results so far.
 fn catalogue_reader() -> FakeServer {
     FakeServer::start(|request, _| {
         let step = request.body.matches("\"tool_call_id\"").count();
@@ -584,7 +584,7 @@ fn golden_questions_kept_in_the_database_are_asked_and_never_shown_to_the_model(
 fn a_knowledge_files_golden_questions_are_asked_given_as_notes_or_as_questions() {
     let scratch = Scratch::new("sidecar");
     let knowledge = askdb::knowledge::Knowledge {
-        checks: vec![askdb::knowledge::Check {
+        golden_questions: vec![askdb::knowledge::GoldenQuestion {
             question: "Which customers live in Tokyo?".into(),
             sql: TOKYO.into(),
             also_accepted: Vec::new(),

@@ -107,7 +107,7 @@ fn identity(path: &Path) -> DatabaseIdentity {
 }
 
 /// A session with the knowledge the page gives the model for this file: its schema comments
-/// and knowledge tables, merged and checked against what the model sees.
+/// and knowledge tables, merged and validated against what the model sees.
 fn session_with_knowledge(db: &RusqliteDb) -> Session {
     let mut session = session(db);
     let catalogue = block_on(load_catalogue(db)).expect("catalogue");
@@ -116,7 +116,8 @@ fn session_with_knowledge(db: &RusqliteDb) -> Session {
         ..Knowledge::default()
     };
     let (from_tables, _) = block_on(tables::load(db)).expect("knowledge tables");
-    let (knowledge, _) = Knowledge::merged([from_comments, from_tables]).checked(session.schema());
+    let (knowledge, _) =
+        Knowledge::merged([from_comments, from_tables]).validated(session.schema());
     session.set_knowledge(knowledge);
     session
 }

@@ -1,5 +1,5 @@
 //! The demo database teaches askdb its data: schema comments and the four knowledge tables,
-//! all of which pass the checks against its schema, and golden questions whose SQL is right on
+//! all of which pass validation against its schema, and golden questions whose SQL is right on
 //! its rows. Its data stays the reference shop's (`tests/datasets/shop`), row for row.
 #![cfg(not(target_arch = "wasm32"))] // rusqlite, through tests/support
 
@@ -25,13 +25,13 @@ fn demo_knowledge(db: &RusqliteDb) -> Knowledge {
     let (from_tables, problems) = block_on(tables::load(db)).unwrap();
     assert!(problems.is_empty(), "{problems:?}");
     let schema = block_on(schema::load(db, &QueryLimits::default())).unwrap();
-    let (knowledge, problems) = Knowledge::merged([from_schema, from_tables]).checked(&schema);
+    let (knowledge, problems) = Knowledge::merged([from_schema, from_tables]).validated(&schema);
     assert!(problems.is_empty(), "{problems:?}");
     knowledge
 }
 
 #[test]
-fn the_demo_knowledge_comes_from_comments_and_tables_and_passes_every_check() {
+fn the_demo_knowledge_comes_from_comments_and_tables_and_passes_validation() {
     let knowledge = demo_knowledge(&demo());
     let note = |table: &str, column: Option<&str>| {
         let found = match column {
@@ -55,7 +55,7 @@ fn the_demo_knowledge_comes_from_comments_and_tables_and_passes_every_check() {
     assert!(knowledge.glossary.iter().any(|t| t.term == "東京都"));
     assert!((3..=5).contains(&knowledge.examples.len()));
     assert!(knowledge.examples.iter().any(|e| !e.question.is_ascii()));
-    assert!((5..=8).contains(&knowledge.checks.len()));
+    assert!((5..=8).contains(&knowledge.golden_questions.len()));
 }
 
 #[test]
@@ -67,7 +67,11 @@ fn every_golden_question_and_example_of_the_demo_answers_on_its_rows() {
             .unwrap_or_else(|e| panic!("{sql}: {e}"))
             .rows
     };
-    let answers: Vec<Vec<Vec<Value>>> = knowledge.checks.iter().map(|c| rows(&c.sql)).collect();
+    let answers: Vec<Vec<Vec<Value>>> = knowledge
+        .golden_questions
+        .iter()
+        .map(|c| rows(&c.sql))
+        .collect();
     let text = |s: &str| Value::Text(s.into());
     assert_eq!(answers[0], [[Value::Integer(6)]]);
     assert_eq!(answers[1], [[Value::Integer(4)]]);
@@ -85,9 +89,9 @@ fn every_golden_question_and_example_of_the_demo_answers_on_its_rows() {
     assert_eq!(answers[5], [[text("Bottle")]]);
     assert_eq!(answers[6], [[Value::Integer(1)]]);
     assert_eq!(answers[7].len(), 5);
-    for check in &knowledge.checks {
-        for other in &check.also_accepted {
-            assert_eq!(rows(other).len(), rows(&check.sql).len(), "{other}");
+    for golden in &knowledge.golden_questions {
+        for other in &golden.also_accepted {
+            assert_eq!(rows(other).len(), rows(&golden.sql).len(), "{other}");
         }
     }
     for example in &knowledge.examples {
@@ -110,20 +114,20 @@ fn the_demo_keeps_the_reference_shop_data_row_for_row() {
 }
 
 #[test]
-fn the_chinook_notes_file_reads_and_passes_every_check_on_chinook() {
+fn the_chinook_notes_file_reads_and_passes_validation_on_chinook() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("www/examples/chinook");
     let text = std::fs::read_to_string(root.join("chinook.knowledge.json")).unwrap();
     let (knowledge, problems) = askdb::knowledge::sidecar::read(&text).unwrap();
     assert!(problems.is_empty(), "{problems:?}");
     let db = RusqliteDb::open(&root.join("Chinook_Sqlite.sqlite"));
     let schema = block_on(schema::load(&db, &QueryLimits::default())).unwrap();
-    let (checked, problems) = knowledge.clone().checked(&schema);
+    let (validated, problems) = knowledge.clone().validated(&schema);
     assert!(problems.is_empty(), "{problems:?}");
-    assert_eq!(checked.notes.len(), knowledge.notes.len());
-    assert_eq!(checked.checks.len(), 5);
-    for sql in checked.examples.iter().map(|e| &e.sql).chain(
-        checked
-            .checks
+    assert_eq!(validated.notes.len(), knowledge.notes.len());
+    assert_eq!(validated.golden_questions.len(), 5);
+    for sql in validated.examples.iter().map(|e| &e.sql).chain(
+        validated
+            .golden_questions
             .iter()
             .flat_map(|c| std::iter::once(&c.sql).chain(&c.also_accepted)),
     ) {

@@ -62,19 +62,19 @@ fn all_four_tables_are_read_in_their_documented_shape() {
     let terms: Vec<_> = knowledge.glossary.iter().map(|t| t.term.as_str()).collect();
     assert_eq!(terms, ["revenue", "2024"]);
     assert_eq!(knowledge.examples[0].question, "注文は何件？");
-    assert_eq!(knowledge.checks.len(), 3);
-    assert!(knowledge.checks[0].also_accepted.is_empty());
+    assert_eq!(knowledge.golden_questions.len(), 3);
+    assert!(knowledge.golden_questions[0].also_accepted.is_empty());
     assert_eq!(
-        knowledge.checks[1].also_accepted,
+        knowledge.golden_questions[1].also_accepted,
         ["SELECT total(amount) FROM orders"]
     );
     assert_eq!(
-        knowledge.checks[2].also_accepted,
+        knowledge.golden_questions[2].also_accepted,
         ["SELECT amount FROM orders ORDER BY 1 DESC LIMIT 1"]
     );
     assert!(knowledge.notes.iter().all(|n| n.source == Source::Database));
     assert!(knowledge
-        .checks
+        .golden_questions
         .iter()
         .all(|c| c.source == Source::Database));
 }
@@ -107,11 +107,11 @@ fn a_wrong_shape_is_a_problem_and_the_other_tables_are_still_read() {
     assert!(knowledge.notes.is_empty());
     assert!(knowledge.examples.is_empty());
     assert_eq!(
-        knowledge.checks.len(),
+        knowledge.golden_questions.len(),
         1,
-        "the check stays, without alternatives"
+        "the golden question stays, without alternatives"
     );
-    assert!(knowledge.checks[0].also_accepted.is_empty());
+    assert!(knowledge.golden_questions[0].also_accepted.is_empty());
     assert_eq!(problems.len(), 6, "{problems:#?}");
     assert_eq!(
         problems[0],
@@ -153,7 +153,7 @@ fn huge_values_and_too_many_rows_are_cut_in_sql() {
          UPDATE askdb_notes SET note = printf('%.*c', 1000000, 'x') WHERE table_name = 't1';",
     );
     assert_eq!(knowledge.notes.len(), 500);
-    // One character more than a note keeps, so that the checks cut it and say so.
+    // One character more than a note keeps, so that validation cuts it and says so.
     assert_eq!(knowledge.notes[0].text.chars().count(), 2_001);
     assert_eq!(
         problems,
@@ -188,5 +188,5 @@ fn the_documented_tables_are_read_without_a_problem() {
         ),
         (1, 1, 1)
     );
-    assert_eq!(knowledge.checks[0].also_accepted, ["SELECT 1.0"]);
+    assert_eq!(knowledge.golden_questions[0].also_accepted, ["SELECT 1.0"]);
 }

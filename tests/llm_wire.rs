@@ -6,7 +6,7 @@ use askdb::llm::retry::RetryPolicy;
 use askdb::llm::wire::{self, anthropic, gemini, openai};
 use askdb::llm::{
     ChatRequest, EndpointConfig, HttpProvider, LlmError, LlmProvider, Message, ModelReply,
-    ProviderKind, ToolCall, ToolResult, ToolSpec, Usage,
+    ProviderKind, RawToolCall, ToolResult, ToolSpec, Usage,
 };
 use futures::executor::block_on;
 use serde_json::{json, Value};
@@ -90,7 +90,7 @@ fn tools() -> Vec<ToolSpec> {
     ]
 }
 
-fn result(call: &ToolCall, content: &str, is_error: bool) -> ToolResult {
+fn result(call: &RawToolCall, content: &str, is_error: bool) -> ToolResult {
     ToolResult {
         call_id: call.id.clone(),
         name: call.name.clone(),
@@ -294,7 +294,7 @@ fn the_api_key_is_trimmed_and_never_printed_by_debug() {
 #[test]
 fn anthropic_merges_consecutive_turns_of_one_role_and_drops_empty_ones() {
     let config = EndpointConfig::new(ProviderKind::Anthropic, "", "k");
-    let call = ToolCall {
+    let call = RawToolCall {
         id: "toolu_1".to_string(),
         name: "run_sql".to_string(),
         arguments: r#"{"sql":"SELECT 1"}"#.to_string(),
@@ -365,7 +365,7 @@ fn anthropic_merges_consecutive_turns_of_one_role_and_drops_empty_ones() {
 fn gemini_rebuilds_a_turn_that_has_no_raw_form() {
     // A conversation begun with another provider: no Gemini content to send back.
     let config = EndpointConfig::new(ProviderKind::Gemini, "", "k");
-    let call = ToolCall {
+    let call = RawToolCall {
         id: "call_x".to_string(),
         name: "run_sql".to_string(),
         arguments: r#"{"sql":"SELECT 1"}"#.to_string(),
@@ -707,7 +707,7 @@ fn openai_compatible_quirks_are_tolerated() {
     assert_eq!(reply.text, None, "empty content is no text");
     assert_eq!(
         reply.tool_calls,
-        vec![ToolCall {
+        vec![RawToolCall {
             id: "call-1".to_string(),
             name: "run_sql".to_string(),
             arguments: r#"{"sql":"SELECT 1"}"#.to_string(),

@@ -463,7 +463,11 @@ async fn the_page_database_holds_a_file_read_on_demand() {
         matches!(orders.rows[0][0], Value::Integer(n) if n > 0),
         "{orders:?}"
     );
-    let copy = db.model_copy("SELECT 1;").await.err().expect("no copy");
+    let copy = db
+        .model_view_copy("SELECT 1;")
+        .await
+        .err()
+        .expect("no copy");
     assert!(copy.to_string().contains("on demand"), "{copy}");
 
     // The same file again is the same database; one whose change counter moved is not.

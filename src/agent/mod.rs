@@ -13,7 +13,6 @@
 
 mod briefing;
 pub mod candidates;
-pub mod checks;
 mod events;
 mod memory;
 mod prompt;
@@ -21,6 +20,7 @@ mod question_database;
 mod race;
 mod run;
 pub mod tools;
+pub mod traps;
 mod values;
 
 pub use events::{AgentEvent, EventKind, KnowledgeSent, SentExample};

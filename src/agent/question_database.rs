@@ -1,5 +1,5 @@
-//! The open database as the tools and the checks read it during one question: its schema, and
-//! small queries within the question's time.
+//! The open database as the tools and the trap inspection read it during one question: its
+//! schema, and small queries within the question's time.
 
 use super::AgentConfig;
 use crate::engine::{

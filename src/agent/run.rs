@@ -12,7 +12,7 @@ use super::{briefing, prompt, Agent, AgentError, Answer, Failure, Session};
 use crate::clock::Clock;
 use crate::engine::Database;
 use crate::llm::retry::RetryPolicy;
-use crate::llm::{ChatRequest, LlmProvider, Message, ModelReply, ToolCall, ToolResult, Usage};
+use crate::llm::{ChatRequest, LlmProvider, Message, ModelReply, RawToolCall, ToolResult, Usage};
 use std::future::Future;
 use std::pin::Pin;
 
@@ -285,7 +285,7 @@ async fn run_calls<D: Database + ?Sized>(
     toolbox: &mut Toolbox<'_, D>,
     mode: Mode,
     step: u32,
-    calls: &[ToolCall],
+    calls: &[RawToolCall],
 ) -> Result<Calls, AgentError> {
     let mut results = Vec::new();
     for (index, call) in calls.iter().enumerate() {

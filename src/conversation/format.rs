@@ -12,7 +12,7 @@ use crate::engine::datasette::DatasetteIdentity;
 use crate::engine::identity::{from_hex, hex, same_database, Identity, Sameness};
 use crate::engine::reads::{LazyIdentity, RemoteValidators};
 use crate::engine::{QueryLimits, QueryResult};
-use crate::llm::{ModelReply, ProviderKind, ToolCall, ToolResult, Usage};
+use crate::llm::{ModelReply, ProviderKind, RawToolCall, ToolResult, Usage};
 use serde::{Deserialize, Serialize};
 
 /// The value of the `format` field of a file without candidates (this page reads it).
@@ -440,7 +440,7 @@ pub struct RecordedEvidence {
 pub struct RecordedTurn {
     pub text: Option<String>,
     /// Each call with its arguments as the model sent them (JSON text).
-    pub tool_calls: Vec<ToolCall>,
+    pub tool_calls: Vec<RawToolCall>,
     pub usage: Usage,
     /// How long the model took.
     pub elapsed_ms: f64,

@@ -8,7 +8,7 @@
 //!   while and is asked for after the tables are shown;
 //! - how its rows are counted as it opens: [`PageDatabase::count_policy`];
 //! - how the model is kept from what it must not see: [`PageDatabase::hiding`], and for a
-//!   copy, [`PageDatabase::model_copy`].
+//!   copy, [`PageDatabase::model_view_copy`].
 //!
 //! Two engines stand behind it: sql.js with the whole file in a worker's memory
 //! ([`InMemory`]), and the engine that reads a local `File` or a URL on demand
@@ -242,7 +242,7 @@ impl PageDatabase {
     /// The copy the model reads when `script` (from `model_view::plan`) leaves things out: a
     /// database of its own, in its own worker. Only for a kind whose [`Self::hiding`] is
     /// [`HidingMechanism::Copy`].
-    pub async fn model_copy(&self, script: &str) -> Result<PageDatabase, DbError> {
+    pub async fn model_view_copy(&self, script: &str) -> Result<PageDatabase, DbError> {
         match self {
             PageDatabase::InMemory(db) => {
                 let source = db.engine.source().ok_or(DbError::NotOpen)?;
@@ -299,7 +299,7 @@ impl PageDatabase {
     }
 
     /// Starts a question's read budget: from now on the queries run here (the agent's, its
-    /// checks and diagnostics, the answer's re-run: everything a question runs goes through
+    /// trap inspections, the answer's re-run: everything a question runs goes through
     /// this database) may read `limit` bytes from the server in all, and the query that would
     /// read past it stops with [`DbError::ByteBudget`]. `None` ends the budget. Only a
     /// database read from a web server has one: elsewhere reading costs no transfer.

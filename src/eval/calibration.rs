@@ -2,7 +2,7 @@
 //! (`askdb-eval --candidates N`, and "Check the model" with Candidates > 1), counted per
 //! agreement level. One pure builder for the report's Markdown and JSON and for the page.
 
-use super::run::CheckResult;
+use super::run::GoldenResult;
 use serde::Serialize;
 
 /// One agreement level: how many candidates gave the most common result (0: none gave a
@@ -32,8 +32,8 @@ impl CalibrationRow {
 
 /// The table, most agreement first: one row per level from N of N down to none, for each N
 /// the counted questions were asked with (normally one). Questions without candidates, and
-/// broken checks, are left out. Empty when no question had candidates.
-pub fn calibration(results: &[CheckResult]) -> Vec<CalibrationRow> {
+/// broken golden questions, are left out. Empty when no question had candidates.
+pub fn calibration(results: &[GoldenResult]) -> Vec<CalibrationRow> {
     let judged: Vec<_> = results
         .iter()
         .filter(|r| r.outcome.counts())
@@ -64,7 +64,7 @@ pub fn calibration(results: &[CheckResult]) -> Vec<CalibrationRow> {
 
 /// How many counted questions had their agreed answer right, and of how many asked with
 /// candidates; `None` when none was.
-pub fn agreed_passed(results: &[CheckResult]) -> Option<(usize, usize)> {
+pub fn agreed_passed(results: &[GoldenResult]) -> Option<(usize, usize)> {
     let judged: Vec<_> = results
         .iter()
         .filter(|r| r.outcome.counts())

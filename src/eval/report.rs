@@ -7,7 +7,7 @@
 //! code blocks whose fence is longer than any run of backticks inside.
 
 use super::calibration::{agreed_passed, calibration, CalibrationRow};
-use super::run::{CheckResult, Outcome, Report};
+use super::run::{GoldenResult, Outcome, Report};
 use crate::present::count::grouped;
 use crate::present::time::elapsed;
 use crate::text::cut_chars;
@@ -59,7 +59,7 @@ pub fn markdown(report: &Report) -> String {
             elapsed(result.elapsed_ms),
         ));
     }
-    let failures: Vec<(usize, &CheckResult)> = report
+    let failures: Vec<(usize, &GoldenResult)> = report
         .results
         .iter()
         .enumerate()

@@ -2,7 +2,7 @@
 //! the model's evidence SQL judged against the expected SQL by their results.
 //!
 //! The model never sees a golden question's SQL: the session's knowledge goes to it without the
-//! checks, and without any worked example that has a check's question or SQL; the knowledge
+//! golden questions, and without any worked example that has one's question or SQL; the knowledge
 //! tables are not in the schema it is shown (`Session::new`), and evidence that reads them
 //! fails.
 
@@ -11,7 +11,7 @@ use crate::agent::{Agent, AgentConfig, AgentError, Answer, Failure, Session};
 use crate::clock::Clock;
 use crate::compare::{same_result, Verdict};
 use crate::engine::{self, Database, QueryLimits, QueryResult};
-use crate::knowledge::{is_knowledge_table, Check, Knowledge};
+use crate::knowledge::{is_knowledge_table, GoldenQuestion, Knowledge};
 use crate::llm::{LlmProvider, Usage};
 use crate::sql::analysis::Query;
 use futures::future::{Either, FusedFuture, FutureExt};
@@ -20,7 +20,7 @@ use std::future::Future;
 use std::pin::{pin, Pin};
 
 /// Rows kept of each compared result. A golden question whose expected SQL returns more is
-/// too large to judge and is reported as a broken check.
+/// too large to judge and is reported as a broken golden question.
 pub const COMPARED_ROWS: usize = 10_000;
 
 /// What the golden questions are asked of: the chat's database, model, clock and settings.
@@ -29,7 +29,7 @@ pub struct Candidate<'a, D: ?Sized, L: ?Sized> {
     pub db: &'a D,
     /// The database the expected SQL runs on: the whole one (natively, the same as `db`). A
     /// golden question about something hidden from the model is then the model's failure, not
-    /// a broken check.
+    /// a broken golden question.
     pub reference: &'a D,
     pub llm: &'a L,
     pub clock: &'a dyn Clock,
@@ -48,12 +48,13 @@ pub enum Outcome {
     NoAnswer { why: String },
     /// The model answered in words with no SQL to check.
     NoSql,
-    /// The expected SQL itself did not run: the check is broken, not the model. Not counted.
+    /// The expected SQL itself did not run: the golden question is broken, not the model. Not
+    /// counted.
     ExpectedFailed { why: String },
 }
 
 impl Outcome {
-    /// Whether the question counts in the total (a broken check does not).
+    /// Whether the question counts in the total (a broken golden question does not).
     pub fn counts(&self) -> bool {
         !matches!(self, Outcome::ExpectedFailed { .. })
     }
@@ -82,7 +83,7 @@ impl Outcome {
 
 /// One golden question, asked and judged.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct CheckResult {
+pub struct GoldenResult {
     pub question: String,
     pub expected_sql: String,
     /// The model's evidence SQL, with any bound values written in (safe mode).
@@ -125,9 +126,9 @@ impl CandidatesJudged {
 pub struct Report {
     /// The model's name, as the settings give it.
     pub model: String,
-    pub results: Vec<CheckResult>,
+    pub results: Vec<GoldenResult>,
     pub passed: usize,
-    /// The questions that count: every one asked but the broken checks.
+    /// The questions that count: every one asked but the broken golden questions.
     pub total: usize,
     pub usage: Usage,
     pub elapsed_ms: f64,
@@ -137,7 +138,7 @@ pub struct Report {
 
 impl Report {
     /// Adds a question's result to the totals.
-    pub fn add(&mut self, result: CheckResult) {
+    pub fn add(&mut self, result: GoldenResult) {
         if result.outcome.counts() {
             self.total += 1;
         }
@@ -148,7 +149,7 @@ impl Report {
         self.results.push(result);
     }
 
-    /// Broken checks: asked of nobody, counted nowhere.
+    /// Broken golden questions: asked of nobody, counted nowhere.
     pub fn broken(&self) -> usize {
         self.results.len() - self.total
     }
@@ -188,14 +189,14 @@ pub fn compact(n: u64) -> String {
     }
 }
 
-/// Asks each of `checks` in a fresh copy of `session` (its schema and knowledge, no earlier
-/// conversation), reporting each result as it comes. Stops when `cancel` completes: the
+/// Asks each of `golden_questions` in a fresh copy of `session` (its schema and knowledge, no
+/// earlier conversation), reporting each result as it comes. Stops when `cancel` completes: the
 /// question in progress is dropped, and the report says it was stopped.
-pub async fn run_checks<D, L>(
+pub async fn run_golden<D, L>(
     candidate: &Candidate<'_, D, L>,
     session: &Session,
-    checks: &[Check],
-    on_result: &mut dyn FnMut(&CheckResult),
+    golden_questions: &[GoldenQuestion],
+    on_result: &mut dyn FnMut(&GoldenResult),
     cancel: impl Future<Output = ()>,
 ) -> Report
 where
@@ -208,11 +209,11 @@ where
         model: candidate.config.model.clone(),
         ..Report::default()
     };
-    for check in checks {
+    for golden in golden_questions {
         let result = if cancel.is_terminated() {
             None
         } else {
-            ask_one(candidate, session, check, cancel.as_mut()).await
+            ask_one(candidate, session, golden, cancel.as_mut()).await
         };
         let Some(result) = result else {
             report.stopped = true;
@@ -229,9 +230,9 @@ where
 async fn ask_one<D, L, C>(
     candidate: &Candidate<'_, D, L>,
     template: &Session,
-    check: &Check,
+    golden: &GoldenQuestion,
     mut cancel: Pin<&mut C>,
-) -> Option<CheckResult>
+) -> Option<GoldenResult>
 where
     D: Database + ?Sized,
     L: LlmProvider + ?Sized,
@@ -242,9 +243,9 @@ where
         max_rows: COMPARED_ROWS,
         deadline_ms: candidate.config.query_deadline_ms,
     };
-    let mut result = CheckResult {
-        question: check.question.clone(),
-        expected_sql: check.sql.clone(),
+    let mut result = GoldenResult {
+        question: golden.question.clone(),
+        expected_sql: golden.sql.clone(),
         model_sql: None,
         answer: None,
         outcome: Outcome::Pass,
@@ -253,24 +254,24 @@ where
         elapsed_ms: 0.0,
         candidates: None,
     };
-    let finish = |mut result: CheckResult, outcome| {
+    let finish = |mut result: GoldenResult, outcome| {
         result.outcome = outcome;
         result.elapsed_ms = candidate.clock.now_ms() - started;
         Some(result)
     };
 
-    // The expected results first: a broken check costs no tokens.
+    // The expected results first: a broken golden question costs no tokens.
     let expected =
-        match expected_results(candidate.reference, check, &limits, cancel.as_mut()).await? {
+        match expected_results(candidate.reference, golden, &limits, cancel.as_mut()).await? {
             Ok(expected) => expected,
             Err(why) => return finish(result, Outcome::ExpectedFailed { why }),
         };
 
     // A new session leaves the knowledge tables out of the schema the model is shown.
     let mut session = Session::new(template.schema().clone());
-    session.set_knowledge(shown_to_model(template.knowledge(), check));
+    session.set_knowledge(shown_to_model(template.knowledge(), golden));
     if candidate.config.candidates > 1 {
-        let drawn = ask_candidates(candidate, &session, check, &limits, cancel).await?;
+        let drawn = ask_candidates(candidate, &session, golden, &limits, cancel).await?;
         let first = &drawn.answers[0];
         result.usage = drawn.usage();
         result.steps = drawn.answers.iter().map(|a| a.steps()).sum();
@@ -294,7 +295,7 @@ where
         candidate.config.clone(),
     );
     let asked = agent
-        .ask(&mut session, &check.question, &mut |_| {}, cancel.as_mut())
+        .ask(&mut session, &golden.question, &mut |_| {}, cancel.as_mut())
         .await;
     let answer = match asked {
         Ok(answer) => answer,
@@ -331,7 +332,7 @@ where
 async fn ask_candidates<D, L, C>(
     candidate: &Candidate<'_, D, L>,
     session: &Session,
-    check: &Check,
+    golden: &GoldenQuestion,
     limits: &QueryLimits,
     cancel: Pin<&mut C>,
 ) -> Option<Candidates>
@@ -348,7 +349,7 @@ where
         evidence_limits: *limits,
     };
     let drawn = agents
-        .ask(session, &check.question, &mut |_, _| {}, cancel)
+        .ask(session, &golden.question, &mut |_, _| {}, cancel)
         .await;
     (!drawn.stopped()).then_some(drawn)
 }
@@ -392,11 +393,11 @@ struct Expected {
     result: QueryResult,
 }
 
-/// The results of the check's SQL and of each accepted alternative, or why one did not run;
-/// `None` when cancelled.
+/// The results of the golden question's SQL and of each accepted alternative, or why one did
+/// not run; `None` when cancelled.
 async fn expected_results<D, C>(
     db: &D,
-    check: &Check,
+    golden: &GoldenQuestion,
     limits: &QueryLimits,
     mut cancel: Pin<&mut C>,
 ) -> Option<Result<Vec<Expected>, String>>
@@ -405,7 +406,7 @@ where
     C: Future<Output = ()> + ?Sized,
 {
     let mut expected = Vec::new();
-    for sql in std::iter::once(&check.sql).chain(&check.also_accepted) {
+    for sql in std::iter::once(&golden.sql).chain(&golden.also_accepted) {
         match until_cancelled(engine::query(db, sql, limits), cancel.as_mut()).await? {
             Ok(result) if result.truncated => {
                 let why = format!("it returns more than {COMPARED_ROWS} rows: too many to compare");
@@ -422,7 +423,7 @@ where
 }
 
 /// Pass when `actual` matches any expected result; otherwise fail with how it differs from the
-/// check's own SQL.
+/// golden question's own SQL.
 fn judge(expected: &[Expected], actual: &QueryResult) -> Outcome {
     let verdicts: Vec<Verdict> = expected
         .iter()
@@ -450,20 +451,20 @@ async fn evidence<D: Database + ?Sized>(
     }
 }
 
-/// The knowledge the model gets for `check`: no golden questions, and no worked example that
+/// The knowledge the model gets for `golden`: no golden questions, and no worked example that
 /// would hand it this question's answer.
-fn shown_to_model(knowledge: &Knowledge, check: &Check) -> Knowledge {
+fn shown_to_model(knowledge: &Knowledge, golden: &GoldenQuestion) -> Knowledge {
     let same_text = |a: &str, b: &str| {
         a.split_whitespace()
             .map(str::to_lowercase)
             .eq(b.split_whitespace().map(str::to_lowercase))
     };
     let mut shown = knowledge.clone();
-    shown.checks.clear();
+    shown.golden_questions.clear();
     shown.examples.retain(|example| {
-        !same_text(&example.question, &check.question)
-            && std::iter::once(&check.sql)
-                .chain(&check.also_accepted)
+        !same_text(&example.question, &golden.question)
+            && std::iter::once(&golden.sql)
+                .chain(&golden.also_accepted)
                 .all(|sql| !same_text(&example.sql, sql))
     });
     shown
@@ -518,8 +519,8 @@ mod tests {
     }
 
     #[test]
-    fn the_model_never_gets_the_checks_or_an_example_that_answers_one() {
-        let check = Check {
+    fn the_model_never_gets_the_golden_questions_or_an_example_that_answers_one() {
+        let golden = GoldenQuestion {
             question: "How many orders?".into(),
             sql: "SELECT count(*) FROM orders".into(),
             also_accepted: vec!["SELECT count(id) FROM orders".into()],
@@ -536,11 +537,11 @@ mod tests {
                 example("Orders per city", "select COUNT(id)\n FROM orders"),
                 example("Customers per city", "SELECT city, count(*) FROM customers"),
             ],
-            checks: vec![check.clone()],
+            golden_questions: vec![golden.clone()],
             ..Knowledge::default()
         };
-        let shown = shown_to_model(&knowledge, &check);
-        assert!(shown.checks.is_empty());
+        let shown = shown_to_model(&knowledge, &golden);
+        assert!(shown.golden_questions.is_empty());
         assert_eq!(shown.examples.len(), 1);
         assert_eq!(shown.examples[0].question, "Customers per city");
     }

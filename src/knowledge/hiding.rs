@@ -1,12 +1,12 @@
 //! Knowledge that would name what the person hid from the model. Hiding is enforced by the
-//! engine (the model's copy of the database lacks the hidden tables and columns), so the
+//! engine (the model view's copy of the database lacks the hidden tables and columns), so the
 //! knowledge that goes with a question must not bring their names back: a piece whose text or
 //! SQL names a hidden table or column, as a word in any case, is left out. This errs towards
 //! leaving out, like the derived copy's views (`engine::hidden`): `id` hidden leaves out every
 //! piece that says `id`. A value of a hidden column written in a note without its column's
 //! name cannot be told from any other word, and stays.
 
-use super::{Check, Example, Knowledge, Note, Problem, Term};
+use super::{Example, GoldenQuestion, Knowledge, Note, Problem, Term};
 use crate::engine::hidden::Hidden;
 
 impl Knowledge {
@@ -70,15 +70,15 @@ impl Knowledge {
                 left_out(&[&e.question, &e.sql], subject, e.source).is_none()
             })
             .collect();
-        // Golden questions are never shown to the model; the page's check asks them of the
+        // Golden questions are never shown to the model; the golden run asks them of the
         // model's copy, where a hidden name would only fail. They are kept, to be run and seen.
-        let checks: Vec<Check> = self.checks;
+        let golden_questions: Vec<GoldenQuestion> = self.golden_questions;
         (
             Knowledge {
                 notes,
                 glossary,
                 examples,
-                checks,
+                golden_questions,
             },
             problems,
         )
@@ -151,7 +151,7 @@ mod tests {
                 sql: "SELECT count(*) FROM \"products\"".into(),
                 source: Source::Sidecar,
             }],
-            checks: vec![Check {
+            golden_questions: vec![GoldenQuestion {
                 question: "Revenue?".into(),
                 sql: "SELECT sum(price) FROM products".into(),
                 also_accepted: Vec::new(),
@@ -170,7 +170,7 @@ mod tests {
         assert_eq!(kept.glossary.len(), 1);
         assert!(kept.examples.is_empty());
         assert_eq!(
-            kept.checks.len(),
+            kept.golden_questions.len(),
             1,
             "golden questions are never shown to the model"
         );

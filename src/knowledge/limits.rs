@@ -8,7 +8,7 @@ pub struct Limits {
     pub notes: usize,
     pub glossary: usize,
     pub examples: usize,
-    pub checks: usize,
+    pub golden_questions: usize,
     /// Other right answers per golden question.
     pub also_accepted: usize,
     /// Characters of a note.
@@ -20,9 +20,9 @@ pub struct Limits {
     pub term_chars: usize,
     /// Characters of a term's meaning.
     pub meaning_chars: usize,
-    /// Characters of an example's or a check's question.
+    /// Characters of an example's or a golden question's question.
     pub question_chars: usize,
-    /// Bytes of an example's or a check's SQL. Longer SQL is dropped, not cut: cut SQL is
+    /// Bytes of an example's or a golden question's SQL. Longer SQL is dropped, not cut: cut SQL is
     /// wrong SQL.
     pub sql_bytes: usize,
     /// Bytes of a sidecar file.
@@ -33,7 +33,7 @@ pub const LIMITS: Limits = Limits {
     notes: 500,
     glossary: 200,
     examples: 200,
-    checks: 500,
+    golden_questions: 500,
     also_accepted: 10,
     note_chars: 2_000,
     name_chars: 200,

@@ -3,7 +3,7 @@
 //! Examples and golden questions are joined; one with the same question as an earlier one
 //! replaces it. Within one source, several notes on the same thing are joined into one.
 
-use super::{Check, Example, Knowledge, Note, Term};
+use super::{Example, GoldenQuestion, Knowledge, Note, Term};
 
 impl Knowledge {
     /// `parts` in rising priority (e.g. schema, database, sidecar, person).
@@ -19,8 +19,8 @@ impl Knowledge {
             for example in part.examples {
                 put(&mut all.examples, example, same_example);
             }
-            for check in part.checks {
-                put(&mut all.checks, check, same_check);
+            for golden in part.golden_questions {
+                put(&mut all.golden_questions, golden, same_golden_question);
             }
         }
         all
@@ -75,7 +75,7 @@ fn same_example(a: &Example, b: &Example) -> bool {
     folded(&a.question) == folded(&b.question)
 }
 
-fn same_check(a: &Check, b: &Check) -> bool {
+fn same_golden_question(a: &GoldenQuestion, b: &GoldenQuestion) -> bool {
     folded(&a.question) == folded(&b.question)
 }
 
@@ -175,13 +175,13 @@ mod tests {
     }
 
     #[test]
-    fn examples_and_checks_are_joined_and_a_repeated_question_is_replaced() {
+    fn examples_and_golden_questions_are_joined_and_a_repeated_question_is_replaced() {
         let example = |question: &str, sql: &str, source| Example {
             question: question.into(),
             sql: sql.into(),
             source,
         };
-        let check = |question: &str, source| Check {
+        let golden = |question: &str, source| GoldenQuestion {
             question: question.into(),
             sql: "SELECT 1".into(),
             also_accepted: Vec::new(),
@@ -190,7 +190,10 @@ mod tests {
         let merged = Knowledge::merged([
             Knowledge {
                 examples: vec![example("How many orders?", "SELECT 1", Source::Database)],
-                checks: vec![check("Q1", Source::Database), check("Q2", Source::Database)],
+                golden_questions: vec![
+                    golden("Q1", Source::Database),
+                    golden("Q2", Source::Database),
+                ],
                 ..Knowledge::default()
             },
             Knowledge {
@@ -202,7 +205,7 @@ mod tests {
                     ),
                     example("Another", "SELECT 2", Source::Sidecar),
                 ],
-                checks: vec![check("q2", Source::Sidecar)],
+                golden_questions: vec![golden("q2", Source::Sidecar)],
                 ..Knowledge::default()
             },
         ]);
@@ -218,7 +221,7 @@ mod tests {
             ]
         );
         let sources: Vec<_> = merged
-            .checks
+            .golden_questions
             .iter()
             .map(|c| (c.question.as_str(), c.source))
             .collect();

@@ -13,7 +13,6 @@
 //! cut to size and reported ([`Problem`]), never obeyed. Knows nothing of the browser.
 
 pub mod budget;
-mod check;
 pub mod comments;
 mod hiding;
 mod limits;
@@ -22,6 +21,7 @@ pub mod person;
 pub mod retrieve;
 pub mod sidecar;
 pub mod tables;
+mod validate;
 
 pub use limits::{Limits, LIMITS};
 
@@ -101,7 +101,7 @@ pub struct Example {
 /// one of `also_accepted`, for questions with more than one right reading). Never shown to the
 /// model.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Check {
+pub struct GoldenQuestion {
     pub question: String,
     pub sql: String,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -116,8 +116,9 @@ pub struct Knowledge {
     pub glossary: Vec<Term>,
     /// Worked examples, retrieved by similarity to the question.
     pub examples: Vec<Example>,
-    /// Golden questions: never shown to the model, used to check it.
-    pub checks: Vec<Check>,
+    /// Golden questions: never shown to the model, asked of it in a golden run.
+    #[serde(rename = "checks")]
+    pub golden_questions: Vec<GoldenQuestion>,
 }
 
 impl Knowledge {
@@ -125,7 +126,7 @@ impl Knowledge {
         self.notes.is_empty()
             && self.glossary.is_empty()
             && self.examples.is_empty()
-            && self.checks.is_empty()
+            && self.golden_questions.is_empty()
     }
 
     /// The note on `table` itself, if any (ignoring ASCII case).

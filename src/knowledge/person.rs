@@ -14,7 +14,7 @@ pub const MAX_KEPT_NOTES: usize = 5_000;
 
 /// Sets the person's note on `table` (or on its `column`): replaces the one there or adds one.
 /// A blank `text` is kept as an empty note, which says "no note here": it wins over a note from
-/// another source when they are merged, and the check then drops it. Names keep the schema's
+/// another source when they are merged, and validation then drops it. Names keep the schema's
 /// spelling; a second note on the same place in another case replaces the first, as SQLite's
 /// names ignore ASCII case.
 pub fn set_note(notes: &mut Vec<Note>, table: &str, column: Option<&str>, text: &str) {
@@ -194,8 +194,8 @@ mod tests {
         };
         let shown = |mine: &[Note]| {
             let merged = Knowledge::merged([from_file.clone(), as_knowledge(mine)]);
-            let (checked, _) = merged.checked(&schema);
-            checked
+            let (validated, _) = merged.validated(&schema);
+            validated
                 .column_note("orders", "amount")
                 .map(|n| n.text.clone())
         };

@@ -13,7 +13,7 @@
 //! a [`Problem`], and the rest is still read.
 
 use super::limits::LIMITS;
-use super::{Check, Example, Knowledge, Note, Problem, Source, Term};
+use super::{Example, GoldenQuestion, Knowledge, Note, Problem, Source, Term};
 use crate::engine::{query, Database, DbError, QueryLimits, Value};
 use crate::sql::{ident, quote_literal};
 
@@ -56,7 +56,7 @@ const CHECKS: Shape = Shape {
     table: "askdb_checks",
     required: &["question", "sql"],
     optional: &["also_accepted"],
-    rows: LIMITS.checks,
+    rows: LIMITS.golden_questions,
     chars: &[
         LIMITS.question_chars,
         LIMITS.sql_bytes,
@@ -134,7 +134,7 @@ pub async fn load<D: Database + ?Sized>(db: &D) -> Result<(Knowledge, Vec<Proble
                     Vec::new()
                 }
             };
-            knowledge.checks.push(Check {
+            knowledge.golden_questions.push(GoldenQuestion {
                 question,
                 sql,
                 also_accepted,
@@ -262,7 +262,7 @@ async fn read_rows<D: Database + ?Sized>(
         .map(|(column, chars)| {
             if has(column) {
                 let column = ident(column);
-                // One more character than kept, so that the checks can tell a cut text.
+                // One more character than kept, so that validation can tell a cut text.
                 format!("typeof({column}), substr({column}, 1, {})", chars + 1)
             } else {
                 "'null', NULL".to_string()

@@ -28,10 +28,11 @@ pub struct ToolSpec {
     pub parameters: serde_json::Value,
 }
 
-/// A tool call as the model made it. Untrusted: `arguments` is the raw JSON text (OpenAI sends a
-/// string; for Anthropic and Gemini it is the object re-serialized), parsed by the agent.
+/// A tool call as the model made it, raw: a name and `arguments` as JSON text (OpenAI sends a
+/// string; for Anthropic and Gemini it is the object re-serialized). Untrusted; the agent reads
+/// it once into its typed `agent::tools::ToolCall`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ToolCall {
+pub struct RawToolCall {
     /// The provider's id for the call (Gemini has none: the wire format makes one up).
     pub id: String,
     pub name: String,
@@ -56,7 +57,7 @@ pub enum Message {
     },
     Assistant {
         text: Option<String>,
-        tool_calls: Vec<ToolCall>,
+        tool_calls: Vec<RawToolCall>,
         /// The provider's own form of this turn, to be sent back unchanged where the provider
         /// asks for that (Gemini's `thoughtSignature`). `None` for the others.
         raw: Option<serde_json::Value>,
@@ -125,7 +126,7 @@ impl std::ops::AddAssign for Usage {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ModelReply {
     pub text: Option<String>,
-    pub tool_calls: Vec<ToolCall>,
+    pub tool_calls: Vec<RawToolCall>,
     pub usage: Usage,
     /// See [`Message::Assistant::raw`].
     pub raw: Option<serde_json::Value>,

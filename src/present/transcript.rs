@@ -4,8 +4,8 @@
 //! this to markup.
 
 use super::count::{plural, rows};
-use crate::agent::checks::{Diagnostic, DiagnosticKind};
 use crate::agent::tools::{ToolCall, ToolOutput};
+use crate::agent::traps::{Diagnostic, DiagnosticKind};
 use crate::agent::{AgentEvent, Answer, EventKind, KnowledgeSent};
 use crate::llm::Usage;
 use crate::text::cut_chars;
@@ -312,7 +312,7 @@ fn warnings(diagnostics: &[Diagnostic]) -> usize {
     diagnostics.iter().filter(|d| is_warning(d)).count()
 }
 
-/// A finding is a check (reassurance) or a warning.
+/// A finding is a reassurance (the literal is in the data) or a warning.
 pub fn is_warning(diagnostic: &Diagnostic) -> bool {
     diagnostic.kind != DiagnosticKind::LiteralFound
 }

@@ -16,10 +16,10 @@ pub enum Asking<'a> {
     Replay,
 }
 
-/// Where the model's view of the open database stands. The page decides it (hiding may have to
+/// Where the model view of the open database stands. The page decides it (hiding may have to
 /// make a copy first); this module only reads it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ViewState {
+pub enum ModelViewReadiness {
     /// The model's queries can run.
     Ready,
     /// The copy without what is hidden is still being made.
@@ -36,7 +36,7 @@ pub enum ViewState {
 pub struct Facts<'a> {
     pub asking: Asking<'a>,
     pub database_open: bool,
-    pub view: ViewState,
+    pub model_view: ModelViewReadiness,
     /// The model the person chose.
     pub settings: &'a ModelSettings,
     /// The key for that model's endpoint; empty when there is none.
@@ -49,9 +49,9 @@ pub enum NotReady {
     NoQuestion,
     NoDatabase,
     NoGoldenQuestions,
-    ViewPreparing,
-    ViewFailed(String),
-    ViewRefused(String),
+    ModelViewPreparing,
+    ModelViewFailed(String),
+    ModelViewRefused(String),
     NoModel,
     /// No key for a provider's own address, which answers nothing without one.
     NoKey {
@@ -83,16 +83,16 @@ impl fmt::Display for NotReady {
             NotReady::NoQuestion => f.write_str("Type a question first."),
             NotReady::NoDatabase => f.write_str("Open a database first (or try the demo)."),
             NotReady::NoGoldenQuestions => f.write_str("This database has no golden questions."),
-            NotReady::ViewPreparing => f.write_str(
+            NotReady::ModelViewPreparing => f.write_str(
                 "The copy of the database without what is hidden is still being made: ask again \
                  in a moment.",
             ),
-            NotReady::ViewFailed(why) => write!(
+            NotReady::ModelViewFailed(why) => write!(
                 f,
                 "The model cannot be asked: the copy without what is hidden could not be made \
                  ({why}). Show the hidden items again, or open the database again."
             ),
-            NotReady::ViewRefused(why) => {
+            NotReady::ModelViewRefused(why) => {
                 write!(f, "The model cannot be asked on this database: {why}.")
             }
             NotReady::NoModel => {
@@ -110,7 +110,7 @@ impl fmt::Display for NotReady {
 impl std::error::Error for NotReady {}
 
 /// Whether the model may be asked, checked in the order a person fixes things: what to ask,
-/// the database, the model's view of it, then the model and its key.
+/// the database, the model view of it, then the model and its key.
 pub fn may_ask(facts: &Facts) -> Result<(), NotReady> {
     if let Asking::Question(question) = facts.asking {
         if question.trim().is_empty() {
@@ -123,11 +123,11 @@ pub fn may_ask(facts: &Facts) -> Result<(), NotReady> {
     if facts.asking == Asking::GoldenQuestions(0) {
         return Err(NotReady::NoGoldenQuestions);
     }
-    match &facts.view {
-        ViewState::Ready => {}
-        ViewState::Preparing => return Err(NotReady::ViewPreparing),
-        ViewState::Failed(why) => return Err(NotReady::ViewFailed(why.clone())),
-        ViewState::Refused(why) => return Err(NotReady::ViewRefused(why.clone())),
+    match &facts.model_view {
+        ModelViewReadiness::Ready => {}
+        ModelViewReadiness::Preparing => return Err(NotReady::ModelViewPreparing),
+        ModelViewReadiness::Failed(why) => return Err(NotReady::ModelViewFailed(why.clone())),
+        ModelViewReadiness::Refused(why) => return Err(NotReady::ModelViewRefused(why.clone())),
     }
     if facts.asking == Asking::Replay {
         return Ok(());
@@ -165,7 +165,7 @@ mod tests {
         Facts {
             asking,
             database_open: true,
-            view: ViewState::Ready,
+            model_view: ModelViewReadiness::Ready,
             settings,
             key: "sk-test",
         }
@@ -189,7 +189,7 @@ mod tests {
         let nothing = Facts {
             asking: Asking::Question("  "),
             database_open: false,
-            view: ViewState::Preparing,
+            model_view: ModelViewReadiness::Preparing,
             settings: &unchosen,
             key: "",
         };
@@ -203,15 +203,15 @@ mod tests {
             database_open: true,
             ..asked.clone()
         };
-        assert_eq!(may_ask(&open), Err(NotReady::ViewPreparing));
+        assert_eq!(may_ask(&open), Err(NotReady::ModelViewPreparing));
         let failed = Facts {
-            view: ViewState::Failed("out of memory".into()),
+            model_view: ModelViewReadiness::Failed("out of memory".into()),
             ..open.clone()
         };
         let refusal = may_ask(&failed).unwrap_err();
         assert!(refusal.to_string().contains("(out of memory)"), "{refusal}");
         let ready = Facts {
-            view: ViewState::Ready,
+            model_view: ModelViewReadiness::Ready,
             ..open.clone()
         };
         assert_eq!(may_ask(&ready), Err(NotReady::NoModel));
@@ -241,7 +241,7 @@ mod tests {
     }
 
     #[test]
-    fn a_replay_needs_the_models_view_but_no_model() {
+    fn a_replay_needs_the_model_view_but_no_model() {
         let unchosen = ModelSettings::default();
         let replay = Facts {
             key: "",
@@ -249,10 +249,10 @@ mod tests {
         };
         assert_eq!(may_ask(&replay), Ok(()));
         let preparing = Facts {
-            view: ViewState::Preparing,
+            model_view: ModelViewReadiness::Preparing,
             ..replay
         };
-        assert_eq!(may_ask(&preparing), Err(NotReady::ViewPreparing));
+        assert_eq!(may_ask(&preparing), Err(NotReady::ModelViewPreparing));
     }
 
     #[test]
@@ -264,11 +264,14 @@ mod tests {
             Asking::Replay,
         ] {
             let refused = Facts {
-                view: ViewState::Refused("it is read on demand".into()),
+                model_view: ModelViewReadiness::Refused("it is read on demand".into()),
                 ..facts(asking, &settings)
             };
             let why = may_ask(&refused).unwrap_err();
-            assert_eq!(why, NotReady::ViewRefused("it is read on demand".into()));
+            assert_eq!(
+                why,
+                NotReady::ModelViewRefused("it is read on demand".into())
+            );
             assert!(
                 why.to_string()
                     .contains("cannot be asked on this database: it is read"),

@@ -47,7 +47,7 @@ pub fn ready(
     let facts = Facts {
         asking,
         database_open: app.open.with_untracked(Option::is_some),
-        view: app.hiding.with_untracked(|h| h.view.state()),
+        model_view: app.hiding.with_untracked(|h| h.model_view.readiness()),
         settings: &settings,
         key: &key,
     };
@@ -58,7 +58,8 @@ pub fn ready(
         return Err(not_ready);
     }
     // A ready view has its engine; never the whole database in place of the copy.
-    app.agent_database().ok_or(NotReady::ViewPreparing)
+    app.model_view_database()
+        .ok_or(NotReady::ModelViewPreparing)
 }
 
 /// The model connected for `asking`, if it may go ahead now (see [`ready`]).

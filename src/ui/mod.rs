@@ -9,12 +9,12 @@
 mod address_field;
 mod chart_view;
 mod chat;
-mod checks;
 mod connection;
 mod console;
 mod database_panel;
 mod datasette_form;
 mod embed;
+mod golden_run;
 mod hiding;
 mod knowledge;
 mod ledger_view;

@@ -397,7 +397,7 @@ async fn open_datasette(
 }
 
 /// Shows the opened `db` (read from `host`, when remote): its tables, then its row counts,
-/// identity, the model's view and notes.
+/// identity, the model view and notes.
 async fn show_database(
     state: AppState,
     name: &str,

@@ -143,7 +143,7 @@ pub struct AppState {
     /// What tells the open database from another.
     pub identity: RwSignal<Identification>,
     /// The copy the model reads when something is left out of its view (`model_view`).
-    pub model_copy: StoredValue<Option<Rc<PageDatabase>>, LocalStorage>,
+    pub model_view_copy: StoredValue<Option<Rc<PageDatabase>>, LocalStorage>,
     /// What is hidden from the model, and what the model sees.
     pub hiding: RwSignal<Hiding>,
     /// What the open database's data means (notes, glossary, examples, golden questions).
@@ -210,7 +210,7 @@ impl AppState {
             spare: StoredValue::new_local(None),
             db: StoredValue::new_local(None),
             identity: RwSignal::new(Identification::None),
-            model_copy: StoredValue::new_local(None),
+            model_view_copy: StoredValue::new_local(None),
             hiding: RwSignal::new(Hiding::default()),
             knowledge: RwSignal::new(KnowledgeState::default()),
             open: RwSignal::new(None),
@@ -290,15 +290,15 @@ impl AppState {
     /// view, the copy without it once that is ready; `None` while it is not, or when this
     /// database cannot leave it out (the agent must then not run, rather than fall back to the
     /// whole database).
-    pub fn agent_database(&self) -> Option<Rc<PageDatabase>> {
-        use super::hiding::view::AgentView;
-        self.hiding.with_untracked(|h| match h.view {
-            AgentView::Whole(_) => self.db.get_value(),
-            AgentView::Copy(_) | AgentView::Fenced(_) => self.model_copy.get_value(),
-            AgentView::Closed
-            | AgentView::Preparing
-            | AgentView::Failed(_)
-            | AgentView::Refused(_) => None,
+    pub fn model_view_database(&self) -> Option<Rc<PageDatabase>> {
+        use super::hiding::view::ModelViewState;
+        self.hiding.with_untracked(|h| match h.model_view {
+            ModelViewState::Whole(_) => self.db.get_value(),
+            ModelViewState::Copy(_) | ModelViewState::Fenced(_) => self.model_view_copy.get_value(),
+            ModelViewState::Closed
+            | ModelViewState::Preparing
+            | ModelViewState::Failed(_)
+            | ModelViewState::Refused(_) => None,
         })
     }
 

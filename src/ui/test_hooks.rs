@@ -56,8 +56,9 @@ pub fn install(state: AppState) {
         })
     };
     let pristine = Closure::<dyn Fn() -> js_sys::Promise>::new(move || bytes_of(state.database()));
-    let agent_copy =
-        Closure::<dyn Fn() -> js_sys::Promise>::new(move || bytes_of(state.model_copy.get_value()));
+    let agent_copy = Closure::<dyn Fn() -> js_sys::Promise>::new(move || {
+        bytes_of(state.model_view_copy.get_value())
+    });
     let open_steps = Closure::<dyn Fn() -> JsValue>::new(move || {
         let steps = state.open_steps.with_value(|s| s.steps().to_vec());
         serde_wasm_bindgen::to_value(&steps).unwrap_or(JsValue::NULL)

@@ -5,7 +5,7 @@ use askdb::agent::{Agent, AgentConfig, AgentEvent, Answer, Failure, Session};
 use askdb::clock::Clock;
 use askdb::engine::Database;
 use askdb::llm::{
-    ChatRequest, LlmError, LlmProvider, Message, ModelReply, ToolCall, ToolResult, Usage,
+    ChatRequest, LlmError, LlmProvider, Message, ModelReply, RawToolCall, ToolResult, Usage,
 };
 use futures::future::LocalBoxFuture;
 use std::cell::{Cell, RefCell};
@@ -91,19 +91,19 @@ impl Clock for FakeClock {
 
 pub const USAGE: Usage = Usage::new(100, 20);
 
-pub fn call(id: &str, name: &str, arguments: serde_json::Value) -> ToolCall {
-    ToolCall {
+pub fn call(id: &str, name: &str, arguments: serde_json::Value) -> RawToolCall {
+    RawToolCall {
         id: id.into(),
         name: name.into(),
         arguments: arguments.to_string(),
     }
 }
 
-pub fn run_sql(id: &str, sql: &str) -> ToolCall {
+pub fn run_sql(id: &str, sql: &str) -> RawToolCall {
     call(id, "run_sql", serde_json::json!({ "sql": sql }))
 }
 
-pub fn final_answer(id: &str, answer: &str, sql: &str) -> ToolCall {
+pub fn final_answer(id: &str, answer: &str, sql: &str) -> RawToolCall {
     call(
         id,
         "final_answer",
@@ -112,7 +112,7 @@ pub fn final_answer(id: &str, answer: &str, sql: &str) -> ToolCall {
 }
 
 /// A turn that calls tools.
-pub fn calls(calls: Vec<ToolCall>) -> Turn {
+pub fn calls(calls: Vec<RawToolCall>) -> Turn {
     Turn::Reply(ModelReply {
         text: None,
         tool_calls: calls,

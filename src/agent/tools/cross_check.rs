@@ -3,7 +3,7 @@
 
 use super::args::Args;
 use super::{halve, spec, text_parameter, Mode, Offer, Tool, ToolOutput, Toolbox};
-use crate::agent::checks::{self, explain_error, Diagnostic};
+use crate::agent::traps::{self, explain_error, Diagnostic};
 use crate::agent::values::{round_ms, rows_json, serialize_row_count};
 use crate::engine::{Database, QueryResult, RowCount, Value};
 use crate::llm::ToolSpec;
@@ -142,8 +142,8 @@ async fn cross_check<D: Database + ?Sized>(
     let (query_a, query_b) = (Query::read(&sql_a), Query::read(&sql_b));
     let ordered = query_a.has_order_by() && query_b.has_order_by();
     let comparison = compare(&a, &b, ordered);
-    let warnings_a = checks::inspect(toolbox.data(), &query_a, &a).await;
-    let warnings_b = checks::inspect(toolbox.data(), &query_b, &b).await;
+    let warnings_a = traps::inspect(toolbox.data(), &query_a, &a).await;
+    let warnings_b = traps::inspect(toolbox.data(), &query_b, &b).await;
     let cut_note = (a.truncated || b.truncated)
         .then(|| format!("only the first {COMPARED_ROWS} rows of each were compared"));
     ToolOutput::CrossCheck(CrossCheckReport {

@@ -4,10 +4,10 @@
 
 use super::args::Args;
 use super::{halve, spec, text_parameter, Mode, Offer, Tool, ToolOutput, Toolbox};
-use crate::agent::checks::near::{table_hint, TableHint};
 use crate::agent::question_database::{
     sampled_source, FEW_VALUES, MOST_FREQUENT, SAMPLE_ROWS, STATISTIC_VALUE_CHARS,
 };
+use crate::agent::traps::near::{table_hint, TableHint};
 use crate::agent::values::{rows_json, value_json, TableRows};
 use crate::engine::schema::Column;
 use crate::engine::{Database, DbError, Table, TableKind, Value};

@@ -9,7 +9,7 @@
 use super::args::Args;
 use super::query::Compiled;
 use super::{spec, text_parameter, Mode, Offer, Tool, ToolOutput, Toolbox};
-use crate::agent::checks::explain_error;
+use crate::agent::traps::explain_error;
 use crate::engine::{Database, Value};
 use crate::llm::ToolSpec;
 use serde::Serialize;

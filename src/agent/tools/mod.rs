@@ -10,8 +10,9 @@
 //! [`ToolOutput`] data.
 //!
 //! Each tool lives in the file named after it: its arguments type (a [`Tool`]: name, spec,
-//! reading, running). The one list below makes [`ToolCall`], which a model's call is read into
-//! once ([`ToolCall::read`]), and [`ToolName`], the tools a mode may offer.
+//! reading, running). The one list below makes [`ToolCall`], which a model's raw call
+//! ([`crate::llm::RawToolCall`]) is read into once ([`ToolCall::read`]), and [`ToolName`], the
+//! tools a mode may offer.
 
 mod args;
 pub mod cross_check;

@@ -2,7 +2,7 @@
 
 use super::args::Args;
 use super::{halve, spec, text_parameter, Mode, Offer, Tool, ToolOutput, Toolbox};
-use crate::agent::checks::{self, Diagnostic};
+use crate::agent::traps::{self, Diagnostic};
 use crate::agent::values::{round_ms, rows_json, serialize_row_count};
 use crate::engine::{Database, QueryResult, ReadStats, RowCount};
 use crate::llm::ToolSpec;
@@ -37,7 +37,7 @@ pub struct SqlRun {
     /// the model sees what its queries cost.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reads: Option<ReadStats>,
-    /// Traps the query may have fallen into, and checks of its literals.
+    /// Traps the query may have fallen into, and what was found of its literals.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<Diagnostic>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -120,9 +120,9 @@ async fn run_sql<D: Database + ?Sized>(toolbox: &Toolbox<'_, D>, sql: &str) -> T
         .await
     {
         Ok(result) => {
-            let warnings = checks::inspect(toolbox.data(), &Query::read(&sql), &result).await;
+            let warnings = traps::inspect(toolbox.data(), &Query::read(&sql), &result).await;
             ToolOutput::Rows(SqlRun::new(sql, &result, warnings))
         }
-        Err(error) => ToolOutput::error(checks::explain_error(toolbox.data().schema(), &error)),
+        Err(error) => ToolOutput::error(traps::explain_error(toolbox.data().schema(), &error)),
     }
 }

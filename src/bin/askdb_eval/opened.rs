@@ -33,7 +33,7 @@ pub struct Opened<D = RusqliteDb> {
     pub whole: D,
     /// The database the model reads, when something is left out of it: a file's copy, or a
     /// server's database behind a fence of names.
-    pub for_model: Option<D>,
+    pub model_view_copy: Option<D>,
     pub session: Session,
     /// Names given to hide that the database does not have (or cannot hide), with why.
     pub unresolved: Vec<Unresolved>,
@@ -116,7 +116,7 @@ impl<D: Database> Opened<D> {
         notes: &Knowledge,
         hide: &[String],
         mechanism: HidingMechanism,
-        for_model: impl FnOnce(&D, &Schema, &Enforcement) -> Result<(D, Schema), EvalError>,
+        model_view_copy: impl FnOnce(&D, &Schema, &Enforcement) -> Result<(D, Schema), EvalError>,
     ) -> Result<Opened<D>, EvalError> {
         let schema_error = |why| EvalError::Schema {
             path: path.to_path_buf(),
@@ -132,11 +132,11 @@ impl<D: Database> Opened<D> {
         let (hidden, unresolved) = Hidden::resolve(&full_schema, hide);
         let plan = block_on(model_view::plan(&whole, &full_schema, &hidden, &mechanism))
             .map_err(schema_error)?;
-        let (for_model, read_schema) = match plan.enforcement {
+        let (model_view_copy, read_schema) = match plan.enforcement {
             Enforcement::Whole => (None, full_schema.clone()),
             Enforcement::Refused { why } => return Err(schema_error(DbError::Unavailable(why))),
             enforcement @ (Enforcement::Copy { .. } | Enforcement::Fenced { .. }) => {
-                let (db, schema) = for_model(&whole, &full_schema, &enforcement)?;
+                let (db, schema) = model_view_copy(&whole, &full_schema, &enforcement)?;
                 (Some(db), schema)
             }
         };
@@ -146,10 +146,10 @@ impl<D: Database> Opened<D> {
             ..Knowledge::default()
         };
         let (in_file, mut problems) = block_on(tables::load(&whole)).map_err(schema_error)?;
-        // As the page does it: merged and checked against the whole database (what its schema
-        // panel shows), then the model's view of it (`ModelView::new`).
+        // As the page does it: merged and validated against the whole database (what its schema
+        // panel shows), then the model view of it (`ModelView::new`).
         let (merged, more) =
-            Knowledge::merged([from_comments, in_file, notes.clone()]).checked(&full_schema);
+            Knowledge::merged([from_comments, in_file, notes.clone()]).validated(&full_schema);
         problems.extend(more);
         let view = ModelView::new(read_schema, merged, &hidden);
         problems.extend(view.left_out.iter().cloned());
@@ -158,15 +158,15 @@ impl<D: Database> Opened<D> {
         }
         Ok(Opened {
             whole,
-            for_model,
+            model_view_copy,
             session: Session::for_view(view),
             unresolved,
         })
     }
 
     /// The database the model's queries run on.
-    pub fn model_db(&self) -> &D {
-        self.for_model.as_ref().unwrap_or(&self.whole)
+    pub fn model_view_database(&self) -> &D {
+        self.model_view_copy.as_ref().unwrap_or(&self.whole)
     }
 }
 

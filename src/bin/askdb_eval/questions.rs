@@ -3,7 +3,7 @@
 //! `--offset`/`--limit` and put in batches, one per database.
 
 use super::error::EvalError;
-use askdb::knowledge::{sidecar, Check, Source};
+use askdb::knowledge::{sidecar, GoldenQuestion, Source};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 #[derive(Clone, Debug, PartialEq)]
 pub struct Question {
     pub db: Option<String>,
-    pub check: Check,
+    pub golden: GoldenQuestion,
 }
 
 /// The questions of a file, with those left out because their expected SQL is known not to run.
@@ -48,9 +48,9 @@ pub fn read(text: &str) -> Result<QuestionSet, String> {
     if text.trim_start().starts_with('{') {
         let (knowledge, _problems) = sidecar::read(text).map_err(|e| e.to_string())?;
         let questions = knowledge
-            .checks
+            .golden_questions
             .into_iter()
-            .map(|check| Question { db: None, check })
+            .map(|golden| Question { db: None, golden })
             .collect();
         return Ok(QuestionSet {
             questions,
@@ -68,7 +68,7 @@ pub fn read(text: &str) -> Result<QuestionSet, String> {
         }
         set.questions.push(Question {
             db: item.db.filter(|name| !name.trim().is_empty()),
-            check: Check {
+            golden: GoldenQuestion {
                 question: item.question,
                 sql: item.gold_sql,
                 also_accepted: item.also_accepted,
@@ -101,7 +101,7 @@ pub struct Batch {
     /// The database's name in the question set (shown before each question when there are
     /// several).
     pub name: Option<String>,
-    pub checks: Vec<Check>,
+    pub golden_questions: Vec<GoldenQuestion>,
 }
 
 /// The questions in batches of consecutive questions on the same database, in their order.
@@ -114,18 +114,18 @@ pub fn batches(questions: Vec<Question>, databases: &Databases) -> Result<Vec<Ba
                 let Some(name) = &question.db else {
                     return Err(EvalError::BadArgument(format!(
                         "the question {:?} names no database: give --db FILE instead of --db-dir",
-                        question.check.question
+                        question.golden.question
                     )));
                 };
                 find_database(folder, name)?
             }
         };
         match batches.last_mut() {
-            Some(last) if last.db == db => last.checks.push(question.check),
+            Some(last) if last.db == db => last.golden_questions.push(question.golden),
             _ => batches.push(Batch {
                 db,
                 name: question.db,
-                checks: vec![question.check],
+                golden_questions: vec![question.golden],
             }),
         }
     }
@@ -182,7 +182,7 @@ mod tests {
         assert_eq!(set.questions.len(), 2);
         assert_eq!(set.questions[0].db.as_deref(), Some("a"));
         assert_eq!(set.questions[1].db, None);
-        assert_eq!(set.questions[1].check.also_accepted, vec!["SELECT 3.0"]);
+        assert_eq!(set.questions[1].golden.also_accepted, vec!["SELECT 3.0"]);
     }
 
     #[test]
@@ -203,7 +203,7 @@ mod tests {
         ))
         .unwrap();
         let kept = select(set.questions, 1, Some(2));
-        let asked: Vec<&str> = kept.iter().map(|q| q.check.question.as_str()).collect();
+        let asked: Vec<&str> = kept.iter().map(|q| q.golden.question.as_str()).collect();
         assert_eq!(asked, ["q1", "q2"]);
     }
 
@@ -218,7 +218,7 @@ mod tests {
         let folder = Databases::Folder(repo("tests/datasets/spider_de/database"));
         let found = batches(set.questions, &folder).unwrap();
         assert_eq!(found.len(), 2);
-        assert_eq!(found[0].checks.len(), 2);
+        assert_eq!(found[0].golden_questions.len(), 2);
         assert!(found[0]
             .db
             .ends_with("concert_singer/concert_singer.sqlite"));

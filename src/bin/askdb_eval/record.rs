@@ -110,7 +110,7 @@ pub fn run(args: &RecordArgs, env: impl Fn(&str) -> Option<String>) -> Result<Re
         settings: RunSettings::new(&config, &limits),
     };
     let asking = Asking {
-        db: opened.for_model.as_ref().unwrap_or(&opened.whole),
+        db: opened.model_view_copy.as_ref().unwrap_or(&opened.whole),
         model: &model,
         clock: SystemClock::new(),
         config,
@@ -181,7 +181,7 @@ struct Asking<'a, L> {
 
 impl<L: LlmProvider> Asking<'_, L> {
     /// Asks question `index` in `session` and records it, as the page's chat does: the model
-    /// behind a [`Recorder`], the agent on the model's view of the database.
+    /// behind a [`Recorder`], the agent on the model view of the database.
     fn ask(
         &self,
         session: &mut Session,

@@ -92,11 +92,11 @@ fn check_one(
         return Err(EvalError::BadArgument(format!("--hide: {unresolved}")));
     }
     let clock = SystemClock::new();
-    let model_db = opened.for_model.as_ref().unwrap_or(&opened.whole);
+    let model_view_db = opened.model_view_copy.as_ref().unwrap_or(&opened.whole);
     Ok(block_on(check_replay(
         &file,
         identity,
-        model_db,
+        model_view_db,
         &mut opened.session,
         &clock,
     )))

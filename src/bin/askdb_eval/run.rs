@@ -1,4 +1,4 @@
-//! One evaluation: the questions asked database by database with `askdb::eval::run_checks` (the
+//! One evaluation: the questions asked database by database with `askdb::eval::run_golden` (the
 //! same agent and comparison as the page's "Check the model"), progress on stderr, the report
 //! written as `report.md` and `report.json`.
 
@@ -11,8 +11,8 @@ use askdb::agent::AgentConfig;
 use askdb::clock::{Clock, SystemClock};
 use askdb::engine::Database;
 use askdb::eval::report;
-use askdb::eval::run::{run_checks, Candidate, CheckResult, Report};
-use askdb::knowledge::{sidecar, Check, Knowledge};
+use askdb::eval::run::{run_golden, Candidate, GoldenResult, Report};
+use askdb::knowledge::{sidecar, GoldenQuestion, Knowledge};
 use askdb::llm::http::NativeHttp;
 use askdb::llm::{HttpProvider, LlmProvider};
 use askdb::present::count::grouped;
@@ -67,7 +67,7 @@ pub fn run(args: &Args, env: impl Fn(&str) -> Option<String>) -> Result<Finished
         ..Report::default()
     };
     let mut progress = Progress {
-        planned: batches.iter().map(|b| b.checks.len()).sum(),
+        planned: batches.iter().map(|b| b.golden_questions.len()).sum(),
         done: 0,
         key: &key,
     };
@@ -117,7 +117,7 @@ fn plan(args: &Args, databases: &Databases) -> Result<(Vec<Batch>, usize), EvalE
                 vec![Batch {
                     db: db.clone(),
                     name: None,
-                    checks: Vec::new(),
+                    golden_questions: Vec::new(),
                 }],
                 0,
             )),
@@ -165,33 +165,33 @@ impl<D: Database> Opened<D> {
         config: &AgentConfig,
         progress: &mut Progress<'_>,
     ) -> Result<Report, EvalError> {
-        let checks = if args.questions.is_some() {
-            batch.checks.clone()
+        let golden_questions = if args.questions.is_some() {
+            batch.golden_questions.clone()
         } else {
             let kept = self.golden_questions();
             let kept = questions::select(kept, args.offset, args.limit);
             progress.planned += kept.len();
-            kept.into_iter().map(|q| q.check).collect()
+            kept.into_iter().map(|q| q.golden).collect()
         };
-        if checks.is_empty() {
+        if golden_questions.is_empty() {
             return Err(EvalError::NoQuestions(format!(
                 "{} has no golden questions (askdb_checks) and --notes gives none: pass \
                  --questions FILE",
                 batch.db.display()
             )));
         }
-        Ok(self.ask(model, clock, config, &checks, progress))
+        Ok(self.ask(model, clock, config, &golden_questions, progress))
     }
 
     /// The golden questions kept with the database and in --notes.
     fn golden_questions(&self) -> Vec<questions::Question> {
         self.session
             .knowledge()
-            .checks
+            .golden_questions
             .iter()
-            .map(|check| questions::Question {
+            .map(|golden| questions::Question {
                 db: None,
-                check: check.clone(),
+                golden: golden.clone(),
             })
             .collect()
     }
@@ -201,21 +201,21 @@ impl<D: Database> Opened<D> {
         model: &WatchedModel<L>,
         clock: &SystemClock,
         config: &AgentConfig,
-        checks: &[Check],
+        golden_questions: &[GoldenQuestion],
         progress: &mut Progress<'_>,
     ) -> Report {
         let candidate = Candidate {
-            db: self.model_db(),
+            db: self.model_view_database(),
             reference: &self.whole,
             llm: model,
             clock,
             config: config.clone(),
         };
-        let mut show = |result: &CheckResult| progress.show(result);
-        block_on(run_checks(
+        let mut show = |result: &GoldenResult| progress.show(result);
+        block_on(run_golden(
             &candidate,
             &self.session,
-            checks,
+            golden_questions,
             &mut show,
             model.stopped(),
         ))
@@ -230,7 +230,7 @@ struct Progress<'k> {
 }
 
 impl Progress<'_> {
-    fn show(&mut self, result: &CheckResult) {
+    fn show(&mut self, result: &GoldenResult) {
         self.done += 1;
         let tokens = result.usage.input_tokens + result.usage.output_tokens;
         eprintln!(

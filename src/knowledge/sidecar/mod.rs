@@ -5,10 +5,10 @@
 //! A sidecar is untrusted: anyone can write one. [`read`] checks its size and shape and takes
 //! at most [`LIMITS`]' count of each list; an entry that is not of the documented shape is
 //! skipped and reported as a [`Problem`], so one bad entry does not cost the rest. Its text is
-//! checked against the schema later, with the other sources ([`Knowledge::checked`]).
+//! checked against the schema later, with the other sources ([`Knowledge::validated`]).
 
 use super::limits::LIMITS;
-use super::{Check, Example, Knowledge, Note, Problem, Source, Term};
+use super::{Example, GoldenQuestion, Knowledge, Note, Problem, Source, Term};
 use crate::text::cut_chars;
 use serde::de::{Deserializer, IgnoredAny, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
@@ -151,7 +151,13 @@ pub fn read_sidecar(text: &str) -> Result<Sidecar, SidecarError> {
             &mut problems,
             example,
         )?,
-        checks: entries(file.checks, "checks", LIMITS.checks, &mut problems, check)?,
+        golden_questions: entries(
+            file.checks,
+            "checks",
+            LIMITS.golden_questions,
+            &mut problems,
+            golden_question,
+        )?,
     };
     Ok(Sidecar {
         knowledge,
@@ -196,9 +202,9 @@ pub fn write_for(knowledge: &Knowledge, database: Option<&DatabaseRef>) -> Strin
             })
             .collect(),
         checks: knowledge
-            .checks
+            .golden_questions
             .iter()
-            .map(|c| CheckEntry {
+            .map(|c| GoldenQuestionEntry {
                 question: &c.question,
                 sql: &c.sql,
                 also_accepted: &c.also_accepted,
@@ -381,7 +387,7 @@ fn example(fields: &serde_json::Map<String, Value>) -> Result<Example, String> {
     })
 }
 
-fn check(fields: &serde_json::Map<String, Value>) -> Result<Check, String> {
+fn golden_question(fields: &serde_json::Map<String, Value>) -> Result<GoldenQuestion, String> {
     let also_accepted = match fields.get("also_accepted") {
         None | Some(Value::Null) => Vec::new(),
         Some(Value::Array(list)) => list
@@ -394,7 +400,7 @@ fn check(fields: &serde_json::Map<String, Value>) -> Result<Check, String> {
             .collect::<Result<_, _>>()?,
         Some(_) => return Err("has an \"also_accepted\" that is not a list of SQL".into()),
     };
-    Ok(Check {
+    Ok(GoldenQuestion {
         question: text(fields, "question")?,
         sql: text(fields, "sql")?,
         also_accepted,
@@ -410,7 +416,7 @@ struct WrittenFile<'a> {
     notes: Vec<NoteEntry<'a>>,
     glossary: Vec<TermEntry<'a>>,
     examples: Vec<ExampleEntry<'a>>,
-    checks: Vec<CheckEntry<'a>>,
+    checks: Vec<GoldenQuestionEntry<'a>>,
 }
 
 #[derive(Serialize)]
@@ -434,7 +440,7 @@ struct ExampleEntry<'a> {
 }
 
 #[derive(Serialize)]
-struct CheckEntry<'a> {
+struct GoldenQuestionEntry<'a> {
     question: &'a str,
     sql: &'a str,
     #[serde(skip_serializing_if = "<[String]>::is_empty")]

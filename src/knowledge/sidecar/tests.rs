@@ -26,7 +26,7 @@ fn knowledge() -> Knowledge {
             sql: "SELECT count(*) FROM orders".into(),
             source: Source::Person,
         }],
-        checks: vec![Check {
+        golden_questions: vec![GoldenQuestion {
             question: "Who bought most?".into(),
             sql: "SELECT customer_id FROM orders GROUP BY 1 ORDER BY count(*) DESC LIMIT 1".into(),
             also_accepted: vec!["SELECT 1".into()],
@@ -49,7 +49,7 @@ fn as_sidecar(mut knowledge: Knowledge) -> Knowledge {
         .iter_mut()
         .for_each(|e| e.source = Source::Sidecar);
     knowledge
-        .checks
+        .golden_questions
         .iter_mut()
         .for_each(|c| c.source = Source::Sidecar);
     knowledge
@@ -100,7 +100,10 @@ fn the_documented_example_reads_with_unknown_fields_ignored() {
     assert_eq!(knowledge.notes[1].column.as_deref(), Some("quantity"));
     assert_eq!(knowledge.notes[2].column, None);
     assert_eq!(knowledge.glossary[0].meaning, "sum of price × quantity");
-    assert_eq!(knowledge.checks[0].also_accepted, Vec::<String>::new());
+    assert_eq!(
+        knowledge.golden_questions[0].also_accepted,
+        Vec::<String>::new()
+    );
     assert!(knowledge.notes.iter().all(|n| n.source == Source::Sidecar));
 }
 
@@ -242,6 +245,6 @@ fn the_documented_notes_file_reads_whole() {
     assert_eq!(knowledge.notes.len(), 2);
     assert_eq!(knowledge.glossary.len(), 1);
     assert_eq!(knowledge.examples.len(), 1);
-    assert_eq!(knowledge.checks[0].also_accepted.len(), 1);
+    assert_eq!(knowledge.golden_questions[0].also_accepted.len(), 1);
     assert_eq!(sidecar.database.unwrap().name.as_deref(), Some("shop.db"));
 }

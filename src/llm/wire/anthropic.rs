@@ -13,7 +13,7 @@ use super::{
     success_json, temperature, Caching, EndpointConfig, ProviderDescriptor,
 };
 use crate::llm::http::{HttpRequest, HttpResponse};
-use crate::llm::{ChatRequest, LlmError, Message, ModelReply, ToolCall, Usage};
+use crate::llm::{ChatRequest, LlmError, Message, ModelReply, RawToolCall, Usage};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -180,7 +180,7 @@ pub fn parse_response(response: &HttpResponse) -> Result<ModelReply, LlmError> {
     for block in reply.content {
         match block {
             Block::Text { text } => texts.push(text),
-            Block::ToolUse { id, name, input } => tool_calls.push(ToolCall {
+            Block::ToolUse { id, name, input } => tool_calls.push(RawToolCall {
                 id,
                 name,
                 arguments: input.to_string(),

@@ -11,7 +11,7 @@ use super::{
     ProviderDescriptor,
 };
 use crate::llm::http::{HttpRequest, HttpResponse};
-use crate::llm::{ChatRequest, LlmError, Message, ModelReply, ToolCall, Usage};
+use crate::llm::{ChatRequest, LlmError, Message, ModelReply, RawToolCall, Usage};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -68,7 +68,7 @@ pub fn parse_response(response: &HttpResponse) -> Result<ModelReply, LlmError> {
         tool_calls: reply
             .calls
             .into_iter()
-            .map(|call| ToolCall {
+            .map(|call| RawToolCall {
                 id: call.id,
                 name: call.name,
                 arguments: call.arguments,

@@ -9,7 +9,7 @@ use super::{
     success_json, temperature, Caching, EndpointConfig, ProviderDescriptor,
 };
 use crate::llm::http::{HttpRequest, HttpResponse};
-use crate::llm::{ChatRequest, LlmError, Message, ModelReply, ToolCall, ToolResult, Usage};
+use crate::llm::{ChatRequest, LlmError, Message, ModelReply, RawToolCall, ToolResult, Usage};
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 use std::collections::HashSet;
@@ -149,7 +149,7 @@ fn as_gemini_content(raw: &Value) -> Option<Value> {
 }
 
 /// A model turn rebuilt from the neutral form (no signatures to keep).
-fn model_turn(text: Option<&str>, tool_calls: &[ToolCall]) -> Value {
+fn model_turn(text: Option<&str>, tool_calls: &[RawToolCall]) -> Value {
     let mut parts = Vec::new();
     if let Some(text) = text.filter(|text| !text.is_empty()) {
         parts.push(json!({"text": text}));
@@ -322,7 +322,7 @@ pub fn parse_response(response: &HttpResponse) -> Result<ModelReply, LlmError> {
     })
 }
 
-fn tool_call(call: &Value, number: usize) -> Result<ToolCall, LlmError> {
+fn tool_call(call: &Value, number: usize) -> Result<RawToolCall, LlmError> {
     let name = call
         .get("name")
         .and_then(Value::as_str)
@@ -337,7 +337,7 @@ fn tool_call(call: &Value, number: usize) -> Result<ToolCall, LlmError> {
         None | Some(Value::Null) => "{}".to_string(),
         Some(args) => args.to_string(),
     };
-    Ok(ToolCall {
+    Ok(RawToolCall {
         id,
         name: name.to_string(),
         arguments,

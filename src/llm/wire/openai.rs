@@ -6,7 +6,7 @@ use super::{
     Caching, EndpointConfig, ProviderDescriptor,
 };
 use crate::llm::http::{HttpRequest, HttpResponse};
-use crate::llm::{ChatRequest, LlmError, Message, ModelReply, ToolCall, Usage};
+use crate::llm::{ChatRequest, LlmError, Message, ModelReply, RawToolCall, Usage};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -96,7 +96,7 @@ pub fn build_request(config: &EndpointConfig, request: &ChatRequest) -> HttpRequ
     }
 }
 
-fn tool_call_json(call: &ToolCall) -> Value {
+fn tool_call_json(call: &RawToolCall) -> Value {
     json!({
         "id": call.id,
         "type": "function",
@@ -138,12 +138,12 @@ pub fn parse_response(response: &HttpResponse) -> Result<ModelReply, LlmError> {
 
     let message = choice.message;
     let text = content_text(message.content).or(message.refusal);
-    let tool_calls: Vec<ToolCall> = message
+    let tool_calls: Vec<RawToolCall> = message
         .tool_calls
         .unwrap_or_default()
         .into_iter()
         .enumerate()
-        .map(|(index, call)| ToolCall {
+        .map(|(index, call)| RawToolCall {
             // A few local servers leave the id out; the agent needs one to pair results.
             id: call.id.unwrap_or_else(|| format!("call-{}", index + 1)),
             name: call.function.name,

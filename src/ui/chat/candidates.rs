@@ -126,7 +126,7 @@ impl ChatState {
         agents: CandidateAgents<'_, PageDatabase, L>,
     ) -> Option<Candidates> {
         let run = exchange.candidates?;
-        session.set_knowledge(crate::ui::knowledge::for_model(self.app));
+        session.set_knowledge(crate::ui::knowledge::model_view_knowledge(self.app));
         let owner = self.owner.get_value();
         let transcripts = run.transcripts.get_value();
         let question = exchange.question.get_value();

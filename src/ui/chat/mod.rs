@@ -49,8 +49,8 @@ pub struct Exchange {
     recording: StoredValue<Option<RecordedQuestion>>,
     /// Played from a saved conversation rather than asked.
     replayed: bool,
-    /// What the question read from a database read on demand (its queries, checks and the
-    /// answer's re-run), once it is over; `None` in memory.
+    /// What the question read from a database read on demand (its queries, trap inspections
+    /// and the answer's re-run), once it is over; `None` in memory.
     reads: RwSignal<Option<ReadStats>>,
     /// Asked of several candidates: theirs steps and results.
     candidates: Option<CandidateRun>,
@@ -302,7 +302,7 @@ impl ChatState {
         config: AgentConfig,
     ) -> Option<Result<Answer, Failure>> {
         // The notes as they are now: one saved since the last question counts.
-        session.set_knowledge(super::knowledge::for_model(self.app));
+        session.set_knowledge(super::knowledge::model_view_knowledge(self.app));
         let clock = BrowserClock;
         let agent = Agent::new(db, llm, &clock, config);
         let owner = self.owner.get_value();
@@ -382,16 +382,16 @@ pub fn Chat() -> impl IntoView {
     let app = app_state();
     let (model, question) = ModelChoice::load();
     provide_context(model);
-    super::checks::ChecksState::provide(app, model);
+    super::golden_run::GoldenRunState::provide(app, model);
     let chat = ChatState::new(app, model, question.unwrap_or_default());
     provide_context(chat);
 
     // Another database, or another choice of what is hidden from the model: a new session on
     // what the model may see, and nothing of the old one on screen.
-    let agent_schema = Memo::new(move |_| app.hiding.with(|h| h.view.schema().cloned()));
+    let model_view_schema = Memo::new(move |_| app.hiding.with(|h| h.model_view.schema().cloned()));
     Effect::new(move |_| {
         app.open.track();
-        let schema = agent_schema.get();
+        let schema = model_view_schema.get();
         untrack(|| {
             chat.start_afresh(schema);
             chat.replay_pending();
@@ -409,12 +409,12 @@ pub fn Chat() -> impl IntoView {
             <div class="chat-head">
                 <h2 id="chat-heading">"Ask the database"</h2>
                 <div class="chat-head-actions">
-                    <super::checks::ChecksButton/>
+                    <super::golden_run::GoldenRunButton/>
                     <SettingsButton/>
                 </div>
             </div>
             <SettingsPanel/>
-            <super::checks::ChecksPanel/>
+            <super::golden_run::GoldenRunPanel/>
             <replay::ReplayBanner/>
             <super::hiding::HiddenLine/>
             <setup_line::SetupLine/>

@@ -53,7 +53,7 @@ impl ChatState {
         }
         let db = match ready(self.app, self.model, Asking::Replay) {
             Ok(db) => db,
-            Err(NotReady::NoDatabase | NotReady::ViewPreparing) => return,
+            Err(NotReady::NoDatabase | NotReady::ModelViewPreparing) => return,
             Err(not_ready) => {
                 self.error.set(Some(not_ready.to_string()));
                 self.app.pending_replay.set(None);

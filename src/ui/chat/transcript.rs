@@ -5,9 +5,9 @@
 //!
 //! Everything here came from the model or the database and is shown as text.
 
-use crate::agent::checks::Diagnostic;
 use crate::agent::tools::cross_check::Side;
 use crate::agent::tools::ToolOutput;
+use crate::agent::traps::Diagnostic;
 use crate::agent::AgentEvent;
 use crate::engine::RowCount;
 use crate::llm::Usage;

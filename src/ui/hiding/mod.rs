@@ -8,13 +8,13 @@
 //! that cannot be copied. Until that is settled the model is not asked at all. The console
 //! keeps the whole database.
 //!
-//! The knowledge tables (`askdb_notes`, …) are left out of the model's view too: they are
+//! The knowledge tables (`askdb_notes`, …) are left out of the model view too: they are
 //! knowledge, not data. They are not the person's choice, so they are neither listed nor kept
 //! as hidden; a database without them costs no copy.
 
 pub mod view;
 
-use view::{AgentView, Hiding};
+use view::{Hiding, ModelViewState};
 
 use super::app_state;
 use super::state::AppState;
@@ -54,7 +54,7 @@ fn storage_key(key: &str) -> String {
 pub fn start_opening(state: AppState) {
     next_generation();
     state.hiding.set(Hiding {
-        view: AgentView::Preparing,
+        model_view: ModelViewState::Preparing,
         ..Hiding::default()
     });
 }
@@ -76,7 +76,7 @@ pub async fn prepare_for_open(state: AppState, schema: &Schema, key: Result<Stri
     let hidden = kept.union(&from_address);
     state.hiding.set(Hiding {
         hidden: hidden.clone(),
-        view: AgentView::Preparing,
+        model_view: ModelViewState::Preparing,
         unresolved: unresolved.iter().map(ToString::to_string).collect(),
         not_kept: key
             .as_ref()
@@ -84,7 +84,7 @@ pub async fn prepare_for_open(state: AppState, schema: &Schema, key: Result<Stri
             .map(|why| format!("This choice lasts until the tab closes: {why}.")),
         key: key.ok(),
     });
-    make_view(state, schema.clone(), hidden, generation).await;
+    make_model_view(state, schema.clone(), hidden, generation).await;
 }
 
 /// Hides (or shows again) a table, or a column when `column` is given, and remakes the view.
@@ -108,12 +108,12 @@ pub fn toggle(state: AppState, table: &str, column: Option<&str>) {
     let not_kept = keep(state, &hidden);
     state.hiding.update(|h| {
         h.hidden = hidden.clone();
-        h.view = AgentView::Preparing;
+        h.model_view = ModelViewState::Preparing;
         if not_kept.is_some() {
             h.not_kept = not_kept;
         }
     });
-    leptos::task::spawn_local(make_view(state, schema, hidden, generation));
+    leptos::task::spawn_local(make_model_view(state, schema, hidden, generation));
 }
 
 /// Saves the choice under the database's key; the reason when it cannot be.
@@ -130,64 +130,72 @@ fn keep(state: AppState, hidden: &Hidden) -> Option<String> {
 }
 
 /// Settles what the model reads with `hidden` kept from it ([`model_view::plan`]); the
-/// outcome becomes the model's view unless something changed meanwhile.
-async fn make_view(state: AppState, schema: Schema, hidden: Hidden, generation: u64) {
+/// outcome becomes the model view unless something changed meanwhile.
+async fn make_model_view(state: AppState, schema: Schema, hidden: Hidden, generation: u64) {
     let preparing = PREPARING.with(Rc::clone);
     let _one_at_a_time = preparing.lock().await;
     if !is_current(generation) {
         return;
     }
-    let view = match view_for(state, &schema, &hidden).await {
+    let view = match model_view_for(state, &schema, &hidden).await {
         Ok(view) => view,
-        Err(why) => AgentView::Failed(why.to_string()),
+        Err(why) => ModelViewState::Failed(why.to_string()),
     };
     if !is_current(generation) {
         return;
     }
-    if !matches!(view, AgentView::Copy(_) | AgentView::Fenced(_)) {
+    if !matches!(view, ModelViewState::Copy(_) | ModelViewState::Fenced(_)) {
         // A copy made for the database or the choice before is not needed any more.
-        if let Some(copy) = state.model_copy.try_update_value(Option::take).flatten() {
+        if let Some(copy) = state
+            .model_view_copy
+            .try_update_value(Option::take)
+            .flatten()
+        {
             leptos::task::spawn_local(async move { copy.close().await });
         }
     }
-    state.hiding.update(|h| h.view = view);
+    state.hiding.update(|h| h.model_view = view);
 }
 
-/// The model's view of the open database with `hidden` kept from it: the whole database, a
-/// copy without what is left out (opened, and kept as the model's copy), the database behind a
-/// fence of names (kept as the model's copy too), or a refusal.
-async fn view_for(state: AppState, schema: &Schema, hidden: &Hidden) -> Result<AgentView, DbError> {
+/// The model view of the open database with `hidden` kept from it: the whole database, a
+/// copy without what is left out (opened, and kept as the model view's copy), the database behind a
+/// fence of names (kept as the model view's copy too), or a refusal.
+async fn model_view_for(
+    state: AppState,
+    schema: &Schema,
+    hidden: &Hidden,
+) -> Result<ModelViewState, DbError> {
     let whole = state.database().ok_or(DbError::NotOpen)?;
     let plan = model_view::plan(&*whole, schema, hidden, &whole.hiding()).await?;
     match plan.enforcement {
-        Enforcement::Whole => Ok(AgentView::Whole(schema.clone())),
-        Enforcement::Refused { why } => Ok(AgentView::Refused(why)),
+        Enforcement::Whole => Ok(ModelViewState::Whole(schema.clone())),
+        Enforcement::Refused { why } => Ok(ModelViewState::Refused(why)),
         Enforcement::Fenced { fence } => {
             let fenced = Rc::new(whole.fenced(fence.clone())?);
             let before = state
-                .model_copy
+                .model_view_copy
                 .try_update_value(|kept| kept.replace(fenced))
                 .flatten();
             if let Some(before) = before {
                 leptos::task::spawn_local(async move { before.close().await });
             }
-            Ok(AgentView::Fenced(model_view::without_fenced(
+            Ok(ModelViewState::Fenced(model_view::without_fenced(
                 schema.clone(),
                 &fence,
             )))
         }
         Enforcement::Copy { script } => {
-            let copy = Rc::new(whole.model_copy(&script).await?);
+            let copy = Rc::new(whole.model_view_copy(&script).await?);
             let limits = state.limits.get_untracked();
             let seen = schema::load_counting(&*copy, copy.count_policy(), &limits).await?;
             let before = state
-                .model_copy
+                .model_view_copy
                 .try_update_value(|kept| kept.replace(copy))
                 .flatten();
             if let Some(before) = before {
                 leptos::task::spawn_local(async move { before.close().await });
             }
-            Ok(AgentView::Copy(seen))
+            Ok(ModelViewState::Copy(seen))
         }
     }
 }
@@ -207,10 +215,14 @@ pub fn HiddenLine() -> impl IntoView {
             }
         });
         let hidden = (!names.is_empty()).then(|| {
-            let status = match &hiding.view {
-                AgentView::Preparing => Some(" (making the copy the model sees…)".to_string()),
-                AgentView::Failed(why) => Some(format!(" (the copy could not be made: {why})")),
-                AgentView::Refused(why) => Some(format!(" (the model cannot be asked: {why})")),
+            let status = match &hiding.model_view {
+                ModelViewState::Preparing => Some(" (making the copy the model sees…)".to_string()),
+                ModelViewState::Failed(why) => {
+                    Some(format!(" (the copy could not be made: {why})"))
+                }
+                ModelViewState::Refused(why) => {
+                    Some(format!(" (the model cannot be asked: {why})"))
+                }
                 _ => None,
             };
             view! {

@@ -3,11 +3,11 @@
 
 use crate::engine::hidden::Hidden;
 use crate::engine::Schema;
-use crate::settings::readiness::ViewState;
+use crate::settings::readiness::ModelViewReadiness;
 
 /// What the model sees of the open database.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub enum AgentView {
+pub enum ModelViewState {
     /// No database is open.
     #[default]
     Closed,
@@ -27,25 +27,27 @@ pub enum AgentView {
     Refused(String),
 }
 
-impl AgentView {
+impl ModelViewState {
     /// The schema the model is given, when it may be asked.
     pub fn schema(&self) -> Option<&Schema> {
         match self {
-            AgentView::Whole(schema) | AgentView::Copy(schema) | AgentView::Fenced(schema) => {
-                Some(schema)
-            }
+            ModelViewState::Whole(schema)
+            | ModelViewState::Copy(schema)
+            | ModelViewState::Fenced(schema) => Some(schema),
             _ => None,
         }
     }
 
     /// Whether the model's queries can run, for [`crate::settings::readiness`] (which says
     /// what to tell the person). Closed counts as not ready: nothing is open to run them on.
-    pub fn state(&self) -> ViewState {
+    pub fn readiness(&self) -> ModelViewReadiness {
         match self {
-            AgentView::Whole(_) | AgentView::Copy(_) | AgentView::Fenced(_) => ViewState::Ready,
-            AgentView::Closed | AgentView::Preparing => ViewState::Preparing,
-            AgentView::Failed(why) => ViewState::Failed(why.clone()),
-            AgentView::Refused(why) => ViewState::Refused(why.clone()),
+            ModelViewState::Whole(_) | ModelViewState::Copy(_) | ModelViewState::Fenced(_) => {
+                ModelViewReadiness::Ready
+            }
+            ModelViewState::Closed | ModelViewState::Preparing => ModelViewReadiness::Preparing,
+            ModelViewState::Failed(why) => ModelViewReadiness::Failed(why.clone()),
+            ModelViewState::Refused(why) => ModelViewReadiness::Refused(why.clone()),
         }
     }
 }
@@ -54,7 +56,7 @@ impl AgentView {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Hiding {
     pub hidden: Hidden,
-    pub view: AgentView,
+    pub model_view: ModelViewState,
     /// Names from the address that this database cannot hide, each with the reason.
     pub unresolved: Vec<String>,
     /// Why the choice is not kept for next time, if it is not.

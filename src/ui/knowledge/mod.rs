@@ -1,7 +1,7 @@
 //! What the open database's data means, in the page: read from the four sources when a
 //! database opens (its schema comments and `askdb_*` tables, a notes file, the person's own
 //! notes), merged, checked against the schema, shown in the schema panel, and given to the
-//! model with each question ([`for_model`]).
+//! model with each question ([`model_view_knowledge`]).
 //!
 //! The person's notes are kept per database, under its identity's key (`engine::identity`:
 //! for a file read whole, the SHA-256 of its bytes), in `localStorage`; "Export notes file" writes everything as a notes file that `?notes=` or
@@ -182,7 +182,7 @@ pub fn is_persons(state: &KnowledgeState, table: &str, column: Option<&str>) -> 
         .any(|note| person::is_on(note, table, column))
 }
 
-/// Merges the sources again (the person's note wins) and checks them against the open
+/// Merges the sources again (the person's note wins) and validates them against the open
 /// database's schema.
 fn refresh(state: AppState) {
     let schema = state
@@ -197,8 +197,8 @@ fn refresh(state: AppState) {
             problems.extend(sidecar.problems.iter().cloned());
         }
         parts.push(person::as_knowledge(&k.person));
-        let (merged, checked) = sources::combine(parts, &schema);
-        problems.extend(checked);
+        let (merged, validation_problems) = sources::combine(parts, &schema);
+        problems.extend(validation_problems);
         k.merged = merged;
         k.problems = problems;
     });
@@ -211,12 +211,12 @@ pub fn model_view(state: AppState) -> Option<ModelView> {
     let merged = state.knowledge.with_untracked(|k| k.merged.clone());
     let (schema, hidden) = state
         .hiding
-        .with_untracked(|h| (h.view.schema().cloned(), h.hidden.clone()));
+        .with_untracked(|h| (h.model_view.schema().cloned(), h.hidden.clone()));
     Some(ModelView::new(schema?, merged, &hidden))
 }
 
 /// The knowledge the model gets with a question (see [`model_view`]).
-pub fn for_model(state: AppState) -> Knowledge {
+pub fn model_view_knowledge(state: AppState) -> Knowledge {
     model_view(state)
         .map(|view| view.knowledge)
         .unwrap_or_default()

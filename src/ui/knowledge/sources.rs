@@ -39,7 +39,7 @@ pub fn looks_like_sidecar(bytes: &[u8]) -> bool {
     sidecar::looks_like_sidecar(bytes)
 }
 
-/// The sources in rising priority, merged and checked against `schema`.
+/// The sources in rising priority, merged and validated against `schema`.
 pub fn combine(parts: Vec<Knowledge>, schema: &Schema) -> (Knowledge, Vec<Problem>) {
-    Knowledge::merged(parts).checked(schema)
+    Knowledge::merged(parts).validated(schema)
 }

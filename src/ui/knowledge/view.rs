@@ -49,7 +49,11 @@ impl KnowledgeState {
             (k.notes.len(), "note", "notes"),
             (k.glossary.len(), "glossary term", "glossary terms"),
             (k.examples.len(), "worked example", "worked examples"),
-            (k.checks.len(), "golden question", "golden questions"),
+            (
+                k.golden_questions.len(),
+                "golden question",
+                "golden questions",
+            ),
         ]
         .into_iter()
         .filter(|(n, _, _)| *n > 0)

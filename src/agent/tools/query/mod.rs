@@ -18,7 +18,7 @@ pub use spec::SPEC_BYTES;
 use super::args::Args;
 use super::run_sql::SqlRun;
 use super::{Mode, Offer, Tool, ToolOutput, Toolbox};
-use crate::agent::checks::explain_error;
+use crate::agent::traps::explain_error;
 use crate::agent::values::value_json;
 use crate::engine::Database;
 use crate::llm::ToolSpec;

@@ -1,7 +1,7 @@
-//! "Check the model": the open database's golden questions asked of the chosen model, each in a
-//! fresh conversation, and judged by [`crate::eval`] (the model's SQL against the expected
-//! SQL, by their results). The same model, key, settings and "Sent to the model" ledger as the
-//! chat; the report downloads as Markdown and JSON.
+//! The golden run ("Check the model" in the page): the open database's golden questions
+//! asked of the chosen model, each in a fresh conversation, and judged by [`crate::eval`] (the
+//! model's SQL against the expected SQL, by their results). The same model, key, settings and
+//! "Sent to the model" ledger as the chat; the report downloads as Markdown and JSON.
 //!
 //! Shown only in the full page (an embedded demo's readers have no key), and only when the
 //! open database has golden questions.
@@ -9,7 +9,7 @@
 mod golden;
 mod view;
 
-pub use view::{ChecksButton, ChecksPanel};
+pub use view::{GoldenRunButton, GoldenRunPanel};
 
 use super::connection::{connect, Connection};
 use super::settings::ModelChoice;
@@ -19,8 +19,8 @@ use crate::agent::Session;
 use crate::browser::{describe, now_iso, save_file, BrowserClock};
 use crate::engine::page::PageDatabase;
 use crate::eval::report;
-use crate::eval::run::{run_checks, Candidate, Report};
-use crate::knowledge::Check;
+use crate::eval::run::{run_golden, Candidate, Report};
+use crate::knowledge::GoldenQuestion;
 use crate::model_view::ModelView;
 use crate::settings::readiness::{Asking, NotReady};
 use leptos::prelude::*;
@@ -35,11 +35,11 @@ pub enum DownloadAs {
 
 /// The panel's state; cheap to copy into handlers.
 #[derive(Clone, Copy)]
-pub struct ChecksState {
+pub struct GoldenRunState {
     app: AppState,
     model: ModelChoice,
     /// The open database's golden questions.
-    pub golden: Signal<Vec<Check>>,
+    pub golden: Signal<Vec<GoldenQuestion>>,
     pub open: RwSignal<bool>,
     /// The run, which Stop stops.
     pub task: Task,
@@ -51,14 +51,14 @@ pub struct ChecksState {
     pub error: RwSignal<Option<String>>,
 }
 
-fn checks_state() -> ChecksState {
-    expect_context::<ChecksState>()
+fn golden_run_state() -> GoldenRunState {
+    expect_context::<GoldenRunState>()
 }
 
-impl ChecksState {
+impl GoldenRunState {
     /// The state for the chat's model choice; provided as context for the button and panel.
     pub fn provide(app: AppState, model: ModelChoice) {
-        let state = ChecksState {
+        let state = GoldenRunState {
             app,
             model,
             golden: golden::golden_questions(app),
@@ -87,9 +87,12 @@ impl ChecksState {
         if self.task.running_untracked() {
             return;
         }
-        let checks = self.golden.get_untracked();
-        let connection = match connect(self.app, self.model, Asking::GoldenQuestions(checks.len()))
-        {
+        let golden_questions = self.golden.get_untracked();
+        let connection = match connect(
+            self.app,
+            self.model,
+            Asking::GoldenQuestions(golden_questions.len()),
+        ) {
             Ok(connection) => connection,
             Err(not_ready) => {
                 self.error.set(Some(not_ready.to_string()));
@@ -101,20 +104,27 @@ impl ChecksState {
         let (Some(view), Some(reference)) =
             (super::knowledge::model_view(self.app), self.app.database())
         else {
-            self.error.set(Some(NotReady::ViewPreparing.to_string()));
+            self.error
+                .set(Some(NotReady::ModelViewPreparing.to_string()));
             return;
         };
         let Some(started) = self.task.start() else {
             return;
         };
         self.error.set(None);
-        self.asking.set(checks.len());
-        leptos::task::spawn_local(self.ask_all(checks, view, reference, connection, started));
+        self.asking.set(golden_questions.len());
+        leptos::task::spawn_local(self.ask_all(
+            golden_questions,
+            view,
+            reference,
+            connection,
+            started,
+        ));
     }
 
     async fn ask_all(
         self,
-        checks: Vec<Check>,
+        golden_questions: Vec<GoldenQuestion>,
         view: ModelView,
         reference: Rc<PageDatabase>,
         connection: Connection,
@@ -140,7 +150,7 @@ impl ChecksState {
         let budget = reference.question_budget(budget_limit);
         let app = self.app;
         let mut reads_before = reference.total_reads();
-        let mut show = |result: &crate::eval::run::CheckResult| {
+        let mut show = |result: &crate::eval::run::GoldenResult| {
             budget.restart(budget_limit);
             app.note_question_reads(&result.question, &reference, reads_before);
             reads_before = reference.total_reads();
@@ -151,7 +161,8 @@ impl ChecksState {
             })
         };
         let stopped = started.stopped.clone();
-        let finished = run_checks(&candidate, &session, &checks, &mut show, stopped).await;
+        let finished =
+            run_golden(&candidate, &session, &golden_questions, &mut show, stopped).await;
         // Unless another database was opened meanwhile (its panel starts empty).
         if self.report.with_untracked(Option::is_some) {
             self.report.set(Some(finished));

@@ -13,13 +13,13 @@ use crate::sql::ident;
 use crate::sql::{quote_ident, quote_literal};
 use std::collections::HashMap;
 
-/// Comparisons checked for one query, at most.
+/// Comparisons inspected for one query, at most.
 const MAX_COMPARISONS: usize = 6;
 /// How many of a column's values are looked at to learn its date shape.
 const SAMPLE: usize = 20;
 
 /// Findings about the date literals among `comparisons`.
-pub(super) async fn check_date_literals<D: Database + ?Sized>(
+pub(super) async fn inspect_date_literals<D: Database + ?Sized>(
     data: &QuestionDatabase<'_, D>,
     comparisons: &[LiteralComparison],
 ) -> Vec<Diagnostic> {

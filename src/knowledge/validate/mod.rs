@@ -1,9 +1,9 @@
-//! Knowledge checked before anyone uses it: against the schema it is about, the read-only
+//! Knowledge validated before anyone uses it: against the schema it is about, the read-only
 //! rules for its SQL, and the [`LIMITS`]. Whatever is dropped or cut is said in a [`Problem`];
 //! nothing from a source is trusted as it came.
 
 use super::limits::{clean, Cleaned, LIMITS};
-use super::{is_knowledge_table, Check, Example, Knowledge, Note, Problem, Source, Term};
+use super::{is_knowledge_table, Example, GoldenQuestion, Knowledge, Note, Problem, Source, Term};
 use crate::engine::Schema;
 use crate::sql::analysis::Query;
 use crate::sql::{guard, tidy::tidy};
@@ -15,58 +15,58 @@ impl Knowledge {
     ///   one is near), and kept notes take the schema's spelling of the name;
     /// - text loses its control characters and is cut to its limit;
     /// - an empty note is dropped quietly (a person's empty note clears the notes under it);
-    /// - example and check SQL is tidied and must pass the read-only guard, stay off the
+    /// - example and golden question SQL is tidied and must pass the read-only guard, stay off the
     ///   knowledge tables and read only tables the schema has, or it is dropped;
     /// - each list keeps at most its limit.
-    pub fn checked(self, schema: &Schema) -> (Knowledge, Vec<Problem>) {
+    pub fn validated(self, schema: &Schema) -> (Knowledge, Vec<Problem>) {
         let mut problems = Vec::new();
         let notes = capped(self.notes, LIMITS.notes, "notes", &mut problems, |note| {
-            check_note(note, schema)
+            validate_note(note, schema)
         });
         let glossary = capped(
             self.glossary,
             LIMITS.glossary,
             "glossary terms",
             &mut problems,
-            check_term,
+            validate_term,
         );
         let examples = capped(
             self.examples,
             LIMITS.examples,
             "worked examples",
             &mut problems,
-            |example| check_example(example, schema),
+            |example| validate_example(example, schema),
         );
-        let checks = capped(
-            self.checks,
-            LIMITS.checks,
+        let golden_questions = capped(
+            self.golden_questions,
+            LIMITS.golden_questions,
             "golden questions",
             &mut problems,
-            |check| check_check(check, schema),
+            |golden| validate_golden(golden, schema),
         );
         let knowledge = Knowledge {
             notes,
             glossary,
             examples,
-            checks,
+            golden_questions,
         };
         (knowledge, problems)
     }
 }
 
-/// What checking one piece gave: the piece (perhaps changed), and what to say about it.
-struct Checked<T> {
+/// What validating one piece gave: the piece (perhaps changed), and what to say about it.
+struct Validated<T> {
     kept: Option<T>,
     problems: Vec<Problem>,
 }
 
-/// Every piece checked; at most `limit` kept, the rest counted in one problem per source.
+/// Every piece validated; at most `limit` kept, the rest counted in one problem per source.
 fn capped<T: Piece>(
     pieces: Vec<T>,
     limit: usize,
     what: &str,
     problems: &mut Vec<Problem>,
-    check: impl Fn(T) -> Checked<T>,
+    validate: impl Fn(T) -> Validated<T>,
 ) -> Vec<T> {
     let mut kept = Vec::new();
     let mut over: Vec<Source> = Vec::new();
@@ -75,9 +75,9 @@ fn capped<T: Piece>(
             over.push(piece.source());
             continue;
         }
-        let checked = check(piece);
-        problems.extend(checked.problems);
-        kept.extend(checked.kept);
+        let validated = validate(piece);
+        problems.extend(validated.problems);
+        kept.extend(validated.kept);
     }
     let mut sources = over.clone();
     sources.sort();
@@ -115,13 +115,13 @@ impl Piece for Example {
     }
 }
 
-impl Piece for Check {
+impl Piece for GoldenQuestion {
     fn source(&self) -> Source {
         self.source
     }
 }
 
-fn check_note(mut note: Note, schema: &Schema) -> Checked<Note> {
+fn validate_note(mut note: Note, schema: &Schema) -> Validated<Note> {
     let subject = match &note.column {
         Some(column) => format!(
             "note on {}.{}",
@@ -135,7 +135,7 @@ fn check_note(mut note: Note, schema: &Schema) -> Checked<Note> {
         subject: subject.clone(),
         message,
     };
-    let dropped = |message: String| Checked {
+    let dropped = |message: String| Validated {
         kept: None,
         problems: vec![problem(message)],
     };
@@ -170,13 +170,13 @@ fn check_note(mut note: Note, schema: &Schema) -> Checked<Note> {
         .into_iter()
         .collect();
     note.text = cleaned.text;
-    Checked {
+    Validated {
         kept: (!note.text.is_empty()).then_some(note),
         problems,
     }
 }
 
-fn check_term(mut term: Term) -> Checked<Term> {
+fn validate_term(mut term: Term) -> Validated<Term> {
     let subject = format!("glossary term \"{}\"", cut_chars(&term.term, 60));
     let problem = |message: String| Problem {
         source: term.source,
@@ -186,7 +186,7 @@ fn check_term(mut term: Term) -> Checked<Term> {
     let name = clean(&term.term, LIMITS.term_chars);
     let meaning = clean(&term.meaning, LIMITS.meaning_chars);
     if name.text.is_empty() || meaning.text.is_empty() {
-        return Checked {
+        return Validated {
             kept: None,
             problems: vec![problem("has no term or no meaning: dropped".into())],
         };
@@ -201,72 +201,72 @@ fn check_term(mut term: Term) -> Checked<Term> {
     .collect();
     term.term = name.text;
     term.meaning = meaning.text;
-    Checked {
+    Validated {
         kept: Some(term),
         problems,
     }
 }
 
-fn check_example(mut example: Example, schema: &Schema) -> Checked<Example> {
-    let checked = checked_question(
+fn validate_example(mut example: Example, schema: &Schema) -> Validated<Example> {
+    let validated = validated_question(
         &example.question,
         &example.sql,
         "example",
         example.source,
         schema,
     );
-    match checked.kept {
+    match validated.kept {
         Some((question, sql)) => {
             example.question = question;
             example.sql = sql;
-            Checked {
+            Validated {
                 kept: Some(example),
-                problems: checked.problems,
+                problems: validated.problems,
             }
         }
-        None => Checked {
+        None => Validated {
             kept: None,
-            problems: checked.problems,
+            problems: validated.problems,
         },
     }
 }
 
-fn check_check(mut check: Check, schema: &Schema) -> Checked<Check> {
-    let checked = checked_question(
-        &check.question,
-        &check.sql,
+fn validate_golden(mut golden: GoldenQuestion, schema: &Schema) -> Validated<GoldenQuestion> {
+    let validated = validated_question(
+        &golden.question,
+        &golden.sql,
         "golden question",
-        check.source,
+        golden.source,
         schema,
     );
-    let Some((question, sql)) = checked.kept else {
-        return Checked {
+    let Some((question, sql)) = validated.kept else {
+        return Validated {
             kept: None,
-            problems: checked.problems,
+            problems: validated.problems,
         };
     };
-    let mut problems = checked.problems;
+    let mut problems = validated.problems;
     let subject = question_subject("golden question", &question);
     let problem = |message: String| Problem {
-        source: check.source,
+        source: golden.source,
         subject: subject.clone(),
         message,
     };
-    if check.also_accepted.len() > LIMITS.also_accepted {
+    if golden.also_accepted.len() > LIMITS.also_accepted {
         problems.push(problem(format!(
             "has {} other accepted answers; the first {} are kept",
-            check.also_accepted.len(),
+            golden.also_accepted.len(),
             LIMITS.also_accepted
         )));
     }
     let mut also_accepted = Vec::new();
-    for (n, other) in check
+    for (n, other) in golden
         .also_accepted
         .iter()
         .take(LIMITS.also_accepted)
         .enumerate()
     {
-        match checked_sql(other, schema) {
+        match validated_sql(other, schema) {
             Ok(sql) => also_accepted.push(sql),
             Err(why) => problems.push(problem(format!(
                 "its other accepted answer {} {why}: that answer is dropped",
@@ -274,23 +274,23 @@ fn check_check(mut check: Check, schema: &Schema) -> Checked<Check> {
             ))),
         }
     }
-    check.question = question;
-    check.sql = sql;
-    check.also_accepted = also_accepted;
-    Checked {
-        kept: Some(check),
+    golden.question = question;
+    golden.sql = sql;
+    golden.also_accepted = also_accepted;
+    Validated {
+        kept: Some(golden),
         problems,
     }
 }
 
-/// A question and its SQL, both checked: `(question, sql)` as kept, or dropped.
-fn checked_question(
+/// A question and its SQL, both validated: `(question, sql)` as kept, or dropped.
+fn validated_question(
     question: &str,
     sql: &str,
     what: &str,
     source: Source,
     schema: &Schema,
-) -> Checked<(String, String)> {
+) -> Validated<(String, String)> {
     let cleaned = clean(question, LIMITS.question_chars);
     let problem = |message: String| Problem {
         source,
@@ -298,15 +298,15 @@ fn checked_question(
         message,
     };
     if cleaned.text.is_empty() {
-        return Checked {
+        return Validated {
             kept: None,
             problems: vec![problem("has no question: dropped".into())],
         };
     }
-    let sql = match checked_sql(sql, schema) {
+    let sql = match validated_sql(sql, schema) {
         Ok(sql) => sql,
         Err(why) => {
-            return Checked {
+            return Validated {
                 kept: None,
                 problems: vec![problem(format!("its SQL {why}: dropped"))],
             }
@@ -316,7 +316,7 @@ fn checked_question(
         .map(|m| problem(format!("the question {m}")))
         .into_iter()
         .collect();
-    Checked {
+    Validated {
         kept: Some((cleaned.text, sql)),
         problems,
     }
@@ -328,7 +328,7 @@ fn question_subject(what: &str, question: &str) -> String {
 }
 
 /// The SQL tidied and accepted by the guard, or why not ("is refused: …").
-fn checked_sql(sql: &str, schema: &Schema) -> Result<String, String> {
+fn validated_sql(sql: &str, schema: &Schema) -> Result<String, String> {
     if sql.len() > LIMITS.sql_bytes {
         return Err(format!(
             "is {} bytes long; at most {} are allowed",

@@ -1,5 +1,6 @@
 //! What a query's result does not show: traps in the SQL, checked against the schema and the
-//! data. `crate::sql::analysis` finds the comparisons; these checks ask the database about them.
+//! data. `crate::sql::analysis` finds the comparisons; the functions here ask the database
+//! about them.
 //! [`inspect`] is the one entry point for a query that ran, [`explain_error`] for one that did
 //! not.
 
@@ -29,10 +30,10 @@ pub(crate) async fn inspect<D: Database + ?Sized>(
     let comparisons = query.literal_comparisons();
     let mut found = Vec::new();
     if found_nothing(result) {
-        found.extend(literals::check_literals(data, &comparisons).await);
+        found.extend(literals::inspect_literals(data, &comparisons).await);
         found.extend(not_in::not_in_with_nulls(data, query).await);
     }
-    found.extend(dates::check_date_literals(data, &comparisons).await);
+    found.extend(dates::inspect_date_literals(data, &comparisons).await);
     for written in query.null_comparisons() {
         found.push(Diagnostic::new(
             DiagnosticKind::NullComparison,

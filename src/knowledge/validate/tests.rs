@@ -61,9 +61,9 @@ fn notes_on_names_the_schema_lacks_are_dropped_with_the_nearest_name() {
         ],
         ..Knowledge::default()
     };
-    let (checked, problems) = knowledge.checked(&schema());
+    let (validated, problems) = knowledge.validated(&schema());
     assert_eq!(
-        checked.notes,
+        validated.notes,
         [
             note("customers", Some("prefecture"), "Tokyo, Osaka, …"),
             note("Order Details", Some("Unit Price"), "in dollars"),
@@ -94,11 +94,11 @@ fn hostile_notes_stay_text_lose_control_characters_and_are_cut() {
         ],
         ..Knowledge::default()
     };
-    let (checked, problems) = knowledge.checked(&schema());
-    assert_eq!(checked.notes[0].text, format!("{injection}[2J"));
-    assert_eq!(checked.notes[1].text.chars().count(), LIMITS.note_chars);
-    assert!(checked.notes[1].text.ends_with("x…"));
-    assert_eq!(checked.notes.len(), 2, "an empty note is dropped quietly");
+    let (validated, problems) = knowledge.validated(&schema());
+    assert_eq!(validated.notes[0].text, format!("{injection}[2J"));
+    assert_eq!(validated.notes[1].text.chars().count(), LIMITS.note_chars);
+    assert!(validated.notes[1].text.ends_with("x…"));
+    assert_eq!(validated.notes.len(), 2, "an empty note is dropped quietly");
     assert_eq!(
         said(&problems),
         [
@@ -106,9 +106,9 @@ fn hostile_notes_stay_text_lose_control_characters_and_are_cut() {
             "note on orders.id (notes file): was cut to 2000 characters",
         ]
     );
-    // Checking again finds nothing more to do.
-    let (again, problems) = checked.clone().checked(&schema());
-    assert_eq!(again, checked);
+    // Validating again finds nothing more to do.
+    let (again, problems) = validated.clone().validated(&schema());
+    assert_eq!(again, validated);
     assert!(problems.is_empty());
 }
 
@@ -134,8 +134,8 @@ fn example_sql_must_be_one_read_of_tables_the_database_has() {
         ],
         ..Knowledge::default()
     };
-    let (checked, problems) = knowledge.checked(&schema());
-    let kept: Vec<(&str, &str)> = checked
+    let (validated, problems) = knowledge.validated(&schema());
+    let kept: Vec<(&str, &str)> = validated
         .examples
         .iter()
         .map(|e| (e.question.as_str(), e.sql.as_str()))
@@ -176,7 +176,7 @@ fn example_sql_must_be_one_read_of_tables_the_database_has() {
 
 #[test]
 fn a_golden_question_keeps_only_its_accepted_answers_that_pass() {
-    let check = Check {
+    let golden = GoldenQuestion {
         question: "Customers in Tokyo?".into(),
         sql: "SELECT count(*) FROM customers WHERE prefecture = 'Tokyo'".into(),
         also_accepted: vec![
@@ -185,18 +185,18 @@ fn a_golden_question_keeps_only_its_accepted_answers_that_pass() {
         ],
         source: Source::Person,
     };
-    let refused = Check {
+    let refused = GoldenQuestion {
         sql: "UPDATE customers SET name = 'x'".into(),
-        ..check.clone()
+        ..golden.clone()
     };
     let knowledge = Knowledge {
-        checks: vec![check, refused],
+        golden_questions: vec![golden, refused],
         ..Knowledge::default()
     };
-    let (checked, problems) = knowledge.checked(&schema());
-    assert_eq!(checked.checks.len(), 1);
+    let (validated, problems) = knowledge.validated(&schema());
+    assert_eq!(validated.golden_questions.len(), 1);
     assert_eq!(
-        checked.checks[0].also_accepted,
+        validated.golden_questions[0].also_accepted,
         ["SELECT count(id) FROM customers WHERE prefecture = 'Tokyo'"]
     );
     let said = said(&problems);
@@ -229,9 +229,9 @@ fn each_list_keeps_at_most_its_limit_and_says_how_many_went() {
         glossary: many_terms,
         ..Knowledge::default()
     };
-    let (checked, problems) = knowledge.checked(&schema());
-    assert_eq!(checked.notes.len(), LIMITS.notes);
-    assert_eq!(checked.glossary.len(), LIMITS.glossary);
+    let (validated, problems) = knowledge.validated(&schema());
+    assert_eq!(validated.notes.len(), LIMITS.notes);
+    assert_eq!(validated.glossary.len(), LIMITS.glossary);
     assert_eq!(
         said(&problems),
         [
@@ -256,9 +256,12 @@ fn a_term_needs_a_meaning_and_both_are_cut() {
         ],
         ..Knowledge::default()
     };
-    let (checked, problems) = knowledge.checked(&schema());
-    assert_eq!(checked.glossary.len(), 2);
-    assert_eq!(checked.glossary[1].term.chars().count(), LIMITS.term_chars);
+    let (validated, problems) = knowledge.validated(&schema());
+    assert_eq!(validated.glossary.len(), 2);
+    assert_eq!(
+        validated.glossary[1].term.chars().count(),
+        LIMITS.term_chars
+    );
     let said = said(&problems);
     assert_eq!(
         said[0],

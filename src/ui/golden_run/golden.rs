@@ -3,11 +3,11 @@
 //! (`ui/knowledge::model_view`), as for the chat's questions.
 
 use super::super::state::AppState;
-use crate::knowledge::Check;
+use crate::knowledge::GoldenQuestion;
 use leptos::prelude::*;
 
 /// The golden questions of the database that is open (none while none is), from its
 /// `askdb_checks` table or a notes file.
-pub fn golden_questions(app: AppState) -> Signal<Vec<Check>> {
-    Signal::derive(move || app.knowledge.with(|k| k.merged.checks.clone()))
+pub fn golden_questions(app: AppState) -> Signal<Vec<GoldenQuestion>> {
+    Signal::derive(move || app.knowledge.with(|k| k.merged.golden_questions.clone()))
 }

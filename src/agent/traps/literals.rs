@@ -12,7 +12,7 @@ use crate::engine::{Database, Table, Value};
 use crate::sql::analysis::{ComparisonOp, Literal, LiteralComparison};
 use crate::sql::{quote_ident, quote_literal};
 
-/// Bounds on the work done for one query: comparisons checked, literals per comparison, near
+/// Bounds on the work done for one query: comparisons inspected, literals per comparison, near
 /// values listed.
 const MAX_COMPARISONS: usize = 6;
 const MAX_LITERALS: usize = 10;
@@ -36,11 +36,11 @@ fn literal_value(literal: &Literal) -> Value {
 
 /// For each comparison of a column with literals (of a query that returned no rows): whether
 /// each literal occurs, and when it does not, the values that do.
-pub(super) async fn check_literals<D: Database + ?Sized>(
+pub(super) async fn inspect_literals<D: Database + ?Sized>(
     data: &QuestionDatabase<'_, D>,
     comparisons: &[LiteralComparison],
 ) -> Vec<Diagnostic> {
-    let checked = comparisons.iter().filter(|c| {
+    let inspected = comparisons.iter().filter(|c| {
         !c.negated
             && matches!(
                 c.op,
@@ -52,17 +52,17 @@ pub(super) async fn check_literals<D: Database + ?Sized>(
             )
     });
     let mut found = Vec::new();
-    for comparison in checked.take(MAX_COMPARISONS) {
+    for comparison in inspected.take(MAX_COMPARISONS) {
         let schema = data.schema();
         let Some((table, column)) = resolve(schema, &comparison.column, &comparison.scope) else {
             continue;
         };
-        found.extend(check_comparison(data, table, column, comparison).await);
+        found.extend(inspect_comparison(data, table, column, comparison).await);
     }
     found
 }
 
-async fn check_comparison<D: Database + ?Sized>(
+async fn inspect_comparison<D: Database + ?Sized>(
     data: &QuestionDatabase<'_, D>,
     table: &Table,
     column: &Column,

@@ -2,10 +2,10 @@
 //! question with its outcome and both SQLs, the total, the downloads. Everything from the
 //! model or the data is shown as text.
 
-use super::{checks_state, DownloadAs};
+use super::{golden_run_state, DownloadAs};
 use crate::eval::calibration::{agreed_passed, calibration};
 use crate::eval::report::share;
-use crate::eval::run::{CheckResult, Outcome};
+use crate::eval::run::{GoldenResult, Outcome};
 use crate::present::count::{grouped, plural};
 use crate::present::time::elapsed;
 use leptos::prelude::*;
@@ -14,10 +14,10 @@ const PANEL_ID: &str = "check-the-model";
 
 /// "Check the model", when the open database has golden questions (never in an embed).
 #[component]
-pub fn ChecksButton() -> impl IntoView {
-    let checks = checks_state();
+pub fn GoldenRunButton() -> impl IntoView {
+    let golden_run = golden_run_state();
     let embedded = crate::ui::the_address().presentation.embed;
-    let shown = move || !embedded && !checks.golden.with(Vec::is_empty);
+    let shown = move || !embedded && !golden_run.golden.with(Vec::is_empty);
     view! {
         <Show when=shown>
             <button
@@ -25,12 +25,12 @@ pub fn ChecksButton() -> impl IntoView {
                 class="button checks-button"
                 data-testid="checks-button"
                 aria-controls=PANEL_ID
-                aria-expanded=move || checks.open.get().to_string()
+                aria-expanded=move || golden_run.open.get().to_string()
                 title="Ask this database's golden questions and compare the model's results with the expected ones"
-                on:click=move |_| checks.open.update(|open| *open = !*open)
+                on:click=move |_| golden_run.open.update(|open| *open = !*open)
             >
                 "Check the model"
-                <span class="count">{move || checks.golden.with(Vec::len)}</span>
+                <span class="count">{move || golden_run.golden.with(Vec::len)}</span>
             </button>
         </Show>
     }
@@ -38,11 +38,11 @@ pub fn ChecksButton() -> impl IntoView {
 
 /// The panel the button opens.
 #[component]
-pub fn ChecksPanel() -> impl IntoView {
-    let checks = checks_state();
-    let running = move || checks.task.running();
-    let count = move || checks.golden.with(Vec::len) as u64;
-    let visible = move || checks.open.get() && count() > 0;
+pub fn GoldenRunPanel() -> impl IntoView {
+    let golden_run = golden_run_state();
+    let running = move || golden_run.task.running();
+    let count = move || golden_run.golden.with(Vec::len) as u64;
+    let visible = move || golden_run.open.get() && count() > 0;
     view! {
         <Show when=visible>
             <section id=PANEL_ID class="checks-panel" aria-labelledby="checks-heading" data-testid="checks-panel">
@@ -57,7 +57,7 @@ pub fn ChecksPanel() -> impl IntoView {
                         class="button primary"
                         data-testid="checks-run"
                         disabled=running
-                        on:click=move |_| checks.run()
+                        on:click=move |_| golden_run.run()
                     >
                         {move || if running() { "Checking…" } else { "Run the questions" }}
                     </button>
@@ -66,13 +66,13 @@ pub fn ChecksPanel() -> impl IntoView {
                         class="button"
                         data-testid="checks-stop"
                         disabled=move || !running()
-                        on:click=move |_| checks.task.stop()
+                        on:click=move |_| golden_run.task.stop()
                     >
                         "Stop"
                     </button>
                     <Downloads/>
                 </div>
-                {move || checks.error.get().map(|why| view! { <p class="error" role="alert">{why}</p> })}
+                {move || golden_run.error.get().map(|why| view! { <p class="error" role="alert">{why}</p> })}
                 <Progress/>
                 <Calibration/>
                 <Results/>
@@ -84,21 +84,21 @@ pub fn ChecksPanel() -> impl IntoView {
 /// The report's downloads, once there is something in it.
 #[component]
 fn Downloads() -> impl IntoView {
-    let checks = checks_state();
+    let golden_run = golden_run_state();
     let ready = move || {
-        !checks.task.running()
-            && checks
+        !golden_run.task.running()
+            && golden_run
                 .report
                 .with(|r| r.as_ref().is_some_and(|r| !r.results.is_empty()))
     };
     view! {
         <Show when=ready>
             <button type="button" class="button" data-testid="checks-download-md"
-                on:click=move |_| checks.download(DownloadAs::Markdown)>
+                on:click=move |_| golden_run.download(DownloadAs::Markdown)>
                 "Download report (Markdown)"
             </button>
             <button type="button" class="button" data-testid="checks-download-json"
-                on:click=move |_| checks.download(DownloadAs::Json)>
+                on:click=move |_| golden_run.download(DownloadAs::Json)>
                 "Download report (JSON)"
             </button>
         </Show>
@@ -108,16 +108,16 @@ fn Downloads() -> impl IntoView {
 /// "Question 2 of 5…" and the total so far: "1 of 1 correct, 4.1k tokens".
 #[component]
 fn Progress() -> impl IntoView {
-    let checks = checks_state();
+    let golden_run = golden_run_state();
     let done = move || {
-        checks
+        golden_run
             .report
             .with(|r| r.as_ref().map_or(0, |r| r.results.len()))
     };
     view! {
-        {move || checks.report.with(|report| report.as_ref().map(|report| {
-            let asking = checks.asking.get();
-            let running = checks.task.running();
+        {move || golden_run.report.with(|report| report.as_ref().map(|report| {
+            let asking = golden_run.asking.get();
+            let running = golden_run.task.running();
             let line = if running {
                 format!("Asking question {} of {asking}…", (done() + 1).min(asking))
             } else {
@@ -138,9 +138,9 @@ fn Progress() -> impl IntoView {
 /// questions and how many right (the report's own table, `eval::calibration`).
 #[component]
 fn Calibration() -> impl IntoView {
-    let checks = checks_state();
+    let golden_run = golden_run_state();
     move || {
-        checks.report.with(|report| {
+        golden_run.report.with(|report| {
             let results = &report.as_ref()?.results;
             let (right, asked) = agreed_passed(results)?;
             let rows = calibration(results)
@@ -185,17 +185,17 @@ fn Calibration() -> impl IntoView {
 /// One item per question asked so far.
 #[component]
 fn Results() -> impl IntoView {
-    let checks = checks_state();
+    let golden_run = golden_run_state();
     view! {
         <ol class="check-results" data-testid="check-results">
-            {move || checks.report.with(|report| {
+            {move || golden_run.report.with(|report| {
                 report.iter().flat_map(|r| r.results.iter()).map(result_view).collect_view()
             })}
         </ol>
     }
 }
 
-fn result_view(result: &CheckResult) -> impl IntoView {
+fn result_view(result: &GoldenResult) -> impl IntoView {
     let kind = match result.outcome {
         Outcome::Pass => "pass",
         Outcome::ExpectedFailed { .. } => "broken",
