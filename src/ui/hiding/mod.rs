@@ -20,6 +20,7 @@ use super::app_state;
 use super::state::AppState;
 use crate::browser::storage;
 use crate::engine::hidden::Hidden;
+use crate::engine::page::PageDatabase;
 use crate::engine::{schema, DbError, Schema};
 use crate::model_view::{self, Enforcement};
 use futures::lock::Mutex;
@@ -146,20 +147,14 @@ async fn make_model_view(state: AppState, schema: Schema, hidden: Hidden, genera
     }
     if !matches!(view, ModelViewState::Copy(_) | ModelViewState::Fenced(_)) {
         // A copy made for the database or the choice before is not needed any more.
-        if let Some(copy) = state
-            .model_view_copy
-            .try_update_value(Option::take)
-            .flatten()
-        {
-            leptos::task::spawn_local(async move { copy.close().await });
-        }
+        keep_model_view_copy(&state, None);
     }
     state.hiding.update(|h| h.model_view = view);
 }
 
 /// The model view of the open database with `hidden` kept from it: the whole database, a
-/// copy without what is left out (opened, and kept as the model view's copy), the database behind a
-/// fence of names (kept as the model view's copy too), or a refusal.
+/// copy without what is left out (opened, and kept as the model view's copy), the database
+/// behind a fence of names (kept as the model view's copy too), or a refusal.
 async fn model_view_for(
     state: AppState,
     schema: &Schema,
@@ -171,14 +166,7 @@ async fn model_view_for(
         Enforcement::Whole => Ok(ModelViewState::Whole(schema.clone())),
         Enforcement::Refused { why } => Ok(ModelViewState::Refused(why)),
         Enforcement::Fenced { fence } => {
-            let fenced = Rc::new(whole.fenced(fence.clone())?);
-            let before = state
-                .model_view_copy
-                .try_update_value(|kept| kept.replace(fenced))
-                .flatten();
-            if let Some(before) = before {
-                leptos::task::spawn_local(async move { before.close().await });
-            }
+            keep_model_view_copy(&state, Some(Rc::new(whole.fenced(fence.clone())?)));
             Ok(ModelViewState::Fenced(model_view::without_fenced(
                 schema.clone(),
                 &fence,
@@ -188,15 +176,20 @@ async fn model_view_for(
             let copy = Rc::new(whole.model_view_copy(&script).await?);
             let limits = state.limits.get_untracked();
             let seen = schema::load_counting(&*copy, copy.count_policy(), &limits).await?;
-            let before = state
-                .model_view_copy
-                .try_update_value(|kept| kept.replace(copy))
-                .flatten();
-            if let Some(before) = before {
-                leptos::task::spawn_local(async move { before.close().await });
-            }
+            keep_model_view_copy(&state, Some(copy));
             Ok(ModelViewState::Copy(seen))
         }
+    }
+}
+
+/// Keeps `db` as the database the model reads (or none), and closes the one kept before.
+fn keep_model_view_copy(state: &AppState, db: Option<Rc<PageDatabase>>) {
+    let before = state
+        .model_view_copy
+        .try_update_value(|kept| std::mem::replace(kept, db))
+        .flatten();
+    if let Some(before) = before {
+        leptos::task::spawn_local(async move { before.close().await });
     }
 }
 
