@@ -69,6 +69,10 @@ fn TableEntry(table: Table, unfold: bool, read_only: bool, counting: bool) -> im
         let name = name.clone();
         Memo::new(move |_| state.hiding.with(|h| h.hidden.hides_table(&name)))
     };
+    let left_out = {
+        let name = name.clone();
+        Memo::new(move |_| state.hiding.with(|h| h.leaves_out(&name)))
+    };
     let what = if table.kind == TableKind::View {
         "view"
     } else {
@@ -87,6 +91,7 @@ fn TableEntry(table: Table, unfold: bool, read_only: bool, counting: bool) -> im
                     <span class="table-name">{table.name.clone()}</span>
                     {kind}
                     {hidden_badge(hidden)}
+                    {left_out_badge(left_out)}
                     {count.text}
                 </summary>
                 {note.body}
@@ -124,6 +129,23 @@ fn hidden_badge(hidden: Memo<bool>) -> impl IntoView {
     move || {
         hidden.get().then(|| {
             view! { <span class="badge hidden-badge" title="hidden from the model">"hidden"</span> }
+        })
+    }
+}
+
+/// "not for the model" beside a table or view the model does not see although nobody hid it.
+fn left_out_badge(left_out: Memo<bool>) -> impl IntoView {
+    move || {
+        left_out.get().then(|| {
+            view! {
+                <span
+                    class="badge hidden-badge"
+                    data-testid="left-out-badge"
+                    title="The model does not see this: it reads something hidden from the model, or askdb's notes"
+                >
+                    "not for the model"
+                </span>
+            }
         })
     }
 }

@@ -157,6 +157,10 @@ test("knowledge tables on the server: its notes reach the model, its golden ques
   // The schema panel shows the data's tables and views; the knowledge tables are the notes'.
   assert.ok((await schemaNames(page)).includes('memo'));
   assert.ok(!(await schemaNames(page)).includes('askdb_checks'));
+  // The views over the golden questions are listed for the console, and marked as not the model's.
+  const badged = page.locator('[data-testid="schema-table"]:has([data-testid="left-out-badge"])');
+  const marked = await waitUntil('the views marked', () => badged.evaluateAll((rows) => rows.map((row) => row.dataset.name).sort()), (names) => names.length >= 2);
+  assert.deepEqual(marked, ['Golden Again', 'golden'], "the two views over askdb_checks, and nothing else (memo is the model's)");
   await configureFor(page, llm, 'openai');
   await page.getByTestId('settings').click();
   const button = page.getByTestId('checks-button');

@@ -64,3 +64,15 @@ pub struct Hiding {
     /// The key the open database's choice is kept under (`engine::identity`), once known.
     pub(super) key: Option<String>,
 }
+
+impl Hiding {
+    /// Whether the model does not see `table` although the person did not hide it: a view that
+    /// reads something hidden or askdb's notes, left out of the model's copy or fenced off.
+    pub fn leaves_out(&self, table: &str) -> bool {
+        !self.hidden.hides_table(table)
+            && self
+                .model_view
+                .schema()
+                .is_some_and(|seen| !seen.tables.iter().any(|t| t.name == table))
+    }
+}

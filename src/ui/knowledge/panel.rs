@@ -38,7 +38,7 @@ pub fn KnowledgeSection(read_only: bool) -> impl IntoView {
                     .join(", ");
                 view! {
                     <p class="knowledge-line" data-testid="knowledge-tables">
-                        "Knowledge kept in this file: "{tables}
+                        "Knowledge kept in this database: "{tables}
                         <span class="muted">" (not shown to the model as data)"</span>
                     </p>
                 }
