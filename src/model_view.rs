@@ -86,11 +86,9 @@ pub async fn plan<D: Database + ?Sized>(
                     fence: knowledge_fence(&catalogue),
                 }
             }
-            HidingMechanism::Refused(why) | HidingMechanism::FenceKnowledge(why) => {
-                Enforcement::Refused {
-                    why: format!("{why}; {}", what_is_left_out(&left_out, hidden)),
-                }
-            }
+            HidingMechanism::FenceKnowledge(why) => Enforcement::Refused {
+                why: format!("{why}; {}", what_is_left_out(&left_out, hidden)),
+            },
         }
     };
     Ok(ViewPlan {

@@ -169,7 +169,7 @@ fn a_hidden_column_is_absent_from_the_copy_and_from_the_knowledge() {
 }
 
 #[test]
-fn a_database_that_cannot_be_copied_refuses_and_says_why() {
+fn a_database_that_cannot_be_copied_refuses_what_is_hidden_and_fences_the_knowledge_tables() {
     let db = RusqliteDb::open(&demo_path());
     let schema = schema_of(&db);
     let chosen = hidden(&schema, &["customers.prefecture"]);
@@ -182,12 +182,12 @@ fn a_database_that_cannot_be_copied_refuses_and_says_why() {
         }
         other => panic!("refused, not {other:?}"),
     }
-    // Only the knowledge tables to leave out: refused too, naming them (never the whole
-    // database in silence).
+    // Only the knowledge tables to leave out: fenced off by name (never the whole database in
+    // silence), the fence naming them.
     let planned = block_on(plan(&db, &schema, &Hidden::default(), &mechanism)).unwrap();
     match planned.enforcement {
-        Enforcement::Refused { why } => assert!(why.contains("askdb_notes"), "{why}"),
-        other => panic!("refused, not {other:?}"),
+        Enforcement::Fenced { fence } => assert!(fence.holds("askdb_notes"), "{fence:?}"),
+        other => panic!("fenced, not {other:?}"),
     }
 }
 

@@ -18,6 +18,7 @@
 
 use askdb::engine::lazy::LazyDatabase;
 use askdb::engine::{query, query_bound, DbError, QueryLimits, ReadStats, RemoteProblem, Value};
+use askdb::sql::fence::NameFence;
 use js_sys::{Array, Uint8Array};
 use wasm_bindgen_test::*;
 use web_sys::File;
@@ -455,7 +456,7 @@ async fn the_page_database_holds_a_file_read_on_demand() {
     assert_eq!(db.kind(), DatabaseKind::LocalFile);
     assert_eq!(db.size(), u64::from(bytes.length()));
     assert_eq!(db.count_policy(), CountPolicy::UpTo(10_000));
-    assert!(matches!(db.hiding(), HidingMechanism::Refused(_)));
+    assert!(matches!(db.hiding(), HidingMechanism::FenceKnowledge(_)));
     let orders = query(&db, "SELECT count(*) FROM orders", &limits())
         .await
         .expect("runs");
@@ -469,6 +470,37 @@ async fn the_page_database_holds_a_file_read_on_demand() {
         .err()
         .expect("no copy");
     assert!(copy.to_string().contains("on demand"), "{copy}");
+
+    // What cannot be copied is fenced: the model's twin refuses a fenced name in any spelling
+    // before the engine sees it, and runs the rest on the same engine, its reads the file's.
+    let db = std::rc::Rc::new(db);
+    let fenced = db
+        .fenced(NameFence::new(["askdb_notes"]))
+        .expect("a file read on demand is fenced");
+    for sql in [
+        "SELECT * FROM askdb_notes",
+        "SELECT note FROM main.\"ASKDB_Notes\"",
+    ] {
+        let refused = query(&fenced, sql, &limits()).await;
+        assert!(
+            matches!(refused, Err(DbError::Fenced(_))),
+            "{sql}: {refused:?}"
+        );
+    }
+    let control = query(&fenced, "SELECT count(*) FROM orders", &limits())
+        .await
+        .expect("what is not fenced runs");
+    assert!(control.reads.is_some(), "read on demand: {control:?}");
+    assert_eq!(fenced.total_reads(), db.total_reads());
+    assert_eq!(fenced.kind(), DatabaseKind::LocalFile);
+    assert!(fenced.identity().await.is_ok());
+    assert!(std::rc::Rc::new(fenced)
+        .fenced(NameFence::default())
+        .is_err());
+    // The whole database still reads what the model may not (the console's).
+    query(&*db, "SELECT count(*) FROM askdb_notes", &limits())
+        .await
+        .expect("the whole database reads its notes");
 
     // The same file again is the same database; one whose change counter moved is not.
     let identity = db.identity().await.expect("known at once");
@@ -489,7 +521,7 @@ async fn the_page_database_holds_a_file_read_on_demand() {
     assert_ne!(identity.storage_key(), changed.storage_key());
     db.close().await;
     assert!(matches!(
-        query(&db, "SELECT 1", &limits()).await,
+        query(&*db, "SELECT 1", &limits()).await,
         Err(DbError::NotOpen)
     ));
 }

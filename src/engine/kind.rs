@@ -70,15 +70,14 @@ pub fn kind_for_local_file(size: u64, on_demand_from: u64) -> DatabaseKind {
     }
 }
 
-/// How a database keeps things from the model. Always by a mechanism, never by reading the
-/// model's SQL; a kind without one refuses, and says why.
+/// How a database keeps things from the model: a copy without them, or, where none can be
+/// made, a fence of names around askdb's own knowledge tables (their names are sure signs) and
+/// a refusal, with why, of anything a person hides.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum HidingMechanism {
     /// A copy without them: tables rebuilt, views and indexes that name them dropped, then
     /// `VACUUM` (`engine::hidden`). Needs the whole database in memory, and as much again.
     Copy,
-    /// Nothing can be kept from the model on this database, for this reason.
-    Refused(String),
     /// The model reads the whole database, but none of askdb's knowledge tables: a query of its
     /// that names one, or something that reads one (a view over it), is refused by name before
     /// it leaves the page (`crate::model_view::knowledge_fence`, `crate::sql::fence`). Their
@@ -89,18 +88,18 @@ pub enum HidingMechanism {
 
 impl DatabaseKind {
     /// How a database of this kind keeps things from the model. One read on demand cannot be
-    /// copied (it may be far larger than memory), and no other mechanism exists yet. A server
-    /// answers the model's queries on the whole database: the page cannot take anything away,
-    /// and only fences the knowledge tables off by name.
+    /// copied (it may be far larger than memory), and a server answers the model's queries on
+    /// the whole database: for both, what a person hides is refused (with why), and askdb's
+    /// knowledge tables are fenced off by name.
     pub fn hiding(self) -> HidingMechanism {
         match self {
             DatabaseKind::InMemory => HidingMechanism::Copy,
-            DatabaseKind::LocalFile => HidingMechanism::Refused(format!(
+            DatabaseKind::LocalFile => HidingMechanism::FenceKnowledge(format!(
                 "this file is read on demand (files of {} MiB and more are), not copied into \
                  memory, and hiding works by a copy without what is hidden",
                 ON_DEMAND_FROM_BYTES / (1024 * 1024)
             )),
-            DatabaseKind::Remote => HidingMechanism::Refused(
+            DatabaseKind::Remote => HidingMechanism::FenceKnowledge(
                 "this database is read on demand from its server, not copied into memory, and \
                  hiding works by a copy without what is hidden"
                     .into(),
@@ -165,7 +164,7 @@ mod tests {
         assert_eq!(DatabaseKind::InMemory.hiding(), HidingMechanism::Copy);
         for kind in [DatabaseKind::LocalFile, DatabaseKind::Remote] {
             assert!(
-                matches!(kind.hiding(), HidingMechanism::Refused(why) if why.contains("on demand"))
+                matches!(kind.hiding(), HidingMechanism::FenceKnowledge(why) if why.contains("on demand"))
             );
         }
         let HidingMechanism::FenceKnowledge(why) = DatabaseKind::Datasette.hiding() else {

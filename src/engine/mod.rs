@@ -34,6 +34,7 @@ pub use crate::sql::guard::ReadOnlySql;
 pub use reads::{format_bytes, LazyIdentity, ReadStats, RemoteProblem};
 pub use value::Value;
 
+use crate::sql::fence::NameFence;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -225,6 +226,19 @@ pub trait Database {
         values: &[Value],
         limits: &QueryLimits,
     ) -> Result<QueryResult, DbError>;
+}
+
+/// Refuses a statement that names anything `fence` holds ([`DbError::Fenced`]), before it is run
+/// or sent: how a database that cannot be copied keeps the model from askdb's knowledge tables.
+pub fn keep_out(fence: &NameFence, sql: &ReadOnlySql) -> Result<(), DbError> {
+    match fence.named_in(sql.as_str()) {
+        Ok(None) => Ok(()),
+        Ok(Some(name)) => Err(DbError::Fenced(name)),
+        // Unreachable for text the guard accepted; refused all the same.
+        Err(why) => Err(DbError::Fenced(format!(
+            "a text the fence could not read ({why})"
+        ))),
+    }
 }
 
 /// Checks `sql` against the read-only rules, then runs it. The one way text becomes a query.

@@ -39,6 +39,18 @@ pub enum PageDatabase {
     // Boxed: the engine read on demand keeps more state than the one in memory.
     OnDemand(Box<OnDemand>),
     Datasette(Box<Served>),
+    /// The database the model reads when only askdb's knowledge tables must be kept from it and
+    /// the database cannot be copied (read on demand, or on a server): the same database,
+    /// behind a fence of names (`model_view::knowledge_fence`).
+    Fenced(Box<Fenced>),
+}
+
+/// An open database behind a fence of names: a query that names a fenced name fails with
+/// [`DbError::Fenced`] before it reaches the database; everything else (its reads, its
+/// question's budget, its identity) is the database's own.
+pub struct Fenced {
+    whole: Rc<PageDatabase>,
+    fence: NameFence,
 }
 
 /// A database on a Datasette server, asked through its JSON API (`engine::datasette`).
@@ -194,6 +206,7 @@ impl PageDatabase {
     /// Where its bytes are.
     pub fn kind(&self) -> DatabaseKind {
         match self {
+            PageDatabase::Fenced(db) => db.whole.kind(),
             PageDatabase::Datasette(_) => DatabaseKind::Datasette,
             PageDatabase::InMemory(_) => DatabaseKind::InMemory,
             PageDatabase::OnDemand(db) if db.opened.identity.remote.is_some() => {
@@ -209,6 +222,7 @@ impl PageDatabase {
             PageDatabase::InMemory(db) => db.size,
             PageDatabase::OnDemand(db) => db.opened.identity.size,
             PageDatabase::Datasette(db) => db.identity.size,
+            PageDatabase::Fenced(db) => db.whole.size(),
         }
     }
 
@@ -236,6 +250,7 @@ impl PageDatabase {
             }),
             PageDatabase::OnDemand(db) => Ok(Identity::OnDemand(db.opened.identity.clone())),
             PageDatabase::Datasette(db) => Ok(Identity::Datasette(db.identity.clone())),
+            PageDatabase::Fenced(db) => Box::pin(db.whole.identity()).await,
         }
     }
 
@@ -263,9 +278,9 @@ impl PageDatabase {
                     engine: copy,
                 }))
             }
-            PageDatabase::OnDemand(_) | PageDatabase::Datasette(_) => {
+            PageDatabase::OnDemand(_) | PageDatabase::Datasette(_) | PageDatabase::Fenced(_) => {
                 Err(DbError::Unavailable(match self.hiding() {
-                    HidingMechanism::Refused(why) | HidingMechanism::FenceKnowledge(why) => why,
+                    HidingMechanism::FenceKnowledge(why) => why,
                     HidingMechanism::Copy => "this database cannot be copied".into(),
                 }))
             }
@@ -273,17 +288,19 @@ impl PageDatabase {
     }
 
     /// The database the model reads when `fence` (from `model_view::plan`) keeps it from the
-    /// knowledge tables: the same server, refusing every query that names a fenced name before
-    /// it is sent (its requests count into this one's). Only for a kind whose [`Self::hiding`]
-    /// is [`HidingMechanism::FenceKnowledge`].
-    pub fn fenced(&self, fence: NameFence) -> Result<PageDatabase, DbError> {
-        match self {
-            PageDatabase::Datasette(db) => Ok(PageDatabase::Datasette(Box::new(Served {
-                engine: db.engine.fenced(fence),
-                identity: db.identity.clone(),
-            }))),
-            PageDatabase::InMemory(_) | PageDatabase::OnDemand(_) => Err(DbError::Unavailable(
-                "only a database on a Datasette server is fenced; a file is copied".into(),
+    /// knowledge tables: this one, refusing every query that names a fenced name before it is
+    /// run or sent (its reads and its question's budget are this one's). Only for a kind whose
+    /// [`Self::hiding`] is [`HidingMechanism::FenceKnowledge`].
+    pub fn fenced(self: &Rc<Self>, fence: NameFence) -> Result<PageDatabase, DbError> {
+        match self.hiding() {
+            HidingMechanism::FenceKnowledge(_) if !matches!(**self, PageDatabase::Fenced(_)) => {
+                Ok(PageDatabase::Fenced(Box::new(Fenced {
+                    whole: self.clone(),
+                    fence,
+                })))
+            }
+            _ => Err(DbError::Unavailable(
+                "only a database that cannot be copied is fenced; this one is copied".into(),
             )),
         }
     }
@@ -295,6 +312,7 @@ impl PageDatabase {
             PageDatabase::InMemory(_) => None,
             PageDatabase::OnDemand(db) => Some(db.engine.total_reads()),
             PageDatabase::Datasette(db) => Some(db.engine.total_requests()),
+            PageDatabase::Fenced(db) => db.whole.total_reads(),
         }
     }
 
@@ -304,6 +322,9 @@ impl PageDatabase {
     /// read past it stops with [`DbError::ByteBudget`]. `None` ends the budget. Only a
     /// database read from a web server has one: elsewhere reading costs no transfer.
     pub fn set_question_budget(&self, limit: Option<u64>) {
+        if let PageDatabase::Fenced(db) = self {
+            db.whole.set_question_budget(limit);
+        }
         if let PageDatabase::OnDemand(db) = self {
             let remote = db.opened.identity.remote.is_some();
             db.question
@@ -336,6 +357,7 @@ impl PageDatabase {
             PageDatabase::Datasette(_) => "The query was left to the Datasette server, whose own \
                  time limit ends it; the page asks nothing more of it."
                 .into(),
+            PageDatabase::Fenced(db) => db.whole.after_stop(),
         }
     }
 
@@ -349,6 +371,8 @@ impl PageDatabase {
             PageDatabase::OnDemand(db) => db.engine.close().await,
             // Nothing held open: each query is a request of its own.
             PageDatabase::Datasette(_) => {}
+            // The database behind the fence is closed by whoever opened it.
+            PageDatabase::Fenced(_) => {}
         }
     }
 
@@ -362,7 +386,9 @@ impl PageDatabase {
                     .map_err(|e| DbError::Unreadable(crate::browser::describe(&e)))?;
                 Ok(Uint8Array::new(&buffer))
             }
-            PageDatabase::OnDemand(_) | PageDatabase::Datasette(_) => Err(not_in_memory()),
+            PageDatabase::OnDemand(_) | PageDatabase::Datasette(_) | PageDatabase::Fenced(_) => {
+                Err(not_in_memory())
+            }
         }
     }
 
@@ -371,7 +397,9 @@ impl PageDatabase {
     pub async fn export(&self) -> Result<Uint8Array, DbError> {
         match self {
             PageDatabase::InMemory(db) => db.engine.export().await,
-            PageDatabase::OnDemand(_) | PageDatabase::Datasette(_) => Err(not_in_memory()),
+            PageDatabase::OnDemand(_) | PageDatabase::Datasette(_) | PageDatabase::Fenced(_) => {
+                Err(not_in_memory())
+            }
         }
     }
 }
@@ -395,6 +423,10 @@ impl Database for PageDatabase {
             PageDatabase::InMemory(db) => db.engine.run(sql, values, limits).await,
             PageDatabase::OnDemand(db) => db.run_within_budget(sql, values, limits).await,
             PageDatabase::Datasette(db) => db.engine.run(sql, values, limits).await,
+            PageDatabase::Fenced(db) => {
+                super::keep_out(&db.fence, sql)?;
+                Box::pin(db.whole.run(sql, values, limits)).await
+            }
         }
     }
 }

@@ -136,6 +136,44 @@ test('on demand: the console, an agent question and its evidence re-run work', a
   assert.deepEqual(page.problems, []);
 });
 
+test("on demand with askdb's knowledge tables: the notes reach the model, which reads none of the tables", async (t) => {
+  // The shop with knowledge tables, views over them and a memo (the Datasette tests' fixture),
+  // read on demand: it cannot be copied without them, so they are fenced off by name.
+  const file = path.join(temp.dir, 'knowing.db');
+  copyFileSync(dataset('shop/shop.db'), file);
+  execFileSync('python3', ['-c', 'import sqlite3, sys; db = sqlite3.connect(sys.argv[1]); db.executescript(open(sys.argv[2]).read()); db.commit()',
+    file, path.join(import.meta.dirname, '..', 'datasette', 'knowing.sql')]);
+  const answer = "SELECT name FROM customers WHERE prefecture = 'Tokyo' ORDER BY name";
+  const tries = ['SELECT * FROM [golden]', 'SELECT * FROM main."GOLDEN AGAIN"', "SELECT * FROM 'askdb_checks'"];
+  const llm = await scriptedLlm(t, [
+    ...tries.map((sql) => call('run_sql', { sql })),
+    call('run_sql', { sql: 'SELECT upper(note) AS shout FROM memo' }),
+    finalAnswer('Alice and Evan.', answer),
+  ]);
+  const page = await session.open({ closeAfter: t });
+  await page.evaluate(() => window.askdbOpenOnDemandFrom(0));
+  await chooseFile(page, file);
+  await waitForOpen(page, 'knowing.db');
+  assert.match(await reading(page), /read on demand from the file/);
+  const badged = page.locator('[data-testid="schema-table"]:has([data-testid="left-out-badge"])');
+  const marked = await waitUntil('the views marked', () => badged.evaluateAll((rows) => rows.map((row) => row.dataset.name).sort()), (names) => names.length >= 2);
+  assert.deepEqual(marked, ['Golden Again', 'golden']);
+  await configureFor(page, llm, 'openai');
+  await ask(page, 'Which customers live in Tokyo?');
+  assert.match(await waitForAnswer(page), /Alice and Evan/);
+  await expectAnswerRows(page, [['Alice'], ['Evan']]);
+  const bodies = llm.modelRequests().map(bodyText);
+  // The positive controls: the file's notes went with the question, the memo's value after it
+  // was read; nothing of the golden question did, and each try was fenced off.
+  assert.ok(bodies[0].includes('NOTE-K7'), 'the note from askdb_notes reached the model');
+  assert.ok(bodies.at(-1).includes('MEMO-MARKER-K5'), "an ordinary table's value reached the model");
+  for (const body of bodies) assert.ok(!body.includes('golden_answer_k9'), 'the golden SQL reached the model');
+  assert.equal(bodies.at(-1).split('may not read it').length - 1, tries.length, bodies.at(-1));
+  // The console still reads them: they are the person's.
+  await expectRows(page, 'SELECT count(*) FROM golden', [['1']]);
+  assert.deepEqual(page.problems, []);
+});
+
 test('on demand: Stop and the deadline stop a runaway query, and the next query answers', async (t) => {
   const { page } = await shopOnDemand(t, 'stop-shop.db');
   await expectRows(page, 'SELECT count(*) FROM orders', [['12']]);

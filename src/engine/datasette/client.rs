@@ -211,16 +211,7 @@ impl<T: Transport> Database for DatasetteDatabase<T> {
         values: &[Value],
         limits: &QueryLimits,
     ) -> Result<QueryResult, DbError> {
-        match self.fence.named_in(sql.as_str()) {
-            Ok(None) => {}
-            Ok(Some(name)) => return Err(DbError::Fenced(name)),
-            // Unreachable for text the guard accepted; refused all the same.
-            Err(why) => {
-                return Err(DbError::Fenced(format!(
-                    "a text the fence could not read ({why})"
-                )))
-            }
-        }
+        crate::engine::keep_out(&self.fence, sql)?;
         let (url, sent) =
             request::query_url(&self.address, sql, values, limits).map_err(DbError::Datasette)?;
         let before = self.sent.get();
