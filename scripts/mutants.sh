@@ -20,7 +20,7 @@ cd "$ASKDB_ROOT"
 # file is in scope), and the tests that guard it: the test binaries as --cargo-arg (so that each
 # mutant builds only those, not all thirty test binaries of the crate) and, after "--", a filter
 # on the test names.
-TARGETS=(guard lexer hidden hiding session compare)
+TARGETS=(guard lexer hidden hiding session compare fence)
 target_args() {
   case "$1" in
     guard) echo "--file src/sql/guard.rs --cargo-arg=--lib -- sql::" ;;
@@ -34,6 +34,9 @@ target_args() {
     # Where the session leaves out askdb's own tables.
     session) echo "--file src/agent/mod.rs --file src/knowledge/mod.rs --re Session::new|is_knowledge_table --cargo-arg=--lib --cargo-arg=--test=agent_knowledge" ;;
     compare) echo "--file src/compare/mod.rs --cargo-arg=--lib -- compare::" ;;
+    # The fence that keeps the model from askdb's knowledge tables where no copy can be made:
+    # the name check, the refusal before a query runs, and what the fence holds.
+    fence) echo "--file src/sql/fence.rs --file src/model_view.rs --re NameFence|knowledge_fence|is_virtual|without_fenced --cargo-arg=--lib --cargo-arg=--test=model_view" ;;
     *) fail "unknown target '$1': one of ${TARGETS[*]}" ;;
   esac
 }

@@ -45,6 +45,27 @@ pub struct Table {
 }
 
 impl Table {
+    /// A table (or view) of TEXT columns with nothing else declared: the unit tests' builder.
+    #[cfg(test)]
+    pub fn of_text_columns(name: &str, kind: TableKind, columns: &[&str]) -> Table {
+        Table {
+            name: name.into(),
+            kind,
+            columns: columns
+                .iter()
+                .map(|c| Column {
+                    name: (*c).into(),
+                    decl_type: "TEXT".into(),
+                    not_null: false,
+                    primary_key: 0,
+                    default: None,
+                })
+                .collect(),
+            foreign_keys: Vec::new(),
+            row_count: None,
+        }
+    }
+
     pub fn column(&self, name: &str) -> Option<&Column> {
         self.columns
             .iter()

@@ -180,25 +180,10 @@ fn resolve_one(schema: &Schema, name: &str) -> Result<Target, UnresolvedReason> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::schema::{Column, Table};
+    use crate::engine::schema::Table;
 
     fn table(name: &str, kind: TableKind, columns: &[&str]) -> Table {
-        Table {
-            name: name.into(),
-            kind,
-            columns: columns
-                .iter()
-                .map(|c| Column {
-                    name: (*c).into(),
-                    decl_type: "TEXT".into(),
-                    not_null: false,
-                    primary_key: 0,
-                    default: None,
-                })
-                .collect(),
-            foreign_keys: Vec::new(),
-            row_count: None,
-        }
+        Table::of_text_columns(name, kind, columns)
     }
 
     fn schema() -> Schema {

@@ -1,23 +1,9 @@
 use super::*;
-use crate::engine::schema::{Column, Table, TableKind};
+use crate::engine::schema::{Table, TableKind};
 
 fn schema() -> Schema {
-    let table = |name: &str, columns: &[&str]| Table {
-        name: name.into(),
-        kind: TableKind::Table,
-        columns: columns
-            .iter()
-            .map(|c| Column {
-                name: (*c).into(),
-                decl_type: "TEXT".into(),
-                not_null: false,
-                primary_key: 0,
-                default: None,
-            })
-            .collect(),
-        foreign_keys: Vec::new(),
-        row_count: None,
-    };
+    let table =
+        |name: &str, columns: &[&str]| Table::of_text_columns(name, TableKind::Table, columns);
     Schema {
         tables: vec![
             table("customers", &["id", "name", "prefecture"]),
