@@ -109,14 +109,14 @@ impl Opened<DatasetteDatabase<NativeTransport>> {
 impl<D: Database> Opened<D> {
     /// What the model sees of `whole` (named `path` in messages), decided as in the page; the
     /// database the model reads and its schema, when the plan needs one other than `whole` (a
-    /// copy, or `whole` behind a fence), by `for_model` from the plan's enforcement.
+    /// copy, or `whole` behind a fence), by `make_model_view` from the plan's enforcement.
     fn settle(
         whole: D,
         path: &Path,
         notes: &Knowledge,
         hide: &[String],
         mechanism: HidingMechanism,
-        model_view_copy: impl FnOnce(&D, &Schema, &Enforcement) -> Result<(D, Schema), EvalError>,
+        make_model_view: impl FnOnce(&D, &Schema, &Enforcement) -> Result<(D, Schema), EvalError>,
     ) -> Result<Opened<D>, EvalError> {
         let schema_error = |why| EvalError::Schema {
             path: path.to_path_buf(),
@@ -136,7 +136,7 @@ impl<D: Database> Opened<D> {
             Enforcement::Whole => (None, full_schema.clone()),
             Enforcement::Refused { why } => return Err(schema_error(DbError::Unavailable(why))),
             enforcement @ (Enforcement::Copy { .. } | Enforcement::Fenced { .. }) => {
-                let (db, schema) = model_view_copy(&whole, &full_schema, &enforcement)?;
+                let (db, schema) = make_model_view(&whole, &full_schema, &enforcement)?;
                 (Some(db), schema)
             }
         };
