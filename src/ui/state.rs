@@ -142,8 +142,9 @@ pub struct AppState {
     pub db: StoredValue<Option<Rc<PageDatabase>>, LocalStorage>,
     /// What tells the open database from another.
     pub identity: RwSignal<Identification>,
-    /// The copy the model reads when something is left out of its view (`model_view`).
-    pub model_view_copy: StoredValue<Option<Rc<PageDatabase>>, LocalStorage>,
+    /// The database the model reads when it is not the open one (`model_view`): a copy without
+    /// what is left out, or the open one behind the knowledge fence.
+    pub model_view_db: StoredValue<Option<Rc<PageDatabase>>, LocalStorage>,
     /// What is hidden from the model, and what the model sees.
     pub hiding: RwSignal<Hiding>,
     /// What the open database's data means (notes, glossary, examples, golden questions).
@@ -210,7 +211,7 @@ impl AppState {
             spare: StoredValue::new_local(None),
             db: StoredValue::new_local(None),
             identity: RwSignal::new(Identification::None),
-            model_view_copy: StoredValue::new_local(None),
+            model_view_db: StoredValue::new_local(None),
             hiding: RwSignal::new(Hiding::default()),
             knowledge: RwSignal::new(KnowledgeState::default()),
             open: RwSignal::new(None),
@@ -294,7 +295,7 @@ impl AppState {
         use super::hiding::view::ModelViewState;
         self.hiding.with_untracked(|h| match h.model_view {
             ModelViewState::Whole(_) => self.db.get_value(),
-            ModelViewState::Copy(_) | ModelViewState::Fenced(_) => self.model_view_copy.get_value(),
+            ModelViewState::Copy(_) | ModelViewState::Fenced(_) => self.model_view_db.get_value(),
             ModelViewState::Closed
             | ModelViewState::Preparing
             | ModelViewState::Failed(_)

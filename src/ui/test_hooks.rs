@@ -57,7 +57,7 @@ pub fn install(state: AppState) {
     };
     let pristine = Closure::<dyn Fn() -> js_sys::Promise>::new(move || bytes_of(state.database()));
     let agent_copy = Closure::<dyn Fn() -> js_sys::Promise>::new(move || {
-        bytes_of(state.model_view_copy.get_value())
+        bytes_of(state.model_view_db.get_value())
     });
     let open_steps = Closure::<dyn Fn() -> JsValue>::new(move || {
         let steps = state.open_steps.with_value(|s| s.steps().to_vec());

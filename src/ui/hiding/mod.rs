@@ -147,7 +147,7 @@ async fn make_model_view(state: AppState, schema: Schema, hidden: Hidden, genera
     }
     if !matches!(view, ModelViewState::Copy(_) | ModelViewState::Fenced(_)) {
         // A copy made for the database or the choice before is not needed any more.
-        keep_model_view_copy(&state, None);
+        keep_model_view_db(&state, None);
     }
     state.hiding.update(|h| h.model_view = view);
 }
@@ -166,7 +166,7 @@ async fn model_view_for(
         Enforcement::Whole => Ok(ModelViewState::Whole(schema.clone())),
         Enforcement::Refused { why } => Ok(ModelViewState::Refused(why)),
         Enforcement::Fenced { fence } => {
-            keep_model_view_copy(&state, Some(Rc::new(whole.fenced(fence.clone())?)));
+            keep_model_view_db(&state, Some(Rc::new(whole.fenced(fence.clone())?)));
             Ok(ModelViewState::Fenced(model_view::without_fenced(
                 schema.clone(),
                 &fence,
@@ -176,16 +176,16 @@ async fn model_view_for(
             let copy = Rc::new(whole.model_view_copy(&script).await?);
             let limits = state.limits.get_untracked();
             let seen = schema::load_counting(&*copy, copy.count_policy(), &limits).await?;
-            keep_model_view_copy(&state, Some(copy));
+            keep_model_view_db(&state, Some(copy));
             Ok(ModelViewState::Copy(seen))
         }
     }
 }
 
 /// Keeps `db` as the database the model reads (or none), and closes the one kept before.
-fn keep_model_view_copy(state: &AppState, db: Option<Rc<PageDatabase>>) {
+fn keep_model_view_db(state: &AppState, db: Option<Rc<PageDatabase>>) {
     let before = state
-        .model_view_copy
+        .model_view_db
         .try_update_value(|kept| std::mem::replace(kept, db))
         .flatten();
     if let Some(before) = before {
