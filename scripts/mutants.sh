@@ -35,7 +35,8 @@ target_args() {
     session) echo "--file src/agent/mod.rs --file src/knowledge/mod.rs --re Session::new|is_knowledge_table --cargo-arg=--lib --cargo-arg=--test=agent_knowledge" ;;
     compare) echo "--file src/compare/mod.rs --cargo-arg=--lib -- compare::" ;;
     # The fence that keeps the model from askdb's knowledge tables where no copy can be made:
-    # the name check, the refusal before a query runs, and what the fence holds.
+    # the name check and what the fence holds (the refusal, engine::keep_out, is tested against
+    # a Datasette server and in the browser, outside cargo-mutants' copy).
     fence) echo "--file src/sql/fence.rs --file src/model_view.rs --re NameFence|knowledge_fence|is_virtual|without_fenced --cargo-arg=--lib --cargo-arg=--test=model_view" ;;
     *) fail "unknown target '$1': one of ${TARGETS[*]}" ;;
   esac

@@ -275,6 +275,13 @@ fn the_knowledge_fence_holds_every_object_that_reads_a_knowledge_table_however_d
         ),
         // A view whose text cannot be read counts as reading one.
         entry(View, "odd", "CREATE VIEW odd AS SELECT 'never closed"),
+        // An ordinary table whose text names one holds its own rows, not the notes': only views
+        // and virtual tables read what their text names.
+        entry(
+            Table,
+            "audit",
+            "CREATE TABLE audit (what TEXT CHECK (what <> 'askdb_notes'))",
+        ),
     ];
     let fence = knowledge_fence(&catalogue);
     for name in [
@@ -291,9 +298,30 @@ fn the_knowledge_fence_holds_every_object_that_reads_a_knowledge_table_however_d
     ] {
         assert!(fence.holds(name), "{name} is not fenced");
     }
-    for name in ["orders", "plain", "by_question", "t"] {
+    for name in ["orders", "plain", "by_question", "t", "audit"] {
         assert!(!fence.holds(name), "{name} is fenced");
     }
+
+    // The schema the model is shown leaves out what the fence holds, and only that.
+    use askdb::engine::schema::TableKind;
+    let table = |name: &str, kind| askdb::engine::schema::Table {
+        name: name.into(),
+        kind,
+        columns: Vec::new(),
+        foreign_keys: Vec::new(),
+        row_count: None,
+    };
+    let schema = Schema {
+        tables: vec![
+            table("a", TableKind::View),
+            table("audit", TableKind::Table),
+            table("orders", TableKind::Table),
+            table("plain", TableKind::View),
+        ],
+    };
+    let shown = askdb::model_view::without_fenced(schema, &fence);
+    let names: Vec<&str> = shown.tables.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["audit", "orders", "plain"]);
 }
 
 /// A server that answers at most `cap` rows a query (Datasette's `max_returned_rows`), and
