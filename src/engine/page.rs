@@ -322,16 +322,17 @@ impl PageDatabase {
     /// read past it stops with [`DbError::ByteBudget`]. `None` ends the budget. Only a
     /// database read from a web server has one: elsewhere reading costs no transfer.
     pub fn set_question_budget(&self, limit: Option<u64>) {
-        if let PageDatabase::Fenced(db) = self {
-            db.whole.set_question_budget(limit);
-        }
-        if let PageDatabase::OnDemand(db) = self {
-            let remote = db.opened.identity.remote.is_some();
-            db.question
-                .set(limit.filter(|_| remote).map(|limit| QuestionBudget {
-                    limit,
-                    start: db.engine.total_reads(),
-                }));
+        match self {
+            PageDatabase::OnDemand(db) => {
+                let remote = db.opened.identity.remote.is_some();
+                db.question
+                    .set(limit.filter(|_| remote).map(|limit| QuestionBudget {
+                        limit,
+                        start: db.engine.total_reads(),
+                    }));
+            }
+            PageDatabase::Fenced(db) => db.whole.set_question_budget(limit),
+            PageDatabase::InMemory(_) | PageDatabase::Datasette(_) => {}
         }
     }
 
