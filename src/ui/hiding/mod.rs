@@ -153,8 +153,8 @@ async fn make_model_view(state: AppState, schema: Schema, hidden: Hidden, genera
 }
 
 /// The model view of the open database with `hidden` kept from it: the whole database, a
-/// copy without what is left out (opened, and kept as the model view's copy), the database
-/// behind a fence of names (kept as the model view's copy too), or a refusal.
+/// copy without what is left out (opened, and kept in `AppState::model_view_db`), the database
+/// behind a fence of names (kept there too), or a refusal.
 async fn model_view_for(
     state: AppState,
     schema: &Schema,
