@@ -49,26 +49,41 @@ pub struct Agreement {
 
 impl Agreement {
     /// Groups `evidence` (one entry per candidate, `None` for a candidate with no result).
+    ///
+    /// A group is everyone linked by agreement, directly or through others: results within
+    /// the judge's tolerance of each other, or one ordered and one not, do not agree in a
+    /// transitive way (1.0 ≈ 1.0000009 ≈ 1.0000018, but not the first with the last), so
+    /// comparing each candidate with a group's first member would make the groups depend on
+    /// which candidate came first. Linked groups do not: the same results give the same
+    /// groups in any order.
     pub fn group(evidence: &[Option<Evidence<'_>>]) -> Agreement {
-        let mut groups: Vec<Vec<usize>> = Vec::new();
-        let mut without_result = Vec::new();
-        for (index, item) in evidence.iter().enumerate() {
-            let Some(item) = item else {
-                without_result.push(index);
-                continue;
-            };
-            // Each group is represented by its first candidate.
-            let home = groups.iter_mut().find(|group| {
-                evidence[group[0]]
-                    .as_ref()
-                    .is_some_and(|first| first.agrees_with(item))
-            });
-            match home {
-                Some(group) => group.push(index),
-                None => groups.push(vec![index]),
+        let with_result: Vec<usize> = (0..evidence.len())
+            .filter(|&i| evidence[i].is_some())
+            .collect();
+        let without_result = (0..evidence.len())
+            .filter(|&i| evidence[i].is_none())
+            .collect();
+        let mut links = Links::new(evidence.len());
+        for (n, &i) in with_result.iter().enumerate() {
+            for &j in &with_result[n + 1..] {
+                let (Some(a), Some(b)) = (&evidence[i], &evidence[j]) else {
+                    continue;
+                };
+                // Either way round: the judge reads one side as the expected one.
+                if a.agrees_with(b) || b.agrees_with(a) {
+                    links.join(i, j);
+                }
             }
         }
-        // Stable: equal sizes keep the order of their first candidate.
+        let mut groups: Vec<Vec<usize>> = Vec::new();
+        for &i in &with_result {
+            let root = links.root(i);
+            match groups.iter_mut().find(|group| links.root(group[0]) == root) {
+                Some(group) => group.push(i),
+                None => groups.push(vec![i]),
+            }
+        }
+        // Members in order, groups by the order of their first member: then stable by size.
         groups.sort_by_key(|group| std::cmp::Reverse(group.len()));
         Agreement {
             candidates: evidence.len(),
@@ -130,6 +145,29 @@ impl Agreement {
                 candidates(self.candidates - self.without_result.len()),
             ),
         }
+    }
+}
+
+/// Which candidates are linked by agreement (a union-find over their indices; a few
+/// candidates, so written here rather than taken from a crate).
+struct Links(Vec<usize>);
+
+impl Links {
+    fn new(n: usize) -> Links {
+        Links((0..n).collect())
+    }
+
+    fn root(&self, mut i: usize) -> usize {
+        while self.0[i] != i {
+            i = self.0[i];
+        }
+        i
+    }
+
+    fn join(&mut self, a: usize, b: usize) {
+        let (a, b) = (self.root(a), self.root(b));
+        // The smaller index is the root, so roots never depend on the order of joins.
+        self.0[a.max(b)] = a.min(b);
     }
 }
 
@@ -250,6 +288,129 @@ mod tests {
         assert_eq!(none.agreeing(), 0);
         assert_eq!(none.agreed(), None);
         assert_eq!(none.summary(), "None of 3 candidates gave a result");
+    }
+
+    /// Every order of `items` (Heap's algorithm), as permutations of their indices.
+    fn permutations(n: usize) -> Vec<Vec<usize>> {
+        fn heap(k: usize, order: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
+            if k <= 1 {
+                out.push(order.clone());
+                return;
+            }
+            for i in 0..k {
+                heap(k - 1, order, out);
+                let j = if k % 2 == 0 { i } else { 0 };
+                order.swap(j, k - 1);
+            }
+        }
+        let mut out = Vec::new();
+        heap(n, &mut (0..n).collect(), &mut out);
+        out
+    }
+
+    /// The grouping of `evidence` laid out in `order`, read back in the candidates' own
+    /// numbers: each group's members sorted, the groups sorted.
+    fn grouping_in(
+        order: &[usize],
+        evidence: &[Option<Evidence<'_>>],
+    ) -> (Vec<Vec<usize>>, String) {
+        let laid_out: Vec<Option<Evidence<'_>>> = order.iter().map(|&i| evidence[i]).collect();
+        let agreement = Agreement::group(&laid_out);
+        let mut groups: Vec<Vec<usize>> = agreement
+            .groups
+            .iter()
+            .map(|group| {
+                let mut members: Vec<usize> = group.iter().map(|&at| order[at]).collect();
+                members.sort_unstable();
+                members
+            })
+            .collect();
+        groups.sort();
+        let mut without: Vec<usize> = agreement
+            .without_result
+            .iter()
+            .map(|&at| order[at])
+            .collect();
+        without.sort_unstable();
+        groups.push(without);
+        (groups, agreement.summary())
+    }
+
+    #[test]
+    fn the_grouping_is_the_same_in_every_order_of_the_candidates() {
+        let ab = result(&["name"], vec![vec![text("A")], vec![text("B")]]);
+        let ba = result(&["name"], vec![vec![text("B")], vec![text("A")]]);
+        let null = result(&["x"], vec![vec![Value::Null]]);
+        let null_text = result(&["x"], vec![vec![text("NULL")]]);
+        let number = |n: f64| result(&["n"], vec![vec![Value::Real(n)]]);
+        // A chain: each within the judge's 1e-6 of the next, the ends not of each other.
+        let (low, middle, high, far) = (
+            number(1.0),
+            number(1.000_000_9),
+            number(1.000_001_8),
+            number(1.1),
+        );
+        let plain = |result| {
+            Some(Evidence {
+                result,
+                sql: "SELECT name FROM t",
+            })
+        };
+        let ordered = |result| {
+            Some(Evidence {
+                result,
+                sql: "SELECT name FROM t ORDER BY name",
+            })
+        };
+        let reverse = |result| {
+            Some(Evidence {
+                result,
+                sql: "SELECT name FROM t ORDER BY name DESC",
+            })
+        };
+        let scenarios: Vec<Vec<Option<Evidence<'_>>>> = vec![
+            // Rows in other orders, with and without ORDER BY; NULL apart from 'NULL'; no result.
+            vec![
+                plain(&ab),
+                ordered(&ab),
+                reverse(&ba),
+                plain(&ba),
+                plain(&null),
+                plain(&null_text),
+                None,
+            ],
+            // Floats within tolerance in a chain, another number, NULLs, no result.
+            vec![
+                plain(&low),
+                plain(&high),
+                plain(&middle),
+                plain(&far),
+                plain(&null),
+                plain(&null),
+                None,
+            ],
+            // Two ordered results alone that differ by their order only.
+            vec![ordered(&ab), reverse(&ba), plain(&null)],
+        ];
+        let expected = [
+            vec![vec![0, 1, 2, 3], vec![4], vec![5], vec![6]],
+            vec![vec![0, 1, 2], vec![3], vec![4, 5], vec![6]],
+            vec![vec![0], vec![1], vec![2], vec![]],
+        ];
+        for (evidence, expected) in scenarios.iter().zip(expected) {
+            let orders = permutations(evidence.len());
+            // Positive control: every order was tried.
+            assert_eq!(orders.len(), (1..=evidence.len()).product::<usize>());
+            let (first, summary) = grouping_in(&orders[0], evidence);
+            assert_eq!(first, expected);
+            for order in &orders {
+                assert_eq!(
+                    grouping_in(order, evidence),
+                    (first.clone(), summary.clone()),
+                    "in the order {order:?}"
+                );
+            }
+        }
     }
 
     #[test]
