@@ -6,40 +6,55 @@
 //
 // Like worker.js a thin shim: what may run is decided in Rust (src/sql/guard.rs). This file
 // keeps the connection read-only (SQLITE_OPEN_READONLY, an immutable file, PRAGMA
-// query_only=1), prepares only the first statement of a text, steps rows under the same limits
-// as worker.js (rows.js), and counts every byte it reads. The page loads this worker only when
-// a database needs it (src/engine/lazy.rs): a first visit never downloads SQLite twice.
+// query_only=1, and an authorizer that refuses ATTACH, DETACH and every pragma given a value
+// but the schema reads: the wall behind the guard, which this worker never sees), prepares only
+// the first statement of a text, steps rows under the same limits as worker.js (rows.js), and
+// counts every byte it reads. The page loads this worker only when a database needs it
+// (src/engine/lazy.rs): a first visit never downloads SQLite twice.
 //
 // Messages in:  {id, type: "init", base}   always first; base: absolute URL of this file, with
 //                                          rows.js and sqlite-wasm/ (index.mjs, sqlite3.wasm)
 //                                          beside it
 //               {id, type: "openFile", file, cacheBytes?, readAheadBytes?, samplePages?}
 //                                          file: a File (structured-cloned: a handle, no copy)
-//               {id, type: "openUrl", url, cacheBytes?, readAheadBytes?, samplePages?}
-//                                          url: absolute; validated by one small ranged GET
+//               {id, type: "openUrl", url, size, etag, lastModified, first, cacheBytes?,
+//                readAheadBytes?, samplePages?}
+//                                          what the page's first ranged GET of url (absolute)
+//                                          found, pinned for as long as it is open: size (a
+//                                          Number, from Content-Range), etag and lastModified
+//                                          (strings, or null: at least one is needed), first
+//                                          (a Uint8Array, may be empty: the bytes from offset
+//                                          0 it brought, which enter the cache and count as
+//                                          one request of the open's)
 //                 cacheBytes: the page cache's size (default 64 MiB; at least 4 read-aheads);
 //                 readAheadBytes: the largest read-ahead (default 4 MiB for a file, 1 MiB for
-//                 a URL); samplePages: pages hashed for the identity (default 8; for a URL
-//                 only when the server sends neither ETag nor Last-Modified)
+//                 a URL); samplePages: pages hashed for the identity (default 8 for a file, 0
+//                 for a URL, whose ETag or Last-Modified tells a new version)
 //               {id, type: "run", sql, params, maxRows, countBudgetMs, deadlineMs, byteBudget}
 //                                          byteBudget: bytes this query may read from the file
 //                                          or server (cache hits are free), or null
-//               {id, type: "stats"}        the reads since the open, and the cache's size
+//               {id, type: "stats"}        the reads since the open ({bytes, requests}) and
+//                                          the cache: cacheHeld (the bytes its chunks hold),
+//                                          cacheChunks (how many), cacheBytes (its size)
 //               {id, type: "crash"}        (tests: fails as an abort inside SQLite would)
 // Messages out: {id, ok: value, reads?}
 //               | {id, error: message, kind, reads?, ...details}
 //               | {id, tooLarge: limitBytes} | {id, unavailable: message} | {id, crashed: message}
 //   reads: {bytes, requests}: what the last "run" (or open) fetched from the file or server.
-//   kind: "sqlite" (SQLite's message), "notADatabase", "interrupted" (the deadline passed and
-//         the progress handler stopped the statement; the worker is fine),
+//   kind: "sqlite" (SQLite's message, or a malformed message's), "notADatabase",
+//         "interrupted" (the deadline passed and the progress handler stopped the statement;
+//         the worker is fine),
 //         "budget" {limitBytes, readBytes}: the query would have read past byteBudget,
 //         "changed": the file or the server's copy is not the one opened (a local file that was
-//                    modified, moved or deleted; another ETag, Last-Modified or length),
+//                    modified, moved or deleted; another length, or an ETag or Last-Modified
+//                    pinned at open that is another or missing now),
 //         "readFailed": a read failed for another reason (network, server error),
-//         "remote" {problem}: the URL cannot be read on demand (at open; see remoteProblem()).
+//         "remote" {problem: {kind: "noValidator", size}}: the URL came with neither an ETag
+//                    nor a Last-Modified (at open; whether a URL can be read in parts at all
+//                    is the page's to find out, src/engine/remote.rs).
 // Open results: {size, header (Uint8Array, the first 100 bytes), pageSize, pageCount,
 //               sampledPages (page numbers), sampleSha256 (hex of their bytes, or null),
-//               etag, lastModified (remote: as the server sent them, or null), cacheBytes}
+//               etag, lastModified (remote: as pinned at open, or null), cacheBytes}
 //
 // The page cache lives in this worker: when the page terminates it (a deadline passed while a
 // read was blocked, a Stop) and opens the database again in a fresh one, the cache starts
@@ -59,8 +74,6 @@ const READ_AHEAD_MIN = 64 * 1024;
 const READ_AHEAD_MAX = { file: 4 * 1024 * 1024, url: 1024 * 1024 };
 // Pages hashed for a local file's identity (page 1 and others spread over the file).
 const DEFAULT_SAMPLE_PAGES = 8;
-// The ranged GET that validates a URL also brings the header and the first pages.
-const FIRST_RANGE_BYTES = 64 * 1024;
 // The progress handler looks at the clock every this many SQLite instructions.
 const PROGRESS_STEPS = 1000;
 
@@ -110,7 +123,8 @@ class FileSource {
   }
 }
 
-// `pinned`: what the validation found ({size, etag, lastModified}); every response must agree.
+// `pinned`: what the page's first GET found ({size, etag, lastModified}, see pinnedOf); every
+// response must agree.
 class HttpSource {
   constructor(url, pinned) {
     this.url = url;
@@ -147,12 +161,15 @@ class HttpSource {
         `the file on the server changed since it was opened (its ${what} was ${was}, now ${now}): ` +
           "open it again to read the new version.",
       );
-    if (range && range.total !== this.size) throw changed("length", this.size, range.total);
-    const etag = xhr.getResponseHeader("ETag");
-    if (this.pinned.etag && etag && etag !== this.pinned.etag) throw changed("ETag", this.pinned.etag, etag);
-    const modified = xhr.getResponseHeader("Last-Modified");
-    if (this.pinned.lastModified && modified && modified !== this.pinned.lastModified) {
-      throw changed("Last-Modified", this.pinned.lastModified, modified);
+    if (range && range.total !== this.size) throw changed("length", this.size, range.total ?? "not told");
+    // Strict: a validator that was pinned must come back the same. One that went missing may
+    // hide a new version as well as another one would.
+    for (const [what, pinned] of [
+      ["ETag", this.pinned.etag],
+      ["Last-Modified", this.pinned.lastModified],
+    ]) {
+      const now = xhr.getResponseHeader(what);
+      if (pinned !== null && now !== pinned) throw changed(what, pinned, now === null ? "none is sent" : now);
     }
     const bytes = new Uint8Array(xhr.response);
     if (!range || range.start !== offset || bytes.byteLength !== length) {
@@ -166,6 +183,34 @@ class HttpSource {
   }
 }
 
+// What the page's first ranged GET found, as "openUrl" brings it. Without an ETag or a
+// Last-Modified a file replaced on the server would go on being read, its pages mixed with the
+// old version's in the cache: such a file is refused.
+function pinnedOf(message) {
+  const { url, size, first } = message;
+  if (typeof url !== "string" || !/^https?:\/\//i.test(url)) {
+    throw new Error(`openUrl needs url, an absolute http(s) address (got ${JSON.stringify(url)})`);
+  }
+  if (!Number.isSafeInteger(size) || size < 0) {
+    throw new Error(`openUrl needs size, the file's length in bytes from the first GET's Content-Range (got ${size})`);
+  }
+  if (first !== undefined && first !== null && !(first instanceof Uint8Array && first.length <= size)) {
+    throw new Error(`openUrl's first must be the file's first bytes, a Uint8Array of at most size (${size}) bytes`);
+  }
+  // An empty header tells no version from another.
+  const validator = (value) => (typeof value === "string" && value !== "" ? value : null);
+  const pinned = { size, etag: validator(message.etag), lastModified: validator(message.lastModified) };
+  if (pinned.etag === null && pinned.lastModified === null) {
+    throw new Failure(
+      "remote",
+      "the server sends neither an ETag nor a Last-Modified for this file, so a change to it could not " +
+        "be told while it is open: a file without them cannot be read in parts safely",
+      { problem: { kind: "noValidator", size } },
+    );
+  }
+  return pinned;
+}
+
 function parseContentRange(value) {
   const match = /^\s*bytes\s+(\d+)-(\d+)\/(\d+|\*)\s*$/i.exec(value || "");
   if (!match) return null;
@@ -174,62 +219,6 @@ function parseContentRange(value) {
     end: Number(match[2]),
     total: match[3] === "*" ? null : Number(match[3]),
   };
-}
-
-// A URL can be read on demand when a small ranged GET answers 206 with a Content-Range that
-// gives the file's length. fetch() rather than XHR here: a server that ignores Range starts
-// sending the whole file, and only fetch lets us stop after the headers. HEAD is not asked:
-// its length is wrong when the server compresses.
-async function validateUrl(url) {
-  const controller = new AbortController();
-  let response;
-  try {
-    response = await fetch(url, {
-      headers: { Range: `bytes=0-${FIRST_RANGE_BYTES - 1}` },
-      cache: "no-store",
-      signal: controller.signal,
-    });
-  } catch (e) {
-    throw remoteProblem({ kind: "unreachable", why: e && e.message ? e.message : String(e) });
-  }
-  try {
-    const length = Number(response.headers.get("Content-Length"));
-    const knownLength = Number.isFinite(length) && response.headers.get("Content-Length") !== null;
-    if (response.status === 200) {
-      throw remoteProblem({ kind: "rangeIgnored", size: knownLength ? length : null });
-    }
-    if (response.status !== 206) {
-      throw remoteProblem({ kind: "status", status: response.status });
-    }
-    const contentRange = response.headers.get("Content-Range");
-    if (contentRange === null) {
-      const crossOrigin = new URL(url).origin !== self.location.origin;
-      throw remoteProblem({ kind: crossOrigin ? "headerHidden" : "headerMissing", header: "Content-Range" });
-    }
-    const range = parseContentRange(contentRange);
-    if (!range || range.start !== 0) {
-      throw remoteProblem({ kind: "badContentRange", value: contentRange });
-    }
-    if (range.total === null) throw remoteProblem({ kind: "noLength", value: contentRange });
-    const first = new Uint8Array(await response.arrayBuffer());
-    return {
-      size: range.total,
-      etag: response.headers.get("ETag"),
-      lastModified: response.headers.get("Last-Modified"),
-      first,
-    };
-  } finally {
-    controller.abort();
-  }
-}
-
-// What the page needs to tell the person (src/engine/reads.rs words it): `problem.kind` is one of
-// unreachable {why}, rangeIgnored {size}, status {status}, headerHidden {header},
-// headerMissing {header}, badContentRange {value}, noLength {value}.
-function remoteProblem(problem) {
-  return new Failure("remote", `the database at this address cannot be read in parts (${problem.kind})`, {
-    problem,
-  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -605,13 +594,16 @@ function run(sqlite3, message) {
 // ---------------------------------------------------------------------------------------------
 // Opening.
 
+// `extra`: for a URL, what was pinned ({etag, lastModified}, reported back) and the first bytes.
 async function open(sqlite3, source, message, extra) {
   const kind = source instanceof FileSource ? "file" : "url";
   const reader = new CachedReader(source, {
     cacheBytes: positive(message.cacheBytes) || DEFAULT_CACHE_BYTES,
     readAheadMax: Math.max(BLOCK, positive(message.readAheadBytes) || READ_AHEAD_MAX[kind]),
   });
-  if (extra.first) {
+  // The bytes the page's first GET brought: one request of the open's (a fresh worker opening
+  // the same URL again gets none, and reads the header itself).
+  if (extra.first && extra.first.length > 0) {
     reader.count(extra.first.length);
     const usable = Math.floor(extra.first.length / BLOCK) * BLOCK || extra.first.length;
     reader.insert(0, extra.first.slice(0, usable));
@@ -643,6 +635,10 @@ async function open(sqlite3, source, message, extra) {
     session = next;
     try {
       exec(sqlite3, pDb, "PRAGMA query_only=1");
+      // After query_only=1, which the authorizer would refuse (it is a pragma with an argument).
+      installAuthorizer(sqlite3, pDb);
+      // SQLite's own ATTACH refuses past this limit, whatever the authorizer decides.
+      sqlite3.capi.sqlite3_limit(pDb, sqlite3.capi.SQLITE_LIMIT_ATTACHED, 0);
       // Read the schema now, so that "file is not a database" shows at open.
       exec(sqlite3, pDb, "SELECT count(*) FROM sqlite_schema");
     } catch (e) {
@@ -664,6 +660,39 @@ async function open(sqlite3, source, message, extra) {
   }
   lastReads = { ...reader.total };
   return result;
+}
+
+// The pragmas the guard's pragma functions (READ_ONLY_PRAGMAS in src/sql/guard.rs) call with an
+// argument: each reads the schema of the table or index it names. The guard's others take none.
+const PRAGMAS_READ_WITH_ARGUMENT = new Set([
+  "table_info",
+  "table_xinfo",
+  "table_list",
+  "index_list",
+  "index_info",
+  "index_xinfo",
+  "foreign_key_list",
+]);
+
+// The wall behind the guard, in SQLite itself (the guard is in Rust, and this worker never sees
+// it): no database is attached and none detached, and no pragma is given a value but the schema
+// reads, so that query_only cannot be turned off (PRAGMA query_only=0 is SQLITE_PRAGMA with
+// "query_only", "0"). A pragma function reaches here as its pragma: pragma_table_info('t') is
+// SQLITE_PRAGMA with "table_info", "t". Everything else is the guard's to decide.
+function installAuthorizer(sqlite3, pDb) {
+  const { capi } = sqlite3;
+  const authorize = (_, action, name, argument) => {
+    if (action === capi.SQLITE_ATTACH || action === capi.SQLITE_DETACH) return capi.SQLITE_DENY;
+    // 3.54.1's wrapper passes a missing argument as 0 and an empty one as "" (and
+    // PRAGMA query_only='' turns it off): only a string is an argument.
+    if (action === capi.SQLITE_PRAGMA && typeof argument === "string") {
+      return PRAGMAS_READ_WITH_ARGUMENT.has(String(name).toLowerCase()) ? capi.SQLITE_OK : capi.SQLITE_DENY;
+    }
+    return capi.SQLITE_OK;
+  };
+  const rc = capi.sqlite3_set_authorizer(pDb, authorize, 0);
+  // Not a Failure: open() would take a "sqlite" one for a file that is not a database.
+  if (rc !== 0) throw new Error(`SQLite refused askdb's authorizer (${capi.sqlite3_errstr(rc)}): nothing was opened`);
 }
 
 function installProgressHandler(sqlite3, owner) {
@@ -737,7 +766,11 @@ function loadSqlite(base) {
 function stats() {
   if (!session) throw new Failure("sqlite", "no database is open");
   const { reader } = session;
-  return { ...reader.total, cacheHeld: reader.held, cacheBytes: reader.capacity };
+  // What the chunks hold, not the counter that eviction keeps: a chunk let go in the count but
+  // kept in the map would still be memory the tab pays for.
+  let held = 0;
+  for (const chunk of reader.chunks.values()) held += chunk.length;
+  return { ...reader.total, cacheHeld: held, cacheChunks: reader.chunks.size, cacheBytes: reader.capacity };
 }
 
 // An abort inside the wasm module (out of memory, a trap) leaves SQLite unusable.
@@ -768,11 +801,12 @@ async function handle(message) {
     case "openFile":
       return open(sqlite3, new FileSource(message.file), message, {});
     case "openUrl": {
-      const found = await validateUrl(message.url);
-      const source = new HttpSource(message.url, found);
-      // A server's ETag or Last-Modified tells a changed file; without either, sample pages.
-      const samplePages = message.samplePages ?? (found.etag || found.lastModified ? 0 : undefined);
-      return open(sqlite3, source, { ...message, samplePages }, found);
+      const pinned = pinnedOf(message);
+      const source = new HttpSource(message.url, pinned);
+      // Every answer is checked against the ETag or Last-Modified, which tell a changed file:
+      // no page needs hashing to tell it.
+      const samplePages = message.samplePages ?? 0;
+      return open(sqlite3, source, { ...message, samplePages }, { ...pinned, first: message.first });
     }
     case "run":
       return run(sqlite3, message);

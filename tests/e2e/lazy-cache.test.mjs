@@ -1,7 +1,9 @@
 // The page cache and read-ahead of www/lazy-worker.js, in Node (no browser: the worker's script
 // runs in this process with a File stand-in that reads a file on disk and counts its reads):
 // - the cache holds at most what the open asked for, however much a query reads (SQLite's own
-//   page cache, 16 MiB in this build, sits in front of it: a page SQLite keeps is not asked for);
+//   page cache, 16 MiB in this build, sits in front of it: a page SQLite keeps is not asked for),
+//   counted from the chunks it really holds, not from its own tally;
+// - it lets go of the least recently used chunk first (its reader, over a source of its own);
 // - a scan reads ahead (fewer, larger reads than pages), a lookup does not;
 // - a byte budget refuses the read that would pass it, and the query that fits it runs.
 
@@ -70,6 +72,24 @@ function run(sql, byteBudget = null) {
   return ask({ type: 'run', sql, params: [], maxRows: 100, countBudgetMs: 60_000, deadlineMs: 60_000, byteBudget });
 }
 
+// The worker's cache and read-ahead unit (BLOCK in lazy-worker.js).
+const BLOCK = 4096;
+
+/** A source of `size` bytes, each a function of its offset, that counts the reads asked of it. */
+function countingSource(size) {
+  const byteAt = (offset) => Math.imul(offset, 2654435761) >>> 24;
+  const expected = (offset, length) => Uint8Array.from({ length }, (_, i) => byteAt(offset + i));
+  const source = {
+    size,
+    reads: [],
+    read(offset, length) {
+      source.reads.push([offset, length]);
+      return expected(offset, length);
+    },
+  };
+  return { source, expected };
+}
+
 test('the cache holds no more than asked, however much a query reads', async () => {
   const disk = diskFile(SAKILA);
   try {
@@ -79,12 +99,51 @@ test('the cache holds no more than asked, however much a query reads', async () 
     assert.equal(Number(scan.ok.rows[0][0]), 16049);
     // Positive control: the scan read more than the cache can hold.
     assert.ok(scan.reads.bytes > 256 * 1024, JSON.stringify(scan.reads));
+    // What the chunks hold: a chunk the cache's tally let go of but kept would count here.
     const stats = (await ask({ type: 'stats' })).ok;
     assert.ok(stats.cacheHeld <= 256 * 1024, JSON.stringify(stats));
     // It let go of old pages only: it is nearly full.
     assert.ok(stats.cacheHeld >= 256 * 1024 - 64 * 1024, JSON.stringify(stats));
+    // In chunks no larger than a read-ahead and the block it was asked for.
+    assert.ok(stats.cacheChunks >= stats.cacheHeld / (64 * 1024 + BLOCK), JSON.stringify(stats));
   } finally {
     disk.close();
+  }
+});
+
+test('the cache lets go of the least recently used chunk first, and its bytes are the source\'s', () => {
+  const CachedReader = vm.runInThisContext('CachedReader');
+  const { source, expected } = countingSource(64 * BLOCK);
+  // Room for four one-block chunks (four read-aheads of one block: the least it keeps).
+  const reader = new CachedReader(source, { cacheBytes: 4 * BLOCK, readAheadMax: BLOCK });
+  assert.equal(reader.capacity, 4 * BLOCK);
+  const blocks = { a: 0, b: 2, c: 4, d: 6, e: 8 }; // never adjacent: a read there would read ahead
+  // Each step reads 100 bytes inside a block, and says how many reads of the source it costs.
+  const steps = [
+    ['a', 1, 'first read'],
+    ['b', 1, 'first read'],
+    ['c', 1, 'first read'],
+    ['d', 1, 'first read (the cache is full now)'],
+    ['a', 0, 'cached: a is now the most recently used'],
+    ['e', 1, 'first read: b, the least recently used, makes room'],
+    ['a', 0, 'kept: it was used after b'],
+    ['b', 1, 'let go of when e came: read again, and c makes room'],
+    ['d', 0, 'kept'],
+    ['e', 0, 'kept'],
+    ['c', 1, 'let go of when b came back'],
+  ];
+  for (const [name, reads, why] of steps) {
+    const offset = blocks[name] * BLOCK + 50;
+    const before = source.reads.length;
+    const dest = new Uint8Array(100);
+    assert.equal(reader.read(offset, dest), true, `${name}: a read inside the file`);
+    assert.deepEqual(dest, expected(offset, 100), `${name}: the bytes at ${offset}`);
+    const fetched = source.reads.slice(before);
+    assert.equal(fetched.length, reads, `${name}: ${why}; the source was asked for ${JSON.stringify(fetched)}`);
+    // One block each time: no read-ahead blurs which chunk went.
+    for (const [at, length] of fetched) assert.deepEqual([at, length], [blocks[name] * BLOCK, BLOCK]);
+    const held = [...reader.chunks.values()].reduce((sum, chunk) => sum + chunk.length, 0);
+    assert.ok(held <= reader.capacity, `${name}: the chunks hold ${held} bytes, past the cache's ${reader.capacity}`);
   }
 });
 
@@ -97,6 +156,9 @@ test('the default cache keeps what a scan of a small file read', async () => {
     assert.ok(scan.reads.bytes > 0);
     const again = await run('SELECT count(*), sum(amount) FROM payment');
     assert.deepEqual(again.reads, { bytes: 0, requests: 0 });
+    // It let go of nothing: its chunks hold every byte read since the open.
+    const stats = (await ask({ type: 'stats' })).ok;
+    assert.equal(stats.cacheHeld, stats.bytes, JSON.stringify(stats));
   } finally {
     disk.close();
   }

@@ -1,30 +1,41 @@
 // A file server on 127.0.0.1 (a free port) for the tests of databases read on demand
-// (www/lazy-worker.js). It serves the files of one folder in three manners, and counts what it
+// (www/lazy-worker.js). It serves the files of one folder in five manners, and counts what it
 // sends:
 //
-//   /range/NAME         answers Range requests (206 + Content-Range), with CORS that exposes
-//                       Content-Range, ETag and Last-Modified: what a good static host does
-//   /ignore-range/NAME  always 200 with the whole file (a server without Range support)
-//   /hidden/NAME        answers Range requests, but its CORS exposes no header beyond the safe
-//                       list, so a page on another origin cannot read Content-Range
-//   /stats              {bytes, requests, ranges}: what it sent since the last /reset
-//   /reset              sets the counts to zero
-//   /touch/NAME         the file now has another ETag and Last-Modified (as after a new upload)
-//   /delay?ms=N         each answer to a range request waits N ms first (a slow server)
+//   /range/NAME          answers Range requests (206 + Content-Range), with CORS that exposes
+//                        Content-Range, ETag and Last-Modified: what a good static host does
+//   /ignore-range/NAME   always 200 with the whole file (a server without Range support)
+//   /hidden/NAME         answers Range requests, but its CORS exposes no header beyond the safe
+//                        list, so a page on another origin cannot read Content-Range
+//   /lm-only/NAME        answers Range requests with no ETag, its CORS exposing Content-Range,
+//                        Content-Length and Last-Modified: a host that pins by Last-Modified alone
+//   /no-validators/NAME  answers Range requests with neither ETag nor Last-Modified: a host on
+//                        which a new version of the file cannot be told from the old
+//   /stats               {bytes, requests, ranges}: what it sent since the last /reset
+//   /reset               sets the counts to zero
+//   /touch/NAME          the file now has another ETag and Last-Modified (as after a new upload)
+//   /replace/NAME?with=OTHER
+//                        from now on NAME, in every manner, is the file OTHER (a path in the
+//                        folder): its bytes, its length, and another ETag and Last-Modified, as
+//                        after a new upload of OTHER's bytes under NAME
+//   /restore/NAME        NAME is its own file again, as after one more upload (its ETag and
+//                        Last-Modified change again)
+//   /delay?ms=N          each answer to a range request waits N ms first (a slow server)
 //
 // Every answer allows any origin and carries a cross-origin resource policy, so that the wasm
 // tests (on the test runner's cross-origin isolated origin) can read it.
 
 import { createServer } from 'node:http';
-import { createReadStream } from 'node:fs';
+import { createReadStream, statSync } from 'node:fs';
 import { stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
-const MODES = new Set(['range', 'ignore-range', 'hidden']);
+const MODES = new Set(['range', 'ignore-range', 'hidden', 'lm-only', 'no-validators']);
 
 export async function startRangeServer(root) {
   const base = path.resolve(root);
-  const versions = new Map(); // name -> how many times it was touched
+  const versions = new Map(); // name -> how many times it was touched, replaced or restored
+  const replacements = new Map(); // name -> the path (in the folder) whose bytes it has now
   let counts = { bytes: 0, requests: 0, ranges: [] };
   let delayMs = 0;
 
@@ -35,16 +46,53 @@ export async function startRangeServer(root) {
     });
   });
 
+  const EXPOSED = {
+    range: 'Content-Range, Content-Length, ETag, Last-Modified',
+    'ignore-range': 'Content-Range, Content-Length, ETag, Last-Modified',
+    'lm-only': 'Content-Range, Content-Length, Last-Modified',
+    'no-validators': 'Content-Range, Content-Length',
+  };
+
   function cors(mode) {
     const headers = {
       'access-control-allow-origin': '*',
       'cross-origin-resource-policy': 'cross-origin',
       'cache-control': 'no-store',
     };
-    if (mode !== 'hidden') {
-      headers['access-control-expose-headers'] = 'Content-Range, Content-Length, ETag, Last-Modified';
-    }
+    if (EXPOSED[mode]) headers['access-control-expose-headers'] = EXPOSED[mode];
     return headers;
+  }
+
+  /** The file at `name` in the folder, or null when the name leaves it. */
+  function inFolder(name) {
+    const file = path.join(base, path.normalize(name));
+    return file.startsWith(base + path.sep) ? file : null;
+  }
+
+  function newVersion(name) {
+    versions.set(name, (versions.get(name) ?? 0) + 1);
+    return versions.get(name);
+  }
+
+  /**
+   * From now on `name` serves the bytes of `other` (a path in the folder), as a new upload.
+   * Synchronous, like touch: the next request already sees it.
+   */
+  function replace(name, other) {
+    if (typeof other !== 'string' || other === '') {
+      throw new Error(`cannot replace ${name}: name the file whose bytes it gets, as /replace/NAME?with=OTHER`);
+    }
+    const file = inFolder(other);
+    if (!file || !statSync(file, { throwIfNoEntry: false })?.isFile()) {
+      throw new Error(`cannot replace ${name} with ${other}: no such file in ${base}`);
+    }
+    replacements.set(name, other);
+    return newVersion(name);
+  }
+
+  function restore(name) {
+    replacements.delete(name);
+    return newVersion(name);
   }
 
   async function handle(request, response) {
@@ -61,8 +109,20 @@ export async function startRangeServer(root) {
     }
     if (first === 'touch') {
       const name = rest.join('/');
-      versions.set(name, (versions.get(name) ?? 0) + 1);
-      return json(response, { name, version: versions.get(name) });
+      return json(response, { name, version: newVersion(name) });
+    }
+    if (first === 'replace') {
+      const name = rest.join('/');
+      const other = url.searchParams.get('with');
+      try {
+        return json(response, { name, with: other, version: replace(name, other) });
+      } catch (error) {
+        return badRequest(response, error.message);
+      }
+    }
+    if (first === 'restore') {
+      const name = rest.join('/');
+      return json(response, { name, version: restore(name) });
     }
     if (!MODES.has(first)) return notFound(response, url.pathname);
     const mode = first;
@@ -75,8 +135,8 @@ export async function startRangeServer(root) {
       return response.end();
     }
     const name = rest.join('/');
-    const file = path.join(base, path.normalize(name));
-    if (!file.startsWith(base + path.sep)) return notFound(response, url.pathname);
+    const file = inFolder(replacements.get(name) ?? name);
+    if (!file) return notFound(response, url.pathname);
     let info;
     try {
       info = await stat(file);
@@ -86,13 +146,20 @@ export async function startRangeServer(root) {
     if (!info.isFile()) return notFound(response, url.pathname);
 
     const version = versions.get(name) ?? 0;
+    // Each version a second after the one before, counted from NAME's own file (when there is
+    // one) whatever it is replaced with: no two versions share a Last-Modified.
+    const own = replacements.has(name) ? await stat(inFolder(name) ?? file).catch(() => info) : info;
     const headers = {
       ...cors(mode),
       'content-type': 'application/octet-stream',
       'accept-ranges': mode === 'ignore-range' ? 'none' : 'bytes',
-      etag: `"${info.size}-${Math.floor(info.mtimeMs)}-v${version}"`,
-      'last-modified': new Date(Math.floor(info.mtimeMs / 1000) * 1000 + version * 1000).toUTCString(),
     };
+    if (mode !== 'lm-only' && mode !== 'no-validators') {
+      headers.etag = `"${info.size}-${Math.floor(info.mtimeMs)}-v${version}"`;
+    }
+    if (mode !== 'no-validators') {
+      headers['last-modified'] = new Date(Math.floor(own.mtimeMs / 1000) * 1000 + version * 1000).toUTCString();
+    }
     let start = 0;
     let end = info.size - 1;
     let status = 200;
@@ -135,7 +202,9 @@ export async function startRangeServer(root) {
     reset: () => {
       counts = { bytes: 0, requests: 0, ranges: [] };
     },
-    touch: (name) => versions.set(name, (versions.get(name) ?? 0) + 1),
+    touch: (name) => newVersion(name),
+    replace,
+    restore,
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();
@@ -152,6 +221,15 @@ function json(response, value) {
     'cache-control': 'no-store',
   });
   response.end(JSON.stringify(value));
+}
+
+function badRequest(response, why) {
+  response.writeHead(400, {
+    'content-type': 'text/plain',
+    'access-control-allow-origin': '*',
+    'cross-origin-resource-policy': 'cross-origin',
+  });
+  response.end(why);
 }
 
 function notFound(response, what) {
