@@ -1,5 +1,5 @@
 // What a database read on demand from a web server transfers: open (the ranged GET that
-// validates it, the header, the schema) and an indexed lookup, then the same lookup with the
+// pins it, as the page makes it, the header, the schema) and an indexed lookup, then the same lookup with the
 // index ignored (`NOT INDEXED`: what it costs when no index serves the question), on each file
 // given. The files are served by tests/e2e/range-server.mjs on 127.0.0.1 (Range + CORS), which
 // counts the bytes and requests it sends; the page's worker (www/lazy-worker.js) reads them as
@@ -15,7 +15,7 @@ import { execFileSync } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { startSession } from '../tests/e2e/harness.mjs';
 import { startRangeServer } from '../tests/e2e/range-server.mjs';
-import { ask, lazyPage, run } from '../tests/e2e/lazy-support.mjs';
+import { lazyPage, openUrl, run } from '../tests/e2e/lazy-support.mjs';
 
 const args = process.argv.slice(2);
 const option = (name) => {
@@ -45,7 +45,7 @@ try {
     const url = `${server.url}/range/${name}`;
 
     server.reset();
-    const opened = await ask(page, { type: 'openUrl', url });
+    const opened = await openUrl(page, url);
     if (!opened.ok) throw new Error(`${name} did not open: ${JSON.stringify(opened)}`);
     const schema = await run(page, SCHEMA);
     if (!schema.ok) throw new Error(`schema: ${JSON.stringify(schema)}`);

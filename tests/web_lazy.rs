@@ -234,7 +234,7 @@ async fn the_byte_budget_stops_a_full_scan_with_its_message() {
     let url = format!("{}range/{SAKILA}", range_url().await);
     db.open_url(&url).await.expect("opens");
     let scan = "SELECT count(*), sum(length(last_update)) FROM rental";
-    db.set_byte_budget(Some(100_000));
+    db.set_read_budget(Some(100_000));
     control("reset").await;
     let error = query(&db, scan, &limits())
         .await
@@ -256,11 +256,70 @@ async fn the_byte_budget_stops_a_full_scan_with_its_message() {
     assert!(message.contains("an index"), "{message}");
 
     // Positive control: without the budget the same scan runs, and reads more than it.
-    db.set_byte_budget(None);
+    db.set_read_budget(None);
     let result = query(&db, scan, &limits()).await.expect("the scan runs");
     assert_eq!(result.rows[0][0], Value::Integer(16_044));
     let total = result.reads.unwrap().bytes + read_bytes;
     assert!(total > 100_000, "the whole scan read only {total}");
+}
+
+#[wasm_bindgen_test]
+async fn a_questions_budget_holds_for_queries_that_wait_for_each_other_in_any_order() {
+    use askdb::engine::page::PageDatabase;
+    use std::rc::Rc;
+
+    let url = format!("{}range/{SAKILA}", range_url().await);
+    let db = Rc::new(
+        PageDatabase::open_remote(engine().await, &url)
+            .await
+            .expect("sakila opens over HTTP"),
+    );
+    // Three scans asked at once, as three candidates do: they queue on the one engine.
+    let scans = [
+        "SELECT count(*), sum(length(last_update)) FROM rental",
+        "SELECT count(*), sum(amount) FROM payment",
+        "SELECT count(*), sum(length(description)) FROM film",
+    ];
+    const LIMIT: u64 = 150_000;
+    control("reset").await;
+    let outcomes = {
+        let _budget = db.question_budget(Some(LIMIT));
+        let limits = limits();
+        futures::future::join_all(scans.iter().map(|sql| query(&*db, sql, &limits))).await
+    };
+    let sent = served().await;
+    // Positive control: the scans did reach the server, and together want more than the budget.
+    assert!(sent.bytes > 0 && sent.requests > 0, "{sent:?}");
+    assert!(
+        sent.bytes <= LIMIT,
+        "the question read {} bytes from the server with a budget of {LIMIT}",
+        sent.bytes
+    );
+    let stopped: Vec<_> = outcomes
+        .iter()
+        .filter_map(|outcome| match outcome {
+            Err(DbError::ByteBudget {
+                limit_bytes,
+                read_bytes,
+            }) => Some((*limit_bytes, *read_bytes)),
+            Err(other) => panic!("a scan failed otherwise: {other}"),
+            Ok(_) => None,
+        })
+        .collect();
+    assert!(!stopped.is_empty(), "no scan was stopped: {outcomes:?}");
+    for (limit, read) in stopped {
+        // Each stop names the question's budget and what the question read, not a query's part.
+        assert_eq!(limit, LIMIT);
+        assert!(read <= LIMIT, "{read}");
+    }
+    // The budget ended with the guard: the same scans run whole now.
+    control("reset").await;
+    for sql in scans {
+        query(&*db, sql, &limits())
+            .await
+            .expect("runs without a budget");
+    }
+    assert!(served().await.bytes + sent.bytes > LIMIT);
 }
 
 #[wasm_bindgen_test]
@@ -275,7 +334,7 @@ async fn a_server_that_ignores_range_is_named_with_the_file_size() {
                     size: Some(SAKILA_SIZE)
                 }
             );
-            assert!(problem.to_string().contains("it ignored the Range header"));
+            assert!(problem.to_string().contains("it ignores the Range header"));
             assert_eq!(problem.whole_download_size(), Some(SAKILA_SIZE));
         }
         other => panic!("expected RangeIgnored, got {other:?}"),
@@ -296,8 +355,8 @@ async fn a_server_whose_cors_hides_content_range_is_named() {
                 }
             );
             assert!(problem
-                .to_string()
-                .contains("Access-Control-Expose-Headers: Content-Range"));
+                .what_to_set()
+                .is_some_and(|set| set.contains("Access-Control-Expose-Headers: Content-Range")));
         }
         other => panic!("expected HeaderHidden, got {other:?}"),
     }
@@ -307,6 +366,29 @@ async fn a_server_whose_cors_hides_content_range_is_named() {
         Err(DbError::Remote(RemoteProblem::Status { status: 404 })) => {}
         other => panic!("expected a 404, got {other:?}"),
     }
+}
+
+#[wasm_bindgen_test]
+async fn a_server_without_validators_is_not_read_in_parts_and_one_pinned_by_last_modified_is() {
+    let db = engine().await;
+    control("reset").await;
+    let url = format!("{}no-validators/{SAKILA}", range_url().await);
+    match db.open_url(&url).await {
+        Err(DbError::Remote(RemoteProblem::NoValidator { size })) => assert_eq!(size, SAKILA_SIZE),
+        other => panic!("expected NoValidator, got {other:?}"),
+    }
+    assert!(!db.is_open());
+    // Refused on the first answer: nothing more was asked of the server.
+    assert_eq!(served().await.requests, 1);
+    // Positive control: the same file pinned by Last-Modified alone opens and answers.
+    let url = format!("{}lm-only/{SAKILA}", range_url().await);
+    let opened = db.open_url(&url).await.expect("opens");
+    let remote = opened.identity.remote.expect("remote");
+    assert!(remote.etag.is_none() && remote.last_modified.is_some());
+    assert_eq!(
+        one_value(&db, "SELECT count(*) FROM rental WHERE rental_id = 7").await,
+        Value::Integer(1)
+    );
 }
 
 #[wasm_bindgen_test]
@@ -431,10 +513,14 @@ async fn a_file_changed_while_no_worker_ran_is_caught_when_it_is_opened_again() 
     );
     // … and while none runs, the file on the server changes.
     control(&format!("touch/{SAKILA}")).await;
-    // The fresh worker opens it again, finds another ETag, and the query says so.
+    // The fresh worker opens it again, its first read meets another ETag, and the query says
+    // so (and every query after it).
     match query(&db, "SELECT count(*) FROM actor", &limits()).await {
         Err(DbError::Changed(why)) => {
-            assert!(why.contains("not the file that was opened"), "{why}")
+            assert!(
+                why.contains("changed since it was opened (its ETag was"),
+                "{why}"
+            )
         }
         other => panic!("expected Changed, got {other:?}"),
     }

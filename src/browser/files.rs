@@ -45,25 +45,60 @@ pub async fn download(
     progress: impl Fn(Option<f64>),
     most: Option<u64>,
 ) -> Result<Blob, DownloadError> {
-    let browser = |why: String| DownloadError::Browser { why };
-    let window = web_sys::window().ok_or_else(|| browser("no browser window".into()))?;
-    let response: Response = JsFuture::from(window.fetch_with_str(url))
-        .await
-        .map_err(|e| DownloadError::Unreachable { why: describe(&e) })?
-        .dyn_into()
-        .map_err(|_| browser("the browser returned no response".into()))?;
+    let response = get(url, &[]).await?;
     if !response.ok() {
         return Err(DownloadError::Status {
             status: response.status(),
             text: response.status_text(),
         });
     }
+    read_body(&response, progress, most).await
+}
+
+/// A GET of `url` with these request headers (a `Range`), answered by the server, never from
+/// the browser's cache: a file read in parts must be the server's copy as it is now. Any
+/// status is an answer; only no answer at all is an error.
+pub async fn get(url: &str, headers: &[(&str, &str)]) -> Result<Response, DownloadError> {
+    let browser = |why: String| DownloadError::Browser { why };
+    let window = web_sys::window().ok_or_else(|| browser("no browser window".into()))?;
+    let init = web_sys::RequestInit::new();
+    init.set_cache(web_sys::RequestCache::NoStore);
+    let sent = web_sys::Headers::new().map_err(|e| browser(describe(&e)))?;
+    for (name, value) in headers {
+        sent.set(name, value).map_err(|e| browser(describe(&e)))?;
+    }
+    init.set_headers(&sent);
+    let response: Response = JsFuture::from(window.fetch_with_str_and_init(url, &init))
+        .await
+        .map_err(|e| DownloadError::Unreachable { why: describe(&e) })?
+        .dyn_into()
+        .map_err(|_| browser("the browser returned no response".into()))?;
+    Ok(response)
+}
+
+/// A header of `response`, when the page may read it (on another site, only those its CORS
+/// settings expose, and the safe ones).
+pub fn header(response: &Response, name: &str) -> Option<String> {
+    response.headers().get(name).ok().flatten()
+}
+
+/// Stops `response`'s body: nothing more of it is downloaded.
+pub fn stop_body(response: &Response) {
+    if let Some(body) = response.body() {
+        let _ = body.cancel();
+    }
+}
+
+/// Reads `response`'s body chunk by chunk into a `Blob`, telling `progress` the fraction
+/// received when the server says the length; stopped past `most` bytes.
+pub async fn read_body(
+    response: &Response,
+    progress: impl Fn(Option<f64>),
+    most: Option<u64>,
+) -> Result<Blob, DownloadError> {
+    let browser = |why: String| DownloadError::Browser { why };
     // The length is a guess when the server compresses; the bar then stops short of the end.
-    let expected = response
-        .headers()
-        .get("content-length")
-        .ok()
-        .flatten()
+    let expected = header(response, "content-length")
         .and_then(|n| n.parse::<f64>().ok())
         .filter(|n| *n > 0.0);
     let too_large = |size: f64| {
@@ -74,6 +109,7 @@ pub async fn download(
             })
     };
     if let Some(error) = expected.and_then(too_large) {
+        stop_body(response);
         return Err(error);
     }
     let Some(body) = response.body() else {
@@ -108,6 +144,11 @@ pub async fn download(
         progress(expected.map(|total| (received / total).min(1.0)));
     }
     blob_of(&chunks)
+}
+
+/// `parts` (blobs or byte arrays) one after the other, as one `Blob`.
+pub fn join_blobs(parts: &Array) -> Result<Blob, DownloadError> {
+    blob_of(parts)
 }
 
 fn blob_of(parts: &Array) -> Result<Blob, DownloadError> {

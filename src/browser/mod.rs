@@ -19,7 +19,9 @@ pub use address::{
 };
 pub use clock::{now_iso, now_ms, time_of_day, BrowserClock};
 pub use dom::{focus_element, save_file, set_theme};
-pub use files::{download, read_start, DownloadError};
+pub use files::{
+    download, get, header, join_blobs, read_body, read_start, stop_body, DownloadError,
+};
 pub use frame::{follow_host_theme, in_a_frame, report_height};
 pub use js_error::describe;
 pub use storage::StorageRefused;

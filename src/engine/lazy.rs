@@ -5,8 +5,9 @@
 //! the others.
 //!
 //! What it adds to [`Database`]: every query's reads are counted ([`QueryResult::reads`],
-//! [`LazyDatabase::last_reads`], [`LazyDatabase::total_reads`]) and may be bounded by a byte
-//! budget ([`LazyDatabase::set_byte_budget`], [`DbError::ByteBudget`]); the open says what
+//! [`LazyDatabase::last_reads`], [`LazyDatabase::total_reads`]) and may be bounded by a read
+//! budget that the queries run meanwhile share, in whatever order they come
+//! ([`LazyDatabase::set_read_budget`], [`DbError::ByteBudget`]); the open says what
 //! identifies the database ([`LazyIdentity`]) or, for a URL, why it cannot be read in parts
 //! ([`DbError::Remote`]).
 //!
@@ -21,6 +22,8 @@
 use super::channel::{decode_rows, get, run_message, set, simple_message, Reply, WorkerChannel};
 use super::file_check::check_header;
 use super::reads::{LazyIdentity, ReadStats, RemoteProblem, RemoteValidators};
+use super::remote::{Pins, Route, WHOLE_DOWNLOAD_LIMIT_BYTES};
+use super::web_file::first_get;
 use super::{Database, DbError, QueryLimits, QueryResult, ReadOnlySql, Value};
 use crate::browser::now_ms;
 use futures::lock::Mutex;
@@ -41,7 +44,11 @@ const DEADLINE_GRACE_MS: u32 = 1_000;
 #[derive(Clone)]
 enum Source {
     File(File),
-    Url(String),
+    /// A file at a web address, pinned by what its first answer said: every read must agree.
+    Url {
+        url: String,
+        pins: Pins,
+    },
 }
 
 /// What opening found.
@@ -74,11 +81,20 @@ pub struct LazyDatabase {
     opened: RefCell<Option<Opened>>,
     /// The page cache's size to ask for; `None`: the worker's default (64 MiB).
     cache_bytes: Cell<Option<u64>>,
-    byte_budget: Cell<Option<u64>>,
+    /// The bytes the first ranged GET brought, for the open that follows it.
+    first_bytes: RefCell<Option<Uint8Array>>,
+    budget: Cell<Option<ReadBudget>>,
     last_reads: Cell<Option<ReadStats>>,
     total_reads: Cell<ReadStats>,
     /// One request at a time: the others wait their turn here.
     turn: Mutex<()>,
+}
+
+/// A read budget: `limit` bytes from the source since the total was `start`.
+#[derive(Clone, Copy, Debug)]
+struct ReadBudget {
+    limit: u64,
+    start: ReadStats,
 }
 
 impl LazyDatabase {
@@ -89,7 +105,8 @@ impl LazyDatabase {
             channel: WorkerChannel::new(script_url)?,
             opened: RefCell::new(None),
             cache_bytes: Cell::new(None),
-            byte_budget: Cell::new(None),
+            first_bytes: RefCell::new(None),
+            budget: Cell::new(None),
             last_reads: Cell::new(None),
             total_reads: Cell::new(ReadStats::default()),
             turn: Mutex::new(()),
@@ -102,15 +119,26 @@ impl LazyDatabase {
         self.cache_bytes.set(bytes);
     }
 
-    /// How many bytes each following query may read from the file or server (pages already in
-    /// the cache are free); `None`: no limit. A query that would read more stops with
-    /// [`DbError::ByteBudget`].
-    pub fn set_byte_budget(&self, bytes: Option<u64>) {
-        self.byte_budget.set(bytes);
+    /// Starts a read budget: the queries run from now on may read `limit` bytes from the file
+    /// or server between them (pages already in the cache are free; reopening after a restart
+    /// counts); `None` ends it. The query that would read past what is left stops with
+    /// [`DbError::ByteBudget`], which gives the budget and what was read against it. What is
+    /// left is taken when a query's turn comes, not when it is asked for, so queries that
+    /// wait for each other (a question's candidates) share it whatever their order.
+    pub fn set_read_budget(&self, limit: Option<u64>) {
+        self.budget.set(limit.map(|limit| ReadBudget {
+            limit,
+            start: self.total_reads.get(),
+        }));
     }
 
-    pub fn byte_budget(&self) -> Option<u64> {
-        self.byte_budget.get()
+    /// The read budget, if one runs: its limit and what was read against it so far.
+    pub fn read_budget(&self) -> Option<(u64, u64)> {
+        self.budget.get().map(|b| (b.limit, self.read_against(b)))
+    }
+
+    fn read_against(&self, budget: ReadBudget) -> u64 {
+        self.total_reads.get().since(budget.start).bytes
     }
 
     /// What the last query (or open) read, whether it succeeded or failed.
@@ -140,12 +168,44 @@ impl LazyDatabase {
         self.open_source(Source::File(file.clone())).await
     }
 
-    /// Opens the database at `url` (absolute), reading it with HTTP Range requests. A server
-    /// that cannot serve it in parts gives [`DbError::Remote`], which says why and what to set
-    /// (and, when the server ignores Range, the whole file's size).
+    /// Opens the database at `url` (absolute), reading it with HTTP Range requests, whatever
+    /// its size (the page's opening downloads small files whole instead: `engine::remote::route`).
+    /// A server that cannot serve it in parts gives [`DbError::Remote`], which says why and what
+    /// to set (and, when the server ignores Range, the whole file's size).
     pub async fn open_url(&self, url: &str) -> Result<LazyOpened, DbError> {
+        let first = first_get(url).await.map_err(DbError::Remote)?;
+        match first.route(0, WHOLE_DOWNLOAD_LIMIT_BYTES) {
+            Route::OnDemand(pins) => {
+                let bytes = first.first_bytes().await.map_err(DbError::Remote)?;
+                self.open_pinned(url, pins, &bytes).await
+            }
+            Route::Whole { size, .. } => {
+                first.stop();
+                Err(DbError::Remote(RemoteProblem::RangeIgnored { size }))
+            }
+            Route::Refused { problem, .. } => {
+                first.stop();
+                Err(DbError::Remote(problem))
+            }
+        }
+    }
+
+    /// Opens the database at `url` on demand, pinned by `pins` (what its first ranged GET
+    /// found, `engine::web_file::first_get`), whose first bytes that GET brought are `first`
+    /// (they start the page cache: the open reads none of them again).
+    pub async fn open_pinned(
+        &self,
+        url: &str,
+        pins: Pins,
+        first: &Uint8Array,
+    ) -> Result<LazyOpened, DbError> {
         let _turn = self.turn.lock().await;
-        self.open_source(Source::Url(url.to_string())).await
+        self.first_bytes.replace(Some(first.clone()));
+        let source = Source::Url {
+            url: url.to_string(),
+            pins,
+        };
+        self.open_source(source).await
     }
 
     /// Closes the open database: its worker is stopped, its cache let go.
@@ -198,9 +258,22 @@ impl LazyDatabase {
                 set(&message, "file", file);
                 message
             }
-            Source::Url(url) => {
+            Source::Url { url, pins } => {
                 let message = simple_message("openUrl");
                 set(&message, "url", &JsValue::from_str(url));
+                set(&message, "size", &JsValue::from(pins.size as f64));
+                let text = |value: &Option<String>| {
+                    value.as_deref().map_or(JsValue::NULL, JsValue::from_str)
+                };
+                set(&message, "etag", &text(&pins.etag));
+                set(&message, "lastModified", &text(&pins.last_modified));
+                // Only the first open has them: a fresh worker reads the header again, and the
+                // server's answer must agree with the pins.
+                let first = self
+                    .first_bytes
+                    .take()
+                    .unwrap_or_else(|| Uint8Array::new_with_length(0));
+                set(&message, "first", &first);
                 message
             }
         };
@@ -255,8 +328,12 @@ impl LazyDatabase {
         let outcome = self.exchange_open(&source).await;
         let found = match outcome {
             Ok(found) => found,
-            Err(error @ (DbError::Changed(_) | DbError::Remote(_) | DbError::NotADatabase(_))) => {
+            Err(DbError::Changed(why)) => {
                 // The file is not what it was: say so from now on.
+                self.channel.stop();
+                return Err(self.mark_changed(why));
+            }
+            Err(error @ (DbError::Remote(_) | DbError::NotADatabase(_))) => {
                 self.channel.stop();
                 return Err(self.mark_changed(error.to_string()));
             }
@@ -358,15 +435,24 @@ impl Database for LazyDatabase {
             "deadlineMs",
             &JsValue::from(f64::from(limits.deadline_ms)),
         );
-        let budget = self
-            .byte_budget
-            .get()
-            .map_or(JsValue::NULL, |b| JsValue::from(b as f64));
-        set(&message, "byteBudget", &budget);
+        // What is left now, in this query's turn: the queries before it have read their part.
+        let budget = self.budget.get();
+        let left = budget.map(|b| b.limit.saturating_sub(self.read_against(b)));
+        let left_js = left.map_or(JsValue::NULL, |bytes| JsValue::from(bytes as f64));
+        set(&message, "byteBudget", &left_js);
         let started = now_ms();
         let wait_ms = limits.deadline_ms.saturating_add(DEADLINE_GRACE_MS);
         let reply = self.channel.exchange(message, wait_ms).await;
-        let result = self.answer(reply, limits.deadline_ms).await?;
+        let result = match (self.answer(reply, limits.deadline_ms).await, budget) {
+            // The worker knows what was left; the person and the model are told the budget.
+            (Err(DbError::ByteBudget { .. }), Some(budget)) => {
+                return Err(DbError::ByteBudget {
+                    limit_bytes: budget.limit,
+                    read_bytes: self.read_against(budget),
+                })
+            }
+            (outcome, _) => outcome?,
+        };
         let rows = decode_rows(&result);
         Ok(QueryResult {
             columns: rows.columns,
@@ -417,6 +503,9 @@ fn decode_problem(problem: &JsValue) -> RemoteProblem {
             value: text("value"),
         },
         Some("noLength") => RemoteProblem::NoLength,
+        Some("noValidator") => RemoteProblem::NoValidator {
+            size: get(problem, "size").as_f64().unwrap_or(0.0) as u64,
+        },
         _ => RemoteProblem::Unreachable { why: text("why") },
     }
 }
@@ -447,10 +536,10 @@ fn decode_opened(value: &JsValue, source: &Source, reads: ReadStats) -> LazyOpen
         .collect();
     let remote = match source {
         Source::File(_) => None,
-        Source::Url(url) => Some(RemoteValidators {
+        Source::Url { url, pins } => Some(RemoteValidators {
             url: url.clone(),
-            etag: text("etag"),
-            last_modified: text("lastModified"),
+            etag: pins.etag.clone(),
+            last_modified: pins.last_modified.clone(),
         }),
     };
     LazyOpened {

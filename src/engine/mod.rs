@@ -28,6 +28,8 @@ pub mod native;
 #[cfg(target_arch = "wasm32")]
 pub mod page;
 #[cfg(target_arch = "wasm32")]
+pub mod web_file;
+#[cfg(target_arch = "wasm32")]
 pub mod worker;
 
 pub use crate::sql::guard::ReadOnlySql;

@@ -24,12 +24,12 @@ use super::datasette::{DatasetteAddress, DatasetteDatabase, DatasetteIdentity, D
 use super::identity::Identity;
 use super::kind::{CountPolicy, DatabaseKind, HidingMechanism};
 use super::lazy::{LazyDatabase, LazyOpened};
+use super::remote::Pins;
 use super::worker::WorkerDatabase;
 use super::{Database, DbError, QueryLimits, QueryResult, ReadOnlySql, ReadStats, Value};
 use crate::sql::fence::NameFence;
 use futures::future::{AbortHandle, Abortable, FutureExt, LocalBoxFuture, Shared};
 use js_sys::{Array, Uint8Array};
-use std::cell::Cell;
 use std::rc::Rc;
 use web_sys::{Blob, File};
 
@@ -65,8 +65,6 @@ pub struct OnDemand {
     engine: LazyDatabase,
     /// What the open found: the identity, among others.
     opened: LazyOpened,
-    /// The read budget of the question being answered, if any (remote files only).
-    question: Cell<Option<QuestionBudget>>,
 }
 
 /// Ends a question's read budget when dropped (the question answered, failed or stopped).
@@ -83,13 +81,6 @@ impl Drop for QuestionBudgetGuard {
     fn drop(&mut self) {
         self.0.set_question_budget(None);
     }
-}
-
-/// What a question may still read: `limit` bytes from the server since the total was `start`.
-#[derive(Clone, Copy)]
-struct QuestionBudget {
-    limit: u64,
-    start: ReadStats,
 }
 
 /// The whole file in the memory of a worker running sql.js.
@@ -159,7 +150,6 @@ impl PageDatabase {
         Ok(PageDatabase::OnDemand(Box::new(OnDemand {
             engine,
             opened,
-            question: Cell::new(None),
         })))
     }
 
@@ -170,7 +160,22 @@ impl PageDatabase {
         Ok(PageDatabase::OnDemand(Box::new(OnDemand {
             engine,
             opened,
-            question: Cell::new(None),
+        })))
+    }
+
+    /// Opens the database at `url` on demand in `engine`, pinned by what its first ranged GET
+    /// found, which brought its `first` bytes (`engine::web_file::first_get`; the page's
+    /// opening has decided by then that it is read on demand: `engine::remote::route`).
+    pub async fn open_remote_pinned(
+        engine: LazyDatabase,
+        url: &str,
+        pins: Pins,
+        first: &Uint8Array,
+    ) -> Result<PageDatabase, DbError> {
+        let opened = engine.open_pinned(url, pins, first).await?;
+        Ok(PageDatabase::OnDemand(Box::new(OnDemand {
+            engine,
+            opened,
         })))
     }
 
@@ -317,19 +322,16 @@ impl PageDatabase {
     }
 
     /// Starts a question's read budget: from now on the queries run here (the agent's, its
-    /// trap inspections, the answer's re-run: everything a question runs goes through
-    /// this database) may read `limit` bytes from the server in all, and the query that would
-    /// read past it stops with [`DbError::ByteBudget`]. `None` ends the budget. Only a
-    /// database read from a web server has one: elsewhere reading costs no transfer.
+    /// trap inspections, the answer's re-run, every candidate's: everything a question runs
+    /// goes through this database) may read `limit` bytes from the server between them, in
+    /// whatever order they run, and the query that would read past what is left stops with
+    /// [`DbError::ByteBudget`]. `None` ends the budget. Only a database read from a web server
+    /// has one: elsewhere reading costs no transfer.
     pub fn set_question_budget(&self, limit: Option<u64>) {
         match self {
             PageDatabase::OnDemand(db) => {
                 let remote = db.opened.identity.remote.is_some();
-                db.question
-                    .set(limit.filter(|_| remote).map(|limit| QuestionBudget {
-                        limit,
-                        start: db.engine.total_reads(),
-                    }));
+                db.engine.set_read_budget(limit.filter(|_| remote));
             }
             PageDatabase::Fenced(db) => db.whole.set_question_budget(limit),
             PageDatabase::InMemory(_) | PageDatabase::Datasette(_) => {}
@@ -422,43 +424,12 @@ impl Database for PageDatabase {
     ) -> Result<QueryResult, DbError> {
         match self {
             PageDatabase::InMemory(db) => db.engine.run(sql, values, limits).await,
-            PageDatabase::OnDemand(db) => db.run_within_budget(sql, values, limits).await,
+            PageDatabase::OnDemand(db) => db.engine.run(sql, values, limits).await,
             PageDatabase::Datasette(db) => db.engine.run(sql, values, limits).await,
             PageDatabase::Fenced(db) => {
                 super::keep_out(&db.fence, sql)?;
                 Box::pin(db.whole.run(sql, values, limits)).await
             }
-        }
-    }
-}
-
-impl OnDemand {
-    /// Runs a query with what the question's budget leaves (the engine's byte budget for this
-    /// one query); its stop reports the question's budget and what the question read.
-    async fn run_within_budget(
-        &self,
-        sql: &ReadOnlySql,
-        values: &[Value],
-        limits: &QueryLimits,
-    ) -> Result<QueryResult, DbError> {
-        let Some(budget) = self.question.get() else {
-            return self.engine.run(sql, values, limits).await;
-        };
-        let read = || self.engine.total_reads().since(budget.start).bytes;
-        let over = || DbError::ByteBudget {
-            limit_bytes: budget.limit,
-            read_bytes: read(),
-        };
-        let left = budget.limit.saturating_sub(read());
-        if left == 0 {
-            return Err(over());
-        }
-        self.engine.set_byte_budget(Some(left));
-        let outcome = self.engine.run(sql, values, limits).await;
-        self.engine.set_byte_budget(None);
-        match outcome {
-            Err(DbError::ByteBudget { .. }) => Err(over()),
-            other => other,
         }
     }
 }

@@ -19,10 +19,11 @@ pub fn AddressField() -> impl IntoView {
         if is_web_address(&address) {
             start_open(state, Source::database_address(&address));
         } else {
+            state.server_help.set(None);
+            state.download_offer.set(None);
             state.open_error.set(Some(format!(
                 "\"{address}\" is not a web address: enter one that starts with https:// (or \
-                 http://), the address of a SQLite file on a server that answers HTTP Range \
-                 requests."
+                 http://), the address of a SQLite file on a web server."
             )));
         }
     };

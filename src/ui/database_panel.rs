@@ -72,6 +72,7 @@ pub fn Status() -> impl IntoView {
         if let Some(error) = state.open_error.get() {
             return view! {
                 <p class="status-line error" role="alert">{error}</p>
+                <ServerHelp/>
                 <DownloadOfferButton/>
             }
             .into_any();
@@ -94,6 +95,22 @@ pub fn Status() -> impl IntoView {
         <div class="status" data-testid="db-status" data-ready=ready aria-live="polite">
             {body}
         </div>
+    }
+}
+
+/// After a web address whose server cannot serve parts: what to set on the server, folded.
+#[component]
+fn ServerHelp() -> impl IntoView {
+    let state = app_state();
+    move || {
+        state.server_help.get().map(|help| {
+            view! {
+                <details class="server-help" data-testid="db-server-help">
+                    <summary>"What to set on your server"</summary>
+                    <p>{help}</p>
+                </details>
+            }
+        })
     }
 }
 

@@ -25,8 +25,12 @@ use crate::browser::{
 use crate::conversation::{self, sniff, FileKind, ReadError};
 use crate::engine::kind::{kind_for_local_file, DatabaseKind};
 use crate::engine::page::PageDatabase;
-use crate::engine::remote::{host_of, DbAddress, WholeDownload, WHOLE_DOWNLOAD_LIMIT_BYTES};
+use crate::engine::reads::RemoteProblem;
+use crate::engine::remote::{
+    host_of, DbAddress, Route, WholeDownload, WholeReason, WHOLE_DOWNLOAD_LIMIT_BYTES,
+};
 use crate::engine::schema;
+use crate::engine::web_file::{first_get, rest_of_whole, RestError};
 use crate::engine::{format_bytes, DbError};
 use crate::knowledge::{sidecar, LIMITS};
 use js_sys::Uint8Array;
@@ -43,8 +47,8 @@ pub enum Source {
     /// An address beside the page (`?db=demo/shop.db`, the demo), downloaded whole; `name` is
     /// what the page calls it.
     Url { url: String, name: String },
-    /// An absolute http(s) address (`?db=https://…`, the address field), read on demand with
-    /// HTTP Range requests.
+    /// An absolute http(s) address (`?db=https://…`, the address field): its first ranged GET
+    /// decides whether it is downloaded whole or read on demand (`engine::remote::route`).
     Remote { url: String, name: String },
     /// An absolute address whose server cannot serve parts, downloaded whole at the person's
     /// request (the offer in the status), stopped past `engine::remote::WHOLE_DOWNLOAD_LIMIT_BYTES`.
@@ -160,18 +164,17 @@ async fn open_source(state: AppState, source: Source, name: String) {
     };
     state.open_steps.set_value(OpenSteps::default());
     state.download_offer.set(None);
+    state.server_help.set(None);
     let outcome = match source {
-        Source::File(file) => take_in(state, &name, file.into()).await,
+        Source::File(file) => take_in(state, &name, file.into(), None).await,
         Source::Url { url, .. } => match fetch_whole(&url, progress, None).await {
-            Ok(blob) => take_in(state, &name, blob).await,
+            Ok(blob) => take_in(state, &name, blob, None).await,
             Err(why) => Err(OpenError::Database(why)),
         },
-        Source::Remote { url, name } => open_remote(state, &name, &url)
-            .await
-            .map_err(OpenError::Database),
+        Source::Remote { url, name } => open_remote(state, &name, &url).await,
         Source::WholeDownload { url, .. } => {
             match fetch_whole(&url, progress, Some(WHOLE_DOWNLOAD_LIMIT_BYTES)).await {
-                Ok(blob) => take_in(state, &name, blob).await,
+                Ok(blob) => take_in(state, &name, blob, Came::from(&url, WholeReason::Asked)).await,
                 Err(why) => Err(OpenError::Database(why)),
             }
         }
@@ -222,9 +225,30 @@ async fn take_notes(
         .map_err(OpenError::Notes)
 }
 
+/// A database at a web address downloaded whole: from where, and why not on demand.
+#[derive(Clone, Debug)]
+struct Came {
+    host: Option<String>,
+    why: WholeReason,
+}
+
+impl Came {
+    fn from(url: &str, why: WholeReason) -> Option<Came> {
+        Some(Came {
+            host: host_of(url),
+            why,
+        })
+    }
+}
+
 /// Opens `blob` as a database, or reads it as a conversation or a notes file when it looks
-/// like one.
-async fn take_in(state: AppState, name: &str, blob: Blob) -> Result<(), OpenError> {
+/// like one. `came`: where it was downloaded from, when it was.
+async fn take_in(
+    state: AppState,
+    name: &str,
+    blob: Blob,
+    came: Option<Came>,
+) -> Result<(), OpenError> {
     let head = read_start(&blob, SNIFF_BYTES)
         .await
         .map_err(OpenError::Database)?
@@ -243,7 +267,7 @@ async fn take_in(state: AppState, name: &str, blob: Blob) -> Result<(), OpenErro
                     .map_err(OpenError::Conversation)
             }
         }
-        FileKind::Database | FileKind::Unknown => open_database(state, name, blob)
+        FileKind::Database | FileKind::Unknown => open_database(state, name, blob, came)
             .await
             .map_err(OpenError::Database),
     }
@@ -285,7 +309,12 @@ fn read_conversation(state: AppState, bytes: &Uint8Array, size: usize) -> Result
 /// Opens `blob` in a new engine and shows its tables; then identifies it, settles what the
 /// model sees and reads its notes (the status says so meanwhile). The database open before
 /// stays open until this one opened.
-async fn open_database(state: AppState, name: &str, blob: Blob) -> Result<(), String> {
+async fn open_database(
+    state: AppState,
+    name: &str,
+    blob: Blob,
+    came: Option<Came>,
+) -> Result<(), String> {
     state.loading.set(Some(Loading {
         label: format!("Opening {name}"),
         fraction: None,
@@ -330,48 +359,120 @@ async fn open_database(state: AppState, name: &str, blob: Blob) -> Result<(), St
             db
         }
     };
-    show_database(state, name, db, None).await
+    let (host, downloaded) = came.map_or((None, None), |came| (came.host, Some(came.why)));
+    show_database(state, name, db, host, downloaded).await
 }
 
-/// Opens the database at the absolute `url` on demand (HTTP Range requests), and shows it.
-/// When its server cannot serve parts, the error says why and what to set, and the status
-/// offers the whole download when it may be had (`engine::remote::WholeDownload`).
-async fn open_remote(state: AppState, name: &str, url: &str) -> Result<(), String> {
+/// Opens the database at the absolute `url`: one ranged GET, whose answer decides
+/// (`engine::remote::route`). A small file, or one from a server that sends whole files, is
+/// downloaded whole and opened in memory; a larger one is read on demand (HTTP Range
+/// requests). When neither can be done by itself, the error says why in one sentence, what to
+/// set on the server is folded under it, and the status offers the whole download when it may
+/// be had (`engine::remote::WholeDownload`).
+async fn open_remote(state: AppState, name: &str, url: &str) -> Result<(), OpenError> {
     let host = host_of(url);
+    let shown_host = host.clone().unwrap_or_else(|| url.to_string());
     state.loading.set(Some(Loading {
-        label: format!(
-            "Opening {name} on demand from {}",
-            host.as_deref().unwrap_or(url)
-        ),
+        label: format!("Asking {shown_host} for {name}"),
         fraction: None,
     }));
     let started = OpenSteps::start();
-    let engine = state.lazy_engine().map_err(|e| e.to_string())?;
-    let db = match PageDatabase::open_remote(engine, url).await {
-        Ok(db) => db,
-        Err(DbError::Remote(problem)) => {
-            let offer = WholeDownload::for_problem(&problem, WHOLE_DOWNLOAD_LIMIT_BYTES);
-            let sentence = offer
-                .sentence(WHOLE_DOWNLOAD_LIMIT_BYTES)
-                .map(|s| format!(" {s}"))
-                .unwrap_or_default();
-            if let WholeDownload::Offer { size } = offer {
-                state.download_offer.set(Some(DownloadOffer {
-                    url: url.to_string(),
-                    name: name.to_string(),
-                    size,
-                }));
-            }
-            // The status adds the last full stop.
-            let message = format!("{url}: {problem}.{sentence}");
-            return Err(message.trim_end_matches('.').to_string());
+    let database = |why: String| OpenError::Database(format!("{url}: {why}"));
+    let first = first_get(url)
+        .await
+        .map_err(|problem| refuse(state, url, name, problem))?;
+    let route = first.route(
+        state.read_whole_below.get_value(),
+        WHOLE_DOWNLOAD_LIMIT_BYTES,
+    );
+    let progress = {
+        let name = name.to_string();
+        move |fraction: Option<f64>| {
+            state.loading.set(Some(Loading {
+                label: format!("Downloading {name} from {shown_host}"),
+                fraction,
+            }))
         }
-        Err(other) => return Err(format!("{url}: {other}")),
     };
+    match route {
+        Route::OnDemand(pins) => {
+            state.loading.set(Some(Loading {
+                label: format!(
+                    "Opening {name} on demand from {}",
+                    host.as_deref().unwrap_or(url)
+                ),
+                fraction: None,
+            }));
+            let bytes = first
+                .first_bytes()
+                .await
+                .map_err(|problem| refuse(state, url, name, problem))?;
+            let engine = state.lazy_engine().map_err(|e| database(e.to_string()))?;
+            let db = match PageDatabase::open_remote_pinned(engine, url, pins, &bytes).await {
+                Ok(db) => db,
+                Err(DbError::Remote(problem)) => return Err(refuse(state, url, name, problem)),
+                Err(other) => return Err(database(other.to_string())),
+            };
+            state
+                .open_steps
+                .update_value(|s| s.done("open on demand (ranged GET, header, schema)", started));
+            show_database(state, name, db, host, None)
+                .await
+                .map_err(OpenError::Database)
+        }
+        Route::Whole { why, pins, .. } => {
+            let body = first
+                .body(&progress, Some(WHOLE_DOWNLOAD_LIMIT_BYTES))
+                .await
+                .map_err(|error| database(download_failed(url, error)))?;
+            let blob = match pins {
+                None => body,
+                Some(pins) => rest_of_whole(url, &pins, body, &progress)
+                    .await
+                    .map_err(|error| database(rest_failed(url, error)))?,
+            };
+            state
+                .open_steps
+                .update_value(|s| s.done("download whole (ranged GET, then the rest)", started));
+            take_in(state, name, blob, Came::from(url, why)).await
+        }
+        Route::Refused { problem, offer } => {
+            first.stop();
+            Err(refused(state, url, name, problem, offer))
+        }
+    }
+}
+
+/// The error for a web address that cannot be read in parts, with its offer and what to set.
+fn refuse(state: AppState, url: &str, name: &str, problem: RemoteProblem) -> OpenError {
+    let offer = WholeDownload::for_problem(&problem, WHOLE_DOWNLOAD_LIMIT_BYTES);
+    refused(state, url, name, problem, offer)
+}
+
+fn refused(
+    state: AppState,
+    url: &str,
+    name: &str,
+    problem: RemoteProblem,
+    offer: WholeDownload,
+) -> OpenError {
+    let sentence = offer
+        .sentence(WHOLE_DOWNLOAD_LIMIT_BYTES)
+        .map(|s| format!(" {s}"))
+        .unwrap_or_default();
+    if let WholeDownload::Offer { size } = offer {
+        state.download_offer.set(Some(DownloadOffer {
+            url: url.to_string(),
+            name: name.to_string(),
+            size,
+        }));
+    }
     state
-        .open_steps
-        .update_value(|s| s.done("open on demand (ranged GET, header, schema)", started));
-    show_database(state, name, db, host).await
+        .server_help
+        .set(problem.what_to_set().map(String::from));
+    // The status adds the last full stop.
+    let message = format!("{url}: {problem}.{sentence}");
+    OpenError::Database(message.trim_end_matches('.').to_string())
 }
 
 /// Opens the database at the Datasette `address`, its `token` (if any) sent to that server
@@ -393,16 +494,17 @@ async fn open_datasette(
     state
         .open_steps
         .update_value(|s| s.done("ask the Datasette server", started));
-    show_database(state, name, db, None).await
+    show_database(state, name, db, None, None).await
 }
 
-/// Shows the opened `db` (read from `host`, when remote): its tables, then its row counts,
-/// identity, the model view and notes.
+/// Shows the opened `db` (read from `host`, when remote; `downloaded` whole, and why, when it
+/// is in memory): its tables, then its row counts, identity, the model view and notes.
 async fn show_database(
     state: AppState,
     name: &str,
     db: PageDatabase,
     host: Option<String>,
+    downloaded: Option<WholeReason>,
 ) -> Result<(), String> {
     let step = |name: &str, started| state.open_steps.update_value(|s| s.done(name, started));
     let db = Rc::new(db);
@@ -432,6 +534,7 @@ async fn show_database(
         size: db.size(),
         kind: db.kind(),
         host,
+        downloaded,
         counting: true,
     }));
     step("show the tables", started);
@@ -512,6 +615,16 @@ fn download_failed(url: &str, error: DownloadError) -> String {
             format_bytes(most)
         ),
         DownloadError::Browser { why } => why,
+    }
+}
+
+/// The rest of a whole download did not come, said for the person.
+fn rest_failed(url: &str, error: RestError) -> String {
+    match error {
+        RestError::Download(error) => download_failed(url, error),
+        RestError::Changed(why) => {
+            format!("the file on the server changed while it was downloaded ({why}): open it again")
+        }
     }
 }
 

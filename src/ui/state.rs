@@ -7,6 +7,7 @@ use crate::engine::identity::Identity;
 use crate::engine::kind::{DatabaseKind, ON_DEMAND_FROM_BYTES};
 use crate::engine::lazy::LazyDatabase;
 use crate::engine::page::PageDatabase;
+use crate::engine::remote::{WholeReason, READ_WHOLE_BELOW_BYTES};
 use crate::engine::worker::WorkerDatabase;
 use crate::engine::{DbError, QueryLimits, ReadStats, Schema};
 use crate::llm::ledger::Ledger;
@@ -29,6 +30,8 @@ pub struct OpenDatabase {
     pub kind: DatabaseKind,
     /// The server it is read from, for a remote database ("data.example.org").
     pub host: Option<String>,
+    /// Why a database at a web address is in memory rather than read on demand.
+    pub downloaded: Option<WholeReason>,
     /// True while its tables' rows are being counted (the tables are shown before).
     pub counting: bool,
 }
@@ -90,12 +93,15 @@ impl OpenDatabase {
 }
 
 impl OpenDatabase {
-    /// How its bytes are read, when that is not "all of it, into memory": "4.6 GB, read on
-    /// demand" (the person then knows why hiding is refused and a scan is slower).
+    /// How its bytes are read, when that is not "all of it, from a file here, into memory":
+    /// "4.6 GB, read on demand" (the person then knows why hiding is refused and a scan is
+    /// slower), or why a file at a web address was downloaded whole.
     pub fn reading(&self) -> Option<String> {
         let size = crate::engine::format_bytes(self.size);
         match self.kind {
-            DatabaseKind::InMemory => None,
+            DatabaseKind::InMemory => self
+                .downloaded
+                .map(|why| why.note(self.size, self.host.as_deref().unwrap_or("its server"))),
             DatabaseKind::LocalFile => Some(format!("{size}, read on demand from the file")),
             DatabaseKind::Remote => Some(format!(
                 "{size}, read on demand from {} (each read is an HTTP range request)",
@@ -134,6 +140,8 @@ pub struct AppState {
     lazy_worker_url: StoredValue<String>,
     /// Local files of this many bytes and more are read on demand (`engine::kind`).
     pub on_demand_from: StoredValue<u64>,
+    /// Remote files smaller than this are downloaded whole (`engine::remote::route`).
+    pub read_whole_below: StoredValue<u64>,
     /// The page's address, read once when the page started.
     pub address: StoredValue<PageAddress>,
     /// A worker started ahead, with SQLite loaded, for the next database opened.
@@ -155,6 +163,9 @@ pub struct AppState {
     pub open_error: RwSignal<Option<String>>,
     /// What the status offers after that failure, if anything.
     pub download_offer: RwSignal<Option<DownloadOffer>>,
+    /// What to set on the server, after a web address that cannot be read in parts (shown
+    /// folded under the error's one sentence).
+    pub server_help: RwSignal<Option<String>>,
     pub limits: RwSignal<QueryLimits>,
     /// The console's text (the schema view can fill it).
     pub sql: RwSignal<String>,
@@ -208,6 +219,7 @@ impl AppState {
             worker_url: StoredValue::new(worker_url.to_string()),
             lazy_worker_url: StoredValue::new(lazy_worker_url.to_string()),
             on_demand_from: StoredValue::new(ON_DEMAND_FROM_BYTES),
+            read_whole_below: StoredValue::new(READ_WHOLE_BELOW_BYTES),
             spare: StoredValue::new_local(None),
             db: StoredValue::new_local(None),
             identity: RwSignal::new(Identification::None),
@@ -218,6 +230,7 @@ impl AppState {
             loading: RwSignal::new(None),
             open_error: RwSignal::new(None),
             download_offer: RwSignal::new(None),
+            server_help: RwSignal::new(None),
             limits: RwSignal::new(QueryLimits::default()),
             sql: RwSignal::new(String::new()),
             pending_replay: RwSignal::new(None),

@@ -15,6 +15,10 @@
 //! - `askdbOpenOnDemandFrom(bytes)`: local files of `bytes` and more are read on demand from
 //!   then on (instead of `engine::kind::ON_DEMAND_FROM_BYTES`), so that a test or the benchmark
 //!   can open a small file either way.
+//! - `askdbReadWholeBelow(bytes)`: remote files smaller than `bytes` are downloaded whole from
+//!   then on (instead of `engine::remote::READ_WHOLE_BELOW_BYTES`); `localStorage`'s
+//!   `askdb-test-read-whole-below`, when set before the page starts, is taken at once, so that
+//!   a `?db=` link to a small test file can be read on demand.
 //! - `askdbOpenSteps()`: where the last open's time went, `[{step, ms}]` (for the benchmark).
 //! - `askdbLastQuery()`: where the last query's time went, `{total_ms, sql_ms, decode_ms}` (for
 //!   the benchmark).
@@ -73,6 +77,19 @@ pub fn install(state: AppState) {
         on_demand_from.as_ref(),
     );
     on_demand_from.forget();
+    let read_whole_below = Closure::<dyn Fn(f64)>::new(move |bytes: f64| {
+        state.read_whole_below.set_value(bytes.max(0.0) as u64);
+    });
+    let _ = Reflect::set(
+        &window,
+        &"askdbReadWholeBelow".into(),
+        read_whole_below.as_ref(),
+    );
+    read_whole_below.forget();
+    let kept = crate::browser::storage::read("askdb-test-read-whole-below");
+    if let Some(bytes) = kept.and_then(|text| text.trim().parse::<u64>().ok()) {
+        state.read_whole_below.set_value(bytes);
+    }
     let last_query = Closure::<dyn Fn() -> JsValue>::new(move || {
         let timings = crate::engine::worker::last_query_timings();
         serde_wasm_bindgen::to_value(&timings).unwrap_or(JsValue::NULL)

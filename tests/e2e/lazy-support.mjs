@@ -100,6 +100,33 @@ export async function openFile(page, path, options = {}) {
   }, options);
 }
 
+/**
+ * Opens `url` in the worker as the page does (engine::web_file::first_get, then openUrl with
+ * what it pinned): one ranged GET of the first 64 KiB, its length and validators, its bytes.
+ * The reply, with `elapsedMs` from the GET to the open's reply.
+ */
+export async function openUrl(page, url, options = {}) {
+  return page.evaluate(async ({ url, options }) => {
+    const started = performance.now();
+    const response = await fetch(url, { headers: { Range: 'bytes=0-65535' }, cache: 'no-store' });
+    const range = /^bytes 0-\d+\/(\d+)$/.exec(response.headers.get('content-range') ?? '');
+    if (response.status !== 206 || !range) throw new Error(`${url} answered ${response.status} without a length`);
+    const first = new Uint8Array(await response.arrayBuffer());
+    const reply = await window.lazy.ask({
+      type: 'openUrl',
+      url,
+      size: Number(range[1]),
+      etag: response.headers.get('etag'),
+      lastModified: response.headers.get('last-modified'),
+      first,
+      ...options,
+    });
+    reply.elapsedMs = performance.now() - started;
+    if (reply.ok) reply.ok.header = Array.from(reply.ok.header);
+    return reply;
+  }, { url, options });
+}
+
 /** Runs `sql` in the worker with generous limits (and `options` over them); the reply. */
 export async function run(page, sql, options = {}) {
   return ask(page, {

@@ -1,12 +1,19 @@
-// Databases on a web server, read on demand in the page (PageDatabase::OnDemand, open_url), as
-// a person opens them: `?db=https://…` (an absolute address) and the address field beside
-// "Open a file". Each server is a range-server.mjs on 127.0.0.1 (another origin than the page):
-// - one that serves ranges with CORS: the status says where it is read from, a lookup reads a
-//   few pages (counted by the server too), the console says what each query read;
-// - one that ignores Range: the message names the header and what to set, and offers the whole
-//   download with its size; the offer opens it in memory; a file past the limit is refused;
-// - one whose CORS hides Content-Range: the message names the header and Expose-Headers;
-// - a file that changes on the server mid-session: the next query stops and says so;
+// Databases on a web server, as a person opens them: `?db=https://…` (an absolute address) and
+// the address field beside "Open a file". The first ranged GET decides (engine::remote::route):
+// a file under 16 MiB is downloaded whole and read in memory, a larger one read on demand
+// (PageDatabase::OnDemand). Each server is a range-server.mjs on 127.0.0.1 (another origin than
+// the page); the tests of reading on demand make the page take every file as large
+// (`onDemand`: the test page's `askdb-test-read-whole-below` set to 0 before it starts):
+// - a small file on a server that serves ranges: downloaded whole after the first answer (one
+//   request for a file under 64 KiB, two for the rest), hidden by a copy, counted exactly;
+// - one that serves ranges with CORS, read on demand: the status says where it is read from, a
+//   lookup reads a few pages (counted by the server too), the console says what each query read;
+// - one that ignores Range: the whole file it sends is used, with a one-line note; past the
+//   limit, one sentence, what to set folded under it, and nothing offered;
+// - one whose CORS hides Content-Range: one sentence, what to expose folded, the offer works;
+// - a file that changes on the server mid-session: the next query stops and says so (pinned by
+//   its ETag, or by Last-Modified alone); one whose server sends no validator is not read in
+//   parts (a small one is read whole, in one answer, and cannot change under the page);
 // - the read budget per question (?budget=): what a question runs stays within it, the model
 //   and the person are told; the console has none.
 
@@ -24,6 +31,7 @@ import { startRangeServer } from './range-server.mjs';
 
 const ARTIFACTS = path.join(ROOT, 'tests', 'e2e', '.artifacts');
 const SAKILA = 'sakila.db';
+const SHOP = 'shop.db';
 const LOOKUP = 'SELECT first_name, last_name FROM actor WHERE actor_id = 1';
 let session;
 let server;
@@ -34,6 +42,7 @@ before(async () => {
   // The notes file of the "Check the model" test is served beside the page (?notes=files/…).
   session = await startSession({ mounts: { files: temp.dir } });
   copyFileSync(dataset('sakila/sakila.db'), path.join(temp.dir, SAKILA));
+  copyFileSync(dataset('shop/shop.db'), path.join(temp.dir, SHOP));
   // Past the whole-download limit (512 MiB), and costing no disk: a sparse file.
   const huge = path.join(temp.dir, 'huge.db');
   copyFileSync(dataset('sakila/sakila.db'), huge);
@@ -51,15 +60,24 @@ after(async () => {
 const at = (mode, name = SAKILA) => `${server.url}/${mode}/${name}`;
 const dbAddress = (url) => `?db=${encodeURIComponent(url)}`;
 const host = () => new URL(server.url).host;
+/** Opens every remote file on demand, whatever its size (see this file's header). */
+const onDemand = (page) => page.addInitScript(() => localStorage.setItem('askdb-test-read-whole-below', '0'));
+/** The disclosure under a refused address: what to set on the server. */
+const serverHelp = async (page) => {
+  const help = page.getByTestId('db-server-help');
+  await help.locator('summary').click();
+  return help.innerText();
+};
 
-/** Waits until the open fails; its message. */
+/** Waits until the open fails; its message (the error's line, without what is folded under it). */
 async function failedStatus(page, url) {
-  return waitUntil(
+  await waitUntil(
     `the open of ${url} to fail`,
     () => settledStatus(page),
     (text) => text !== null && text.includes('Could not open'),
     60_000,
   );
+  return page.locator('[data-testid="db-status"] .status-line.error').innerText();
 }
 
 async function shoot(page, name) {
@@ -70,9 +88,41 @@ async function shoot(page, name) {
   await page.setViewportSize({ width: 1280, height: 900 });
 }
 
-test('?db=https://… reads the database on demand: the status names the host, a lookup reads a few pages', async (t) => {
+test('a small file on a server that answers Range is downloaded whole after its first answer: hidden by a copy, counted exactly', async (t) => {
   server.reset();
-  const page = await session.open({ search: dbAddress(at('range')), closeAfter: t });
+  const page = await session.open({ search: `${dbAddress(at('range', SHOP))}&hide=customers.prefecture`, closeAfter: t });
+  await waitForOpen(page, SHOP, 60_000);
+  assert.equal(
+    await visibleText(page, 'db-reading'),
+    `downloaded whole from ${host()} (16 KB; files under 16 MiB are, so that everything works as for a file on this computer)`,
+  );
+  // 16 KB: the first ranged GET brought all of it.
+  assert.deepEqual(server.stats().ranges, [[0, 16383]]);
+  // Hidden by a copy (not refused as on demand), and the copy has no prefecture.
+  await waitUntil('the copy', () => visibleText(page, 'hidden-line'), (text) => text === 'Hidden from the model: customers.prefecture');
+  const copy = await page.evaluate(async () => (await window.askdbAgentCopyBytes()).length);
+  assert.ok(copy > 0, 'the model reads a copy');
+  const countOf = (table) => page.locator(`[data-testid="schema-table"][data-name="${table}"] [data-testid="row-count"]`).innerText();
+  await waitUntil('exact counts', () => countOf('orders'), (text) => text === '12 rows');
+  await expectRows(page, 'SELECT count(*) FROM customers', [['6']]);
+
+  // Sakila, 4.9 MB: the first 64 KiB, then the rest in one request; every byte once.
+  server.reset();
+  const sakila = await session.open({ search: dbAddress(at('range')), closeAfter: t });
+  await waitForOpen(sakila, SAKILA, 60_000);
+  assert.match(await visibleText(sakila, 'db-reading'), /^downloaded whole from .* \(4\.9 MB;/);
+  const { ranges, bytes } = server.stats();
+  assert.deepEqual(ranges, [[0, 65535], [65536, 4915199]]);
+  assert.equal(bytes, 4915200);
+  await expectRows(sakila, LOOKUP, [['PENELOPE', 'GUINESS']]);
+  await shoot(sakila, 'remote-small-whole');
+  assert.deepEqual(page.problems, []);
+  assert.deepEqual(sakila.problems, []);
+});
+
+test('?db=https://… reads a large database on demand: the status names the host, a lookup reads a few pages', async (t) => {
+  server.reset();
+  const page = await session.open({ search: dbAddress(at('range')), beforeLoad: onDemand, closeAfter: t });
   const status = await waitForOpen(page, SAKILA, 60_000);
   assert.match(status, /(?<!\d)\d+ tables\b/);
   assert.match(
@@ -95,7 +145,7 @@ test('?db=https://… reads the database on demand: the status names the host, a
 });
 
 test('the address field beside "Open a file" opens a URL on demand, and refuses what is not one', async (t) => {
-  const page = await session.open({ closeAfter: t });
+  const page = await session.open({ beforeLoad: onDemand, closeAfter: t });
   await page.getByTestId('db-address').fill('files/not-an-address.db');
   await page.getByTestId('db-address-open').click();
   const refusal = await waitUntil('the refusal', () => settledStatus(page), (text) => text?.includes('not a web address'));
@@ -113,49 +163,63 @@ test('the address field beside "Open a file" opens a URL on demand, and refuses 
   assert.deepEqual(page.problems, []);
 });
 
-test('a server that ignores Range: the message says so and what to set, and the whole download is offered and works', async (t) => {
-  const page = await session.open({ search: dbAddress(at('ignore-range')), closeAfter: t });
-  const message = await failedStatus(page, at('ignore-range'));
-  assert.match(message, /ignored the Range header/);
-  assert.match(message, /nginx/);
-  assert.match(message, /CloudFront/);
-  assert.match(message, /downloaded whole instead \(4\.\d MB\)/);
-  const offer = page.getByTestId('db-download-whole');
-  assert.match(await offer.innerText(), /^Download it whole \(4\.\d MB\)$/);
-  await shoot(page, 'remote-range-ignored');
-
-  await offer.click();
+test('a server that ignores Range sends the whole file: the page uses it, with a one-line note, no click', async (t) => {
+  server.reset();
+  const page = await session.open({ search: dbAddress(at('ignore-range')), beforeLoad: onDemand, closeAfter: t });
   await waitForOpen(page, SAKILA, 60_000);
-  // In memory now: nothing is read on demand.
-  assert.equal(await visibleText(page, 'db-reading'), null);
+  assert.equal(await visibleText(page, 'db-reading'), `${host()} sends whole files; downloaded 4.9 MB`);
+  // One request: the bytes it was already sending.
+  assert.equal(server.stats().requests, 1);
+  assert.equal(server.stats().bytes, 4915200);
+  assert.equal(await page.getByTestId('db-download-whole').count(), 0);
   await expectRows(page, LOOKUP, [['PENELOPE', 'GUINESS']]);
+  await shoot(page, 'remote-range-ignored');
   assert.deepEqual(page.problems, []);
 });
 
-test('past the whole-download limit nothing is offered, and the message says why', async (t) => {
+test('past the whole-download limit: one sentence, what to set folded under it, nothing offered', async (t) => {
   const page = await session.open({ search: dbAddress(at('ignore-range', 'huge.db')), closeAfter: t });
   const message = await failedStatus(page, 'huge.db');
-  assert.match(message, /At 629 MB it is too large to download whole here: the page downloads at most 537 MB/);
+  assert.match(message, /ignores the Range header\), so the database cannot be read on demand\. At 629 MB it is too large to download whole here: the page downloads at most 537 MB/);
+  assert.doesNotMatch(message, /nginx/, 'what to set is folded, not in the sentence');
+  const help = await serverHelp(page);
+  assert.match(help, /nginx/);
+  assert.match(help, /CloudFront/);
   assert.equal(await page.getByTestId('db-download-whole').count(), 0);
+  await shoot(page, 'remote-too-large');
   assert.deepEqual(page.problems, []);
 });
 
-test('a server whose CORS hides Content-Range: the message names the header and what to expose', async (t) => {
+test('a server whose CORS hides Content-Range: one sentence, what to expose folded, and the offer works', async (t) => {
   const page = await session.open({ search: dbAddress(at('hidden')), closeAfter: t });
   const message = await failedStatus(page, at('hidden'));
   assert.match(message, /hide the Content-Range header/);
-  assert.match(message, /Access-Control-Expose-Headers: Content-Range, Content-Length, ETag, Last-Modified/);
   assert.match(message, /size is not known yet: the download stops past 537 MB/);
+  assert.match(await serverHelp(page), /Access-Control-Expose-Headers: Content-Range, Content-Length, ETag, Last-Modified/);
   await page.getByTestId('db-download-whole').click();
   await waitForOpen(page, SAKILA, 60_000);
+  assert.equal(await visibleText(page, 'db-reading'), `downloaded whole from ${host()} (4.9 MB)`);
   await expectRows(page, LOOKUP, [['PENELOPE', 'GUINESS']]);
   assert.deepEqual(page.problems, []);
 });
+
+/** `name`, a copy of Sakila, and `name`-v2: the same length, actor 1 renamed in place. */
+function twoVersions(name) {
+  copyFileSync(path.join(temp.dir, SAKILA), path.join(temp.dir, name));
+  copyFileSync(path.join(temp.dir, SAKILA), path.join(temp.dir, `${name}-v2`));
+  execFileSync('python3', ['-c', `
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+c.execute("UPDATE actor SET first_name = 'PENELOPX' WHERE actor_id = 1")
+c.execute("UPDATE payment SET amount = amount + 1")
+c.commit()
+`, path.join(temp.dir, `${name}-v2`)]);
+}
 
 test('a file that changes on the server mid-session stops the next query with a clear message', async (t) => {
   const name = 'changing.db';
   copyFileSync(path.join(temp.dir, SAKILA), path.join(temp.dir, name));
-  const page = await session.open({ search: dbAddress(at('range', name)), closeAfter: t });
+  const page = await session.open({ search: dbAddress(at('range', name)), beforeLoad: onDemand, closeAfter: t });
   await waitForOpen(page, name, 60_000);
   await expectRows(page, LOOKUP, [['PENELOPE', 'GUINESS']]);
   server.touch(name);
@@ -167,6 +231,53 @@ test('a file that changes on the server mid-session stops the next query with a 
   const again = await expectSqlError(page, 'SELECT count(*) FROM rental');
   assert.match(again, /the database changed/);
   assert.deepEqual(page.problems, []);
+});
+
+test('a file pinned by Last-Modified alone, replaced by one of the same length mid-session, is never read as two versions', async (t) => {
+  const name = 'lm.db';
+  twoVersions(name);
+  const page = await session.open({ search: dbAddress(at('lm-only', name)), beforeLoad: onDemand, closeAfter: t });
+  await waitForOpen(page, name, 60_000);
+  assert.match(await visibleText(page, 'db-reading'), /read on demand from/);
+  await expectRows(page, LOOKUP, [['PENELOPE', 'GUINESS']]);
+  server.replace(name, `${name}-v2`);
+  t.after(() => server.restore(name));
+  // Pages the lookup did not read: they would come from the new version.
+  const error = await expectSqlError(page, 'SELECT count(*), sum(amount) FROM payment');
+  assert.match(error, /the database changed: the file on the server changed since it was opened \(its Last-Modified was/);
+  const again = await expectSqlError(page, LOOKUP);
+  assert.match(again, /the database changed/);
+  // Positive control: the new version is what the server now sends (and differs).
+  const fresh = await session.open({ search: dbAddress(at('lm-only', name)), beforeLoad: onDemand, closeAfter: t });
+  await waitForOpen(fresh, name, 60_000);
+  await expectRows(fresh, LOOKUP, [['PENELOPX', 'GUINESS']]);
+  assert.deepEqual(page.problems, []);
+});
+
+test('a server that sends no validator: a large file is not read in parts (the whole download is offered), a small one is read whole in one answer', async (t) => {
+  const name = 'unpinned.db';
+  twoVersions(name);
+  const refused = await session.open({ search: dbAddress(at('no-validators', name)), beforeLoad: onDemand, closeAfter: t });
+  const message = await failedStatus(refused, name);
+  assert.match(message, /sends neither an ETag nor a Last-Modified header/);
+  assert.match(message, /downloaded whole instead \(4\.9 MB\)/);
+  assert.match(await serverHelp(refused), /ETag/);
+
+  // Small enough to read whole: the file is asked for again in one answer (the first part set
+  // aside), so no two answers are mixed; replaced afterwards, the page still reads what it has.
+  server.reset();
+  const page = await session.open({ search: dbAddress(at('no-validators', name)), closeAfter: t });
+  await waitForOpen(page, name, 60_000);
+  assert.deepEqual(server.stats().ranges, [[0, 65535], [0, 4915199]]);
+  server.replace(name, `${name}-v2`);
+  t.after(() => server.restore(name));
+  await expectRows(page, LOOKUP, [['PENELOPE', 'GUINESS']]);
+  await refused.getByTestId('db-download-whole').click();
+  await waitForOpen(refused, name, 60_000);
+  // Positive control: what the server sends now is the new version.
+  await expectRows(refused, LOOKUP, [['PENELOPX', 'GUINESS']]);
+  assert.deepEqual(page.problems, []);
+  assert.deepEqual(refused.problems, []);
 });
 
 // The read budget: ?budget=1 (1 MB per question) on a make_big.py file of about 9 MB.
@@ -183,7 +294,7 @@ test('a question on a remote database stays within its read budget: queries, dia
     finalAnswer('Most orders are paid.', SCAN),
     finalAnswer("Customer 7's orders are listed.", LOOKUP_ORDERS),
   ]);
-  const page = await session.open({ search: `${dbAddress(at('range', 'budget.db'))}&budget=1`, closeAfter: t });
+  const page = await session.open({ search: `${dbAddress(at('range', 'budget.db'))}&budget=1`, beforeLoad: onDemand, closeAfter: t });
   await waitForOpen(page, 'budget.db', 60_000);
   await configureFor(page, llm, 'openai');
   server.reset();
@@ -226,7 +337,7 @@ test('row counts on a remote database never scan: sqlite_stat1 where present, el
   execFileSync('python3', ['-c', 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute("ANALYZE"); c.commit()', path.join(temp.dir, analyzed)]);
   const countOf = (page, table) => page.locator(`[data-testid="schema-table"][data-name="${table}"] [data-testid="row-count"]`).innerText();
 
-  const plain = await session.open({ search: dbAddress(at('range')), closeAfter: t });
+  const plain = await session.open({ search: dbAddress(at('range')), beforeLoad: onDemand, closeAfter: t });
   server.reset();
   await waitForOpen(plain, SAKILA, 60_000);
   await waitUntil('the counts to settle', () => countOf(plain, 'rental'), (text) => !/counting/.test(text));
@@ -237,7 +348,7 @@ test('row counts on a remote database never scan: sqlite_stat1 where present, el
   await plain.locator('[data-testid="schema-table"][data-name="actor"] [data-testid="count-rows"]').click();
   await waitUntil('actor to be counted', () => countOf(plain, 'actor'), (text) => text === '200 rows');
 
-  const withStats = await session.open({ search: dbAddress(at('range', analyzed)), closeAfter: t });
+  const withStats = await session.open({ search: dbAddress(at('range', analyzed)), beforeLoad: onDemand, closeAfter: t });
   await waitForOpen(withStats, analyzed, 60_000);
   await waitUntil('the estimate', () => countOf(withStats, 'rental'), (text) => /^about 16,0\d\d rows \(estimated\)$/.test(text));
   assert.deepEqual(plain.problems, []);
@@ -256,7 +367,7 @@ test('"Check the model" on a remote database: each golden question has the read 
   writeFileSync(path.join(temp.dir, 'checks.json'), JSON.stringify(notes));
   const llm = await scriptedLlm(t, [finalAnswer("Customer 7's orders.", LOOKUP_ORDERS)]);
   const search = `${dbAddress(at('range', 'checked.db'))}&notes=files/checks.json&budget=1`;
-  const page = await session.open({ search, closeAfter: t });
+  const page = await session.open({ search, beforeLoad: onDemand, closeAfter: t });
   await waitForOpen(page, 'checked.db', 60_000);
   await configureFor(page, llm, 'openai');
   await page.getByTestId('settings').click();

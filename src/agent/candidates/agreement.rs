@@ -299,7 +299,7 @@ mod tests {
             }
             for i in 0..k {
                 heap(k - 1, order, out);
-                let j = if k % 2 == 0 { i } else { 0 };
+                let j = if k.is_multiple_of(2) { i } else { 0 };
                 order.swap(j, k - 1);
             }
         }
