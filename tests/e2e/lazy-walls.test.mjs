@@ -1,5 +1,5 @@
 // What www/lazy-worker.js refuses on its own, whatever the page sends it, in Node (no browser:
-// the worker's script runs in this process with the real sqlite-wasm, as in lazy-cache.test.mjs):
+// the worker's script runs in this process with the real sqlite-wasm, as in lazy-cache.test.mjs, by lazy-node.mjs):
 // - the second wall: raw texts sent straight to "run" (no guard in front) that write, or would
 //   turn query_only off, attach or detach a database, are refused by SQLite itself, and the
 //   database is as it was; what the guard lets through (a SELECT, its pragma functions,
@@ -13,63 +13,17 @@
 //   browser worker's XHR blocks).
 
 import assert from 'node:assert/strict';
-import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
-import path from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
 import { after, test } from 'node:test';
 import vm from 'node:vm';
 import { Worker } from 'node:worker_threads';
-import { dataset, DATASETS, ROOT } from './harness.mjs';
+import { dataset, DATASETS } from './harness.mjs';
+import { diskFile, loadWorker } from './lazy-node.mjs';
 
 const SAKILA = dataset('sakila/sakila.db');
 const SAKILA_NAME = 'sakila/sakila.db';
 const CHINOOK_NAME = 'chinook/Chinook_Sqlite.sqlite';
 dataset(CHINOOK_NAME);
-
-/** The worker's script in this process; `ask(message)` answers as its postMessage would. */
-async function loadWorker() {
-  globalThis.self = globalThis;
-  globalThis.location ??= { origin: 'http://127.0.0.1' };
-  globalThis.importScripts = () => vm.runInThisContext(readFileSync(path.join(ROOT, 'www', 'rows.js'), 'utf8'));
-  globalThis.__askdbSqlite = await import(
-    path.join(ROOT, 'node_modules', '@sqlite.org', 'sqlite-wasm', 'dist', 'node.mjs')
-  );
-  const source = readFileSync(path.join(ROOT, 'www', 'lazy-worker.js'), 'utf8');
-  const dynamicImport = 'await import(new URL("sqlite-wasm/index.mjs", base).href)';
-  assert.ok(source.includes(dynamicImport), 'the worker loads SQLite another way now');
-  let replies = [];
-  globalThis.postMessage = (message) => replies.push(message);
-  vm.runInThisContext(source.replace(dynamicImport, 'globalThis.__askdbSqlite'));
-  let id = 0;
-  return async (message) => {
-    replies = [];
-    await globalThis.onmessage({ data: { ...message, id: ++id } });
-    return replies[0];
-  };
-}
-
-/** A File stand-in over a file on disk (FileReaderSync reads its slices). */
-function diskFile(file) {
-  const fd = openSync(file, 'r');
-  class Slice {
-    constructor(start, end) {
-      this.start = start;
-      this.end = end;
-      this.size = end - start;
-      this.name = path.basename(file);
-    }
-    slice(a, b) {
-      return new Slice(this.start + a, this.start + Math.min(b, this.size));
-    }
-  }
-  globalThis.FileReaderSync = class {
-    readAsArrayBuffer(slice) {
-      const buffer = Buffer.alloc(slice.size);
-      readSync(fd, buffer, 0, slice.size, slice.start);
-      return buffer.buffer.slice(buffer.byteOffset, buffer.byteOffset + slice.size);
-    }
-  };
-  return { file: new Slice(0, statSync(file).size), close: () => closeSync(fd) };
-}
 
 // The range server and the fetches of the XHR stand-in run in a helper thread: this one blocks
 // in Atomics.wait while a read is under way, so it could answer nothing itself.
