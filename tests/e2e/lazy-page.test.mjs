@@ -15,7 +15,7 @@ import { copyFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import {
-  chooseFile, dataset, expectRows, expectSqlError, runSql, schemaNames, setDeadlineSeconds, startSession,
+  chooseFile, dataset, expectRows, expectSqlError, expectTable, runSql, schemaNames, setDeadlineSeconds, startSession,
   tempDir, visibleText, waitForOpen, waitForSqlError, waitUntil,
 } from './harness.mjs';
 import {
@@ -143,8 +143,26 @@ test("on demand with askdb's knowledge tables: the notes reach the model, which 
   copyFileSync(dataset('shop/shop.db'), file);
   execFileSync('python3', ['-c', 'import sqlite3, sys; db = sqlite3.connect(sys.argv[1]); db.executescript(open(sys.argv[2]).read()); db.commit()',
     file, path.join(import.meta.dirname, '..', 'datasette', 'knowing.sql')]);
+  // A legacy sqlite_stat3 (SQLite no longer makes one, and refuses the name in CREATE: made as
+  // another table, then renamed in the catalogue). Its samples would be the indexed values.
+  execFileSync('python3', ['-c', `
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+db.executescript("""
+CREATE TABLE legacy_stat3(tbl, idx, neq, nlt, ndlt, sample);
+INSERT INTO legacy_stat3 VALUES ('askdb_checks', 'i', '1', '0', '0', 'STAT3-SAMPLE-Q2');
+PRAGMA writable_schema = ON;
+UPDATE sqlite_schema SET name = 'sqlite_stat3', tbl_name = 'sqlite_stat3',
+  sql = replace(sql, 'legacy_stat3', 'sqlite_stat3') WHERE name = 'legacy_stat3';
+""")
+db.commit()
+`, file]);
   const answer = "SELECT name FROM customers WHERE prefecture = 'Tokyo' ORDER BY name";
-  const tries = ['SELECT * FROM [golden]', 'SELECT * FROM main."GOLDEN AGAIN"', "SELECT * FROM 'askdb_checks'"];
+  const tries = [
+    'SELECT * FROM [golden]', 'SELECT * FROM main."GOLDEN AGAIN"', "SELECT * FROM 'askdb_checks'",
+    // The raw pages (where the golden SQL is, byte for byte) and the old statistics' samples.
+    'SELECT * FROM sqlite_dbpage', "SELECT data FROM sqlite_dbpage('main') WHERE pgno = 2", 'SELECT * FROM sqlite_stat3',
+  ];
   const llm = await scriptedLlm(t, [
     ...tries.map((sql) => call('run_sql', { sql })),
     call('run_sql', { sql: 'SELECT upper(note) AS shout FROM memo' }),
@@ -167,10 +185,16 @@ test("on demand with askdb's knowledge tables: the notes reach the model, which 
   // was read; nothing of the golden question did, and each try was fenced off.
   assert.ok(bodies[0].includes('NOTE-K7'), 'the note from askdb_notes reached the model');
   assert.ok(bodies.at(-1).includes('MEMO-MARKER-K5'), "an ordinary table's value reached the model");
-  for (const body of bodies) assert.ok(!body.includes('golden_answer_k9'), 'the golden SQL reached the model');
+  for (const body of bodies) {
+    assert.ok(!body.includes('golden_answer_k9'), 'the golden SQL reached the model');
+    assert.ok(!body.includes('STAT3-SAMPLE-Q2'), "sqlite_stat3's sample reached the model");
+  }
   assert.equal(bodies.at(-1).split('may not read it').length - 1, tries.length, bodies.at(-1));
-  // The console still reads them: they are the person's.
+  // The console still reads them: they are the person's (and what the model would have read).
   await expectRows(page, 'SELECT count(*) FROM golden', [['1']]);
+  await expectRows(page, 'SELECT sample FROM sqlite_stat3', [['STAT3-SAMPLE-Q2']]);
+  await expectTable(page, 'SELECT count(*) FROM sqlite_dbpage', (table) => Number(table.rows[0][0]) > 2, 'the pages');
+  await expectRows(page, "SELECT instr(data, CAST('golden_answer_k9' AS BLOB)) > 0 FROM sqlite_dbpage('main') WHERE instr(data, CAST('golden_answer_k9' AS BLOB)) > 0 LIMIT 1", [['1']]);
   assert.deepEqual(page.problems, []);
 });
 
