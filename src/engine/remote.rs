@@ -382,9 +382,7 @@ impl WholeDownload {
                  is not known yet: the download stops past {limit_text})."
             )),
             WholeDownload::TooLarge { size } => Some(format!(
-                "At {} it is too large to download whole here: the page downloads at most \
-                 {limit_text} (larger files open in seconds only when read in parts, and a \
-                 whole download would be held twice in the tab's memory while it opens).",
+                "At {} it is too large to download whole here (at most {limit_text}).",
                 format_bytes(*size)
             )),
             WholeDownload::NotOffered => None,

@@ -48,7 +48,7 @@ pub fn DatabasePanel() -> impl IntoView {
             <address_field::AddressField/>
             <super::datasette_form::DatasetteForm/>
             <p class="hint">
-                "Or drop a SQLite file (or a saved conversation, to replay it, or a notes file) anywhere on this page. It is read here, in your browser, and never uploaded. A web address is read in parts, only the pages a query needs."
+                "Or drop a SQLite file (or a saved conversation, to replay it, or a notes file) anywhere on this page. It is read here, in your browser, and never uploaded. From a web address, a small file is downloaded whole and a large one read in parts, only the pages a query needs."
             </p>
             <Status/>
         </section>

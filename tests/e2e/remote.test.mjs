@@ -180,7 +180,7 @@ test('a server that ignores Range sends the whole file: the page uses it, with a
 test('past the whole-download limit: one sentence, what to set folded under it, nothing offered', async (t) => {
   const page = await session.open({ search: dbAddress(at('ignore-range', 'huge.db')), closeAfter: t });
   const message = await failedStatus(page, 'huge.db');
-  assert.match(message, /ignores the Range header\), so the database cannot be read on demand\. At 629 MB it is too large to download whole here: the page downloads at most 537 MB/);
+  assert.match(message, /ignores the Range header\), so the database cannot be read on demand\. At 629 MB it is too large to download whole here \(at most 537 MB\)\.$/);
   assert.doesNotMatch(message, /nginx/, 'what to set is folded, not in the sentence');
   const help = await serverHelp(page);
   assert.match(help, /nginx/);
@@ -328,6 +328,35 @@ test('a question on a remote database stays within its read budget: queries, dia
   server.reset();
   await expectTable(page, SCAN, (table) => table.rows.length === 3, 'three statuses', { timeout: 60_000 });
   assert.ok(server.stats().bytes > 1_000_000, `the whole scan read ${server.stats().bytes} bytes`);
+  assert.deepEqual(page.problems, []);
+});
+
+test('three candidates that each scan share the one read budget of their question, whatever their order', async (t) => {
+  execFileSync('python3', [dataset('big/make_big.py'), path.join(temp.dir, 'shared.db'), '--orders', '60000']);
+  const scans = [
+    SCAN,
+    'SELECT count(*), sum(quantity) FROM order_items',
+    'SELECT segment, count(*) FROM customers GROUP BY segment',
+  ];
+  // Turns go to the candidates in the order their requests come: each asks for a scan first.
+  const llm = await scriptedLlm(t, [
+    ...scans.map((sql) => call('run_sql', { sql })),
+    ...scans.map(() => finalAnswer("Customer 7's orders.", LOOKUP_ORDERS)),
+  ]);
+  const search = `${dbAddress(at('range', 'shared.db'))}&budget=1&candidates=3`;
+  const page = await session.open({ search, beforeLoad: onDemand, closeAfter: t });
+  await waitForOpen(page, 'shared.db', 60_000);
+  await configureFor(page, llm, 'openai');
+  server.reset();
+  await ask(page, 'What do the orders look like?');
+  await waitUntil('the candidates to agree', () => visibleText(page, 'agreement'), Boolean, 120_000);
+  const { bytes } = server.stats();
+  // Positive control: the scans reached the server, and want far more than 1 MB together.
+  assert.ok(bytes > 100_000, `the question read only ${bytes} bytes`);
+  assert.ok(bytes <= 1_000_000, `three candidates read ${bytes} bytes with a budget of 1 MB`);
+  const stop = /read budget of 1\.0 MB allows/;
+  const told = llm.modelRequests().map(bodyText).filter((body) => stop.test(body));
+  assert.ok(told.length >= 2, `the budget stopped at least two of the scans (${told.length})`);
   assert.deepEqual(page.problems, []);
 });
 
