@@ -54,14 +54,14 @@ fn is_hiragana(c: char) -> bool {
 }
 
 /// A letter or digit of a script written with spaces (Latin, Greek, Cyrillic…).
-fn is_word_char(c: char) -> bool {
+pub fn is_word_char(c: char) -> bool {
     c.is_alphanumeric() && !is_cjk(c)
 }
 
 /// The grams of `text` (already [`normalise`]d): each Latin word, `#`-marked so that it never
 /// equals a gram, with its 3-grams; the 2- and 3-grams of each CJK word (a lone CJK character
 /// is its own gram).
-fn grams(text: &str) -> Vec<String> {
+pub fn grams(text: &str) -> Vec<String> {
     let chars: Vec<char> = text.chars().collect();
     let mut grams = Vec::new();
     let mut start = 0;
@@ -199,6 +199,12 @@ pub fn matching_terms<'k>(glossary: &'k [Term], question: &str) -> Vec<&'k Term>
         .iter()
         .filter(|term| uses_term(&question, &normalise(term.term.trim())))
         .collect()
+}
+
+/// Whether `phrase` stands in `text` (both [`normalise`]d, or folded alike): a Latin phrase as
+/// whole words (a plural `s` or `es` allowed after it), a CJK one anywhere.
+pub fn contains_phrase(text: &str, phrase: &str) -> bool {
+    uses_term(text, phrase)
 }
 
 fn uses_term(question: &str, term: &str) -> bool {
