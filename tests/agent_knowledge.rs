@@ -185,8 +185,9 @@ fn notes_reach_the_system_prompt_and_describe_table() {
 
     let sent = knowledge_event(&episode);
     assert_eq!(sent.notes, 3);
+    assert!(matches!(episode.events[1].kind, EventKind::Schema(_)));
     assert!(matches!(
-        episode.events[1].kind,
+        episode.events[2].kind,
         EventKind::StepStarted { step: 1, .. }
     ));
 }
@@ -672,8 +673,10 @@ fn knowledge_on_nothing_the_model_sees_or_asks_about_sends_no_event() {
         question_message(&episode.requests[0]),
         "How many customers live in Tokyo?"
     );
+    // No knowledge event: what of the schema went comes first, then the first step.
+    assert!(matches!(episode.events[0].kind, EventKind::Schema(_)));
     assert!(matches!(
-        episode.events[0].kind,
+        episode.events[1].kind,
         EventKind::StepStarted { .. }
     ));
 }

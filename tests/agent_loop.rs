@@ -20,8 +20,12 @@ const MARCH: &str =
 fn kinds(events: &[askdb::agent::AgentEvent]) -> Vec<&'static str> {
     events
         .iter()
+        // What of the schema went with the question comes with every one; its own tests look
+        // at it (tests/agent_selection.rs).
+        .filter(|event| !matches!(event.kind, EventKind::Schema(_)))
         .map(|event| match event.kind {
             EventKind::Knowledge(_) => "knowledge",
+            EventKind::Schema(_) => "schema",
             EventKind::StepStarted { .. } => "step",
             EventKind::LlmRetry { .. } => "retry",
             EventKind::ModelReplied { .. } => "replied",

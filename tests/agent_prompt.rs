@@ -1,5 +1,6 @@
-//! The system prompt carries the schema up front: all of it when small, the table names with
-//! row counts when large (the model then asks `describe_table`).
+//! The system prompt carries the schema up front: all of it when its table lines fit 8 KiB,
+//! the table names with row counts when larger (each question then brings the columns of the
+//! tables it most likely needs, and the model asks `describe_table` for others).
 #![cfg(not(target_arch = "wasm32"))] // rusqlite, through tests/support
 
 mod support;
@@ -37,30 +38,66 @@ fn a_small_schema_is_given_whole() {
     assert!(prompt.contains("at most 50 rows"));
 }
 
+/// A database of `tables` tables of eight columns each, made in a temporary file.
+fn wide_database(tables: usize) -> RusqliteDb {
+    let path = std::env::temp_dir().join(format!(
+        "askdb-prompt-wide-{}-{tables}.db",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_file(&path);
+    let db = rusqlite::Connection::open(&path).expect("a temporary database");
+    for n in 0..tables {
+        db.execute_batch(&format!(
+            "CREATE TABLE shelf_{n} (id INTEGER PRIMARY KEY, label TEXT NOT NULL, \
+             placed_at TEXT, weight_grams INTEGER, colour TEXT, owner_name TEXT, \
+             notes TEXT, previous_id INTEGER REFERENCES shelf_{n}(id)); \
+             INSERT INTO shelf_{n} (label) VALUES ('a'), ('b');"
+        ))
+        .expect("a table");
+    }
+    drop(db);
+    RusqliteDb::open(&path)
+}
+
 #[test]
-fn a_large_schema_is_given_as_names_with_row_counts() {
-    let db = RusqliteDb::open(&support::dataset("mondial/mondial.db"));
+fn a_schema_past_the_budget_is_given_as_names_with_row_counts() {
+    let db = wide_database(60);
     let (prompt, session) = prompt_for(&db);
     let tables = &session.schema().tables;
-    assert!(tables.len() > 30, "{} tables", tables.len());
-    assert!(prompt.contains(&format!(
-        "The database has {} tables and views",
-        tables.len()
-    )));
-    assert!(prompt.contains("describe_table(table)"));
+    assert_eq!(tables.len(), 60);
+    assert!(prompt.contains("The database has 60 tables and views"));
+    assert!(prompt.contains("call describe_table(table) for any other"));
     for table in tables {
         let count = table.row_count.expect("counted").to_string();
-        let listed = format!("{} ({count})", table.name);
-        let quoted = format!("\"{}\" ({count})", table.name);
         assert!(
-            prompt.contains(&listed) || prompt.contains(&quoted),
-            "{listed}"
+            prompt.contains(&format!("{} ({count})", table.name)),
+            "{}",
+            table.name
         );
     }
-    // No column lists: the model asks for the tables it needs.
-    let first = &tables[0];
-    let typed = format!("{} {}", first.columns[0].name, first.columns[0].decl_type);
-    assert!(!prompt.contains(&typed), "{typed}");
+    // No column lists: the question's own message brings the tables it needs.
+    assert!(
+        !prompt.contains("weight_grams"),
+        "the columns are in the prompt"
+    );
+}
+
+#[test]
+fn the_whole_schema_is_given_up_to_the_budget_mondial_too() {
+    // Mondial: 46 tables and 190 columns, 5 KB of table lines, under the 8 KiB budget.
+    let db = RusqliteDb::open(&support::dataset("mondial/mondial.db"));
+    let (prompt, session) = prompt_for(&db);
+    assert!(session.schema().tables.len() > 40);
+    assert!(!prompt.contains("tables and views. The columns"));
+    assert!(prompt.contains("Country ("), "{prompt}");
+    assert!(
+        prompt.contains("Inflation"),
+        "a column of Economy is listed"
+    );
+    // The budget is bytes, not a count of tables: 35 tables of about 200 bytes each fit (the
+    // 60 above do not).
+    let (fits, _) = prompt_for(&wide_database(35));
+    assert!(fits.contains("weight_grams"), "35 tables (about 7 KB) fit");
 }
 
 #[test]

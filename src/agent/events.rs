@@ -20,6 +20,9 @@ pub enum EventKind {
     /// What the agent knows of the data's meaning went with the question (before step 1; only
     /// when there is knowledge).
     Knowledge(KnowledgeSent),
+    /// What of the schema went with the question (before step 1): the tables picked for it
+    /// when the whole schema is not in the system prompt, the values it names.
+    Schema(SchemaSent),
     /// A model turn begins (`step` counts from 1).
     StepStarted { step: u32, max_steps: u32 },
     /// A model call failed in a way that may pass; the agent waits, then tries again.
@@ -84,6 +87,33 @@ pub struct KnowledgeSent {
     pub budget: usize,
     /// Notes, terms and examples left out because they did not fit.
     pub left_out: usize,
+}
+
+/// What of the schema went with a question, and what its first request weighed.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SchemaSent {
+    /// Whether the whole schema is in the system prompt (then no tables are picked).
+    pub whole: bool,
+    /// The tables whose columns went with the question, best first, each with why.
+    pub tables: Vec<PickedTable>,
+    /// The values of the data the question names, beside their columns:
+    /// `category.name has 'Horror'`.
+    pub values: Vec<String>,
+    /// What the value index holds, for the person ("values of 12 columns, from the first
+    /// 10,000 rows of each table").
+    pub values_coverage: String,
+    /// Bytes of the question's message spent on them.
+    pub bytes: usize,
+    /// The whole first request: the system prompt, the messages and the tools' descriptions.
+    pub first_request_bytes: usize,
+}
+
+/// A table picked for a question, and why ("the word 'film'", "on the join path from rental
+/// to film").
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PickedTable {
+    pub name: String,
+    pub why: Vec<String>,
 }
 
 /// A worked example sent with a question, and how well it matched it (0 to 1).

@@ -19,11 +19,12 @@ mod prompt;
 mod question_database;
 mod race;
 mod run;
+pub mod selection;
 pub mod tools;
 pub mod traps;
 mod values;
 
-pub use events::{AgentEvent, EventKind, KnowledgeSent, SentExample};
+pub use events::{AgentEvent, EventKind, KnowledgeSent, PickedTable, SchemaSent, SentExample};
 pub use memory::{Conversation, Turn};
 pub use prompt::system_prompt;
 pub use values::TableRows;
@@ -38,6 +39,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::fmt;
 use std::future::Future;
+use std::sync::Arc;
 use tools::describe_table::TableDescription;
 use tools::query::Catalog;
 pub use tools::Mode;
@@ -184,6 +186,13 @@ pub struct Session {
     knowledge: Knowledge,
     /// The worked examples the model may be shown, ready to be searched.
     examples: Examples,
+    /// The tables of `schema`, ready to be ranked for a question (with the knowledge's words).
+    tables: selection::rank::TableIndex,
+    /// The short text values of the data, for the values a question names (within `schema`).
+    values: Arc<selection::values::ValueIndex>,
+    /// The index `set_values` was given, so that the same one is not kept within the schema
+    /// again at every question.
+    values_from: Option<Arc<selection::values::ValueIndex>>,
 }
 
 impl Session {
@@ -191,8 +200,10 @@ impl Session {
     /// without askdb's own tables, [`crate::knowledge::KNOWLEDGE_TABLES`], which hold notes
     /// about the data, not data).
     pub fn new(schema: Schema) -> Session {
+        let schema = crate::model_view::schema_for_model(schema);
         Session {
-            schema: crate::model_view::schema_for_model(schema),
+            tables: selection::rank::TableIndex::new(&schema, &Knowledge::default()),
+            schema,
             ..Session::default()
         }
     }
@@ -235,7 +246,29 @@ impl Session {
             return;
         }
         self.examples = Examples::new(&knowledge, &self.schema);
+        self.tables = selection::rank::TableIndex::new(&self.schema, &knowledge);
         self.knowledge = knowledge;
+    }
+
+    /// The values of the data, for the values a question names (the page builds the index
+    /// once the database the model reads is ready; `askdb-eval` when it opens one). Kept
+    /// within this session's schema: a value of a table or column the model cannot see is
+    /// never named to it.
+    pub fn set_values(&mut self, values: Arc<selection::values::ValueIndex>) {
+        if self
+            .values_from
+            .as_ref()
+            .is_some_and(|from| Arc::ptr_eq(from, &values))
+        {
+            return;
+        }
+        self.values = Arc::new(values.within(&self.schema));
+        self.values_from = Some(values);
+    }
+
+    /// The value index as it was handed over (before it was kept within this schema).
+    pub fn values(&self) -> Option<Arc<selection::values::ValueIndex>> {
+        self.values_from.clone()
     }
 
     /// Keeps `answer` as the answer to `question`, for the questions that follow: the one the

@@ -10,9 +10,13 @@ use crate::knowledge::Knowledge;
 use crate::sql::ident;
 use std::fmt::Write;
 
-/// Up to this size the whole schema goes into the prompt; beyond, only table names.
-const SMALL_SCHEMA_TABLES: usize = 30;
-const SMALL_SCHEMA_COLUMNS: usize = 300;
+/// Up to this many bytes of table lines the whole schema goes into the prompt; beyond, only
+/// table names, and each question brings the columns of the tables it most likely needs
+/// (`selection`). 8 KiB is about 2,000 tokens, sent (from the provider's cache) with every
+/// step: every single-domain schema among the datasets fits (Sakila's 21 tables and views are
+/// 3.7 KB, Mondial's 46 tables 5.0 KB, Northwind's 30 4.8 KB); twenty Spider databases merged
+/// into one (80 tables, 13 KB) do not.
+pub(crate) const WHOLE_SCHEMA_BYTES: usize = 8 * 1024;
 /// A huge catalogue is listed in part; `list_tables` has the rest.
 const LISTED_TABLES: usize = 400;
 
@@ -78,7 +82,7 @@ pub(crate) struct NotesSent {
 pub(crate) fn build(schema: &Schema, knowledge: &Knowledge, config: &AgentConfig) -> SystemPrompt {
     let (rules, overview, column_notes) = match config.mode {
         Mode::Sql => {
-            let small = is_small(schema);
+            let small = sends_whole_schema(schema);
             let rows = format!(
                 "\n- run_sql shows you at most {} rows of a result.\n\n",
                 config.rows_to_model
@@ -105,8 +109,17 @@ pub(crate) fn build(schema: &Schema, knowledge: &Knowledge, config: &AgentConfig
     }
 }
 
-fn is_small(schema: &Schema) -> bool {
-    schema.tables.len() <= SMALL_SCHEMA_TABLES && schema.column_count() <= SMALL_SCHEMA_COLUMNS
+/// Whether the whole schema goes into the system prompt: its table lines fit
+/// [`WHOLE_SCHEMA_BYTES`].
+pub(crate) fn sends_whole_schema(schema: &Schema) -> bool {
+    let mut bytes = 0;
+    for table in &schema.tables {
+        bytes += table_line(table).len() + 1;
+        if bytes > WHOLE_SCHEMA_BYTES {
+            return false;
+        }
+    }
+    true
 }
 
 /// The notes on the tables (and, when the columns are listed, on the columns) of `schema`, one
@@ -158,7 +171,7 @@ const NOTES_HEADING: &str =
     "\nNotes on the data, from the people who keep it (describe_table shows them too):\n";
 
 /// `  -- orders.amount: in cents, tax included` (one line, whatever the note holds).
-fn note_line(place: &str, note: &str) -> String {
+pub(crate) fn note_line(place: &str, note: &str) -> String {
     format!("  -- {place}: {}\n", one_line(note, PROMPT_NOTE_CHARS))
 }
 
@@ -178,8 +191,9 @@ fn schema_overview(schema: &Schema, small: bool) -> String {
     } else {
         let _ = writeln!(
             text,
-            "The database has {} tables and views. Call describe_table(table) to see the columns \
-             of a table before you query it. Tables (rows):",
+            "The database has {} tables and views. The columns of the tables a question most \
+             likely needs come with it; call describe_table(table) for any other before you \
+             query it. Tables (rows):",
             schema.tables.len()
         );
         let names: Vec<String> = schema
@@ -205,7 +219,7 @@ fn schema_overview(schema: &Schema, small: bool) -> String {
 }
 
 /// `orders (12): id INTEGER PK, customer_id INTEGER -> customers.id, ...`
-fn table_line(table: &Table) -> String {
+pub(crate) fn table_line(table: &Table) -> String {
     let columns: Vec<String> = table
         .columns
         .iter()

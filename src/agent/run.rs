@@ -8,7 +8,7 @@ use super::tools::final_answer::AcceptedAnswer;
 use super::tools::query::Catalog;
 use super::tools::{self, Mode, Offer, ToolOutput, Toolbox};
 use super::values::round_ms;
-use super::{briefing, prompt, Agent, AgentError, Answer, Failure, Session};
+use super::{briefing, prompt, selection, Agent, AgentError, Answer, Failure, Session};
 use crate::clock::Clock;
 use crate::engine::Database;
 use crate::llm::retry::RetryPolicy;
@@ -160,7 +160,7 @@ where
         prompt.notes,
         question,
     );
-    let text = match briefing {
+    let mut text = match briefing {
         Some(briefing) => {
             let text = briefing.message(question);
             run.emit(EventKind::Knowledge(briefing.sent));
@@ -168,6 +168,19 @@ where
         }
         None => question.to_string(),
     };
+    // The part of the schema the question needs (when the system prompt lists names only) and
+    // the values it names, after it: the system prompt stays the same bytes for the database.
+    // In safe mode the query tool's description lists every field: only the values go.
+    let whole = config.mode == Mode::Safe || prompt::sends_whole_schema(&session.schema);
+    let mut picked = selection::for_question(
+        &session.schema,
+        &session.knowledge,
+        &session.tables,
+        &session.values,
+        question,
+        whole,
+    );
+    text.push_str(&picked.text);
     messages.push(Message::User { text });
     // After the question, so that every candidate's first request starts with the same bytes.
     if let Some(text) = agent.approach.instruction(&session.schema) {
@@ -188,6 +201,8 @@ where
         catalog,
     };
     let tool_specs = tools::specs(&offer);
+    picked.sent.first_request_bytes = request_bytes(&system, &messages, &tool_specs);
+    run.emit(EventKind::Schema(picked.sent));
     let mut toolbox = Toolbox::new(
         agent.db,
         &session.schema,
@@ -326,4 +341,31 @@ async fn run_calls<D: Database + ?Sized>(
         });
     }
     Ok(Calls::Results(results))
+}
+
+/// What a request carries for the model, in bytes: the system prompt, the messages' text and
+/// the tools' descriptions (as JSON). Not what goes on the wire, which each provider wraps its
+/// own way, but the same for all of them.
+fn request_bytes(system: &str, messages: &[Message], tools: &[crate::llm::ToolSpec]) -> usize {
+    let messages: usize = messages
+        .iter()
+        .map(|message| match message {
+            Message::User { text } => text.len(),
+            Message::Assistant {
+                text, tool_calls, ..
+            } => {
+                let calls: usize = tool_calls
+                    .iter()
+                    .map(|call| call.name.len() + call.arguments.len())
+                    .sum();
+                text.as_deref().map_or(0, str::len) + calls
+            }
+            Message::ToolResults { results } => results.iter().map(|r| r.content.len()).sum(),
+        })
+        .sum();
+    let tools: usize = tools
+        .iter()
+        .map(|tool| tool.name.len() + tool.description.len() + tool.parameters.to_string().len())
+        .sum();
+    system.len() + messages + tools
 }

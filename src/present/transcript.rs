@@ -6,7 +6,7 @@
 use super::count::{plural, rows};
 use crate::agent::tools::{ToolCall, ToolOutput};
 use crate::agent::traps::{Diagnostic, DiagnosticKind};
-use crate::agent::{AgentEvent, Answer, EventKind, KnowledgeSent};
+use crate::agent::{AgentEvent, Answer, EventKind, KnowledgeSent, SchemaSent};
 use crate::llm::Usage;
 use crate::text::cut_chars;
 
@@ -23,6 +23,9 @@ pub enum Entry {
     },
     /// What the agent knew of the data's meaning went with the question.
     Knowledge(KnowledgeLine),
+    /// What of the schema went with the question: the tables picked for it, the values it
+    /// names.
+    Schema(SchemaLine),
 }
 
 /// "Knowledge: 3 notes, 1 term, 2 examples · 1.4 of 10 KB", opening onto the terms and the
@@ -58,6 +61,53 @@ impl KnowledgeLine {
             summary,
             details: terms.chain(examples).collect(),
         }
+    }
+}
+
+/// "Schema: 4 tables picked for this question, 1 value it names · 1.2 KB", opening onto each
+/// table with why it was picked, and each value beside its column.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SchemaLine {
+    pub summary: String,
+    pub details: Vec<String>,
+}
+
+impl SchemaLine {
+    /// The line for `sent`; `None` when nothing went with the question (the whole schema is in
+    /// the system prompt and the question names no value).
+    pub fn new(sent: &SchemaSent) -> Option<SchemaLine> {
+        if sent.tables.is_empty() && sent.values.is_empty() {
+            return None;
+        }
+        let mut parts = Vec::new();
+        if !sent.whole {
+            parts.push(format!(
+                "{} picked for this question",
+                plural(sent.tables.len() as u64, "table", "tables")
+            ));
+        }
+        if !sent.values.is_empty() {
+            parts.push(format!(
+                "{} it names",
+                plural(sent.values.len() as u64, "value", "values")
+            ));
+        }
+        let summary = format!(
+            "Schema: {} · {} KB",
+            parts.join(", "),
+            kilobytes(sent.bytes)
+        );
+        let tables = sent
+            .tables
+            .iter()
+            .map(|table| format!("{}: {}", table.name, table.why.join("; ")));
+        let values = sent.values.iter().map(|value| format!("Value: {value}"));
+        let coverage = (!sent.values_coverage.is_empty())
+            .then(|| format!("Values looked for in {}", sent.values_coverage));
+        Some(SchemaLine {
+            summary,
+            details: tables.chain(values).chain(coverage).collect(),
+        })
     }
 }
 
@@ -137,6 +187,11 @@ impl Transcript {
             EventKind::Knowledge(sent) => self
                 .entries
                 .push(Entry::Knowledge(KnowledgeLine::new(&sent))),
+            EventKind::Schema(sent) => {
+                if let Some(line) = SchemaLine::new(&sent) {
+                    self.entries.push(Entry::Schema(line));
+                }
+            }
             EventKind::StepStarted { step, max_steps } => {
                 self.status = Some(format!(
                     "Step {step} of {max_steps}: waiting for the model…"
