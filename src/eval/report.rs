@@ -42,21 +42,37 @@ pub fn markdown(report: &Report) -> String {
         out.push_str(&calibration_table(&calibration(&report.results)));
         out.push('\n');
     }
-    out.push_str("| # | question | result | steps | tokens | time |\n");
-    out.push_str("| ---: | --- | --- | ---: | ---: | ---: |\n");
+    if let Some(line) = selection_line(&report.results) {
+        out.push_str(&line);
+    }
+    out.push_str("| # | question | result | steps | tokens | time | schema in the first request | first request |\n");
+    out.push_str("| ---: | --- | --- | ---: | ---: | ---: | --- | ---: |\n");
     for (index, result) in report.results.iter().enumerate() {
         let outcome = match result.outcome.why() {
             None => result.outcome.label().to_string(),
             Some(why) => format!("{}: {}", result.outcome.label(), inline(&why, CELL_CHARS)),
         };
+        let (shown, bytes) = match &result.selection {
+            Some(recall) if recall.whole => ("whole".to_string(), kb(recall.first_request_bytes)),
+            Some(recall) => (
+                format!(
+                    "{}/{} tables, {}/{} columns",
+                    recall.tables_found, recall.tables, recall.columns_found, recall.columns
+                ),
+                kb(recall.first_request_bytes),
+            ),
+            None => ("–".to_string(), "–".to_string()),
+        };
         out.push_str(&format!(
-            "| {} | {} | {} | {} | {} | {} |\n",
+            "| {} | {} | {} | {} | {} | {} | {} | {} |\n",
             index + 1,
             inline(&result.question, CELL_CHARS),
             outcome,
             result.steps,
             grouped(result.usage.input_tokens + result.usage.output_tokens),
             elapsed(result.elapsed_ms),
+            shown,
+            bytes,
         ));
     }
     let failures: Vec<(usize, &GoldenResult)> = report
@@ -92,6 +108,35 @@ pub fn markdown(report: &Report) -> String {
         }
     }
     out
+}
+
+/// "Schema in the first request: 45 of 50 tables (90 %) and 120 of 140 columns (86 %) of the
+/// expected SQL; first requests 412.0 KB in all, 8.2 KB on average." — `None` when no question
+/// reached the model.
+fn selection_line(results: &[GoldenResult]) -> Option<String> {
+    let recalls: Vec<_> = results
+        .iter()
+        .filter_map(|r| r.selection.as_ref())
+        .collect();
+    if recalls.is_empty() {
+        return None;
+    }
+    let (tables_found, tables, columns_found, columns, bytes) =
+        super::selection::totals(recalls.iter().copied());
+    Some(format!(
+        "Schema in the first request: {tables_found} of {tables} tables ({}) and \
+         {columns_found} of {columns} columns ({}) of the expected SQL; first requests {} in \
+         all, {} on average.\n\n",
+        share(tables_found, tables),
+        share(columns_found, columns),
+        kb(bytes),
+        kb(bytes / recalls.len()),
+    ))
+}
+
+/// `8.2 KB`.
+fn kb(bytes: usize) -> String {
+    format!("{:.1} KB", bytes as f64 / 1000.0)
 }
 
 /// Whether agreement predicts correctness, as a Markdown table: per agreement level, the

@@ -6,8 +6,11 @@
 //! tables are not in the schema it is shown (`Session::new`), and evidence that reads them
 //! fails.
 
+use super::selection::SelectionRecall;
 use crate::agent::candidates::{Agreement, CandidateAgents, Candidates};
-use crate::agent::{Agent, AgentConfig, AgentError, Answer, Failure, Session};
+use crate::agent::{
+    Agent, AgentConfig, AgentError, AgentEvent, Answer, EventKind, Failure, Session,
+};
 use crate::clock::Clock;
 use crate::compare::{same_result, Verdict};
 use crate::engine::{self, Database, QueryLimits, QueryResult};
@@ -100,6 +103,10 @@ pub struct GoldenResult {
     /// The question's own outcome is then the first candidate's (asked as a single answer is).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub candidates: Option<CandidatesJudged>,
+    /// How much of what the expected SQL reads the model's first request showed with its
+    /// columns (the first candidate's, with several), and that request's bytes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub selection: Option<SelectionRecall>,
 }
 
 /// The candidates of one golden question, judged.
@@ -253,6 +260,7 @@ where
         steps: 0,
         elapsed_ms: 0.0,
         candidates: None,
+        selection: None,
     };
     let finish = |mut result: GoldenResult, outcome| {
         result.outcome = outcome;
@@ -270,8 +278,12 @@ where
     // A new session leaves the knowledge tables out of the schema the model is shown.
     let mut session = Session::new(template.schema().clone());
     session.set_knowledge(shown_to_model(template.knowledge(), golden));
+    if let Some(values) = template.values() {
+        session.set_values(values);
+    }
     if candidate.config.candidates > 1 {
-        let drawn = ask_candidates(candidate, &session, golden, &limits, cancel).await?;
+        let (drawn, recall) = ask_candidates(candidate, &session, golden, &limits, cancel).await?;
+        result.selection = recall;
         let first = &drawn.answers[0];
         result.usage = drawn.usage();
         result.steps = drawn.answers.iter().map(|a| a.steps()).sum();
@@ -294,9 +306,23 @@ where
         candidate.clock,
         candidate.config.clone(),
     );
+    let mut first_schema = None;
+    let mut note_schema = |event: AgentEvent| {
+        if let EventKind::Schema(sent) = event.kind {
+            first_schema.get_or_insert(sent);
+        }
+    };
     let asked = agent
-        .ask(&mut session, &golden.question, &mut |_| {}, cancel.as_mut())
+        .ask(
+            &mut session,
+            &golden.question,
+            &mut note_schema,
+            cancel.as_mut(),
+        )
         .await;
+    result.selection = first_schema
+        .as_ref()
+        .map(|sent| SelectionRecall::of(&golden.sql, session.schema(), sent));
     let answer = match asked {
         Ok(answer) => answer,
         Err(Failure {
@@ -335,7 +361,7 @@ async fn ask_candidates<D, L, C>(
     golden: &GoldenQuestion,
     limits: &QueryLimits,
     cancel: Pin<&mut C>,
-) -> Option<Candidates>
+) -> Option<(Candidates, Option<SelectionRecall>)>
 where
     D: Database + ?Sized,
     L: LlmProvider + ?Sized,
@@ -348,10 +374,19 @@ where
         config: candidate.config.clone(),
         evidence_limits: *limits,
     };
+    let mut first_schema = None;
+    let mut note_schema = |index: usize, event: AgentEvent| {
+        if let (0, EventKind::Schema(sent)) = (index, event.kind) {
+            first_schema.get_or_insert(sent);
+        }
+    };
     let drawn = agents
-        .ask(session, &golden.question, &mut |_, _| {}, cancel)
+        .ask(session, &golden.question, &mut note_schema, cancel)
         .await;
-    (!drawn.stopped()).then_some(drawn)
+    let recall = first_schema
+        .as_ref()
+        .map(|sent| SelectionRecall::of(&golden.sql, session.schema(), sent));
+    (!drawn.stopped()).then_some((drawn, recall))
 }
 
 /// How an answer (or the failure instead of one) fares against the expected results, given

@@ -6,7 +6,9 @@
 //! reader's page shows.
 
 use super::error::EvalError;
+use askdb::agent::selection::{self, values::Bounds, values::ValueIndex};
 use askdb::agent::Session;
+use askdb::clock::SystemClock;
 use askdb::conversation::DatabaseIdentity;
 use askdb::engine::datasette::native::NativeTransport;
 use askdb::engine::datasette::{DatasetteAddress, DatasetteDatabase};
@@ -21,6 +23,7 @@ use askdb::knowledge::{comments, tables, Knowledge};
 use askdb::model_view::{self, Enforcement, ModelView};
 use futures::executor::block_on;
 use std::path::Path;
+use std::sync::Arc;
 
 /// Row counts in the schema get this long each, as in the page.
 const COUNT_LIMITS: QueryLimits = QueryLimits {
@@ -54,6 +57,7 @@ impl Opened {
             notes,
             hide,
             HidingMechanism::Copy,
+            DatabaseKind::InMemory,
             |_, _, enforcement| {
                 let Enforcement::Copy { script } = enforcement else {
                     unreachable!("a file is copied, never fenced")
@@ -93,6 +97,7 @@ impl Opened<DatasetteDatabase<NativeTransport>> {
             notes,
             &[],
             DatabaseKind::Datasette.hiding(),
+            DatabaseKind::Datasette,
             |whole, full_schema, enforcement| {
                 let Enforcement::Fenced { fence } = enforcement else {
                     unreachable!("a Datasette database is fenced, never copied")
@@ -116,6 +121,7 @@ impl<D: Database> Opened<D> {
         notes: &Knowledge,
         hide: &[String],
         mechanism: HidingMechanism,
+        kind: DatabaseKind,
         make_model_view: impl FnOnce(&D, &Schema, &Enforcement) -> Result<(D, Schema), EvalError>,
     ) -> Result<Opened<D>, EvalError> {
         let schema_error = |why| EvalError::Schema {
@@ -156,10 +162,21 @@ impl<D: Database> Opened<D> {
         for problem in &problems {
             eprintln!("{}: knowledge: {problem}", path.display());
         }
+        // The values a question may name, read from the database the model reads, as the page
+        // does once its model view is ready.
+        let mut session = Session::for_view(view);
+        let values = block_on(ValueIndex::build(
+            model_view_copy.as_ref().unwrap_or(&whole),
+            session.schema(),
+            &selection::value_plan(kind),
+            &Bounds::default(),
+            &SystemClock::new(),
+        ));
+        session.set_values(Arc::new(values));
         Ok(Opened {
             whole,
             model_view_copy,
-            session: Session::for_view(view),
+            session,
             unresolved,
         })
     }
