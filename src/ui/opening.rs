@@ -522,6 +522,7 @@ async fn show_database(
     // its notes, applies to it until they are settled below.
     super::hiding::start_opening(state);
     knowledge::start_opening(state);
+    super::value_index::forget(state);
     state.identity.set(Identification::Pending);
     let before = state
         .db
@@ -588,6 +589,8 @@ async fn show_database(
     let started = OpenSteps::start();
     knowledge::load_for_open(state, &schema, key).await;
     step("notes (knowledge)", started);
+    // Settled: the values a question may name are read now, in the background.
+    super::value_index::refresh(state);
     match schema_error {
         // The database is open and can be queried; only the overview is missing.
         Some(why) => Err(format!(

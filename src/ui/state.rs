@@ -2,6 +2,7 @@
 
 use super::hiding::view::Hiding;
 use super::knowledge::view::KnowledgeState;
+use crate::agent::selection::values::ValueIndex;
 use crate::conversation::{ConversationFile, DatabaseIdentity};
 use crate::engine::identity::Identity;
 use crate::engine::kind::{DatabaseKind, ON_DEMAND_FROM_BYTES};
@@ -157,6 +158,9 @@ pub struct AppState {
     pub hiding: RwSignal<Hiding>,
     /// What the open database's data means (notes, glossary, examples, golden questions).
     pub knowledge: RwSignal<KnowledgeState>,
+    /// The values of the database the model reads, for the values a question names
+    /// (`ui::value_index`); `None` until built.
+    pub values: StoredValue<Option<Arc<ValueIndex>>>,
     pub open: RwSignal<Option<OpenDatabase>>,
     pub loading: RwSignal<Option<Loading>>,
     /// Why the last attempt to open a database failed.
@@ -226,6 +230,7 @@ impl AppState {
             model_view_db: StoredValue::new_local(None),
             hiding: RwSignal::new(Hiding::default()),
             knowledge: RwSignal::new(KnowledgeState::default()),
+            values: StoredValue::new(None),
             open: RwSignal::new(None),
             loading: RwSignal::new(None),
             open_error: RwSignal::new(None),

@@ -127,6 +127,9 @@ impl ChatState {
     ) -> Option<Candidates> {
         let run = exchange.candidates?;
         session.set_knowledge(crate::ui::knowledge::model_view_knowledge(self.app));
+        if let Some(values) = self.app.values.get_value() {
+            session.set_values(values);
+        }
         let owner = self.owner.get_value();
         let transcripts = run.transcripts.get_value();
         let question = exchange.question.get_value();

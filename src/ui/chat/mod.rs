@@ -303,6 +303,9 @@ impl ChatState {
     ) -> Option<Result<Answer, Failure>> {
         // The notes as they are now: one saved since the last question counts.
         session.set_knowledge(super::knowledge::model_view_knowledge(self.app));
+        if let Some(values) = self.app.values.get_value() {
+            session.set_values(values);
+        }
         let clock = BrowserClock;
         let agent = Agent::new(db, llm, &clock, config);
         let owner = self.owner.get_value();

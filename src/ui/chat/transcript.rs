@@ -14,7 +14,7 @@ use crate::llm::Usage;
 use crate::present::count::{rows, rows_caption};
 use crate::present::time::elapsed;
 use crate::present::transcript::{
-    self as model, is_warning, Entry, KnowledgeLine, NoteKind, Step, StepDifference,
+    self as model, is_warning, Entry, KnowledgeLine, NoteKind, SchemaLine, Step, StepDifference,
 };
 use leptos::prelude::*;
 
@@ -97,6 +97,7 @@ fn note_at(transcript: Transcript, index: usize) -> AnyView {
     transcript.0.with_untracked(|t| match t.entries.get(index) {
         Some(Entry::Note { kind, text }) => note_view(*kind, text.clone()),
         Some(Entry::Knowledge(line)) => knowledge_view(line.clone()),
+        Some(Entry::Schema(line)) => schema_view(line.clone()),
         _ => ().into_any(),
     })
 }
@@ -109,6 +110,22 @@ fn knowledge_view(line: KnowledgeLine) -> AnyView {
     }
     view! {
         <li class="note knowledge" data-testid="knowledge">
+            <details>
+                <summary>{line.summary}</summary>
+                <ul class="knowledge-details">
+                    {line.details.into_iter().map(|detail| view! { <li>{detail}</li> }).collect_view()}
+                </ul>
+            </details>
+        </li>
+    }
+    .into_any()
+}
+
+/// What of the schema went with the question: one line, opening onto each picked table with
+/// why it was picked, and the values the question names.
+fn schema_view(line: SchemaLine) -> AnyView {
+    view! {
+        <li class="note knowledge schema-picked" data-testid="schema-picked">
             <details>
                 <summary>{line.summary}</summary>
                 <ul class="knowledge-details">

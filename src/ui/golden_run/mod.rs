@@ -137,7 +137,10 @@ impl GoldenRunState {
             clock: &BrowserClock,
             config: connection.config,
         };
-        let session = Session::for_view(view);
+        let mut session = Session::for_view(view);
+        if let Some(values) = self.app.values.get_value() {
+            session.set_values(values);
+        }
         self.report.set(Some(Report {
             model: candidate.config.model.clone(),
             ..Report::default()

@@ -150,6 +150,10 @@ async fn make_model_view(state: AppState, schema: Schema, hidden: Hidden, genera
         keep_model_view_db(&state, None);
     }
     state.hiding.update(|h| h.model_view = view);
+    // While a database opens, its values are read once it has settled (`ui::opening`).
+    if state.loading.with_untracked(Option::is_none) {
+        super::value_index::refresh(state);
+    }
 }
 
 /// The model view of the open database with `hidden` kept from it: the whole database, a

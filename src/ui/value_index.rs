@@ -1,0 +1,53 @@
+//! The values of the open database that a question may name (`agent::selection::values`),
+//! read from the database the model reads once it is ready: after the open has settled (so
+//! that it never slows the tables, the identity, the model view or the notes down), and again
+//! when what is hidden changes (the copy the model reads is another database then). Until it
+//! is built, questions go without named values; a question never waits for it.
+
+use super::state::AppState;
+use crate::agent::selection::value_plan;
+use crate::agent::selection::values::{Bounds, ValueIndex};
+use crate::browser::BrowserClock;
+use leptos::prelude::*;
+use std::cell::Cell;
+use std::sync::Arc;
+
+thread_local! {
+    /// Counts the builds asked for: one asked after another makes the first one's index stale.
+    static BUILDS: Cell<u64> = const { Cell::new(0) };
+}
+
+/// Forgets the index of the database that was open (a new one is opening).
+pub fn forget(state: AppState) {
+    BUILDS.with(|builds| builds.set(builds.get() + 1));
+    state.values.set_value(None);
+}
+
+/// Builds the index of the database the model reads, when it is ready, in the background; it
+/// replaces the one before unless another build was asked for meanwhile.
+pub fn refresh(state: AppState) {
+    let Some(db) = state.model_view_database() else {
+        return;
+    };
+    let Some(schema) = state
+        .hiding
+        .with_untracked(|h| h.model_view.schema().cloned())
+    else {
+        return;
+    };
+    let build = BUILDS.with(|builds| {
+        builds.set(builds.get() + 1);
+        builds.get()
+    });
+    let plan = value_plan(db.kind());
+    let bounds = Bounds {
+        query: state.limits.get_untracked(),
+        ..Bounds::default()
+    };
+    leptos::task::spawn_local(async move {
+        let index = ValueIndex::build(&*db, &schema, &plan, &bounds, &BrowserClock).await;
+        if BUILDS.with(Cell::get) == build {
+            state.values.set_value(Some(Arc::new(index)));
+        }
+    });
+}
