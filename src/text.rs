@@ -1,4 +1,18 @@
-//! Cutting text to size for a reader (a person or the model), never inside a character.
+//! Text for a reader (a person or the model): cut to size, never inside a character, and
+//! numbers grouped by thousands. A leaf: everything else may use it.
+
+/// 1234567 → "1,234,567".
+pub fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
+}
 
 /// At most `max` characters of `text`, ending in `…` when cut.
 pub fn cut_chars(text: &str, max: usize) -> String {

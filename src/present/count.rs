@@ -1,19 +1,7 @@
 //! Counts as a person reads them: "1 row", "1,234 rows", "first 5 of 1,234 rows".
 
 use crate::engine::RowCount;
-
-/// 1234567 → "1,234,567".
-pub fn grouped(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, digit) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(digit);
-    }
-    out
-}
+pub use crate::text::grouped;
 
 /// "1 table", "0 tables", "2,190,821 rows".
 pub fn plural(n: u64, one: &str, many: &str) -> String {

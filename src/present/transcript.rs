@@ -103,7 +103,7 @@ impl SchemaLine {
             .map(|table| format!("{}: {}", table.name, table.why.join("; ")));
         let values = sent.values.iter().map(|value| format!("Value: {value}"));
         let coverage = (!sent.values_coverage.is_empty())
-            .then(|| format!("Values looked for in {}", sent.values_coverage));
+            .then(|| format!("Value index: {}", sent.values_coverage));
         Some(SchemaLine {
             summary,
             details: tables.chain(values).chain(coverage).collect(),
@@ -435,6 +435,56 @@ mod tests {
             [Entry::Step(step)] => step,
             other => panic!("expected one step, got {other:?}"),
         }
+    }
+
+    #[test]
+    fn the_schema_line_says_which_tables_were_picked_and_why_and_is_left_out_when_nothing_went() {
+        use crate::agent::PickedTable;
+        let mut transcript = Transcript::default();
+        let sent = SchemaSent {
+            whole: false,
+            tables: vec![
+                PickedTable {
+                    name: "film".into(),
+                    why: vec!["the word 'films'".into(), "column title ('film')".into()],
+                },
+                PickedTable {
+                    name: "inventory".into(),
+                    why: vec!["on the join path from film to rental".into()],
+                },
+            ],
+            values: vec!["category.name has 'Horror'".into()],
+            values_coverage: "407 values of 27 columns in 10 tables indexed, every row read."
+                .into(),
+            bytes: 1_250,
+            first_request_bytes: 9_000,
+        };
+        transcript.record(event(EventKind::Schema(sent.clone())));
+        let [Entry::Schema(line)] = transcript.entries.as_slice() else {
+            panic!("{:?}", transcript.entries);
+        };
+        assert_eq!(
+            line.summary,
+            "Schema: 2 tables picked for this question, 1 value it names · 1.2 KB"
+        );
+        assert_eq!(
+            line.details,
+            [
+                "film: the word 'films'; column title ('film')",
+                "inventory: on the join path from film to rental",
+                "Value: category.name has 'Horror'",
+                "Value index: 407 values of 27 columns in 10 tables indexed, every row read.",
+            ]
+        );
+        // The whole schema in the system prompt and no value named: nothing to say.
+        let quiet = SchemaSent {
+            whole: true,
+            tables: Vec::new(),
+            values: Vec::new(),
+            ..sent
+        };
+        transcript.record(event(EventKind::Schema(quiet)));
+        assert_eq!(transcript.entries.len(), 1);
     }
 
     #[test]

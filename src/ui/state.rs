@@ -2,7 +2,7 @@
 
 use super::hiding::view::Hiding;
 use super::knowledge::view::KnowledgeState;
-use crate::agent::selection::values::ValueIndex;
+use super::value_index::ValueIndexState;
 use crate::conversation::{ConversationFile, DatabaseIdentity};
 use crate::engine::identity::Identity;
 use crate::engine::kind::{DatabaseKind, ON_DEMAND_FROM_BYTES};
@@ -159,8 +159,8 @@ pub struct AppState {
     /// What the open database's data means (notes, glossary, examples, golden questions).
     pub knowledge: RwSignal<KnowledgeState>,
     /// The values of the database the model reads, for the values a question names
-    /// (`ui::value_index`); `None` until built.
-    pub values: StoredValue<Option<Arc<ValueIndex>>>,
+    /// (`ui::value_index`).
+    pub values: RwSignal<ValueIndexState>,
     pub open: RwSignal<Option<OpenDatabase>>,
     pub loading: RwSignal<Option<Loading>>,
     /// Why the last attempt to open a database failed.
@@ -230,7 +230,7 @@ impl AppState {
             model_view_db: StoredValue::new_local(None),
             hiding: RwSignal::new(Hiding::default()),
             knowledge: RwSignal::new(KnowledgeState::default()),
-            values: StoredValue::new(None),
+            values: RwSignal::new(ValueIndexState::default()),
             open: RwSignal::new(None),
             loading: RwSignal::new(None),
             open_error: RwSignal::new(None),

@@ -19,6 +19,8 @@
 //!   then on (instead of `engine::remote::READ_WHOLE_BELOW_BYTES`); `localStorage`'s
 //!   `askdb-test-read-whole-below`, when set before the page starts, is taken at once, so that
 //!   a `?db=` link to a small test file can be read on demand.
+//! - `askdbValueIndex()`: the value index of the open database (`ui::value_index`):
+//!   `{state: "none" | "building" | "ready", values, bytes, ms, coverage}` (for the benchmark).
 //! - `askdbOpenSteps()`: where the last open's time went, `[{step, ms}]` (for the benchmark).
 //! - `askdbLastQuery()`: where the last query's time went, `{total_ms, sql_ms, decode_ms}` (for
 //!   the benchmark).
@@ -28,7 +30,7 @@
 use super::state::AppState;
 use crate::engine::page::PageDatabase;
 use js_sys::Reflect;
-use leptos::prelude::{GetValue, SetValue, WithValue};
+use leptos::prelude::{GetValue, SetValue, WithUntracked, WithValue};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
@@ -90,6 +92,26 @@ pub fn install(state: AppState) {
     if let Some(bytes) = kept.and_then(|text| text.trim().parse::<u64>().ok()) {
         state.read_whole_below.set_value(bytes);
     }
+    let value_index = Closure::<dyn Fn() -> JsValue>::new(move || {
+        use super::value_index::ValueIndexState;
+        let (kind, values, bytes, ms, coverage) = state.values.with_untracked(|v| match v {
+            ValueIndexState::None => ("none", 0, 0, 0.0, String::new()),
+            ValueIndexState::Building => ("building", 0, 0, 0.0, String::new()),
+            ValueIndexState::Ready { index, ms } => (
+                "ready",
+                index.len(),
+                index.bytes(),
+                *ms,
+                index.coverage().sentence(),
+            ),
+        });
+        let report = serde_json::json!({
+            "state": kind, "values": values, "bytes": bytes, "ms": ms, "coverage": coverage,
+        });
+        serde_wasm_bindgen::to_value(&report).unwrap_or(JsValue::NULL)
+    });
+    let _ = Reflect::set(&window, &"askdbValueIndex".into(), value_index.as_ref());
+    value_index.forget();
     let last_query = Closure::<dyn Fn() -> JsValue>::new(move || {
         let timings = crate::engine::worker::last_query_timings();
         serde_wasm_bindgen::to_value(&timings).unwrap_or(JsValue::NULL)

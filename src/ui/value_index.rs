@@ -7,10 +7,44 @@
 use super::state::AppState;
 use crate::agent::selection::value_plan;
 use crate::agent::selection::values::{Bounds, ValueIndex};
-use crate::browser::BrowserClock;
+use crate::browser::{now_ms, BrowserClock};
 use leptos::prelude::*;
 use std::cell::Cell;
 use std::sync::Arc;
+
+/// Where the open database's value index is.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum ValueIndexState {
+    /// No database is open, or the one open is not settled yet.
+    #[default]
+    None,
+    /// Being read.
+    Building,
+    /// Read, in `ms` milliseconds.
+    Ready { index: Arc<ValueIndex>, ms: f64 },
+}
+
+impl ValueIndexState {
+    /// The index, when it is ready.
+    pub fn index(&self) -> Option<Arc<ValueIndex>> {
+        match self {
+            ValueIndexState::Ready { index, .. } => Some(index.clone()),
+            _ => None,
+        }
+    }
+
+    /// The schema panel's line: "Values a question may name: …", or `None` with no database.
+    pub fn line(&self) -> Option<String> {
+        match self {
+            ValueIndexState::None => None,
+            ValueIndexState::Building => Some("Reading the values a question may name…".into()),
+            ValueIndexState::Ready { index, .. } => Some(format!(
+                "Values a question may name: {}",
+                index.coverage().sentence()
+            )),
+        }
+    }
+}
 
 thread_local! {
     /// Counts the builds asked for: one asked after another makes the first one's index stale.
@@ -20,12 +54,13 @@ thread_local! {
 /// Forgets the index of the database that was open (a new one is opening).
 pub fn forget(state: AppState) {
     BUILDS.with(|builds| builds.set(builds.get() + 1));
-    state.values.set_value(None);
+    state.values.set(ValueIndexState::None);
 }
 
 /// Builds the index of the database the model reads, when it is ready, in the background; it
 /// replaces the one before unless another build was asked for meanwhile.
 pub fn refresh(state: AppState) {
+    // Untracked: called from tasks, never from a view.
     let Some(db) = state.model_view_database() else {
         return;
     };
@@ -44,10 +79,15 @@ pub fn refresh(state: AppState) {
         query: state.limits.get_untracked(),
         ..Bounds::default()
     };
+    state.values.set(ValueIndexState::Building);
     leptos::task::spawn_local(async move {
+        let started = now_ms();
         let index = ValueIndex::build(&*db, &schema, &plan, &bounds, &BrowserClock).await;
         if BUILDS.with(Cell::get) == build {
-            state.values.set_value(Some(Arc::new(index)));
+            state.values.set(ValueIndexState::Ready {
+                index: Arc::new(index),
+                ms: now_ms() - started,
+            });
         }
     });
 }

@@ -122,11 +122,12 @@ export async function configureFor(page, llm, provider, apiKey = API_KEY) {
 }
 
 /**
- * The question itself from the text of its user message: the knowledge the agent sends with a
- * question (the demo's glossary terms and worked examples) follows it after this separator.
+ * The question itself from the text of its user message: what the agent sends with a question
+ * (the demo's glossary terms and worked examples, the tables picked for it, the values it
+ * names) follows it, each part after this separator.
  */
-export const KNOWLEDGE_SEPARATOR = '\n\n---\nKnowledge for this question';
-export const questionOf = (text) => text.split(KNOWLEDGE_SEPARATOR)[0];
+export const PART_SEPARATOR = '\n\n---\n';
+export const questionOf = (text) => text.split(PART_SEPARATOR)[0];
 
 /** Types a question and asks it. */
 export async function ask(page, question) {

@@ -297,8 +297,9 @@ impl Scanned {
 }
 
 fn plural(n: usize, word: &str) -> String {
-    match (n, word) {
-        (1, _) | (_, "more") => format!("{n} {word}"),
+    let n = crate::text::grouped(n as u64);
+    match (n.as_str(), word) {
+        ("1", _) | (_, "more") => format!("{n} {word}"),
         _ => format!("{n} {word}s"),
     }
 }

@@ -303,7 +303,7 @@ impl ChatState {
     ) -> Option<Result<Answer, Failure>> {
         // The notes as they are now: one saved since the last question counts.
         session.set_knowledge(super::knowledge::model_view_knowledge(self.app));
-        if let Some(values) = self.app.values.get_value() {
+        if let Some(values) = self.app.values.with_untracked(|v| v.index()) {
             session.set_values(values);
         }
         let clock = BrowserClock;

@@ -138,7 +138,7 @@ impl GoldenRunState {
             config: connection.config,
         };
         let mut session = Session::for_view(view);
-        if let Some(values) = self.app.values.get_value() {
+        if let Some(values) = self.app.values.with_untracked(|v| v.index()) {
             session.set_values(values);
         }
         self.report.set(Some(Report {

@@ -83,6 +83,11 @@ pub fn KnowledgeSection(read_only: bool) -> impl IntoView {
             {move || export_error.get().map(|e| view! { <p class="knowledge-line error" role="alert">{e}</p> })}
         }
     };
+    let values = move || {
+        state.values.with(|v| v.line()).map(|line| {
+            view! { <p class="knowledge-line muted" data-testid="value-index">{line}</p> }
+        })
+    };
     let on_file = move |event: ev::Event| {
         let input: HtmlInputElement = event_target(&event);
         if let Some(file) = input.files().and_then(|files| files.get(0)) {
@@ -121,6 +126,7 @@ pub fn KnowledgeSection(read_only: bool) -> impl IntoView {
             {stored}
             {sidecar}
             {problems}
+            {values}
             {messages}
             {actions}
         </section>
