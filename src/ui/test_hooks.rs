@@ -21,6 +21,9 @@
 //!   a `?db=` link to a small test file can be read on demand.
 //! - `askdbValueIndex()`: the value index of the open database (`ui::value_index`):
 //!   `{state: "none" | "building" | "ready", values, bytes, ms, coverage}` (for the benchmark).
+//! - `askdbSelectionTiming(tables)`: selection's time in this page on a generated schema of
+//!   `tables` tables (`agent::selection::generated_schema`): `{index_ms, pick_ms}` (the median
+//!   of its hundred questions), for the benchmark.
 //! - `askdbOpenSteps()`: where the last open's time went, `[{step, ms}]` (for the benchmark).
 //! - `askdbLastQuery()`: where the last query's time went, `{total_ms, sql_ms, decode_ms}` (for
 //!   the benchmark).
@@ -92,6 +95,31 @@ pub fn install(state: AppState) {
     if let Some(bytes) = kept.and_then(|text| text.trim().parse::<u64>().ok()) {
         state.read_whole_below.set_value(bytes);
     }
+    let selection_timing = Closure::<dyn Fn(f64) -> JsValue>::new(move |tables: f64| {
+        use crate::agent::selection::{generated_schema, rank::TableIndex};
+        let (schema, questions) = generated_schema(tables.max(1.0) as usize);
+        let started = crate::browser::now_ms();
+        let index = TableIndex::new(&schema, &crate::knowledge::Knowledge::default());
+        let index_ms = crate::browser::now_ms() - started;
+        let mut picks: Vec<f64> = questions
+            .iter()
+            .map(|question| {
+                let started = crate::browser::now_ms();
+                let picked = index.pick(question, &[], crate::agent::selection::PICKED_TABLES);
+                std::hint::black_box(picked);
+                crate::browser::now_ms() - started
+            })
+            .collect();
+        picks.sort_by(f64::total_cmp);
+        let report = serde_json::json!({ "index_ms": index_ms, "pick_ms": picks[picks.len() / 2] });
+        as_plain_object(&report)
+    });
+    let _ = Reflect::set(
+        &window,
+        &"askdbSelectionTiming".into(),
+        selection_timing.as_ref(),
+    );
+    selection_timing.forget();
     let value_index = Closure::<dyn Fn() -> JsValue>::new(move || {
         use super::value_index::ValueIndexState;
         let (kind, values, bytes, ms, coverage) = state.values.with_untracked(|v| match v {
@@ -108,7 +136,7 @@ pub fn install(state: AppState) {
         let report = serde_json::json!({
             "state": kind, "values": values, "bytes": bytes, "ms": ms, "coverage": coverage,
         });
-        serde_wasm_bindgen::to_value(&report).unwrap_or(JsValue::NULL)
+        as_plain_object(&report)
     });
     let _ = Reflect::set(&window, &"askdbValueIndex".into(), value_index.as_ref());
     value_index.forget();
@@ -126,4 +154,12 @@ pub fn install(state: AppState) {
     open_steps.forget();
     pristine.forget();
     agent_copy.forget();
+}
+
+/// `value` as a plain JavaScript object (serde-wasm-bindgen makes maps into `Map`s otherwise).
+fn as_plain_object(value: &serde_json::Value) -> JsValue {
+    use serde::Serialize;
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .unwrap_or(JsValue::NULL)
 }

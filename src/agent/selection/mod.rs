@@ -161,3 +161,54 @@ pub fn value_plan(kind: crate::engine::kind::DatabaseKind) -> values::IndexPlan 
         ),
     }
 }
+
+/// A schema of `tables` tables of ten columns each, named from twenty everyday words, each
+/// with a key to the one before, and a hundred questions in those words: for the benchmarks of
+/// selection's time (`bench/schema_selection.rs` natively, `bench/selection_page.mjs` in the
+/// page through a test hook). Deterministic.
+#[doc(hidden)]
+pub fn generated_schema(tables: usize) -> (Schema, Vec<String>) {
+    use crate::engine::schema::{Column, ForeignKey, Table, TableKind};
+    const WORDS: [&str; 20] = [
+        "order", "customer", "product", "invoice", "payment", "shipment", "employee", "region",
+        "store", "category", "supplier", "film", "rental", "actor", "track", "album", "artist",
+        "genre", "country", "city",
+    ];
+    let word = |n: usize| WORDS[n % WORDS.len()];
+    let name = |n: usize| format!("{}_{}_{n}", word(n), word(n / 7));
+    let tables = (0..tables)
+        .map(|n| Table {
+            name: name(n),
+            kind: TableKind::Table,
+            columns: (0..10)
+                .map(|c| Column {
+                    name: format!("{}_{c}", word(n + c)),
+                    decl_type: if c % 2 == 0 { "TEXT" } else { "INTEGER" }.into(),
+                    not_null: false,
+                    primary_key: u32::from(c == 0),
+                    default: None,
+                })
+                .collect(),
+            foreign_keys: (n > 0)
+                .then(|| ForeignKey {
+                    from_columns: vec![format!("{}_1", word(n + 1))],
+                    to_table: name(n - 1),
+                    to_columns: Vec::new(),
+                })
+                .into_iter()
+                .collect(),
+            row_count: None,
+        })
+        .collect();
+    let questions = (0..100)
+        .map(|n| {
+            format!(
+                "Which {} had the most {} in {}?",
+                word(n),
+                word(n * 3),
+                word(n * 7)
+            )
+        })
+        .collect();
+    (Schema { tables }, questions)
+}

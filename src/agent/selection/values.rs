@@ -225,9 +225,10 @@ impl Coverage {
                 sampled,
                 scanned,
             } => format!(
-                "{}; of {} only the first {rows_per_table} rows were read.{}",
+                "{}; of {} only the first {} rows were read.{}",
                 scanned.counts(),
                 names_in_short(sampled),
+                crate::text::grouped(*rows_per_table),
                 scanned.failures()
             ),
             Coverage::IndexedOnly {
@@ -1548,13 +1549,13 @@ mod tests {
         assert_eq!(
             sampled.sentence(),
             "40 values of 3 columns in 2 tables indexed; of a, b, c and 1 more only the first \
-             1000 rows were read. Not read: gone (SQLite error: no such table: gone)."
+             1,000 rows were read. Not read: gone (SQLite error: no such table: gone)."
         );
         let cut = cut_short(Cut::Time { ms: 500.0 }, "rental".into(), 4, sampled);
         assert_eq!(
             cut.to_string(),
             "40 values of 3 columns in 2 tables indexed; of a, b, c and 1 more only the first \
-             1000 rows were read; then the time bound of 500 ms stopped it at rental (4 more \
+             1,000 rows were read; then the time bound of 500 ms stopped it at rental (4 more \
              not read). Not read: gone (SQLite error: no such table: gone)."
         );
         assert_eq!(
