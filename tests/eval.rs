@@ -211,6 +211,20 @@ fn a_model_that_answers_right_passes_every_working_golden_question() {
     // Each question starts a fresh conversation: the second request holds only its question.
     let second_question = requests_text(&requests[2..]);
     assert!(!second_question.contains("March"), "{second_question}");
+    // Schema selection's recall: the shop goes whole, so every table and column of the
+    // expected SQL was in the first request; the broken check reached no model.
+    let recall = report.results[0].selection.clone().expect("recall");
+    assert!(recall.whole);
+    assert_eq!((recall.tables_found, recall.tables), (1, 1));
+    assert_eq!(recall.columns_found, recall.columns);
+    assert!(recall.columns >= 1, "{recall:?}");
+    assert!(recall.first_request_bytes > requests[0].system.len());
+    assert!(report.results[2].selection.is_none());
+    let markdown = report::markdown(&report);
+    assert!(
+        markdown.contains("Schema in the first request: 2 of 2 tables (100 %)"),
+        "{markdown}"
+    );
 }
 
 #[test]
