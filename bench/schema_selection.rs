@@ -27,10 +27,10 @@ mod support;
 use askdb::agent::selection::values::{Bounds, IndexPlan, ValueIndex};
 use askdb::clock::SystemClock;
 use askdb::engine::Schema;
+use askdb::eval::selection::written_names;
 use askdb::llm::{ChatRequest, Message};
 use askdb::sql::analysis::Query;
 use askdb::sql::ident;
-use askdb::sql::lexer::{tokenize, TokenKind};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -280,22 +280,6 @@ fn recall(request: &ChatRequest, schema: &Schema, question: &Question) -> Recall
         }
     }
     recall
-}
-
-fn written_names(sql: &str) -> Vec<String> {
-    let Ok(tokens) = tokenize(sql) else {
-        return Vec::new();
-    };
-    tokens
-        .iter()
-        .filter_map(|token| match token.kind {
-            TokenKind::Word => Some(token.text.to_string()),
-            TokenKind::QuotedName if token.text.len() >= 2 => {
-                Some(token.text[1..token.text.len() - 1].to_string())
-            }
-            _ => None,
-        })
-        .collect()
 }
 
 /// The system prompt, the messages' text and the tools' descriptions, in bytes.

@@ -71,7 +71,7 @@ impl SelectionRecall {
 }
 
 /// The names `sql` writes, bare or quoted (unquoted), in order.
-fn written_names(sql: &str) -> Vec<String> {
+pub fn written_names(sql: &str) -> Vec<String> {
     let Ok(tokens) = tokenize(sql) else {
         return Vec::new();
     };

@@ -104,32 +104,36 @@ fn note_at(transcript: Transcript, index: usize) -> AnyView {
 
 /// What knowledge went with the question: one line, opening onto the terms and examples.
 fn knowledge_view(line: KnowledgeLine) -> AnyView {
-    if line.details.is_empty() {
-        return view! { <li class="note knowledge" data-testid="knowledge">{line.summary}</li> }
-            .into_any();
-    }
-    view! {
-        <li class="note knowledge" data-testid="knowledge">
-            <details>
-                <summary>{line.summary}</summary>
-                <ul class="knowledge-details">
-                    {line.details.into_iter().map(|detail| view! { <li>{detail}</li> }).collect_view()}
-                </ul>
-            </details>
-        </li>
-    }
-    .into_any()
+    folded_line("note knowledge", "knowledge", line.summary, line.details)
 }
 
 /// What of the schema went with the question: one line, opening onto each picked table with
 /// why it was picked, and the values the question names.
 fn schema_view(line: SchemaLine) -> AnyView {
+    folded_line(
+        "note knowledge schema-picked",
+        "schema-picked",
+        line.summary,
+        line.details,
+    )
+}
+
+/// A transcript line that opens onto its details (just the line when it has none).
+fn folded_line(
+    class: &'static str,
+    test_id: &'static str,
+    summary: String,
+    details: Vec<String>,
+) -> AnyView {
+    if details.is_empty() {
+        return view! { <li class=class data-testid=test_id>{summary}</li> }.into_any();
+    }
     view! {
-        <li class="note knowledge schema-picked" data-testid="schema-picked">
+        <li class=class data-testid=test_id>
             <details>
-                <summary>{line.summary}</summary>
+                <summary>{summary}</summary>
                 <ul class="knowledge-details">
-                    {line.details.into_iter().map(|detail| view! { <li>{detail}</li> }).collect_view()}
+                    {details.into_iter().map(|detail| view! { <li>{detail}</li> }).collect_view()}
                 </ul>
             </details>
         </li>
