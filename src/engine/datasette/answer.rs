@@ -8,7 +8,7 @@
 //! a blob as `{"$base64": true, "encoded": "..."}` (one whose bytes are valid UTF-8 comes as
 //! text: Datasette's choice), an infinite real as `null`.
 
-use super::client::WebAnswer;
+use super::transport::WebAnswer;
 use super::{DatasetteAddress, DatasetteProblem};
 use crate::engine::{DbError, QueryLimits, QueryResult, RowCount, Value};
 use base64::Engine as _;

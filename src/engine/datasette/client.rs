@@ -10,45 +10,12 @@
 
 use super::address::origin_of;
 use super::identity::{read_databases, DatasetteIdentity};
+use super::transport::{Transport, WebAnswer};
 use super::{answer, request, DatasetteAddress, DatasetteProblem};
 use crate::engine::{Database, DbError, QueryLimits, QueryResult, ReadOnlySql, ReadStats, Value};
 use crate::sql::fence::NameFence;
 use std::cell::Cell;
 use std::rc::Rc;
-
-/// A server's answer, whatever its status.
-#[derive(Clone, Debug, PartialEq)]
-pub struct WebAnswer {
-    pub status: u16,
-    pub content_type: Option<String>,
-    /// Where a redirect (3xx) points.
-    pub location: Option<String>,
-    pub body: String,
-    /// From sending the request to reading the whole body.
-    pub elapsed_ms: f64,
-}
-
-/// No answer came.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TransportFailure {
-    pub why: String,
-    /// The server answered, but its answer may not be read by this page (a browser that found
-    /// the server without CORS headers).
-    pub cors: bool,
-}
-
-/// One GET. Not `Send`: in the browser, fetch futures live on the page's single thread.
-#[allow(async_fn_in_trait)]
-pub trait Transport {
-    /// Fetches `url`, with `token` as a bearer token when given, giving up after `timeout_ms`.
-    /// Redirects are returned as they are, not followed.
-    async fn get(
-        &self,
-        url: &str,
-        token: Option<&str>,
-        timeout_ms: u32,
-    ) -> Result<WebAnswer, TransportFailure>;
-}
 
 /// The server's own time limit ends a query; the transport waits this much longer for its
 /// answer before it gives up.
@@ -231,6 +198,7 @@ impl<T: Transport> Database for DatasetteDatabase<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::datasette::transport::TransportFailure;
     use futures::executor::block_on;
     use std::cell::RefCell;
 

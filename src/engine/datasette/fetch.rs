@@ -7,7 +7,7 @@
 //! one came), so that a server started without `--cors` is told from one that is not there.
 
 use super::address::origin_of;
-use super::client::{Transport, TransportFailure, WebAnswer};
+use super::transport::{Transport, TransportFailure, WebAnswer};
 use crate::browser::{describe, now_ms};
 use futures::future::{select, Either};
 use gloo_net::http::Request;

@@ -24,10 +24,12 @@ pub mod identity;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod native;
 pub mod request;
+pub mod transport;
 
 pub use address::DatasetteAddress;
-pub use client::{DatasetteDatabase, Transport, TransportFailure, WebAnswer};
+pub use client::DatasetteDatabase;
 pub use identity::DatasetteIdentity;
+pub use transport::{Transport, TransportFailure, WebAnswer};
 
 use std::fmt;
 

@@ -1,7 +1,7 @@
 //! [`Transport`] for native hosts (the tests, `askdb-eval`), on ureq. It blocks the thread while
 //! it waits, as `llm::http::NativeHttp` does: fine on the one-thread executor these hosts run.
 
-use super::client::{Transport, TransportFailure, WebAnswer};
+use super::transport::{Transport, TransportFailure, WebAnswer};
 use std::time::{Duration, Instant};
 
 /// The most bytes of an answer read: the engines' own cap on a result (`DbError::TooLarge`).
