@@ -10,73 +10,9 @@
 use super::app_state;
 use super::opening::{start_open, Source};
 use super::state::AppState;
-use crate::browser::storage;
 use crate::engine::datasette::DatasetteAddress;
-use crate::settings::server_tokens::{ServerTokens, SERVER_TOKENS_STORAGE_KEY};
 use leptos::ev;
 use leptos::prelude::*;
-
-/// The tokens typed in this tab, and those kept on this device.
-#[derive(Clone, Copy)]
-pub struct TokenStore {
-    /// Gone when the tab closes.
-    memory: StoredValue<ServerTokens>,
-    /// What `localStorage` holds.
-    saved: RwSignal<ServerTokens>,
-}
-
-impl TokenStore {
-    /// The tokens remembered on this device (and, at first, in memory too).
-    pub fn load() -> TokenStore {
-        let saved = storage::read(SERVER_TOKENS_STORAGE_KEY)
-            .map(|json| ServerTokens::from_json(&json))
-            .unwrap_or_default();
-        TokenStore {
-            memory: StoredValue::new(saved.clone()),
-            saved: RwSignal::new(saved),
-        }
-    }
-
-    /// The token for the server at `origin`, if one was entered or remembered.
-    pub fn get(&self, origin: &str) -> Option<String> {
-        self.memory
-            .with_value(|tokens| tokens.get(origin).map(str::to_string))
-    }
-
-    /// Keeps `token` for `origin` in memory, and on this device when `remember`; an empty token
-    /// keeps the one held. Unticked, the server's saved token is forgotten.
-    fn keep(&self, origin: &str, token: &str, remember: bool) -> Result<(), String> {
-        if !token.trim().is_empty() {
-            self.memory.update_value(|tokens| tokens.set(origin, token));
-        }
-        let held = self.get(origin).unwrap_or_default();
-        let before = self.saved.get_untracked();
-        self.saved.update(|saved| {
-            if remember {
-                saved.set(origin, &held)
-            } else {
-                saved.remove(origin)
-            }
-        });
-        if self.saved.get_untracked() == before {
-            return Ok(());
-        }
-        let saved = self.saved.get_untracked();
-        let written = if saved.is_empty() {
-            storage::remove(SERVER_TOKENS_STORAGE_KEY)
-        } else {
-            storage::write(SERVER_TOKENS_STORAGE_KEY, &saved.to_json())
-        };
-        written.map_err(|refused| refused.to_string())
-    }
-
-    /// Forgets every token, here and on this device.
-    fn forget_all(&self) -> Result<(), String> {
-        self.memory.set_value(ServerTokens::default());
-        self.saved.set(ServerTokens::default());
-        storage::remove(SERVER_TOKENS_STORAGE_KEY).map_err(|refused| refused.to_string())
-    }
-}
 
 impl AppState {
     /// What opens the Datasette database at `address`, with the token held for its server.
@@ -175,7 +111,7 @@ pub fn DatasetteForm() -> impl IntoView {
                     "Sent only to that server, never put in an address, a transcript or a recording. Kept in this tab's memory unless remembered."
                 </p>
                 {move || {
-                    (!state.server_tokens.saved.with(ServerTokens::is_empty)).then(|| view! {
+                    state.server_tokens.any_remembered().then(|| view! {
                         <button
                             type="button"
                             class="button small"

@@ -30,6 +30,7 @@ mod task;
 // Only in the page the end-to-end tests build: the shipped page exposes no bytes on `window`.
 #[cfg(feature = "test-hooks")]
 mod test_hooks;
+mod tokens;
 mod value_index;
 
 use crate::browser::{follow_host_theme, query_parameters, set_theme};

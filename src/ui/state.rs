@@ -2,8 +2,9 @@
 
 use super::hiding::view::Hiding;
 use super::knowledge::view::KnowledgeState;
-use super::value_index::ValueIndexState;
+use crate::agent::selection::values::ValueIndex;
 use crate::conversation::{ConversationFile, DatabaseIdentity};
+use crate::count::plural;
 use crate::engine::identity::Identity;
 use crate::engine::kind::{DatabaseKind, ON_DEMAND_FROM_BYTES};
 use crate::engine::lazy::LazyDatabase;
@@ -12,7 +13,6 @@ use crate::engine::remote::{WholeReason, READ_WHOLE_BELOW_BYTES};
 use crate::engine::worker::WorkerDatabase;
 use crate::engine::{DbError, QueryLimits, ReadStats, Schema};
 use crate::llm::ledger::Ledger;
-use crate::present::count::plural;
 use crate::present::ledger::{QuestionReads, ReadFrom};
 use crate::settings::address::PageAddress;
 use leptos::prelude::*;
@@ -113,6 +113,40 @@ impl OpenDatabase {
     }
 }
 
+/// Where the open database's value index is.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum ValueIndexState {
+    /// No database is open, or the one open is not settled yet.
+    #[default]
+    None,
+    /// Being read.
+    Building,
+    /// Read, in `ms` milliseconds.
+    Ready { index: Arc<ValueIndex>, ms: f64 },
+}
+
+impl ValueIndexState {
+    /// The index, when it is ready.
+    pub fn index(&self) -> Option<Arc<ValueIndex>> {
+        match self {
+            ValueIndexState::Ready { index, .. } => Some(index.clone()),
+            _ => None,
+        }
+    }
+
+    /// The schema panel's line: "Values a question may name: …", or `None` with no database.
+    pub fn line(&self) -> Option<String> {
+        match self {
+            ValueIndexState::None => None,
+            ValueIndexState::Building => Some("Reading the values a question may name…".into()),
+            ValueIndexState::Ready { index, .. } => Some(format!(
+                "Values a question may name: {}",
+                index.coverage().sentence()
+            )),
+        }
+    }
+}
+
 /// A database at a web address whose server cannot serve parts, which the page offers to
 /// download whole (`engine::remote::WholeDownload`).
 #[derive(Clone, Debug, PartialEq)]
@@ -183,7 +217,7 @@ pub struct AppState {
     /// Where the last open's time went (for the benchmark).
     pub open_steps: StoredValue<super::open_steps::OpenSteps, LocalStorage>,
     /// API tokens for Datasette servers, each for its own server.
-    pub server_tokens: super::datasette_form::TokenStore,
+    pub server_tokens: super::tokens::TokenStore,
 }
 
 /// The page's [`Ledger`], and what redraws the views that read it.
@@ -242,7 +276,7 @@ impl AppState {
             sent: SentLedger::new(),
             question_reads: RwSignal::new(Vec::new()),
             open_steps: StoredValue::new_local(Default::default()),
-            server_tokens: super::datasette_form::TokenStore::load(),
+            server_tokens: super::tokens::TokenStore::load(),
         }
     }
 

@@ -121,7 +121,7 @@ pub fn install(state: AppState) {
     );
     selection_timing.forget();
     let value_index = Closure::<dyn Fn() -> JsValue>::new(move || {
-        use super::value_index::ValueIndexState;
+        use super::state::ValueIndexState;
         let (kind, values, bytes, ms, coverage) = state.values.with_untracked(|v| match v {
             ValueIndexState::None => ("none", 0, 0, 0.0, String::new()),
             ValueIndexState::Building => ("building", 0, 0, 0.0, String::new()),

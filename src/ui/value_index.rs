@@ -4,47 +4,13 @@
 //! when what is hidden changes (the copy the model reads is another database then). Until it
 //! is built, questions go without named values; a question never waits for it.
 
-use super::state::AppState;
+use super::state::{AppState, ValueIndexState};
 use crate::agent::selection::value_plan;
 use crate::agent::selection::values::{Bounds, ValueIndex};
 use crate::browser::{now_ms, BrowserClock};
 use leptos::prelude::*;
 use std::cell::Cell;
 use std::sync::Arc;
-
-/// Where the open database's value index is.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub enum ValueIndexState {
-    /// No database is open, or the one open is not settled yet.
-    #[default]
-    None,
-    /// Being read.
-    Building,
-    /// Read, in `ms` milliseconds.
-    Ready { index: Arc<ValueIndex>, ms: f64 },
-}
-
-impl ValueIndexState {
-    /// The index, when it is ready.
-    pub fn index(&self) -> Option<Arc<ValueIndex>> {
-        match self {
-            ValueIndexState::Ready { index, .. } => Some(index.clone()),
-            _ => None,
-        }
-    }
-
-    /// The schema panel's line: "Values a question may name: …", or `None` with no database.
-    pub fn line(&self) -> Option<String> {
-        match self {
-            ValueIndexState::None => None,
-            ValueIndexState::Building => Some("Reading the values a question may name…".into()),
-            ValueIndexState::Ready { index, .. } => Some(format!(
-                "Values a question may name: {}",
-                index.coverage().sentence()
-            )),
-        }
-    }
-}
 
 thread_local! {
     /// Counts the builds asked for: one asked after another makes the first one's index stale.
