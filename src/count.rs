@@ -1,4 +1,5 @@
-//! Counts as a person reads them: "1 row", "1,234 rows", "first 5 of 1,234 rows".
+//! Counts as a person reads them: "1 row", "1,234 rows", "first 5 of 1,234 rows". Below the
+//! judge (`compare`), which words its differences with them, and the present layer.
 
 use crate::engine::RowCount;
 pub use crate::text::grouped;

@@ -15,7 +15,9 @@
 //! - [`conversation`]: conversations saved as files, read back with limits, replayed.
 //! - [`present`]: answers and results made safe and drawable (Markdown tree, chart geometry).
 //! - [`settings`]: the model a person chose (from the address, saved), keys bound to endpoints.
-//! - [`text`]: cutting text to size, shared by the agent and the page.
+//! - [`count`]: counts as a person reads them ("1,234 rows"), for the judge, the present
+//!   layer and the page.
+//! - [`text`]: cutting text to size and grouping numbers, shared by everything.
 //! - `browser` (wasm32 only): the browser's address, time, storage and errors, for the
 //!   engine's worker, HTTP and the page.
 //! - `ui` (wasm32 only): the Leptos page.
@@ -26,6 +28,7 @@ pub mod browser;
 pub mod clock;
 pub mod compare;
 pub mod conversation;
+pub mod count;
 pub mod engine;
 pub mod eval;
 pub mod knowledge;

@@ -14,8 +14,8 @@
 //! - A result cut at its row limit is compared by its row count only; equal cut results cannot be
 //!   told apart and are reported as too large.
 
+use crate::count::{grouped, plural, rows};
 use crate::engine::{QueryResult, RowCount, Value};
-use crate::present::count::{grouped, plural, rows};
 use crate::text::cut_chars;
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;

@@ -8,8 +8,8 @@ use super::format::{
 };
 use crate::agent::candidates::{Approach, MAX_CANDIDATES};
 use crate::agent::tools::ToolName;
+use crate::count::grouped;
 use crate::engine::identity::from_hex;
-use crate::present::count::grouped;
 use crate::text::cut_chars;
 use serde::Deserialize;
 use std::fmt;

@@ -8,7 +8,7 @@
 
 use super::calibration::{agreed_passed, calibration, CalibrationRow};
 use super::run::{GoldenResult, Outcome, Report};
-use crate::present::count::grouped;
+use crate::count::grouped;
 use crate::present::time::elapsed;
 use crate::text::cut_chars;
 use serde::Serialize;

@@ -1,7 +1,7 @@
 //! What was sent to the model, and what it cost, as a person reads it: tokens (with what the
 //! provider's cache saved), bytes, how each request ended, and names for downloaded bodies.
 
-use super::count::{grouped, plural};
+use crate::count::{grouped, plural};
 use crate::engine::{format_bytes, ReadStats};
 use crate::llm::ledger::{LedgerTotals, RequestOutcome};
 use crate::llm::Usage;

@@ -5,13 +5,11 @@
 //! - [`markdown`]: an LLM's Markdown answer as a small tree with no HTML, no images and only
 //!   web or mail links.
 //! - [`chart`]: whether a query result can be drawn as a bar or line chart, and the SVG geometry.
-//! - [`count`]: counts with their thousands grouped.
 //! - [`time`]: how long something took.
 //! - [`ledger`]: what was sent to the model and what it cost (tokens, cached tokens, bytes).
 //! - [`transcript`]: the agent's events as the steps and notes of a question's transcript.
 
 pub mod chart;
-pub mod count;
 pub mod ledger;
 pub mod markdown;
 pub mod time;

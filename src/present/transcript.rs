@@ -3,10 +3,10 @@
 //! retries, nudges), what the agent is doing now and the tokens used so far. The page only maps
 //! this to markup.
 
-use super::count::{plural, rows};
 use crate::agent::tools::{ToolCall, ToolOutput};
 use crate::agent::traps::{Diagnostic, DiagnosticKind};
 use crate::agent::{AgentEvent, Answer, EventKind, KnowledgeSent, SchemaSent};
+use crate::count::{plural, rows};
 use crate::llm::Usage;
 use crate::text::cut_chars;
 

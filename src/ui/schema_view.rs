@@ -8,10 +8,10 @@ use super::app_state;
 use super::hiding;
 use super::knowledge::{KnowledgeSection, NoteView};
 use super::state::AppState;
+use crate::count::rows;
 use crate::engine::schema::{self, Column, Table};
 use crate::engine::{RowCount, TableKind};
 use crate::knowledge::is_knowledge_table;
-use crate::present::count::rows;
 use leptos::prelude::*;
 
 /// Small schemas start unfolded; larger ones start as a list of names.

@@ -14,12 +14,12 @@ use askdb::conversation::{
     self, ConversationFile, DatabaseIdentity, ModelInfo, RecordedQuestion, Recorder, RunSettings,
     FORMAT,
 };
+use askdb::count::grouped;
 use askdb::engine::native::RusqliteDb;
 use askdb::engine::QueryLimits;
 use askdb::knowledge::Knowledge;
 use askdb::llm::http::NativeHttp;
 use askdb::llm::{HttpProvider, LlmProvider};
-use askdb::present::count::grouped;
 use askdb::text::cut_chars;
 use clap::Parser;
 use futures::executor::block_on;

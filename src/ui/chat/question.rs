@@ -2,7 +2,7 @@
 //! it what went wrong, if anything, and what the questions cost.
 
 use super::{chat_state, Totals};
-use crate::present::count::plural;
+use crate::count::plural;
 use crate::present::ledger::tokens;
 use crate::present::time::elapsed;
 use leptos::ev;

@@ -12,9 +12,9 @@ use crate::conversation::replay::{DEFAULT_PACE_MS, SLOWEST_PACE_MS};
 use crate::conversation::{
     other_agreement, CandidateReplay, ConversationFile, Difference, ReplayLlm,
 };
+use crate::count::plural;
 use crate::engine::page::PageDatabase;
 use crate::llm::ProviderKind;
-use crate::present::count::plural;
 use crate::present::transcript::StepDifference;
 use crate::settings::readiness::{Asking, NotReady};
 use leptos::prelude::*;

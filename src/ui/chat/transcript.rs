@@ -9,9 +9,9 @@ use crate::agent::tools::cross_check::Side;
 use crate::agent::tools::ToolOutput;
 use crate::agent::traps::Diagnostic;
 use crate::agent::AgentEvent;
+use crate::count::{rows, rows_caption};
 use crate::engine::RowCount;
 use crate::llm::Usage;
-use crate::present::count::{rows, rows_caption};
 use crate::present::time::elapsed;
 use crate::present::transcript::{
     self as model, is_warning, Entry, KnowledgeLine, NoteKind, SchemaLine, Step, StepDifference,

@@ -3,10 +3,10 @@
 //! model or the data is shown as text.
 
 use super::{golden_run_state, DownloadAs};
+use crate::count::{grouped, plural};
 use crate::eval::calibration::{agreed_passed, calibration};
 use crate::eval::report::share;
 use crate::eval::run::{GoldenResult, Outcome};
-use crate::present::count::{grouped, plural};
 use crate::present::time::elapsed;
 use leptos::prelude::*;
 

@@ -31,7 +31,7 @@ pub fn KnowledgeSection(read_only: bool) -> impl IntoView {
                     .stored_tables
                     .iter()
                     .map(|(name, rows)| match rows {
-                        Some(count) => format!("{name} ({})", crate::present::count::rows(*count)),
+                        Some(count) => format!("{name} ({})", crate::count::rows(*count)),
                         None => name.clone(),
                     })
                     .collect::<Vec<_>>()
@@ -59,7 +59,7 @@ pub fn KnowledgeSection(read_only: bool) -> impl IntoView {
     let problems = move || {
         let problems = state.knowledge.with(|k| k.problems.clone());
         (!problems.is_empty()).then(|| {
-            let count = crate::present::count::plural(problems.len() as u64, "problem", "problems");
+            let count = crate::count::plural(problems.len() as u64, "problem", "problems");
             view! {
                 <details class="knowledge-problems" data-testid="knowledge-problems">
                     <summary>{count}" with the notes"</summary>

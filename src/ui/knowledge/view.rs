@@ -43,7 +43,7 @@ pub struct KnowledgeState {
 impl KnowledgeState {
     /// "4 notes, 2 glossary terms, 3 examples, 5 golden questions", leaving out what is none.
     pub fn counts(&self) -> Vec<String> {
-        use crate::present::count::plural;
+        use crate::count::plural;
         let k = &self.merged;
         [
             (k.notes.len(), "note", "notes"),
