@@ -1,6 +1,7 @@
 //! The loop: ask the model, run every tool it calls, send the results back, until it calls
 //! `final_answer` or a limit is reached.
 
+use super::events::SchemaSent;
 use super::events::{AgentEvent, EventKind};
 use super::question_database::QuestionDatabase;
 use super::race::Race;
@@ -151,8 +152,56 @@ where
     L: LlmProvider + ?Sized,
 {
     let config = &agent.config;
+    let (system, messages, mut schema_sent) = first_messages(agent, session, question, run);
+    if config.mode == Mode::Safe && session.catalog.is_none() {
+        // Read once per database: which fields there are, their kinds and enumerations.
+        let data = QuestionDatabase::new(agent.db, &session.schema, config);
+        session.catalog = Some(run.race.run(Catalog::read(&data)).await?);
+    }
+    let no_fields = Catalog::default();
+    let catalog = match config.mode {
+        Mode::Safe => session.catalog.as_ref().unwrap_or(&no_fields),
+        Mode::Sql => &no_fields,
+    };
+    let tool_specs = tools::specs(&Offer {
+        mode: config.mode,
+        catalog,
+    });
+    schema_sent.first_request_bytes = request_bytes(&system, &messages, &tool_specs);
+    run.emit(EventKind::Schema(schema_sent));
+    let toolbox = Toolbox::new(
+        agent.db,
+        &session.schema,
+        &mut session.descriptions,
+        &session.knowledge,
+        catalog,
+        config,
+    );
+    let turn = Turn {
+        system,
+        messages,
+        tool_specs,
+    };
+    steps(agent, run, toolbox, turn).await
+}
+
+/// What a question starts with: the system prompt (the same bytes for every question on the
+/// database) and the messages (the conversation so far, then the question with its knowledge,
+/// the part of the schema it needs and the values it names, and the candidate's approach), and
+/// what of the schema went (its first request's bytes are the caller's to fill in). The
+/// knowledge that went is reported here.
+fn first_messages<D, L>(
+    agent: &Agent<'_, D, L>,
+    session: &Session,
+    question: &str,
+    run: &mut Run<'_>,
+) -> (String, Vec<Message>, SchemaSent)
+where
+    D: Database + ?Sized,
+    L: LlmProvider + ?Sized,
+{
+    let config = &agent.config;
     let prompt = prompt::build(&session.schema, &session.knowledge, config);
-    let system = prompt.text;
     let mut messages = session.conversation.as_messages();
     let briefing = briefing::for_question(
         &session.knowledge,
@@ -172,7 +221,7 @@ where
     // the values it names, after it: the system prompt stays the same bytes for the database.
     // In safe mode the query tool's description lists every field: only the values go.
     let whole = config.mode == Mode::Safe || prompt::sends_whole_schema(&session.schema);
-    let mut picked = selection::for_question(
+    let picked = selection::for_question(
         &session.schema,
         &session.knowledge,
         &session.tables,
@@ -186,33 +235,30 @@ where
     if let Some(text) = agent.approach.instruction(&session.schema) {
         messages.push(Message::User { text });
     }
-    if config.mode == Mode::Safe && session.catalog.is_none() {
-        // Read once per database: which fields there are, their kinds and enumerations.
-        let data = QuestionDatabase::new(agent.db, &session.schema, config);
-        session.catalog = Some(run.race.run(Catalog::read(&data)).await?);
-    }
-    let no_fields = Catalog::default();
-    let catalog = match config.mode {
-        Mode::Safe => session.catalog.as_ref().unwrap_or(&no_fields),
-        Mode::Sql => &no_fields,
-    };
-    let offer = Offer {
-        mode: config.mode,
-        catalog,
-    };
-    let tool_specs = tools::specs(&offer);
-    picked.sent.first_request_bytes = request_bytes(&system, &messages, &tool_specs);
-    run.emit(EventKind::Schema(picked.sent));
-    let mut toolbox = Toolbox::new(
-        agent.db,
-        &session.schema,
-        &mut session.descriptions,
-        &session.knowledge,
-        catalog,
-        config,
-    );
-    let mut nudged = false;
+    (prompt.text, messages, picked.sent)
+}
 
+/// What each step's request is made of: it grows by the model's replies and the tool results.
+struct Turn {
+    system: String,
+    messages: Vec<Message>,
+    tool_specs: Vec<crate::llm::ToolSpec>,
+}
+
+/// The steps of a question: ask the model, run the tools it calls, send the results back, until
+/// `final_answer` accepts an answer or the steps run out.
+async fn steps<D, L>(
+    agent: &Agent<'_, D, L>,
+    run: &mut Run<'_>,
+    mut toolbox: Toolbox<'_, D>,
+    mut turn: Turn,
+) -> Result<Answer, AgentError>
+where
+    D: Database + ?Sized,
+    L: LlmProvider + ?Sized,
+{
+    let config = &agent.config;
+    let mut nudged = false;
     while run.steps < config.max_steps {
         run.steps += 1;
         let step = run.steps;
@@ -222,14 +268,14 @@ where
         });
         let request = ChatRequest {
             model: config.model.clone(),
-            system: system.clone(),
-            messages: messages.clone(),
-            tools: tool_specs.clone(),
+            system: turn.system.clone(),
+            messages: turn.messages.clone(),
+            tools: turn.tool_specs.clone(),
             temperature: config.temperature,
             max_tokens: config.max_tokens,
         };
         let reply = run.call_model(agent.llm, &agent.retry, &request).await?;
-        messages.push(reply.to_message());
+        turn.messages.push(reply.to_message());
         let text = reply
             .text
             .as_deref()
@@ -241,49 +287,50 @@ where
                 text: text.to_string(),
             });
         }
-
         if reply.tool_calls.is_empty() {
             // Plain text is an answer without evidence: ask once for final_answer, then take it.
-            match (text, nudged) {
-                (_, false) => {
-                    nudged = true;
-                    let (reason, nudge) = match text {
-                        Some(_) => (
-                            "answered without final_answer",
-                            prompt::nudge_text(config.mode),
-                        ),
-                        None => ("empty reply", prompt::NUDGE_EMPTY),
-                    };
-                    run.emit(EventKind::Nudged {
-                        step,
-                        reason: reason.to_string(),
-                    });
-                    messages.push(Message::User {
-                        text: nudge.to_string(),
-                    });
-                    continue;
-                }
-                (Some(text), true) => {
-                    return Ok(run.finish(AcceptedAnswer {
+            if nudged {
+                return match text {
+                    Some(text) => Ok(run.finish(AcceptedAnswer {
                         answer: text.to_string(),
                         sql: None,
                         values: Vec::new(),
                         notes: None,
                         verified: false,
-                    }));
-                }
-                (None, true) => return Err(AgentError::EmptyReply),
+                    })),
+                    None => Err(AgentError::EmptyReply),
+                };
             }
+            nudged = true;
+            turn.messages
+                .push(nudge(run, config.mode, step, text.is_some()));
+            continue;
         }
-
         match run_calls(run, &mut toolbox, config.mode, step, &reply.tool_calls).await? {
             Calls::Answered(accepted) => return Ok(run.finish(accepted)),
-            Calls::Results(results) => messages.push(Message::ToolResults { results }),
+            Calls::Results(results) => turn.messages.push(Message::ToolResults { results }),
         }
     }
     Err(AgentError::StepLimit {
         steps: config.max_steps,
     })
+}
+
+/// The message that asks, once, for `final_answer` after a reply in plain text (or an empty
+/// one), reported as a nudge.
+fn nudge(run: &mut Run<'_>, mode: Mode, step: u32, had_text: bool) -> Message {
+    let (reason, nudge) = if had_text {
+        ("answered without final_answer", prompt::nudge_text(mode))
+    } else {
+        ("empty reply", prompt::NUDGE_EMPTY)
+    };
+    run.emit(EventKind::Nudged {
+        step,
+        reason: reason.to_string(),
+    });
+    Message::User {
+        text: nudge.to_string(),
+    }
 }
 
 /// How the tool calls of one reply ended.
