@@ -281,25 +281,48 @@ where
     if let Some(values) = template.values() {
         session.set_values(values);
     }
-    if candidate.config.candidates > 1 {
-        let (drawn, recall) = ask_candidates(candidate, &session, golden, &limits, cancel).await?;
-        result.selection = recall;
-        let first = &drawn.answers[0];
-        result.usage = drawn.usage();
-        result.steps = drawn.answers.iter().map(|a| a.steps()).sum();
-        result.answer = first.answer().map(|a| a.text.clone());
-        result.model_sql = first.evidence_sql();
-        let outcomes: Vec<Outcome> = drawn
-            .answers
-            .iter()
-            .map(|answer| outcome_of(&expected, &answer.outcome, answer.evidence.clone()))
-            .collect();
-        result.candidates = Some(CandidatesJudged {
-            agreement: drawn.agreement.clone(),
-            right: outcomes.iter().map(|o| *o == Outcome::Pass).collect(),
-        });
-        return finish(result, outcomes[0].clone());
-    }
+    let outcome = if candidate.config.candidates > 1 {
+        judge_candidates(
+            candidate,
+            &session,
+            golden,
+            &expected,
+            &limits,
+            cancel,
+            &mut result,
+        )
+        .await?
+    } else {
+        judge_answer(
+            candidate,
+            &mut session,
+            golden,
+            &expected,
+            &limits,
+            cancel,
+            &mut result,
+        )
+        .await?
+    };
+    finish(result, outcome)
+}
+
+/// Asks `golden` of the model once in `session` and judges its evidence against `expected`,
+/// filling in what it cost, said and read; `None` when cancelled.
+async fn judge_answer<D, L, C>(
+    candidate: &Candidate<'_, D, L>,
+    session: &mut Session,
+    golden: &GoldenQuestion,
+    expected: &[Expected],
+    limits: &QueryLimits,
+    mut cancel: Pin<&mut C>,
+    result: &mut GoldenResult,
+) -> Option<Outcome>
+where
+    D: Database + ?Sized,
+    L: LlmProvider + ?Sized,
+    C: Future<Output = ()> + ?Sized,
+{
     let agent = Agent::new(
         candidate.db,
         candidate.llm,
@@ -313,12 +336,7 @@ where
         }
     };
     let asked = agent
-        .ask(
-            &mut session,
-            &golden.question,
-            &mut note_schema,
-            cancel.as_mut(),
-        )
+        .ask(session, &golden.question, &mut note_schema, cancel.as_mut())
         .await;
     result.selection = first_schema
         .as_ref()
@@ -332,8 +350,7 @@ where
         Err(failure) => {
             result.usage = failure.usage;
             result.steps = failure.steps;
-            let outcome = outcome_of(&expected, &Err(failure), None);
-            return finish(result, outcome);
+            return Some(outcome_of(expected, &Err(failure), None));
         }
     };
     result.usage = answer.usage;
@@ -341,7 +358,7 @@ where
     result.answer = Some(answer.text.clone());
     let ran = match answer.sql.as_deref() {
         Some(sql) if reads_knowledge(sql).is_none() => {
-            let run = evidence(candidate.db, &answer, sql, &limits);
+            let run = evidence(candidate.db, &answer, sql, limits);
             Some(until_cancelled(run, cancel).await?)
         }
         _ => None,
@@ -350,7 +367,42 @@ where
         .sql
         .as_deref()
         .map(|sql| engine::with_values_written_in(sql, &answer.values));
-    finish(result, outcome_of(&expected, &Ok(answer), ran))
+    Some(outcome_of(expected, &Ok(answer), ran))
+}
+
+/// Asks `golden` of the configured number of candidates and judges each one's evidence; the
+/// question's outcome is the first candidate's. `None` when cancelled.
+async fn judge_candidates<D, L, C>(
+    candidate: &Candidate<'_, D, L>,
+    session: &Session,
+    golden: &GoldenQuestion,
+    expected: &[Expected],
+    limits: &QueryLimits,
+    cancel: Pin<&mut C>,
+    result: &mut GoldenResult,
+) -> Option<Outcome>
+where
+    D: Database + ?Sized,
+    L: LlmProvider + ?Sized,
+    C: Future<Output = ()> + ?Sized,
+{
+    let (drawn, recall) = ask_candidates(candidate, session, golden, limits, cancel).await?;
+    result.selection = recall;
+    let first = &drawn.answers[0];
+    result.usage = drawn.usage();
+    result.steps = drawn.answers.iter().map(|a| a.steps()).sum();
+    result.answer = first.answer().map(|a| a.text.clone());
+    result.model_sql = first.evidence_sql();
+    let outcomes: Vec<Outcome> = drawn
+        .answers
+        .iter()
+        .map(|answer| outcome_of(expected, &answer.outcome, answer.evidence.clone()))
+        .collect();
+    result.candidates = Some(CandidatesJudged {
+        agreement: drawn.agreement.clone(),
+        right: outcomes.iter().map(|o| *o == Outcome::Pass).collect(),
+    });
+    outcomes.into_iter().next()
 }
 
 /// The candidates of one golden question, each in its own copy of `session`, their evidence
