@@ -11,7 +11,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { ROOT, chooseFile, dataset, startSession, tempDir, visibleText, waitForOpen, waitUntil } from './harness.mjs';
+import {
+  ROOT, chooseFile, dataset, sidewaysSpills, startSession, tempDir, visibleText, waitForOpen, waitUntil,
+} from './harness.mjs';
 import { ask, configureFor, finalAnswer, openWatched, scriptedLlm, waitForAnswer } from './chat-support.mjs';
 
 const ARTIFACTS = path.join(ROOT, 'tests', 'e2e', '.artifacts');
@@ -89,6 +91,8 @@ test('on 86 merged tables a question goes with the tables it needs and the value
   for (const width of [1280, 400]) {
     await page.setViewportSize({ width, height: 900 });
     await page.screenshot({ path: path.join(ARTIFACTS, `selection-${width}.png`), fullPage: true });
+    // The opened line's long table names and reasons wrap: nothing spills sideways.
+    if (width === 400) assert.deepEqual(await sidewaysSpills(page), []);
   }
   await page.setViewportSize({ width: 1280, height: 900 });
 
