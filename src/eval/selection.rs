@@ -108,25 +108,10 @@ pub fn totals<'r>(
 mod tests {
     use super::*;
     use crate::agent::PickedTable;
-    use crate::engine::schema::{Column, Table, TableKind};
+    use crate::engine::schema::{Table, TableKind};
 
     fn table(name: &str, columns: &[&str]) -> Table {
-        Table {
-            name: name.into(),
-            kind: TableKind::Table,
-            columns: columns
-                .iter()
-                .map(|c| Column {
-                    name: c.to_string(),
-                    decl_type: "TEXT".into(),
-                    not_null: false,
-                    primary_key: 0,
-                    default: None,
-                })
-                .collect(),
-            foreign_keys: Vec::new(),
-            row_count: None,
-        }
+        Table::of_text_columns(name, TableKind::Table, columns)
     }
 
     fn sent(whole: bool, picked: &[&str]) -> SchemaSent {
