@@ -22,15 +22,22 @@ import {
 
 const session = sessionForFile();
 
-/** Every request the page's context makes: url, all headers, body. */
+/**
+ * Every request the page's context makes: url, all headers, body. A request whose headers can
+ * no longer be read (it started as the context closed, after the test looked) is left out
+ * rather than left to reject unhandled.
+ */
 function recordRequests(context) {
   const seen = [];
   context.on('request', (request) => {
     seen.push(
-      request.allHeaders().then((headers) => ({ url: request.url(), headers, body: request.postData() ?? '' })),
+      request.allHeaders().then(
+        (headers) => ({ url: request.url(), headers, body: request.postData() ?? '' }),
+        () => null,
+      ),
     );
   });
-  return () => Promise.all(seen);
+  return async () => (await Promise.all(seen)).filter(Boolean);
 }
 
 /** Everything the page keeps: both storages and cookies, as one string. */
