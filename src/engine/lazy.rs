@@ -81,8 +81,6 @@ pub struct LazyDatabase {
     opened: RefCell<Option<Opened>>,
     /// The page cache's size to ask for; `None`: the worker's default (64 MiB).
     cache_bytes: Cell<Option<u64>>,
-    /// The bytes the first ranged GET brought, for the open that follows it.
-    first_bytes: RefCell<Option<Uint8Array>>,
     budget: Cell<Option<ReadBudget>>,
     last_reads: Cell<Option<ReadStats>>,
     total_reads: Cell<ReadStats>,
@@ -105,7 +103,6 @@ impl LazyDatabase {
             channel: WorkerChannel::new(script_url)?,
             opened: RefCell::new(None),
             cache_bytes: Cell::new(None),
-            first_bytes: RefCell::new(None),
             budget: Cell::new(None),
             last_reads: Cell::new(None),
             total_reads: Cell::new(ReadStats::default()),
@@ -165,7 +162,7 @@ impl LazyDatabase {
     /// was open stays open.
     pub async fn open_file(&self, file: &File) -> Result<LazyOpened, DbError> {
         let _turn = self.turn.lock().await;
-        self.open_source(Source::File(file.clone())).await
+        self.open_source(Source::File(file.clone()), None).await
     }
 
     /// Opens the database at `url` (absolute), reading it with HTTP Range requests, whatever
@@ -183,7 +180,7 @@ impl LazyDatabase {
                 first.stop();
                 Err(DbError::Remote(RemoteProblem::RangeIgnored { size }))
             }
-            Route::Refused { problem, .. } => {
+            Route::Refused(problem) => {
                 first.stop();
                 Err(DbError::Remote(problem))
             }
@@ -200,12 +197,11 @@ impl LazyDatabase {
         first: &Uint8Array,
     ) -> Result<LazyOpened, DbError> {
         let _turn = self.turn.lock().await;
-        self.first_bytes.replace(Some(first.clone()));
         let source = Source::Url {
             url: url.to_string(),
             pins,
         };
-        self.open_source(source).await
+        self.open_source(source, Some(first)).await
     }
 
     /// Closes the open database: its worker is stopped, its cache let go.
@@ -228,14 +224,18 @@ impl LazyDatabase {
         self.answer(reply, OPEN_DEADLINE_MS).await.map(|_| ())
     }
 
-    /// Opens `source` in the running worker (a fresh one when none runs). The caller holds the
-    /// turn.
-    async fn open_source(&self, source: Source) -> Result<LazyOpened, DbError> {
+    /// Opens `source` in the running worker (a fresh one when none runs); for a URL, with the
+    /// `first` bytes its first ranged GET brought. The caller holds the turn.
+    async fn open_source(
+        &self,
+        source: Source,
+        first: Option<&Uint8Array>,
+    ) -> Result<LazyOpened, DbError> {
         let fresh = !self.channel.is_running();
         if fresh {
             self.channel.start()?;
         }
-        let outcome = self.exchange_open(&source).await;
+        let outcome = self.exchange_open(&source, first).await;
         if fresh && outcome.is_err() {
             // That worker has nothing open, not even the database that was: the next request
             // starts another and opens that one again.
@@ -251,7 +251,14 @@ impl LazyDatabase {
         Ok(found)
     }
 
-    async fn exchange_open(&self, source: &Source) -> Result<LazyOpened, DbError> {
+    /// Opens `source` in the worker; `first`: a URL's first bytes, which only its first open has
+    /// (a fresh worker reads the header again, and the server's answer must agree with the
+    /// pins).
+    async fn exchange_open(
+        &self,
+        source: &Source,
+        first: Option<&Uint8Array>,
+    ) -> Result<LazyOpened, DbError> {
         let message = match source {
             Source::File(file) => {
                 let message = simple_message("openFile");
@@ -267,13 +274,8 @@ impl LazyDatabase {
                 };
                 set(&message, "etag", &text(&pins.etag));
                 set(&message, "lastModified", &text(&pins.last_modified));
-                // Only the first open has them: a fresh worker reads the header again, and the
-                // server's answer must agree with the pins.
-                let first = self
-                    .first_bytes
-                    .take()
-                    .unwrap_or_else(|| Uint8Array::new_with_length(0));
-                set(&message, "first", &first);
+                let none = Uint8Array::new_with_length(0);
+                set(&message, "first", first.unwrap_or(&none));
                 message
             }
         };
@@ -325,7 +327,7 @@ impl LazyDatabase {
         else {
             return Ok(());
         };
-        let outcome = self.exchange_open(&source).await;
+        let outcome = self.exchange_open(&source, None).await;
         let found = match outcome {
             Ok(found) => found,
             Err(DbError::Changed(why)) => {

@@ -136,11 +136,9 @@ pub enum Route {
         size: Option<u64>,
         pins: Option<Pins>,
     },
-    /// Not opened by itself: why, and what the page may offer instead.
-    Refused {
-        problem: RemoteProblem,
-        offer: WholeDownload,
-    },
+    /// Not opened by itself, for this reason (what the page may offer instead is
+    /// [`WholeDownload::for_problem`]'s).
+    Refused(RemoteProblem),
 }
 
 /// Decides how to open a remote database from its first `answer`: files under
@@ -148,14 +146,10 @@ pub enum Route {
 /// serves parts with a validator; a server that sends whole files is used as it is up to
 /// `whole_limit` bytes.
 pub fn route(answer: &FirstAnswer, read_whole_below: u64, whole_limit: u64) -> Route {
-    let refused = |problem: RemoteProblem| Route::Refused {
-        offer: WholeDownload::for_problem(&problem, whole_limit),
-        problem,
-    };
     if answer.status == 200 {
         return match answer.content_length {
             Some(size) if size > whole_limit => {
-                refused(RemoteProblem::RangeIgnored { size: Some(size) })
+                Route::Refused(RemoteProblem::RangeIgnored { size: Some(size) })
             }
             size => Route::Whole {
                 why: WholeReason::ServerSendsWhole,
@@ -165,13 +159,13 @@ pub fn route(answer: &FirstAnswer, read_whole_below: u64, whole_limit: u64) -> R
         };
     }
     if answer.status != 206 {
-        return refused(RemoteProblem::Status {
+        return Route::Refused(RemoteProblem::Status {
             status: answer.status,
         });
     }
     let Some(value) = &answer.content_range else {
         let header = "Content-Range".to_string();
-        return refused(if answer.cross_origin {
+        return Route::Refused(if answer.cross_origin {
             RemoteProblem::HeaderHidden { header }
         } else {
             RemoteProblem::HeaderMissing { header }
@@ -181,13 +175,13 @@ pub fn route(answer: &FirstAnswer, read_whole_below: u64, whole_limit: u64) -> R
         value: value.clone(),
     };
     let Some(range) = ContentRange::read(value) else {
-        return refused(bad());
+        return Route::Refused(bad());
     };
     if range.start != 0 {
-        return refused(bad());
+        return Route::Refused(bad());
     }
     let Some(size) = range.total else {
-        return refused(RemoteProblem::NoLength);
+        return Route::Refused(RemoteProblem::NoLength);
     };
     let pins = Pins {
         size,
@@ -202,7 +196,7 @@ pub fn route(answer: &FirstAnswer, read_whole_below: u64, whole_limit: u64) -> R
         };
     }
     if !pins.has_validator() {
-        return refused(RemoteProblem::NoValidator { size });
+        return Route::Refused(RemoteProblem::NoValidator { size });
     }
     Route::OnDemand(pins)
 }
@@ -499,6 +493,17 @@ mod tests {
         route(answer, READ_WHOLE_BELOW_BYTES, WHOLE_DOWNLOAD_LIMIT_BYTES)
     }
 
+    /// The problem of a refused answer, and what the page offers for it.
+    fn refused(route: Route) -> (RemoteProblem, WholeDownload) {
+        match route {
+            Route::Refused(problem) => {
+                let offer = WholeDownload::for_problem(&problem, WHOLE_DOWNLOAD_LIMIT_BYTES);
+                (problem, offer)
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
     #[test]
     fn small_files_are_read_whole_large_ones_on_demand_from_the_threshold_on() {
         let lm = Some("Mon, 01 Jan 2024 00:00:00 GMT");
@@ -551,15 +556,15 @@ mod tests {
             );
         }
         assert_eq!(
-            decide(&whole(Some(WHOLE_DOWNLOAD_LIMIT_BYTES + 1))),
-            Route::Refused {
-                problem: RemoteProblem::RangeIgnored {
+            refused(decide(&whole(Some(WHOLE_DOWNLOAD_LIMIT_BYTES + 1)))),
+            (
+                RemoteProblem::RangeIgnored {
                     size: Some(WHOLE_DOWNLOAD_LIMIT_BYTES + 1)
                 },
-                offer: WholeDownload::TooLarge {
+                WholeDownload::TooLarge {
                     size: WHOLE_DOWNLOAD_LIMIT_BYTES + 1
                 },
-            }
+            )
         );
     }
 
@@ -575,28 +580,22 @@ mod tests {
         ));
         let size = 40 * MIB;
         assert_eq!(
-            decide(&part(size, None, None)),
-            Route::Refused {
-                problem: RemoteProblem::NoValidator { size },
-                offer: WholeDownload::Offer { size: Some(size) },
-            }
+            refused(decide(&part(size, None, None))),
+            (
+                RemoteProblem::NoValidator { size },
+                WholeDownload::Offer { size: Some(size) },
+            )
         );
         let size = WHOLE_DOWNLOAD_LIMIT_BYTES + 1;
         assert!(matches!(
-            decide(&part(size, None, None)),
-            Route::Refused {
-                offer: WholeDownload::TooLarge { .. },
-                ..
-            }
+            refused(decide(&part(size, None, None))),
+            (_, WholeDownload::TooLarge { .. })
         ));
     }
 
     #[test]
     fn answers_that_cannot_be_read_in_parts_are_refused_with_their_offer() {
-        let refused = |answer: FirstAnswer| match decide(&answer) {
-            Route::Refused { problem, offer } => (problem, offer),
-            other => panic!("{other:?}"),
-        };
+        let refused = |answer: FirstAnswer| refused(decide(&answer));
         let hidden = FirstAnswer {
             status: 206,
             content_length: Some(FIRST_RANGE_BYTES),

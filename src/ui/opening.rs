@@ -174,7 +174,15 @@ async fn open_source(state: AppState, source: Source, name: String) {
         Source::Remote { url, name } => open_remote(state, &name, &url).await,
         Source::WholeDownload { url, .. } => {
             match fetch_whole(&url, progress, Some(WHOLE_DOWNLOAD_LIMIT_BYTES)).await {
-                Ok(blob) => take_in(state, &name, blob, Came::from(&url, WholeReason::Asked)).await,
+                Ok(blob) => {
+                    take_in(
+                        state,
+                        &name,
+                        blob,
+                        Some(Came::from(&url, WholeReason::Asked)),
+                    )
+                    .await
+                }
                 Err(why) => Err(OpenError::Database(why)),
             }
         }
@@ -233,11 +241,11 @@ struct Came {
 }
 
 impl Came {
-    fn from(url: &str, why: WholeReason) -> Option<Came> {
-        Some(Came {
+    fn from(url: &str, why: WholeReason) -> Came {
+        Came {
             host: host_of(url),
             why,
-        })
+        }
     }
 }
 
@@ -434,28 +442,19 @@ async fn open_remote(state: AppState, name: &str, url: &str) -> Result<(), OpenE
             state
                 .open_steps
                 .update_value(|s| s.done("download whole (ranged GET, then the rest)", started));
-            take_in(state, name, blob, Came::from(url, why)).await
+            take_in(state, name, blob, Some(Came::from(url, why))).await
         }
-        Route::Refused { problem, offer } => {
+        Route::Refused(problem) => {
             first.stop();
-            Err(refused(state, url, name, problem, offer))
+            Err(refuse(state, url, name, problem))
         }
     }
 }
 
-/// The error for a web address that cannot be read in parts, with its offer and what to set.
+/// The error for a web address that cannot be read in parts: the problem in one sentence and
+/// the offer (`engine::remote::WholeDownload`), set beside it with what to set on the server.
 fn refuse(state: AppState, url: &str, name: &str, problem: RemoteProblem) -> OpenError {
     let offer = WholeDownload::for_problem(&problem, WHOLE_DOWNLOAD_LIMIT_BYTES);
-    refused(state, url, name, problem, offer)
-}
-
-fn refused(
-    state: AppState,
-    url: &str,
-    name: &str,
-    problem: RemoteProblem,
-    offer: WholeDownload,
-) -> OpenError {
     let sentence = offer
         .sentence(WHOLE_DOWNLOAD_LIMIT_BYTES)
         .map(|s| format!(" {s}"))
