@@ -200,9 +200,17 @@ impl Session {
     /// without askdb's own tables, [`crate::knowledge::KNOWLEDGE_TABLES`], which hold notes
     /// about the data, not data).
     pub fn new(schema: Schema) -> Session {
+        Session::with_knowledge(schema, Knowledge::default())
+    }
+
+    /// A session on `schema` (as [`Session::new`] takes it) with `knowledge` from the start:
+    /// its tables and examples indexed once, with it.
+    pub fn with_knowledge(schema: Schema, knowledge: Knowledge) -> Session {
         let schema = crate::model_view::schema_for_model(schema);
         Session {
-            tables: selection::rank::TableIndex::new(&schema, &Knowledge::default()),
+            tables: selection::rank::TableIndex::new(&schema, &knowledge),
+            examples: Examples::new(&knowledge, &schema),
+            knowledge,
             schema,
             ..Session::default()
         }
@@ -211,9 +219,7 @@ impl Session {
     /// A session on what [`crate::model_view::ModelView`] gives the model: its schema and the
     /// knowledge that goes with its questions.
     pub fn for_view(view: crate::model_view::ModelView) -> Session {
-        let mut session = Session::new(view.schema);
-        session.set_knowledge(view.knowledge);
-        session
+        Session::with_knowledge(view.schema, view.knowledge)
     }
 
     /// Reads the schema of `db` (row counts get a few seconds each).

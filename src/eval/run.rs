@@ -276,8 +276,10 @@ where
         };
 
     // A new session leaves the knowledge tables out of the schema the model is shown.
-    let mut session = Session::new(template.schema().clone());
-    session.set_knowledge(shown_to_model(template.knowledge(), golden));
+    let mut session = Session::with_knowledge(
+        template.schema().clone(),
+        shown_to_model(template.knowledge(), golden),
+    );
     if let Some(values) = template.values() {
         session.set_values(values);
     }

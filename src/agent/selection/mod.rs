@@ -60,11 +60,9 @@ pub fn for_question(
     question: &str,
     whole: bool,
 ) -> QuestionSchema {
-    let hits: Vec<values::ValueHit> = values
-        .hits(question, NAMED_VALUES)
-        .into_iter()
-        .filter(|hit| schema.table(&hit.table).is_some())
-        .collect();
+    // The session keeps `values` within `schema` (`Session::set_values`): a hit is of a table
+    // and column the model is shown.
+    let hits = values.hits(question, NAMED_VALUES);
     let mut budget = Budget::new(QUESTION_SCHEMA_BYTES);
     let mut text = String::new();
     let mut picked_tables = Vec::new();
@@ -103,30 +101,25 @@ pub fn for_question(
             text.push_str(&lines);
         }
     }
-    let mut named = Vec::new();
-    for hit in &hits {
-        let line = format!("- {hit}\n");
-        if budget.take(line.len()) {
-            named.push(line);
-        }
-    }
+    let named: Vec<String> = hits
+        .iter()
+        .map(ToString::to_string)
+        .filter(|shown| budget.take(format!("- {shown}\n").len()))
+        .collect();
     if !named.is_empty() {
         text.push_str(if text.is_empty() {
             VALUES_HEADING_ALONE
         } else {
             VALUES_HEADING
         });
-        for line in &named {
-            text.push_str(line);
+        for shown in &named {
+            text.push_str(&format!("- {shown}\n"));
         }
     }
     let sent = SchemaSent {
         whole,
         tables: picked_tables,
-        values: named
-            .iter()
-            .map(|line| line.trim_start_matches("- ").trim_end().to_string())
-            .collect(),
+        values: named,
         values_coverage: values.coverage().sentence(),
         bytes: text.len(),
         first_request_bytes: 0,
