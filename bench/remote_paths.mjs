@@ -1,6 +1,6 @@
 // Whole or on demand: what each way of opening a remote database costs in the page, for files
 // of several sizes, so that the size under which a remote file is downloaded whole
-// (engine::remote::READ_WHOLE_BELOW_BYTES) rests on figures. Each file (make_big.py, seeded)
+// (engine::on_demand::remote::READ_WHOLE_BELOW_BYTES) rests on figures. Each file (make_big.py, seeded)
 // is opened by `?db=` from tests/e2e/range-server.mjs on 127.0.0.1 both ways (the test page's
 // `askdb-test-read-whole-below` forces the path), then asked a full scan and an indexed lookup
 // in the console. The server counts the bytes and requests it sends.

@@ -5,7 +5,10 @@
 //!    askdb's knowledge tables, which are notes about the data and not data) and how that is
 //!    enforced for this kind of database ([`Enforcement`]): nothing to leave out, a copy made
 //!    without it (the script is part of the plan), or a refusal that says why;
-//! 2. [`ModelView::new`]: once the database the model reads is there (the whole one, or the
+//! 2. [`prepare`]: the database the model reads, from the plan (the whole one, a copy made by
+//!    the caller's engine, or the whole one behind the fence: `engine::fenced`), and the
+//!    schema as the model reads it; the page and `askdb-eval` both call it;
+//! 3. [`ModelView::new`]: once the database the model reads is there (the whole one, or the
 //!    copy), the schema the model is shown (without the knowledge tables) and the knowledge
 //!    that goes with its questions (checked against that schema, and nothing that names a
 //!    hidden table or column).
@@ -17,11 +20,13 @@
 //! ([`knowledge_fence`]: the tables, and every view or virtual table that reads one, however
 //! deep), which the database enforces on every query of the model's before anything is sent.
 
+use crate::engine::fenced::Fenced;
 use crate::engine::hidden::{derive_script, load_catalogue, CatalogueEntry, Hidden, ObjectKind};
-use crate::engine::kind::HidingMechanism;
+use crate::engine::kind::{HidingMechanism, NoCopy};
 use crate::engine::{Database, DbError, Schema};
 use crate::knowledge::{is_knowledge_table, Knowledge, Problem, KNOWLEDGE_TABLES};
 use crate::sql::fence::NameFence;
+use std::rc::Rc;
 
 /// How the model view is enforced.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -31,10 +36,19 @@ pub enum Enforcement {
     /// The model reads a copy of the database made by this script (`engine::hidden`).
     Copy { script: String },
     /// Something must be left out and this database cannot do it: the model is not asked.
-    Refused { why: String },
+    Refused(Refusal),
     /// Only the knowledge tables are left out: the model reads the whole database through a
     /// fence of names that refuses any query naming them or what reads them.
     Fenced { fence: NameFence },
+}
+
+/// Why the model is not asked (`present::hiding::refusal` says it): this database cannot be
+/// copied, and the person hid something in it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refusal {
+    pub no_copy: NoCopy,
+    /// What the person hid: "customers.email", "payments".
+    pub hidden: Vec<String>,
 }
 
 /// What the model must not read, and how that is enforced.
@@ -86,15 +100,70 @@ pub async fn plan<D: Database + ?Sized>(
                     fence: knowledge_fence(&catalogue),
                 }
             }
-            HidingMechanism::FenceKnowledge(why) => Enforcement::Refused {
-                why: format!("{why}; {}", what_is_left_out(&left_out, hidden)),
-            },
+            HidingMechanism::FenceKnowledge(no_copy) => Enforcement::Refused(Refusal {
+                no_copy: *no_copy,
+                hidden: hidden.names(),
+            }),
         }
     };
     Ok(ViewPlan {
         left_out,
         enforcement,
     })
+}
+
+/// How the database the model reads was made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Made {
+    /// It is the open one: nothing to leave out.
+    Whole,
+    /// A copy without what is left out.
+    Copy,
+    /// The open one behind a fence of names around the knowledge tables.
+    Fenced,
+}
+
+/// What [`prepare`] made ready for the model, or why the model is not asked.
+pub enum Prepared<D> {
+    Ready {
+        /// The database the model's queries run on.
+        database: Fenced<Rc<D>>,
+        /// Its schema as the model reads it (before [`schema_for_model`]).
+        schema: Schema,
+        made: Made,
+    },
+    Refused(Refusal),
+}
+
+/// The database the model reads of `whole` (whose schema is `schema`), with `hidden` kept from
+/// it by `mechanism` ([`plan`]): `whole` itself, the copy `copy` makes from a plan's script (a
+/// database of the caller's engine, with its schema), or `whole` behind the knowledge fence.
+pub async fn prepare<D: Database>(
+    whole: &Rc<D>,
+    schema: &Schema,
+    hidden: &Hidden,
+    mechanism: &HidingMechanism,
+    copy: impl AsyncFnOnce(&D, &str) -> Result<(D, Schema), DbError>,
+) -> Result<Prepared<D>, DbError> {
+    let ready = |database, schema, made| Prepared::Ready {
+        database,
+        schema,
+        made,
+    };
+    Ok(
+        match plan(&**whole, schema, hidden, mechanism).await?.enforcement {
+            Enforcement::Whole => ready(Fenced::open(whole.clone()), schema.clone(), Made::Whole),
+            Enforcement::Refused(refusal) => Prepared::Refused(refusal),
+            Enforcement::Fenced { fence } => {
+                let seen = without_fenced(schema.clone(), &fence);
+                ready(Fenced::new(whole.clone(), fence), seen, Made::Fenced)
+            }
+            Enforcement::Copy { script } => {
+                let (copy, seen) = copy(whole, &script).await?;
+                ready(Fenced::open(Rc::new(copy)), seen, Made::Copy)
+            }
+        },
+    )
 }
 
 /// Tables that may hold what the knowledge tables hold, whatever the database: SQLite's samples
@@ -157,22 +226,6 @@ fn is_virtual(sql: &str) -> bool {
 pub fn without_fenced(mut schema: Schema, fence: &NameFence) -> Schema {
     schema.tables.retain(|table| !fence.holds(&table.name));
     schema
-}
-
-/// "customers.email is hidden" or "it keeps notes in askdb_notes, which the model must not
-/// read": why something had to be left out.
-fn what_is_left_out(left_out: &Hidden, hidden: &Hidden) -> String {
-    if hidden.is_empty() {
-        format!(
-            "it keeps askdb's notes in {}, which the model must not read as data",
-            left_out.names().join(", ")
-        )
-    } else {
-        format!(
-            "{} must be hidden from the model",
-            hidden.names().join(", ")
-        )
-    }
 }
 
 /// The schema the model is shown, from the schema of the database it reads (the whole one, or

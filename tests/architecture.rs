@@ -208,7 +208,8 @@ fn the_glue_is_seen_as_wasm_only_and_the_rest_is_not() {
             .unwrap_or_else(|| panic!("{path} not found"))
             .wasm_only
     };
-    assert!(wasm_only("src/engine/worker.rs"));
+    assert!(wasm_only("src/engine/in_memory/worker.rs"));
+    assert!(!wasm_only("src/engine/in_memory/mod.rs"));
     assert!(wasm_only("src/llm/http/gloo.rs"));
     assert!(wasm_only("src/browser/storage.rs"));
     assert!(wasm_only("src/ui/mod.rs"));

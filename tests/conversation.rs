@@ -12,7 +12,7 @@ use askdb::conversation::{
 };
 use askdb::engine::datasette::DatasetteIdentity;
 use askdb::engine::identity::Identity;
-use askdb::engine::reads::{LazyIdentity, RemoteValidators};
+use askdb::engine::on_demand::{LazyIdentity, RemoteValidators};
 use askdb::engine::QueryLimits;
 use askdb::llm::ProviderKind;
 use serde_json::{json, Value};

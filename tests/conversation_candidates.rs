@@ -12,8 +12,8 @@ use askdb::conversation::{
     check_replay, format_for, read, ConversationFile, DatabaseIdentity, ModelInfo,
     RecordedQuestion, Recorder, ReplayCheck, RunSettings, FORMAT, FORMAT_CANDIDATES,
 };
-use askdb::engine::file_digest::digest_file;
 use askdb::engine::identity::Identity;
+use askdb::engine::native::file_digest::digest_file;
 use askdb::engine::QueryLimits;
 use askdb::llm::ProviderKind;
 use serde_json::{json, Value};

@@ -176,7 +176,8 @@ fn a_database_that_cannot_be_copied_refuses_what_is_hidden_and_fences_the_knowle
     let mechanism = DatabaseKind::LocalFile.hiding();
     let planned = block_on(plan(&db, &schema, &chosen, &mechanism)).unwrap();
     match planned.enforcement {
-        Enforcement::Refused { why } => {
+        Enforcement::Refused(refusal) => {
+            let why = askdb::present::hiding::refusal(&refusal);
             assert!(why.contains("read on demand"), "{why}");
             assert!(why.contains("customers.prefecture must be hidden"), "{why}");
         }

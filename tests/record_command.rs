@@ -10,7 +10,7 @@
 mod support;
 
 use askdb::conversation::{read, ConversationFile, FORMAT};
-use askdb::engine::file_digest::digest_file;
+use askdb::engine::native::file_digest::digest_file;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

@@ -15,7 +15,7 @@
 //! ```
 #![cfg(target_arch = "wasm32")]
 
-use askdb::engine::worker::WorkerDatabase;
+use askdb::engine::in_memory::worker::WorkerDatabase;
 use askdb::engine::{query, query_bound, DbError, QueryLimits, RowCount, Value};
 use futures::future::{select, Either};
 use gloo_timers::future::TimeoutFuture;

@@ -141,7 +141,7 @@ impl fmt::Display for AgentError {
             AgentError::Deadline { after_ms } => write!(
                 f,
                 "no answer within {}: ask a simpler question, or allow more time in the settings",
-                crate::engine::format_seconds(*after_ms)
+                crate::text::format_seconds(*after_ms)
             ),
             AgentError::Cancelled => write!(f, "stopped: the question was cancelled"),
             AgentError::Llm(error) => write!(f, "the model could not answer: {error}"),

@@ -3,7 +3,7 @@
 //! iframe, and JavaScript errors as text.
 //!
 //! A leaf: it uses web-sys, js-sys and gloo, and of this crate only [`crate::clock`], so that
-//! `engine::worker`, `llm::http` and `ui` can all use it without an import climbing back up.
+//! `engine::in_memory::worker`, `llm::http` and `ui` can all use it without an import climbing back up.
 
 mod address;
 mod clock;

@@ -10,7 +10,7 @@ use crate::agent::candidates::{Agreement, Approach, Candidates};
 use crate::agent::{AgentConfig, Answer, Failure, Mode};
 use crate::engine::datasette::DatasetteIdentity;
 use crate::engine::identity::{from_hex, hex, same_database, Identity, Sameness};
-use crate::engine::reads::{LazyIdentity, RemoteValidators};
+use crate::engine::on_demand::{LazyIdentity, RemoteValidators};
 use crate::engine::{QueryLimits, QueryResult};
 use crate::llm::{ModelReply, ProviderKind, RawToolCall, ToolResult, Usage};
 use serde::{Deserialize, Serialize};
@@ -74,7 +74,7 @@ pub struct DatasetteRecord {
     pub sha256: Option<String>,
 }
 
-/// A database read on demand, as a conversation file records it (`engine::reads::LazyIdentity`;
+/// A database read on demand, as a conversation file records it (`engine::on_demand::LazyIdentity`;
 /// its size is the record's).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OnDemandRecord {

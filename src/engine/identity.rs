@@ -19,7 +19,7 @@
 //! Two identities of different kinds cannot be compared: [`Sameness::CannotTell`].
 
 use super::datasette::DatasetteIdentity;
-use super::reads::LazyIdentity;
+use super::on_demand::LazyIdentity;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -177,7 +177,7 @@ fn short(hash: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::reads::RemoteValidators;
+    use crate::engine::on_demand::RemoteValidators;
 
     fn bytes(sha256: &str) -> Identity {
         Identity::Bytes {
@@ -274,7 +274,7 @@ mod tests {
 
     #[test]
     fn on_demand_the_engines_own_rule_decides() {
-        // The rule `engine::lazy` uses to notice a file that changed while open, nothing else.
+        // The rule `engine::on_demand::lazy` uses to notice a file that changed while open, nothing else.
         let pairs = [
             (sampled(4_096, "ab"), sampled(4_096, "ab")),
             (sampled(4_096, "ab"), sampled(8_192, "ab")),

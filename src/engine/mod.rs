@@ -3,40 +3,49 @@
 //! Every path that runs SQL (the console, the agent's tools, the tests) goes through
 //! [`Database::run`], which only accepts a [`ReadOnlySql`]: a statement the rules in
 //! [`crate::sql::guard`] have already accepted. Implementations add the second wall: the
-//! connection itself is read-only (`PRAGMA query_only=1` in sql.js, a read-only open in rusqlite).
+//! connection itself is read-only (`PRAGMA query_only=1` in sql.js, a read-only open and an
+//! authorizer in the engine read on demand, a read-only open in rusqlite).
+//!
+//! The shared core, here: [`Database`], [`query`], [`Value`], [`QueryResult`], [`DbError`];
+//! [`schema`] (tables, columns, keys, row counts as a [`kind::CountPolicy`] allows),
+//! [`hidden`] (what is hidden from the model and the script of a copy without it),
+//! [`identity`] (what tells one database from another), [`reads`] (what a query read),
+//! [`fenced`] (any database behind a fence of names), [`kind`] (each kind of database
+//! described once by its backend), [`file_check`] (SQLite's header, before opening), and in the
+//! page `channel` (the request/reply protocol both workers speak) and `page` (`PageDatabase`,
+//! the one type for a database the page has open, and `ModelDatabase`, the one the model reads).
+//!
+//! The backends, one folder each: [`in_memory`] (sql.js), [`on_demand`] (a local file or a URL
+//! read page by page), [`datasette`] (a server's JSON API), and natively `native` (rusqlite).
+//! Every backend speaks SQLite's dialect: the guard, the fence and the prompt assume it.
 
-pub mod csv;
-pub mod datasette;
+// The shared core: what every kind of database speaks and is described by.
+pub mod fenced;
 pub mod file_check;
 pub mod hidden;
 pub mod identity;
 pub mod kind;
 pub mod reads;
-pub mod remote;
 pub mod schema;
 pub use schema::{Schema, Table, TableKind};
-mod value;
-
 #[cfg(target_arch = "wasm32")]
 mod channel;
-#[cfg(not(target_arch = "wasm32"))]
-pub mod file_digest;
-#[cfg(target_arch = "wasm32")]
-pub mod lazy;
-#[cfg(not(target_arch = "wasm32"))]
-pub mod native;
 #[cfg(target_arch = "wasm32")]
 pub mod page;
-#[cfg(target_arch = "wasm32")]
-pub mod web_file;
-#[cfg(target_arch = "wasm32")]
-pub mod worker;
+mod value;
+
+// The backends, one folder each.
+pub mod datasette;
+pub mod in_memory;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod native;
+pub mod on_demand;
 
 pub use crate::sql::guard::ReadOnlySql;
-pub use reads::{format_bytes, LazyIdentity, ReadStats, RemoteProblem};
+pub use reads::ReadStats;
 pub use value::Value;
 
-use crate::sql::fence::NameFence;
+use crate::text::{format_bytes, format_seconds};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -128,7 +137,7 @@ pub enum DbError {
     /// Reading the database's file or server failed (a network error, a server error).
     ReadFailed(String),
     /// The database at a web address cannot be read in parts.
-    Remote(RemoteProblem),
+    Remote(on_demand::RemoteProblem),
     /// A Datasette server did not answer the query with rows (its time limit, SQL not allowed,
     /// not reachable, …); a SQL error it reports is [`DbError::Sqlite`], as from a file.
     Datasette(datasette::DatasetteProblem),
@@ -204,17 +213,6 @@ impl From<crate::sql::guard::Refusal> for DbError {
     }
 }
 
-/// "10 s", "2.5 s", "800 ms".
-pub fn format_seconds(ms: u32) -> String {
-    if ms < 1_000 {
-        format!("{ms} ms")
-    } else if ms.is_multiple_of(1_000) {
-        format!("{} s", ms / 1_000)
-    } else {
-        format!("{:.1} s", f64::from(ms) / 1_000.0)
-    }
-}
-
 /// A read-only SQLite database.
 ///
 /// Futures are not `Send`: in the browser they wait on a Web Worker.
@@ -230,16 +228,27 @@ pub trait Database {
     ) -> Result<QueryResult, DbError>;
 }
 
-/// Refuses a statement that names anything `fence` holds ([`DbError::Fenced`]), before it is run
-/// or sent: how a database that cannot be copied keeps the model from askdb's knowledge tables.
-pub fn keep_out(fence: &NameFence, sql: &ReadOnlySql) -> Result<(), DbError> {
-    match fence.named_in(sql.as_str()) {
-        Ok(None) => Ok(()),
-        Ok(Some(name)) => Err(DbError::Fenced(name)),
-        // Unreachable for text the guard accepted; refused all the same.
-        Err(why) => Err(DbError::Fenced(format!(
-            "a text the fence could not read ({why})"
-        ))),
+/// A shared database is the database it shares (the page holds its databases in `Rc`s).
+impl<D: Database + ?Sized> Database for std::rc::Rc<D> {
+    async fn run(
+        &self,
+        sql: &ReadOnlySql,
+        values: &[Value],
+        limits: &QueryLimits,
+    ) -> Result<QueryResult, DbError> {
+        (**self).run(sql, values, limits).await
+    }
+}
+
+/// So is a borrowed one.
+impl<D: Database + ?Sized> Database for &D {
+    async fn run(
+        &self,
+        sql: &ReadOnlySql,
+        values: &[Value],
+        limits: &QueryLimits,
+    ) -> Result<QueryResult, DbError> {
+        (**self).run(sql, values, limits).await
     }
 }
 

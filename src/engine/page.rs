@@ -12,22 +12,22 @@
 //!
 //! Two engines stand behind it: sql.js with the whole file in a worker's memory
 //! ([`InMemory`]), and the engine that reads a local `File` or a URL on demand
-//! ([`OnDemand`], `engine::lazy`), whose identity is what that engine found at open and which
+//! ([`OnDemand`], `engine::on_demand::lazy`), whose identity is what that engine found at open and which
 //! cannot be copied for the model (its [`DatabaseKind::hiding`] refuses); and a Datasette
 //! server's JSON API ([`Served`], `engine::datasette`), identified by what the server reports of
 //! its file, from which nothing can be taken away either. Which kind a file opens as is the
-//! opening's business (`ui/opening.rs`, by `engine::kind::kind_for_local_file`), and nothing
+//! opening's business (`ui/opening.rs`, by `engine::on_demand::kind_for_local_file`), and nothing
 //! else changes with it.
 
 use super::datasette::fetch::FetchTransport;
 use super::datasette::{DatasetteAddress, DatasetteDatabase, DatasetteIdentity, DatasetteProblem};
+use super::fenced::Fenced;
 use super::identity::Identity;
+use super::in_memory::worker::WorkerDatabase;
 use super::kind::{CountPolicy, DatabaseKind, HidingMechanism};
-use super::lazy::{LazyDatabase, LazyOpened};
-use super::remote::Pins;
-use super::worker::WorkerDatabase;
+use super::on_demand::lazy::{LazyDatabase, LazyOpened};
+use super::on_demand::remote::Pins;
 use super::{Database, DbError, QueryLimits, QueryResult, ReadOnlySql, ReadStats, Value};
-use crate::sql::fence::NameFence;
 use futures::future::{AbortHandle, Abortable, FutureExt, LocalBoxFuture, Shared};
 use js_sys::{Array, Uint8Array};
 use std::rc::Rc;
@@ -39,19 +39,12 @@ pub enum PageDatabase {
     // Boxed: the engine read on demand keeps more state than the one in memory.
     OnDemand(Box<OnDemand>),
     Datasette(Box<Served>),
-    /// The database the model reads when only askdb's knowledge tables must be kept from it and
-    /// the database cannot be copied (read on demand, or on a server): the same database,
-    /// behind a fence of names (`model_view::knowledge_fence`).
-    Fenced(Box<Fenced>),
 }
 
-/// An open database behind a fence of names: a query that names a fenced name fails with
-/// [`DbError::Fenced`] before it reaches the database; everything else (its reads, its
-/// question's budget, its identity) is the database's own.
-pub struct Fenced {
-    whole: Rc<PageDatabase>,
-    fence: NameFence,
-}
+/// The database the model reads: the open one or a copy of it, behind a fence of names
+/// (`engine::fenced`; empty but where only the knowledge tables must be kept from a database
+/// that cannot be copied: `model_view::knowledge_fence`).
+pub type ModelDatabase = Fenced<Rc<PageDatabase>>;
 
 /// A database on a Datasette server, asked through its JSON API (`engine::datasette`).
 pub struct Served {
@@ -60,7 +53,7 @@ pub struct Served {
     identity: DatasetteIdentity,
 }
 
-/// A local file or a file on a web server, read on demand by `engine::lazy`.
+/// A local file or a file on a web server, read on demand by `engine::on_demand::lazy`.
 pub struct OnDemand {
     engine: LazyDatabase,
     /// What the open found: the identity, among others.
@@ -164,8 +157,8 @@ impl PageDatabase {
     }
 
     /// Opens the database at `url` on demand in `engine`, pinned by what its first ranged GET
-    /// found, which brought its `first` bytes (`engine::web_file::first_get`; the page's
-    /// opening has decided by then that it is read on demand: `engine::remote::route`).
+    /// found, which brought its `first` bytes (`engine::on_demand::web_file::first_get`; the page's
+    /// opening has decided by then that it is read on demand: `engine::on_demand::remote::route`).
     pub async fn open_remote_pinned(
         engine: LazyDatabase,
         url: &str,
@@ -211,7 +204,6 @@ impl PageDatabase {
     /// Where its bytes are.
     pub fn kind(&self) -> DatabaseKind {
         match self {
-            PageDatabase::Fenced(db) => db.whole.kind(),
             PageDatabase::Datasette(_) => DatabaseKind::Datasette,
             PageDatabase::InMemory(_) => DatabaseKind::InMemory,
             PageDatabase::OnDemand(db) if db.opened.identity.remote.is_some() => {
@@ -227,7 +219,6 @@ impl PageDatabase {
             PageDatabase::InMemory(db) => db.size,
             PageDatabase::OnDemand(db) => db.opened.identity.size,
             PageDatabase::Datasette(db) => db.identity.size,
-            PageDatabase::Fenced(db) => db.whole.size(),
         }
     }
 
@@ -255,7 +246,6 @@ impl PageDatabase {
             }),
             PageDatabase::OnDemand(db) => Ok(Identity::OnDemand(db.opened.identity.clone())),
             PageDatabase::Datasette(db) => Ok(Identity::Datasette(db.identity.clone())),
-            PageDatabase::Fenced(db) => Box::pin(db.whole.identity()).await,
         }
     }
 
@@ -283,29 +273,8 @@ impl PageDatabase {
                     engine: copy,
                 }))
             }
-            PageDatabase::OnDemand(_) | PageDatabase::Datasette(_) | PageDatabase::Fenced(_) => {
-                Err(DbError::Unavailable(match self.hiding() {
-                    HidingMechanism::FenceKnowledge(why) => why,
-                    HidingMechanism::Copy => "this database cannot be copied".into(),
-                }))
-            }
-        }
-    }
-
-    /// The database the model reads when `fence` (from `model_view::plan`) keeps it from the
-    /// knowledge tables: this one, refusing every query that names a fenced name before it is
-    /// run or sent (its reads and its question's budget are this one's). Only for a kind whose
-    /// [`Self::hiding`] is [`HidingMechanism::FenceKnowledge`].
-    pub fn fenced(self: &Rc<Self>, fence: NameFence) -> Result<PageDatabase, DbError> {
-        match self.hiding() {
-            HidingMechanism::FenceKnowledge(_) if !matches!(**self, PageDatabase::Fenced(_)) => {
-                Ok(PageDatabase::Fenced(Box::new(Fenced {
-                    whole: self.clone(),
-                    fence,
-                })))
-            }
-            _ => Err(DbError::Unavailable(
-                "only a database that cannot be copied is fenced; this one is copied".into(),
+            PageDatabase::OnDemand(_) | PageDatabase::Datasette(_) => Err(DbError::Unavailable(
+                "a database read on demand or on a server cannot be copied".into(),
             )),
         }
     }
@@ -317,7 +286,6 @@ impl PageDatabase {
             PageDatabase::InMemory(_) => None,
             PageDatabase::OnDemand(db) => Some(db.engine.total_reads()),
             PageDatabase::Datasette(db) => Some(db.engine.total_requests()),
-            PageDatabase::Fenced(db) => db.whole.total_reads(),
         }
     }
 
@@ -330,10 +298,9 @@ impl PageDatabase {
     pub fn set_question_budget(&self, limit: Option<u64>) {
         match self {
             PageDatabase::OnDemand(db) => {
-                let remote = db.opened.identity.remote.is_some();
-                db.engine.set_read_budget(limit.filter(|_| remote));
+                let budgeted = self.kind().reads().has_budget();
+                db.engine.set_read_budget(limit.filter(|_| budgeted));
             }
-            PageDatabase::Fenced(db) => db.whole.set_question_budget(limit),
             PageDatabase::InMemory(_) | PageDatabase::Datasette(_) => {}
         }
     }
@@ -345,7 +312,7 @@ impl PageDatabase {
     }
 
     /// What stopping a query costs this database, for the person who stopped it: nothing in
-    /// memory (its worker is restarted on the same bytes, `engine::worker`); read on demand,
+    /// memory (its worker is restarted on the same bytes, `engine::in_memory::worker`); read on demand,
     /// the worker is terminated and the next query opens the file again, with an empty page
     /// cache.
     pub fn after_stop(&self) -> String {
@@ -360,7 +327,6 @@ impl PageDatabase {
             PageDatabase::Datasette(_) => "The query was left to the Datasette server, whose own \
                  time limit ends it; the page asks nothing more of it."
                 .into(),
-            PageDatabase::Fenced(db) => db.whole.after_stop(),
         }
     }
 
@@ -374,8 +340,6 @@ impl PageDatabase {
             PageDatabase::OnDemand(db) => db.engine.close().await,
             // Nothing held open: each query is a request of its own.
             PageDatabase::Datasette(_) => {}
-            // The database behind the fence is closed by whoever opened it.
-            PageDatabase::Fenced(_) => {}
         }
     }
 
@@ -389,9 +353,7 @@ impl PageDatabase {
                     .map_err(|e| DbError::Unreadable(crate::browser::describe(&e)))?;
                 Ok(Uint8Array::new(&buffer))
             }
-            PageDatabase::OnDemand(_) | PageDatabase::Datasette(_) | PageDatabase::Fenced(_) => {
-                Err(not_in_memory())
-            }
+            PageDatabase::OnDemand(_) | PageDatabase::Datasette(_) => Err(not_in_memory()),
         }
     }
 
@@ -400,9 +362,7 @@ impl PageDatabase {
     pub async fn export(&self) -> Result<Uint8Array, DbError> {
         match self {
             PageDatabase::InMemory(db) => db.engine.export().await,
-            PageDatabase::OnDemand(_) | PageDatabase::Datasette(_) | PageDatabase::Fenced(_) => {
-                Err(not_in_memory())
-            }
+            PageDatabase::OnDemand(_) | PageDatabase::Datasette(_) => Err(not_in_memory()),
         }
     }
 }
@@ -426,10 +386,6 @@ impl Database for PageDatabase {
             PageDatabase::InMemory(db) => db.engine.run(sql, values, limits).await,
             PageDatabase::OnDemand(db) => db.engine.run(sql, values, limits).await,
             PageDatabase::Datasette(db) => db.engine.run(sql, values, limits).await,
-            PageDatabase::Fenced(db) => {
-                super::keep_out(&db.fence, sql)?;
-                Box::pin(db.whole.run(sql, values, limits)).await
-            }
         }
     }
 }

@@ -15,6 +15,7 @@
 pub mod budget;
 pub mod comments;
 mod hiding;
+pub mod in_database;
 mod limits;
 mod merge;
 pub mod person;

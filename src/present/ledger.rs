@@ -2,10 +2,12 @@
 //! provider's cache saved), bytes, how each request ended, and names for downloaded bodies.
 
 use crate::count::{grouped, plural};
-use crate::engine::{format_bytes, ReadStats};
+use crate::engine::kind::Reads;
+use crate::engine::ReadStats;
 use crate::llm::ledger::{LedgerTotals, RequestOutcome};
 use crate::llm::Usage;
 use crate::text::cut_chars;
+use crate::text::format_bytes;
 
 /// What one question (asked in the chat, or a golden question of "Check the model") read from
 /// a database that is not in memory: the ledger's "Read from the database".
@@ -13,18 +15,23 @@ use crate::text::cut_chars;
 pub struct QuestionReads {
     pub question: String,
     pub reads: ReadStats,
-    pub from: ReadFrom,
+    pub from: Reads,
 }
 
-/// Where a question's reads went, which says what one read is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ReadFrom {
-    /// A local file read on demand: a read of its pages.
-    File,
-    /// A file on a web server read on demand: an HTTP range request.
-    WebServer,
-    /// A Datasette server that runs the queries: a request for one query's rows, waited for.
-    Datasette,
+/// How a database of a kind that is not read into memory is read, for the status: "4.6 GB, read
+/// on demand from the file" (the person then knows why hiding is refused and a scan is
+/// slower). `None` in memory.
+pub fn how_read(from: Reads, size: u64, host: Option<&str>) -> Option<String> {
+    let size = format_bytes(size);
+    match from {
+        Reads::InMemory => None,
+        Reads::FilePages => Some(format!("{size}, read on demand from the file")),
+        Reads::RangeRequests => Some(format!(
+            "{size}, read on demand from {} (each read is an HTTP range request)",
+            host.unwrap_or("its server")
+        )),
+        Reads::ServerQueries => Some(format!("{size}, asked through a Datasette server")),
+    }
 }
 
 /// "“How many orders?” read 48 KB in 3 HTTP requests from the server", or for a Datasette
@@ -42,7 +49,7 @@ pub fn question_reads_line(q: &QuestionReads) -> String {
 /// each kind of database on its own ("…; 1 question read 3 KB in 2 requests to the Datasette
 /// server, 40 ms") when the questions read more than one.
 pub fn question_reads_total(list: &[QuestionReads]) -> String {
-    [ReadFrom::File, ReadFrom::WebServer, ReadFrom::Datasette]
+    [Reads::FilePages, Reads::RangeRequests, Reads::ServerQueries]
         .into_iter()
         .filter_map(|from| {
             let asked: Vec<&QuestionReads> = list.iter().filter(|q| q.from == from).collect();
@@ -61,18 +68,21 @@ pub fn question_reads_total(list: &[QuestionReads]) -> String {
         .join("; ")
 }
 
-fn reads_text(reads: ReadStats, from: ReadFrom) -> String {
+/// What a database's reads cost, after how a kind reads ([`Reads`]).
+fn reads_text(reads: ReadStats, from: Reads) -> String {
     let bytes = format_bytes(reads.bytes);
     match from {
-        ReadFrom::File => format!(
+        // Never recorded: reading memory costs nothing.
+        Reads::InMemory => format!("{bytes} from memory"),
+        Reads::FilePages => format!(
             "{bytes} in {} from the file",
             plural(reads.requests, "read", "reads")
         ),
-        ReadFrom::WebServer => format!(
+        Reads::RangeRequests => format!(
             "{bytes} in {} from the server",
             plural(reads.requests, "HTTP request", "HTTP requests")
         ),
-        ReadFrom::Datasette => format!(
+        Reads::ServerQueries => format!(
             "{bytes} in {} to the Datasette server, {} ms",
             plural(reads.requests, "request", "requests"),
             grouped(reads.waited_ms.unwrap_or(0))
@@ -177,7 +187,7 @@ mod tests {
                 requests: 3,
                 ..ReadStats::default()
             },
-            from: ReadFrom::WebServer,
+            from: Reads::RangeRequests,
         };
         assert_eq!(
             question_reads_line(&one),
@@ -190,14 +200,14 @@ mod tests {
                 requests: 1,
                 ..ReadStats::default()
             },
-            from: ReadFrom::WebServer,
+            from: Reads::RangeRequests,
         };
         assert_eq!(
             question_reads_total(&[one.clone(), two]),
             "2 questions read 1.2 MB in 4 HTTP requests from the server"
         );
         let local = QuestionReads {
-            from: ReadFrom::File,
+            from: Reads::FilePages,
             ..one.clone()
         };
         assert_eq!(
@@ -215,7 +225,7 @@ mod tests {
                 requests,
                 waited_ms: Some(waited_ms),
             },
-            from: ReadFrom::Datasette,
+            from: Reads::ServerQueries,
         };
         let one = asked("Which customers live in Tokyo?", 3, 140);
         assert_eq!(
@@ -230,7 +240,7 @@ mod tests {
         );
         // After a file read on demand: each kind on its own.
         let file = QuestionReads {
-            from: ReadFrom::File,
+            from: Reads::FilePages,
             ..two
         };
         assert_eq!(

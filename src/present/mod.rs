@@ -10,6 +10,8 @@
 //! - [`transcript`]: the agent's events as the steps and notes of a question's transcript.
 
 pub mod chart;
+pub mod csv;
+pub mod hiding;
 pub mod ledger;
 pub mod markdown;
 pub mod time;

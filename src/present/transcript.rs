@@ -203,7 +203,7 @@ impl Transcript {
                 reason,
                 ..
             } => {
-                let wait = crate::engine::format_seconds(wait_ms);
+                let wait = crate::text::format_seconds(wait_ms);
                 self.status = Some(format!("Waiting {wait} before retry {attempt}…"));
                 self.note(
                     NoteKind::Retry,

@@ -4,7 +4,7 @@
 
 use super::app_state;
 use super::opening::{start_open, Source};
-use crate::engine::remote::is_web_address;
+use crate::engine::on_demand::remote::is_web_address;
 use leptos::ev;
 use leptos::prelude::*;
 

@@ -8,7 +8,7 @@ use super::settings::ModelChoice;
 use super::state::AppState;
 use crate::agent::AgentConfig;
 use crate::browser::BrowserClock;
-use crate::engine::page::PageDatabase;
+use crate::engine::page::ModelDatabase;
 use crate::engine::QueryLimits;
 use crate::llm::http::GlooHttp;
 use crate::llm::ledger::RecordedHttp;
@@ -25,7 +25,7 @@ pub type PageModel = HttpProvider<RecordedHttp<GlooHttp, BrowserClock>>;
 pub struct Connection {
     /// The database the model's queries run on: the copy without what is hidden, when
     /// something is.
-    pub db: Rc<PageDatabase>,
+    pub db: Rc<ModelDatabase>,
     pub llm: PageModel,
     /// The model settings and the console's query deadline, met here.
     pub config: AgentConfig,
@@ -41,7 +41,7 @@ pub fn ready(
     app: AppState,
     model: ModelChoice,
     asking: Asking,
-) -> Result<Rc<PageDatabase>, NotReady> {
+) -> Result<Rc<ModelDatabase>, NotReady> {
     let settings = model.settings.get_untracked();
     let key = model.key_untracked();
     let facts = Facts {

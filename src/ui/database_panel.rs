@@ -3,7 +3,7 @@
 use super::address_field;
 use super::app_state;
 use super::opening::{start_open, Source};
-use crate::engine::format_bytes;
+use crate::text::format_bytes;
 use leptos::ev;
 use leptos::prelude::*;
 use web_sys::{DragEvent, HtmlInputElement};

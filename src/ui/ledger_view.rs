@@ -5,7 +5,7 @@
 
 use super::app_state;
 use crate::browser::{save_file, time_of_day};
-use crate::engine::kind::DatabaseKind;
+use crate::engine::kind::Reads;
 use crate::llm::ledger::{LedgerEntry, RequestOutcome};
 use crate::present::ledger::{
     body_file_name, bytes, is_failure, outcome, question_reads_line, question_reads_total, tokens,
@@ -38,7 +38,7 @@ pub fn LedgerPanel() -> impl IntoView {
         sent.read(|_| ());
         state.open.track();
         let db = state.database()?;
-        (db.kind() == DatabaseKind::Datasette)
+        (db.kind().reads() == Reads::ServerQueries)
             .then(|| db.total_reads())
             .flatten()
             .map(|reads| format!("Asked of the Datasette server since it opened: {reads}."))

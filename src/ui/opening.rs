@@ -13,7 +13,7 @@
 //! (or the `Blob` a download was gathered into) and copies it into SQLite's memory, so the
 //! bytes are neither copied into a message nor into wasm memory, and never leave the browser.
 //! Only the first bytes are read here, to tell a database from a conversation. A local file
-//! of `engine::kind::ON_DEMAND_FROM_BYTES` and more is not copied at all: it opens in the
+//! of `engine::on_demand::ON_DEMAND_FROM_BYTES` and more is not copied at all: it opens in the
 //! engine that reads the pages a query needs from the `File` (`PageDatabase::OnDemand`).
 
 use super::knowledge;
@@ -23,16 +23,18 @@ use crate::browser::{
     download, last_path_segment, page_origin, read_start, resolve_against_page, DownloadError,
 };
 use crate::conversation::{self, sniff, FileKind, ReadError};
-use crate::engine::kind::{kind_for_local_file, DatabaseKind};
-use crate::engine::page::PageDatabase;
-use crate::engine::reads::RemoteProblem;
-use crate::engine::remote::{
+use crate::engine::kind::DatabaseKind;
+use crate::engine::on_demand::kind_for_local_file;
+use crate::engine::on_demand::remote::{
     host_of, DbAddress, Route, WholeDownload, WholeReason, WHOLE_DOWNLOAD_LIMIT_BYTES,
 };
+use crate::engine::on_demand::web_file::{first_get, rest_of_whole, RestError};
+use crate::engine::on_demand::RemoteProblem;
+use crate::engine::page::PageDatabase;
 use crate::engine::schema;
-use crate::engine::web_file::{first_get, rest_of_whole, RestError};
-use crate::engine::{format_bytes, DbError};
+use crate::engine::DbError;
 use crate::knowledge::{sidecar, LIMITS};
+use crate::text::format_bytes;
 use js_sys::Uint8Array;
 use leptos::prelude::*;
 use std::rc::Rc;
@@ -48,10 +50,10 @@ pub enum Source {
     /// what the page calls it.
     Url { url: String, name: String },
     /// An absolute http(s) address (`?db=https://…`, the address field): its first ranged GET
-    /// decides whether it is downloaded whole or read on demand (`engine::remote::route`).
+    /// decides whether it is downloaded whole or read on demand (`engine::on_demand::remote::route`).
     Remote { url: String, name: String },
     /// An absolute address whose server cannot serve parts, downloaded whole at the person's
-    /// request (the offer in the status), stopped past `engine::remote::WHOLE_DOWNLOAD_LIMIT_BYTES`.
+    /// request (the offer in the status), stopped past `engine::on_demand::remote::WHOLE_DOWNLOAD_LIMIT_BYTES`.
     WholeDownload { url: String, name: String },
     /// A notes file the person picked with "Open notes file".
     NotesFile(File),
@@ -372,11 +374,11 @@ async fn open_database(
 }
 
 /// Opens the database at the absolute `url`: one ranged GET, whose answer decides
-/// (`engine::remote::route`). A small file, or one from a server that sends whole files, is
+/// (`engine::on_demand::remote::route`). A small file, or one from a server that sends whole files, is
 /// downloaded whole and opened in memory; a larger one is read on demand (HTTP Range
 /// requests). When neither can be done by itself, the error says why in one sentence, what to
 /// set on the server is folded under it, and the status offers the whole download when it may
-/// be had (`engine::remote::WholeDownload`).
+/// be had (`engine::on_demand::remote::WholeDownload`).
 async fn open_remote(state: AppState, name: &str, url: &str) -> Result<(), OpenError> {
     let host = host_of(url);
     let shown_host = host.clone().unwrap_or_else(|| url.to_string());
@@ -452,7 +454,7 @@ async fn open_remote(state: AppState, name: &str, url: &str) -> Result<(), OpenE
 }
 
 /// The error for a web address that cannot be read in parts: the problem in one sentence and
-/// the offer (`engine::remote::WholeDownload`), set beside it with what to set on the server.
+/// the offer (`engine::on_demand::remote::WholeDownload`), set beside it with what to set on the server.
 fn refuse(state: AppState, url: &str, name: &str, problem: RemoteProblem) -> OpenError {
     let offer = WholeDownload::for_problem(&problem, WHOLE_DOWNLOAD_LIMIT_BYTES);
     let sentence = offer

@@ -8,8 +8,8 @@
 use super::chart_view::TableOrChart;
 use crate::browser::save_file;
 use crate::count::{plural, rows_caption};
-use crate::engine::csv::to_csv;
 use crate::engine::{QueryResult, Value};
+use crate::present::csv::to_csv;
 use crate::present::time::elapsed;
 use leptos::prelude::*;
 use std::sync::Arc;

@@ -196,7 +196,7 @@ pub fn SettingsPanel() -> impl IntoView {
             <p class="hint">
                 {move || format!(
                     "Each query may run {} (the Deadline beside the SQL console).",
-                    crate::engine::format_seconds(state.limits.get().deadline_ms)
+                    crate::text::format_seconds(state.limits.get().deadline_ms)
                 )}
             </p>
             {move || choice.problem.get().map(|why| view! { <p class="field-error" role="alert">{why}</p> })}
@@ -412,7 +412,7 @@ fn QuestionLimits() -> impl IntoView {
                 {move || match settings.with(|s| s.read_budget_bytes()) {
                     Some(bytes) => format!(
                         "On a database read from a web server, a question stops a query that would read more than {} in all (default {} MB; 0: no budget). ?budget=MB sets it from a link.",
-                        crate::engine::format_bytes(bytes),
+                        crate::text::format_bytes(bytes),
                         DEFAULT_READ_BUDGET_MB
                     ),
                     None => "On a database read from a web server, a question may read as much as it needs (0: no budget).".to_string(),

@@ -5,15 +5,17 @@ use super::knowledge::view::KnowledgeState;
 use crate::agent::selection::values::ValueIndex;
 use crate::conversation::{ConversationFile, DatabaseIdentity};
 use crate::count::plural;
+use crate::engine::fenced::Fenced;
 use crate::engine::identity::Identity;
-use crate::engine::kind::{DatabaseKind, ON_DEMAND_FROM_BYTES};
-use crate::engine::lazy::LazyDatabase;
-use crate::engine::page::PageDatabase;
-use crate::engine::remote::{WholeReason, READ_WHOLE_BELOW_BYTES};
-use crate::engine::worker::WorkerDatabase;
+use crate::engine::in_memory::worker::WorkerDatabase;
+use crate::engine::kind::DatabaseKind;
+use crate::engine::on_demand::lazy::LazyDatabase;
+use crate::engine::on_demand::remote::{WholeReason, READ_WHOLE_BELOW_BYTES};
+use crate::engine::on_demand::ON_DEMAND_FROM_BYTES;
+use crate::engine::page::{ModelDatabase, PageDatabase};
 use crate::engine::{DbError, QueryLimits, ReadStats, Schema};
 use crate::llm::ledger::Ledger;
-use crate::present::ledger::{QuestionReads, ReadFrom};
+use crate::present::ledger::QuestionReads;
 use crate::settings::address::PageAddress;
 use leptos::prelude::*;
 use std::rc::Rc;
@@ -98,18 +100,11 @@ impl OpenDatabase {
     /// "4.6 GB, read on demand" (the person then knows why hiding is refused and a scan is
     /// slower), or why a file at a web address was downloaded whole.
     pub fn reading(&self) -> Option<String> {
-        let size = crate::engine::format_bytes(self.size);
-        match self.kind {
-            DatabaseKind::InMemory => self
-                .downloaded
-                .map(|why| why.note(self.size, self.host.as_deref().unwrap_or("its server"))),
-            DatabaseKind::LocalFile => Some(format!("{size}, read on demand from the file")),
-            DatabaseKind::Remote => Some(format!(
-                "{size}, read on demand from {} (each read is an HTTP range request)",
-                self.host.as_deref().unwrap_or("its server")
-            )),
-            DatabaseKind::Datasette => Some(format!("{size}, asked through a Datasette server")),
-        }
+        let host = self.host.as_deref();
+        let downloaded = self
+            .downloaded
+            .map(|why| why.note(self.size, host.unwrap_or("its server")));
+        crate::present::ledger::how_read(self.kind.reads(), self.size, host).or(downloaded)
     }
 }
 
@@ -148,7 +143,7 @@ impl ValueIndexState {
 }
 
 /// A database at a web address whose server cannot serve parts, which the page offers to
-/// download whole (`engine::remote::WholeDownload`).
+/// download whole (`engine::on_demand::remote::WholeDownload`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct DownloadOffer {
     pub url: String,
@@ -175,7 +170,7 @@ pub struct AppState {
     lazy_worker_url: StoredValue<String>,
     /// Local files of this many bytes and more are read on demand (`engine::kind`).
     pub on_demand_from: StoredValue<u64>,
-    /// Remote files smaller than this are downloaded whole (`engine::remote::route`).
+    /// Remote files smaller than this are downloaded whole (`engine::on_demand::remote::route`).
     pub read_whole_below: StoredValue<u64>,
     /// The page's address, read once when the page started.
     pub address: StoredValue<PageAddress>,
@@ -185,9 +180,9 @@ pub struct AppState {
     pub db: StoredValue<Option<Rc<PageDatabase>>, LocalStorage>,
     /// What tells the open database from another.
     pub identity: RwSignal<Identification>,
-    /// The database the model reads when it is not the open one (`model_view`): a copy without
-    /// what is left out, or the open one behind the knowledge fence.
-    pub model_view_db: StoredValue<Option<Rc<PageDatabase>>, LocalStorage>,
+    /// The database the model reads when it is not the open one as it is (`model_view`): a copy
+    /// without what is left out, or the open one behind the knowledge fence.
+    pub model_view_db: StoredValue<Option<Rc<ModelDatabase>>, LocalStorage>,
     /// What is hidden from the model, and what the model sees.
     pub hiding: RwSignal<Hiding>,
     /// What the open database's data means (notes, glossary, examples, golden questions).
@@ -324,11 +319,7 @@ impl AppState {
             let reads = QuestionReads {
                 question: question.to_string(),
                 reads: now.since(before),
-                from: match db.kind() {
-                    DatabaseKind::Remote => ReadFrom::WebServer,
-                    DatabaseKind::Datasette => ReadFrom::Datasette,
-                    DatabaseKind::LocalFile | DatabaseKind::InMemory => ReadFrom::File,
-                },
+                from: db.kind().reads(),
             };
             self.question_reads.update(|list| list.push(reads));
         }
@@ -343,10 +334,10 @@ impl AppState {
     /// view, the copy without it once that is ready; `None` while it is not, or when this
     /// database cannot leave it out (the agent must then not run, rather than fall back to the
     /// whole database).
-    pub fn model_view_database(&self) -> Option<Rc<PageDatabase>> {
+    pub fn model_view_database(&self) -> Option<Rc<ModelDatabase>> {
         use super::hiding::view::ModelViewState;
         self.hiding.with_untracked(|h| match h.model_view {
-            ModelViewState::Whole(_) => self.db.get_value(),
+            ModelViewState::Whole(_) => self.db.get_value().map(|db| Rc::new(Fenced::open(db))),
             ModelViewState::Copy(_) | ModelViewState::Fenced(_) => self.model_view_db.get_value(),
             ModelViewState::Closed
             | ModelViewState::Preparing

@@ -13,10 +13,10 @@
 //!   for hidden values in it.
 //!
 //! - `askdbOpenOnDemandFrom(bytes)`: local files of `bytes` and more are read on demand from
-//!   then on (instead of `engine::kind::ON_DEMAND_FROM_BYTES`), so that a test or the benchmark
+//!   then on (instead of `engine::on_demand::ON_DEMAND_FROM_BYTES`), so that a test or the benchmark
 //!   can open a small file either way.
 //! - `askdbReadWholeBelow(bytes)`: remote files smaller than `bytes` are downloaded whole from
-//!   then on (instead of `engine::remote::READ_WHOLE_BELOW_BYTES`); `localStorage`'s
+//!   then on (instead of `engine::on_demand::remote::READ_WHOLE_BELOW_BYTES`); `localStorage`'s
 //!   `askdb-test-read-whole-below`, when set before the page starts, is taken at once, so that
 //!   a `?db=` link to a small test file can be read on demand.
 //! - `askdbValueIndex()`: the value index of the open database (`ui::value_index`):
@@ -66,7 +66,12 @@ pub fn install(state: AppState) {
     };
     let pristine = Closure::<dyn Fn() -> js_sys::Promise>::new(move || bytes_of(state.database()));
     let agent_copy = Closure::<dyn Fn() -> js_sys::Promise>::new(move || {
-        bytes_of(state.model_view_db.get_value())
+        bytes_of(
+            state
+                .model_view_db
+                .get_value()
+                .map(|db| db.database().clone()),
+        )
     });
     let open_steps = Closure::<dyn Fn() -> JsValue>::new(move || {
         let steps = state.open_steps.with_value(|s| s.steps().to_vec());
@@ -141,7 +146,7 @@ pub fn install(state: AppState) {
     let _ = Reflect::set(&window, &"askdbValueIndex".into(), value_index.as_ref());
     value_index.forget();
     let last_query = Closure::<dyn Fn() -> JsValue>::new(move || {
-        let timings = crate::engine::worker::last_query_timings();
+        let timings = crate::engine::in_memory::worker::last_query_timings();
         serde_wasm_bindgen::to_value(&timings).unwrap_or(JsValue::NULL)
     });
     let _ = Reflect::set(&window, &"askdbLastQuery".into(), last_query.as_ref());

@@ -40,7 +40,7 @@ pub fn refresh(state: AppState) {
         builds.set(builds.get() + 1);
         builds.get()
     });
-    let plan = value_plan(db.kind());
+    let plan = value_plan(db.database().kind());
     let bounds = Bounds {
         query: state.limits.get_untracked(),
         ..Bounds::default()

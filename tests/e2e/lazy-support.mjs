@@ -101,7 +101,7 @@ export async function openFile(page, path, options = {}) {
 }
 
 /**
- * Opens `url` in the worker as the page does (engine::web_file::first_get, then openUrl with
+ * Opens `url` in the worker as the page does (engine::on_demand::web_file::first_get, then openUrl with
  * what it pinned): one ranged GET of the first 64 KiB, its length and validators, its bytes.
  * The reply, with `elapsedMs` from the GET to the open's reply.
  */

@@ -1,5 +1,5 @@
 // Databases on a web server, as a person opens them: `?db=https://…` (an absolute address) and
-// the address field beside "Open a file". The first ranged GET decides (engine::remote::route):
+// the address field beside "Open a file". The first ranged GET decides (engine::on_demand::remote::route):
 // a file under 16 MiB is downloaded whole and read in memory, a larger one read on demand
 // (PageDatabase::OnDemand). Each server is a range-server.mjs on 127.0.0.1 (another origin than
 // the page); the tests of reading on demand make the page take every file as large

@@ -187,7 +187,7 @@ test('?db= and ?replay= together open the database and play the recorded answer,
   assert.deepEqual(page.problems, []);
 });
 
-/** What identifies a local file read on demand in a conversation file (`engine::reads::LazyIdentity`). */
+/** What identifies a local file read on demand in a conversation file (`engine::on_demand::LazyIdentity`). */
 const ON_DEMAND = {
   header: Buffer.from('SQLite format 3\0').toString('hex'),
   sampled_pages: [1, 500, 1000],

@@ -2,7 +2,7 @@
 //! the demo database opened in the page's engine. See `web_worker.rs`'s header for the server.
 #![allow(dead_code)] // each test binary uses its own part of this module
 
-use askdb::engine::worker::WorkerDatabase;
+use askdb::engine::in_memory::worker::WorkerDatabase;
 use js_sys::{Array, Uint8Array};
 use web_sys::Blob;
 

@@ -132,24 +132,24 @@ pub fn for_question(
 /// index's bound of a second (`docs/benchmarks.md`, "Schema selection").
 pub const SAMPLED_ROWS: u64 = 20_000;
 
-/// How the value index is built for a database of `kind`: from each table's first rows in
-/// memory; on demand only from the columns that lead an index with few values (by
-/// `sqlite_stat1`), within what it may read; never on a Datasette server, where every query
-/// is a request to it.
+/// How the value index is built for a database of `kind`, by what one of its reads is: from
+/// each table's first rows in memory; on demand only from the columns that lead an index with
+/// few values (by `sqlite_stat1`), within what it may read; never on a server that runs the
+/// queries, where every query is a request to it.
 pub fn value_plan(kind: crate::engine::kind::DatabaseKind) -> values::IndexPlan {
-    use crate::engine::kind::DatabaseKind;
+    use crate::engine::kind::Reads;
     use values::IndexPlan;
-    match kind {
-        DatabaseKind::InMemory => IndexPlan::Sample {
+    match kind.reads() {
+        Reads::InMemory => IndexPlan::Sample {
             rows_per_table: SAMPLED_ROWS,
         },
-        DatabaseKind::LocalFile => IndexPlan::IndexedOnly {
+        Reads::FilePages => IndexPlan::IndexedOnly {
             byte_budget: 16 * 1024 * 1024,
         },
-        DatabaseKind::Remote => IndexPlan::IndexedOnly {
+        Reads::RangeRequests => IndexPlan::IndexedOnly {
             byte_budget: 2 * 1024 * 1024,
         },
-        DatabaseKind::Datasette => IndexPlan::Skip(
+        Reads::ServerQueries => IndexPlan::Skip(
             "the database is on a Datasette server, where every query is a request to it".into(),
         ),
     }

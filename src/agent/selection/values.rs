@@ -17,10 +17,11 @@
 
 use super::fold::fold;
 use crate::clock::Clock;
-use crate::engine::{format_bytes, query, query_bound, Database, DbError, QueryLimits};
+use crate::engine::{query, query_bound, Database, DbError, QueryLimits};
 use crate::engine::{QueryResult, Schema, Table, TableKind, Value};
 use crate::knowledge::retrieve::{contains_phrase, is_cjk, is_word_char};
 use crate::sql::{ident, quote_literal};
+use crate::text::format_bytes;
 use std::cmp::Ordering;
 use std::collections::{HashMap, HashSet};
 use std::fmt;

@@ -12,17 +12,20 @@ use askdb::clock::SystemClock;
 use askdb::conversation::DatabaseIdentity;
 use askdb::engine::datasette::native::NativeTransport;
 use askdb::engine::datasette::{DatasetteAddress, DatasetteDatabase};
-use askdb::engine::file_digest::digest_file;
-use askdb::engine::hidden::{load_catalogue, Hidden, Unresolved};
+use askdb::engine::fenced::Fenced;
+use askdb::engine::hidden::{Hidden, Unresolved};
 use askdb::engine::identity::Identity;
-use askdb::engine::kind::{DatabaseKind, HidingMechanism};
+use askdb::engine::kind::DatabaseKind;
+use askdb::engine::native::file_digest::digest_file;
 use askdb::engine::native::{OpenError, RusqliteDb};
 use askdb::engine::schema::Schema;
 use askdb::engine::{schema, Database, DbError, QueryLimits};
-use askdb::knowledge::{comments, tables, Knowledge};
-use askdb::model_view::{self, Enforcement, ModelView};
+use askdb::knowledge::{in_database, Knowledge};
+use askdb::model_view::{self, ModelView, Prepared};
+use askdb::present;
 use futures::executor::block_on;
 use std::path::Path;
+use std::rc::Rc;
 use std::sync::Arc;
 
 /// Row counts in the schema get this long each, as in the page.
@@ -32,11 +35,12 @@ const COUNT_LIMITS: QueryLimits = QueryLimits {
 };
 
 pub struct Opened<D = RusqliteDb> {
-    /// The whole database: the expected SQL of a golden question runs here.
-    pub whole: D,
-    /// The database the model reads, when something is left out of it: a file's copy, or a
-    /// server's database behind a fence of names.
-    pub model_view_copy: Option<D>,
+    /// The whole database (behind an empty fence, the same type as the model's): the expected
+    /// SQL of a golden question runs here.
+    pub whole: Fenced<Rc<D>>,
+    /// The database the model reads: the whole one, a file's copy without what is left out,
+    /// or a server's database behind a fence of names (`model_view::prepare`).
+    pub model_view: Fenced<Rc<D>>,
     pub session: Session,
     /// Names given to hide that the database does not have (or cannot hide), with why.
     pub unresolved: Vec<Unresolved>,
@@ -46,31 +50,15 @@ impl Opened {
     /// Opens `path` with `notes` (a notes file's knowledge, or none) and the tables and columns
     /// `hide` names (`customers.email`, `payments`: the page's `?hide=`).
     pub fn open(path: &Path, notes: &Knowledge, hide: &[String]) -> Result<Opened, EvalError> {
-        let schema_error = |why| EvalError::Schema {
-            path: path.to_path_buf(),
-            why,
-        };
         let whole = RusqliteDb::open(path).map_err(EvalError::Database)?;
-        Opened::settle(
-            whole,
-            path,
-            notes,
-            hide,
-            HidingMechanism::Copy,
-            DatabaseKind::InMemory,
-            |_, _, enforcement| {
-                let Enforcement::Copy { script } = enforcement else {
-                    unreachable!("a file is copied, never fenced")
-                };
-                RusqliteDb::derived(path, script)
-                    .map_err(EvalError::Database)
-                    .and_then(|copy| {
-                        let schema =
-                            block_on(schema::load(&copy, &COUNT_LIMITS)).map_err(schema_error)?;
-                        Ok((copy, schema))
-                    })
-            },
-        )
+        // A file is copied like the page's file in memory.
+        let copy = async |_: &RusqliteDb, script: &str| {
+            let copy = RusqliteDb::derived(path, script)
+                .map_err(|why| DbError::Unavailable(why.to_string()))?;
+            let schema = schema::load(&copy, &COUNT_LIMITS).await?;
+            Ok((copy, schema))
+        };
+        Opened::settle(whole, path, notes, hide, DatabaseKind::InMemory, copy)
     }
 }
 
@@ -91,71 +79,60 @@ impl Opened<DatasetteDatabase<NativeTransport>> {
             path: label.clone(),
             why,
         })?;
-        Opened::settle(
-            whole,
-            &label,
-            notes,
-            &[],
-            DatabaseKind::Datasette.hiding(),
-            DatabaseKind::Datasette,
-            |whole, full_schema, enforcement| {
-                let Enforcement::Fenced { fence } = enforcement else {
-                    unreachable!("a Datasette database is fenced, never copied")
-                };
-                Ok((
-                    whole.fenced(fence.clone()),
-                    model_view::without_fenced(full_schema.clone(), fence),
-                ))
-            },
-        )
+        let never = async |_: &DatasetteDatabase<NativeTransport>, _: &str| {
+            Err(DbError::Unavailable(
+                "a server's database is never copied".into(),
+            ))
+        };
+        Opened::settle(whole, &label, notes, &[], DatabaseKind::Datasette, never)
     }
 }
 
 impl<D: Database> Opened<D> {
-    /// What the model sees of `whole` (named `path` in messages), decided as in the page; the
-    /// database the model reads and its schema, when the plan needs one other than `whole` (a
-    /// copy, or `whole` behind a fence), by `make_model_view` from the plan's enforcement.
+    /// What the model sees of `whole`, a database of `kind` (named `path` in messages), decided
+    /// as in the page (`model_view::prepare`, with `copy` making a copy when the plan needs
+    /// one), with the knowledge from every source.
     fn settle(
         whole: D,
         path: &Path,
         notes: &Knowledge,
         hide: &[String],
-        mechanism: HidingMechanism,
         kind: DatabaseKind,
-        make_model_view: impl FnOnce(&D, &Schema, &Enforcement) -> Result<(D, Schema), EvalError>,
+        copy: impl AsyncFnOnce(&D, &str) -> Result<(D, Schema), DbError>,
     ) -> Result<Opened<D>, EvalError> {
         let schema_error = |why| EvalError::Schema {
             path: path.to_path_buf(),
             why,
         };
-        let full_schema = block_on(schema::load(&whole, &COUNT_LIMITS)).map_err(schema_error)?;
-        let catalogue = block_on(load_catalogue(&whole)).map_err(schema_error)?;
+        let whole = Rc::new(whole);
+        let full_schema = block_on(schema::load(&*whole, &COUNT_LIMITS)).map_err(schema_error)?;
 
-        // What the model sees, decided as in the page (`model_view`): what `hide` names and the
-        // knowledge tables (not the person's choice) are left out of a copy it reads, so that
-        // no query of the model can read a golden question's answer. A file is copied like the
-        // page's file in memory.
+        // What `hide` names and the knowledge tables (not the person's choice) are kept from
+        // the model, so that no query of the model can read a golden question's answer.
         let (hidden, unresolved) = Hidden::resolve(&full_schema, hide);
-        let plan = block_on(model_view::plan(&whole, &full_schema, &hidden, &mechanism))
-            .map_err(schema_error)?;
-        let (model_view_copy, read_schema) = match plan.enforcement {
-            Enforcement::Whole => (None, full_schema.clone()),
-            Enforcement::Refused { why } => return Err(schema_error(DbError::Unavailable(why))),
-            enforcement @ (Enforcement::Copy { .. } | Enforcement::Fenced { .. }) => {
-                let (db, schema) = make_model_view(&whole, &full_schema, &enforcement)?;
-                (Some(db), schema)
+        let prepared = block_on(model_view::prepare(
+            &whole,
+            &full_schema,
+            &hidden,
+            &kind.hiding(),
+            copy,
+        ))
+        .map_err(schema_error)?;
+        let (model_view, read_schema) = match prepared {
+            Prepared::Ready {
+                database, schema, ..
+            } => (database, schema),
+            Prepared::Refused(refusal) => {
+                return Err(schema_error(DbError::Unavailable(
+                    present::hiding::refusal(&refusal),
+                )))
             }
         };
 
-        let from_comments = Knowledge {
-            notes: comments::from_catalogue(&catalogue),
-            ..Knowledge::default()
-        };
-        let (in_file, mut problems) = block_on(tables::load(&whole)).map_err(schema_error)?;
         // As the page does it: merged and validated against the whole database (what its schema
         // panel shows), then the model view of it (`ModelView::new`).
-        let (merged, more) =
-            Knowledge::merged([from_comments, in_file, notes.clone()]).validated(&full_schema);
+        let (in_file, mut problems) = block_on(in_database::read(&*whole)).map_err(schema_error)?;
+        let (merged, more) = Knowledge::merged([in_file, notes.clone()]).validated(&full_schema);
         problems.extend(more);
         let view = ModelView::new(read_schema, merged, &hidden);
         problems.extend(view.left_out.iter().cloned());
@@ -166,7 +143,7 @@ impl<D: Database> Opened<D> {
         // does once its model view is ready.
         let mut session = Session::for_view(view);
         let values = block_on(ValueIndex::build(
-            model_view_copy.as_ref().unwrap_or(&whole),
+            &model_view,
             session.schema(),
             &selection::value_plan(kind),
             &Bounds::default(),
@@ -174,16 +151,11 @@ impl<D: Database> Opened<D> {
         ));
         session.set_values(Arc::new(values));
         Ok(Opened {
-            whole,
-            model_view_copy,
+            whole: Fenced::open(whole),
+            model_view,
             session,
             unresolved,
         })
-    }
-
-    /// The database the model's queries run on.
-    pub fn model_view_database(&self) -> &D {
-        self.model_view_copy.as_ref().unwrap_or(&self.whole)
     }
 }
 

@@ -15,6 +15,7 @@ use askdb::conversation::{
     FORMAT,
 };
 use askdb::count::grouped;
+use askdb::engine::fenced::Fenced;
 use askdb::engine::native::RusqliteDb;
 use askdb::engine::QueryLimits;
 use askdb::knowledge::Knowledge;
@@ -25,6 +26,7 @@ use clap::Parser;
 use futures::executor::block_on;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 /// Ask questions of a model with the same agent as the askdb page and write each as a
@@ -110,7 +112,7 @@ pub fn run(args: &RecordArgs, env: impl Fn(&str) -> Option<String>) -> Result<Re
         settings: RunSettings::new(&config, &limits),
     };
     let asking = Asking {
-        db: opened.model_view_copy.as_ref().unwrap_or(&opened.whole),
+        db: &opened.model_view,
         model: &model,
         clock: SystemClock::new(),
         config,
@@ -171,7 +173,7 @@ impl Header {
 
 /// The model and the database the questions are asked with.
 struct Asking<'a, L> {
-    db: &'a RusqliteDb,
+    db: &'a Fenced<Rc<RusqliteDb>>,
     model: &'a WatchedModel<L>,
     clock: SystemClock,
     config: AgentConfig,

@@ -92,7 +92,7 @@ fn check_one(
         return Err(EvalError::BadArgument(format!("--hide: {unresolved}")));
     }
     let clock = SystemClock::new();
-    let model_view_db = opened.model_view_copy.as_ref().unwrap_or(&opened.whole);
+    let model_view_db = &opened.model_view;
     Ok(block_on(check_replay(
         &file,
         identity,

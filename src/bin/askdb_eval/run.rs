@@ -205,7 +205,7 @@ impl<D: Database> Opened<D> {
         progress: &mut Progress<'_>,
     ) -> Report {
         let candidate = Candidate {
-            db: self.model_view_database(),
+            db: &self.model_view,
             reference: &self.whole,
             llm: model,
             clock,

@@ -4,18 +4,15 @@
 //! Only a [`ReadOnlySql`] reaches [`Database::run`], so the guard has accepted every statement
 //! before its request is built: a write never leaves. A redirect is followed once, and only on
 //! the same server (Datasette 1.0's alphas send `/<db>.json?sql=` on to their query endpoint),
-//! so a token goes nowhere else. The model's database on a server keeps it from askdb's
-//! knowledge tables by a [`NameFence`] ([`DatasetteDatabase::fenced`]): a query that names one
-//! is refused before its request is built.
+//! so a token goes nowhere else. The model's database on a server is this one behind a fence of
+//! names (`engine::fenced`), which keeps it from askdb's knowledge tables.
 
 use super::address::origin_of;
 use super::identity::{read_databases, DatasetteIdentity};
 use super::transport::{Transport, WebAnswer};
 use super::{answer, request, DatasetteAddress, DatasetteProblem};
 use crate::engine::{Database, DbError, QueryLimits, QueryResult, ReadOnlySql, ReadStats, Value};
-use crate::sql::fence::NameFence;
 use std::cell::Cell;
-use std::rc::Rc;
 
 /// The server's own time limit ends a query; the transport waits this much longer for its
 /// answer before it gives up.
@@ -31,10 +28,8 @@ pub struct DatasetteDatabase<T> {
     token: Option<String>,
     transport: T,
     /// Every request made since it was created: how many, the bytes of their answers, and how
-    /// long they were waited for (shared with its [`Self::fenced`] twin).
-    sent: Rc<Cell<ReadStats>>,
-    /// Names no query may mention here (empty but for the model's database).
-    fence: NameFence,
+    /// long they were waited for.
+    sent: Cell<ReadStats>,
 }
 
 impl<T: Transport> DatasetteDatabase<T> {
@@ -43,27 +38,10 @@ impl<T: Transport> DatasetteDatabase<T> {
             address,
             token,
             transport,
-            sent: Rc::new(Cell::new(ReadStats {
+            sent: Cell::new(ReadStats {
                 waited_ms: Some(0),
                 ..ReadStats::default()
-            })),
-            fence: NameFence::default(),
-        }
-    }
-
-    /// The same database on the same server, for the model: a query that mentions a name of
-    /// `fence` fails with [`DbError::Fenced`] and sends nothing. Its requests count into this
-    /// one's total too.
-    pub fn fenced(&self, fence: NameFence) -> Self
-    where
-        T: Clone,
-    {
-        DatasetteDatabase {
-            address: self.address.clone(),
-            token: self.token.clone(),
-            transport: self.transport.clone(),
-            sent: Rc::clone(&self.sent),
-            fence,
+            }),
         }
     }
 
@@ -178,7 +156,6 @@ impl<T: Transport> Database for DatasetteDatabase<T> {
         values: &[Value],
         limits: &QueryLimits,
     ) -> Result<QueryResult, DbError> {
-        crate::engine::keep_out(&self.fence, sql)?;
         let (url, sent) =
             request::query_url(&self.address, sql, values, limits).map_err(DbError::Datasette)?;
         let before = self.sent.get();

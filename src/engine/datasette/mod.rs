@@ -31,7 +31,17 @@ pub use client::DatasetteDatabase;
 pub use identity::DatasetteIdentity;
 pub use transport::{Transport, TransportFailure, WebAnswer};
 
+use super::kind::{CountPolicy, HidingMechanism, KindDescriptor, NoCopy, Reads};
 use std::fmt;
+
+/// A database on a Datasette server: every query is a request, so no rows are stepped as it
+/// opens, and nothing can be taken away from a server (its knowledge tables are fenced).
+pub const KIND: KindDescriptor = KindDescriptor {
+    id: "datasette",
+    count_policy: |_| CountPolicy::UpTo(0),
+    hiding: HidingMechanism::FenceKnowledge(NoCopy::OnServer),
+    reads: Reads::ServerQueries,
+};
 
 /// Why a Datasette server did not answer a query with rows. Each message says what to do.
 /// (A SQL error is not one of these: it is `DbError::Sqlite`, as from a file.)

@@ -9,7 +9,7 @@ use crate::agent::candidates::{CandidateAgents, Candidates};
 use crate::agent::{AgentConfig, AgentEvent, Session};
 use crate::browser::{now_ms, BrowserClock};
 use crate::conversation::{ModelInfo, RecordedQuestion, Recorder, RunSettings};
-use crate::engine::page::PageDatabase;
+use crate::engine::page::ModelDatabase;
 use crate::engine::QueryLimits;
 use crate::llm::{LlmProvider, Usage};
 use crate::settings::ModelSettings;
@@ -78,7 +78,7 @@ impl ChatState {
         exchange: Exchange,
         generation: u64,
         stopped: super::Stopped,
-        db: &PageDatabase,
+        db: &ModelDatabase,
         llm: &L,
         settings: &ModelSettings,
         config: AgentConfig,
@@ -123,7 +123,7 @@ impl ChatState {
         exchange: Exchange,
         generation: u64,
         stopped: super::Stopped,
-        agents: CandidateAgents<'_, PageDatabase, L>,
+        agents: CandidateAgents<'_, ModelDatabase, L>,
     ) -> Option<Candidates> {
         let run = exchange.candidates?;
         session.set_knowledge(crate::ui::knowledge::model_view_knowledge(self.app));

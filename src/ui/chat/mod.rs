@@ -26,7 +26,7 @@ use super::{app_state, markdown_view::MarkdownView};
 use crate::agent::{Agent, AgentConfig, AgentError, AgentEvent, Answer, Failure, Session};
 use crate::browser::BrowserClock;
 use crate::conversation::{ModelInfo, Pace, RecordedQuestion, Recorder, RunSettings};
-use crate::engine::page::PageDatabase;
+use crate::engine::page::ModelDatabase;
 use crate::engine::ReadStats;
 use crate::engine::{query_bound, QueryLimits, Schema};
 use crate::llm::{LlmProvider, Usage};
@@ -229,15 +229,15 @@ impl ChatState {
             limits,
         } = connection;
         // Everything the question runs, its re-run included, shares one read budget.
-        let _budget = db.question_budget(settings.read_budget_bytes());
-        let reads_before = db.total_reads();
+        let _budget = db.database().question_budget(settings.read_budget_bytes());
+        let reads_before = db.database().total_reads();
         let app = self.app;
         let asked_question = asked.question.clone();
         let note_reads = |exchange: Exchange| {
-            if let (Some(before), Some(now)) = (reads_before, db.total_reads()) {
+            if let (Some(before), Some(now)) = (reads_before, db.database().total_reads()) {
                 exchange.reads.set(Some(now.since(before)));
             }
-            app.note_question_reads(&asked_question, &db, reads_before);
+            app.note_question_reads(&asked_question, db.database(), reads_before);
         };
         if asked.exchange.candidates.is_some() {
             let (exchange, generation) = (asked.exchange, asked.generation);
@@ -297,7 +297,7 @@ impl ChatState {
         mut session: Session,
         asked: Asked,
         stopped: Stopped,
-        db: &PageDatabase,
+        db: &ModelDatabase,
         llm: &L,
         config: AgentConfig,
     ) -> Option<Result<Answer, Failure>> {
@@ -337,7 +337,7 @@ impl ChatState {
 
     /// Re-runs the answer's SQL on `db`, the database the agent asked (the copy, when
     /// something is hidden), to show its rows as this page gets them.
-    async fn show_evidence(&self, exchange: Exchange, db: &PageDatabase, limits: &QueryLimits) {
+    async fn show_evidence(&self, exchange: Exchange, db: &ModelDatabase, limits: &QueryLimits) {
         let Some((sql, values)) = exchange
             .answer()
             .and_then(|answer| Some((answer.sql?, answer.values)))

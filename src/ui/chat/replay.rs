@@ -13,7 +13,7 @@ use crate::conversation::{
     other_agreement, CandidateReplay, ConversationFile, Difference, ReplayLlm,
 };
 use crate::count::plural;
-use crate::engine::page::PageDatabase;
+use crate::engine::page::ModelDatabase;
 use crate::llm::ProviderKind;
 use crate::present::transcript::StepDifference;
 use crate::settings::readiness::{Asking, NotReady};
@@ -111,7 +111,7 @@ impl ChatState {
         file: Arc<ConversationFile>,
         session: crate::agent::Session,
         generation: u64,
-        db: Rc<PageDatabase>,
+        db: Rc<ModelDatabase>,
         started: Started,
     ) {
         let clock = BrowserClock;

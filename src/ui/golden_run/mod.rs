@@ -17,6 +17,7 @@ use super::state::AppState;
 use super::task::{Started, Task};
 use crate::agent::Session;
 use crate::browser::{describe, now_iso, save_file, BrowserClock};
+use crate::engine::fenced::Fenced;
 use crate::engine::page::PageDatabase;
 use crate::eval::report;
 use crate::eval::run::{run_golden, Candidate, Report};
@@ -130,9 +131,11 @@ impl GoldenRunState {
         connection: Connection,
         started: Started,
     ) {
+        // The same type as the model's database (nothing fenced: the expected SQL reads all).
+        let whole = Fenced::open(reference.clone());
         let candidate = Candidate {
             db: &*connection.db,
-            reference: &*reference,
+            reference: &whole,
             llm: &connection.llm,
             clock: &BrowserClock,
             config: connection.config,

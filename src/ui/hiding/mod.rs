@@ -20,9 +20,10 @@ use super::app_state;
 use super::state::AppState;
 use crate::browser::storage;
 use crate::engine::hidden::Hidden;
-use crate::engine::page::PageDatabase;
+use crate::engine::page::{ModelDatabase, PageDatabase};
 use crate::engine::{schema, DbError, Schema};
-use crate::model_view::{self, Enforcement};
+use crate::model_view::{self, Made, Prepared};
+use crate::present;
 use futures::lock::Mutex;
 use leptos::prelude::*;
 use std::cell::Cell;
@@ -156,44 +157,54 @@ async fn make_model_view(state: AppState, schema: Schema, hidden: Hidden, genera
     }
 }
 
-/// The model view of the open database with `hidden` kept from it: the whole database, a
-/// copy without what is left out (opened, and kept in `AppState::model_view_db`), the database
-/// behind a fence of names (kept there too), or a refusal.
+/// The model view of the open database with `hidden` kept from it ([`model_view::prepare`]):
+/// the whole database, a copy without what is left out (in an engine of its own), or the
+/// database behind a fence of names, kept in `AppState::model_view_db`; or a refusal.
 async fn model_view_for(
     state: AppState,
     schema: &Schema,
     hidden: &Hidden,
 ) -> Result<ModelViewState, DbError> {
     let whole = state.database().ok_or(DbError::NotOpen)?;
-    let plan = model_view::plan(&*whole, schema, hidden, &whole.hiding()).await?;
-    match plan.enforcement {
-        Enforcement::Whole => Ok(ModelViewState::Whole(schema.clone())),
-        Enforcement::Refused { why } => Ok(ModelViewState::Refused(why)),
-        Enforcement::Fenced { fence } => {
-            keep_model_view_db(&state, Some(Rc::new(whole.fenced(fence.clone())?)));
-            Ok(ModelViewState::Fenced(model_view::without_fenced(
-                schema.clone(),
-                &fence,
-            )))
+    let limits = state.limits.get_untracked();
+    let copy = async |whole: &PageDatabase, script: &str| {
+        let copy = whole.model_view_copy(script).await?;
+        let seen = schema::load_counting(&copy, copy.count_policy(), &limits).await?;
+        Ok((copy, seen))
+    };
+    let prepared = model_view::prepare(&whole, schema, hidden, &whole.hiding(), copy).await?;
+    let (database, seen, made) = match prepared {
+        Prepared::Refused(refusal) => {
+            return Ok(ModelViewState::Refused(present::hiding::refusal(&refusal)))
         }
-        Enforcement::Copy { script } => {
-            let copy = Rc::new(whole.model_view_copy(&script).await?);
-            let limits = state.limits.get_untracked();
-            let seen = schema::load_counting(&*copy, copy.count_policy(), &limits).await?;
-            keep_model_view_db(&state, Some(copy));
-            Ok(ModelViewState::Copy(seen))
+        Prepared::Ready {
+            database,
+            schema,
+            made,
+        } => (database, schema, made),
+    };
+    Ok(match made {
+        Made::Whole => ModelViewState::Whole(seen),
+        Made::Copy => {
+            keep_model_view_db(&state, Some(Rc::new(database)));
+            ModelViewState::Copy(seen)
         }
-    }
+        Made::Fenced => {
+            keep_model_view_db(&state, Some(Rc::new(database)));
+            ModelViewState::Fenced(seen)
+        }
+    })
 }
 
-/// Keeps `db` as the database the model reads (or none), and closes the one kept before.
-fn keep_model_view_db(state: &AppState, db: Option<Rc<PageDatabase>>) {
+/// Keeps `db` as the database the model reads (or none), and closes the one kept before when
+/// it was a copy (one behind the fence is the open database, closed by the opening).
+fn keep_model_view_db(state: &AppState, db: Option<Rc<ModelDatabase>>) {
     let before = state
         .model_view_db
         .try_update_value(|kept| std::mem::replace(kept, db))
         .flatten();
-    if let Some(before) = before {
-        leptos::task::spawn_local(async move { before.close().await });
+    if let Some(before) = before.filter(|before| !before.is_fenced()) {
+        leptos::task::spawn_local(async move { before.database().close().await });
     }
 }
 

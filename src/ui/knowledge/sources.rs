@@ -2,22 +2,14 @@
 //! `knowledge` module's readers and writer, so that the rest of the page deals only in
 //! [`Knowledge`], [`Problem`]s and messages a person reads.
 
-use crate::engine::hidden::load_catalogue;
 use crate::engine::{Database, Schema};
 use crate::knowledge::sidecar::{self, DatabaseRef};
-use crate::knowledge::{comments, tables, Knowledge, Problem};
+use crate::knowledge::{in_database, Knowledge, Problem};
 
-/// The database's own knowledge: its schema comments, then its `askdb_*` tables (which win
-/// for the same note). A failure is the reason, for the person to read; the database stays
-/// open all the same.
+/// The database's own knowledge (`knowledge::in_database`). A failure is the reason, for the
+/// person to read; the database stays open all the same.
 pub async fn from_file<D: Database + ?Sized>(db: &D) -> Result<(Knowledge, Vec<Problem>), String> {
-    let catalogue = load_catalogue(db).await.map_err(|e| e.to_string())?;
-    let from_comments = Knowledge {
-        notes: comments::from_catalogue(&catalogue),
-        ..Knowledge::default()
-    };
-    let (from_tables, problems) = tables::load(db).await.map_err(|e| e.to_string())?;
-    Ok((Knowledge::merged([from_comments, from_tables]), problems))
+    in_database::read(db).await.map_err(|e| e.to_string())
 }
 
 /// Reads a notes file's text.

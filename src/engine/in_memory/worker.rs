@@ -8,10 +8,12 @@
 //! them into a message. A request whose future is dropped before its reply (a Stop button) is
 //! stopped the same way.
 
-use super::channel::{decode_rows, get, run_message, set, simple_message, Reply, WorkerChannel};
-use super::file_check::{check_header, HEADER_LEN};
-use super::{Database, DbError, QueryLimits, QueryResult, ReadOnlySql, Value};
 use crate::browser::{describe, now_ms};
+use crate::engine::channel::{
+    decode_rows, get, run_message, set, simple_message, Reply, WorkerChannel,
+};
+use crate::engine::file_check::{check_header, HEADER_LEN};
+use crate::engine::{Database, DbError, QueryLimits, QueryResult, ReadOnlySql, Value};
 use futures::lock::Mutex;
 use js_sys::{Object, Uint8Array};
 use std::cell::{Cell, RefCell};

@@ -19,13 +19,15 @@
 //! must be the same one ([`LazyIdentity::same_as`]); if it is not, every query says so
 //! ([`DbError::Changed`]) until another database is opened.
 
-use super::channel::{decode_rows, get, run_message, set, simple_message, Reply, WorkerChannel};
-use super::file_check::check_header;
-use super::reads::{LazyIdentity, ReadStats, RemoteProblem, RemoteValidators};
 use super::remote::{Pins, Route, WHOLE_DOWNLOAD_LIMIT_BYTES};
 use super::web_file::first_get;
-use super::{Database, DbError, QueryLimits, QueryResult, ReadOnlySql, Value};
+use super::{LazyIdentity, RemoteProblem, RemoteValidators};
 use crate::browser::now_ms;
+use crate::engine::channel::{
+    decode_rows, get, run_message, set, simple_message, Reply, WorkerChannel,
+};
+use crate::engine::file_check::check_header;
+use crate::engine::{Database, DbError, QueryLimits, QueryResult, ReadOnlySql, ReadStats, Value};
 use futures::lock::Mutex;
 use js_sys::{Array, Uint8Array};
 use std::cell::{Cell, RefCell};
@@ -166,7 +168,7 @@ impl LazyDatabase {
     }
 
     /// Opens the database at `url` (absolute), reading it with HTTP Range requests, whatever
-    /// its size (the page's opening downloads small files whole instead: `engine::remote::route`).
+    /// its size (the page's opening downloads small files whole instead: `engine::on_demand::remote::route`).
     /// A server that cannot serve it in parts gives [`DbError::Remote`], which says why and what
     /// to set (and, when the server ignores Range, the whole file's size).
     pub async fn open_url(&self, url: &str) -> Result<LazyOpened, DbError> {
@@ -188,7 +190,7 @@ impl LazyDatabase {
     }
 
     /// Opens the database at `url` on demand, pinned by `pins` (what its first ranged GET
-    /// found, `engine::web_file::first_get`), whose first bytes that GET brought are `first`
+    /// found, `engine::on_demand::web_file::first_get`), whose first bytes that GET brought are `first`
     /// (they start the page cache: the open reads none of them again).
     pub async fn open_pinned(
         &self,

@@ -1,14 +1,14 @@
 //! A database file at a web address, as the page first meets it (wasm32 only): one ranged GET
-//! ([`first_get`]) whose answer `engine::remote::route` reads, the bytes that answer brings,
+//! ([`first_get`]) whose answer `engine::on_demand::remote::route` reads, the bytes that answer brings,
 //! and the rest of a file downloaded whole ([`rest_of_whole`]), checked to be the same version
-//! as the first part. What to do with the answer is decided in `engine::remote`; this file only
+//! as the first part. What to do with the answer is decided in `engine::on_demand::remote`; this file only
 //! asks and reads.
 
-use super::reads::RemoteProblem;
 use super::remote::{
     check_rest, rest_of_whole as plan_rest, FirstAnswer, Pins, RestAnswer, RestOfWhole, Route,
     FIRST_RANGE_BYTES, WHOLE_DOWNLOAD_LIMIT_BYTES,
 };
+use super::RemoteProblem;
 use crate::browser::{get, header, join_blobs, page_origin, read_body, stop_body, DownloadError};
 use js_sys::{Array, Uint8Array};
 use web_sys::{Blob, Response};

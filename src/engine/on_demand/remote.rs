@@ -3,11 +3,12 @@
 //! ranged GET has answered ([`route`]: read on demand, downloaded whole, or refused with what
 //! may be offered, [`WholeDownload`]), and how the rest of a file downloaded whole is checked
 //! against that first answer ([`check_rest`]). Pure: the page's opening (`ui/opening.rs`),
-//! the first GET (`engine::web_file`) and the engine that reads on demand (`engine::lazy`)
+//! the first GET (`engine::on_demand::web_file`) and the engine that reads on demand (`engine::on_demand::lazy`)
 //! act on them.
 
-use super::kind::ON_DEMAND_FROM_BYTES;
-use super::reads::{format_bytes, RemoteProblem};
+use super::RemoteProblem;
+use super::ON_DEMAND_FROM_BYTES;
+use crate::text::format_bytes;
 
 /// What a `?db=` value (or the address field) names.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -323,7 +324,7 @@ pub fn check_rest(pins: &Pins, from: u64, answer: &FirstAnswer) -> Result<RestAn
 
 /// The largest file the page downloads whole when its server cannot serve it in parts: the
 /// size from which a local file is read on demand rather than in memory
-/// (`engine::kind::ON_DEMAND_FROM_BYTES`), for the same reasons: past it, opening in memory
+/// (`engine::on_demand::ON_DEMAND_FROM_BYTES`), for the same reasons: past it, opening in memory
 /// takes seconds and holds the file twice in the tab's memory while it opens, and sql.js stops
 /// at 2 GB.
 pub const WHOLE_DOWNLOAD_LIMIT_BYTES: u64 = ON_DEMAND_FROM_BYTES;

@@ -5,7 +5,7 @@
 //! Values: NULL is an empty field, numbers as SQLite prints them, text as itself, a blob as
 //! lowercase hex (the bytes stay recoverable).
 
-use super::Value;
+use crate::engine::Value;
 use std::fmt::Write;
 
 /// The whole CSV document: one header row, then one row per result row.

@@ -5,8 +5,8 @@
 //! itself is opened read-only with `query_only` on. A query's deadline interrupts SQLite through
 //! its progress handler, as the page terminates its worker.
 
-use super::file_check::{check_header, HEADER_LEN};
-use super::{Database, DbError, QueryLimits, QueryResult, ReadOnlySql, RowCount, Value};
+use crate::engine::file_check::{check_header, HEADER_LEN};
+use crate::engine::{Database, DbError, QueryLimits, QueryResult, ReadOnlySql, RowCount, Value};
 use rusqlite::types::{ToSqlOutput, ValueRef};
 use rusqlite::{Connection, OpenFlags};
 use std::fmt;
