@@ -218,6 +218,91 @@ fn the_glue_is_seen_as_wasm_only_and_the_rest_is_not() {
     assert!(!wasm_only("src/sql/guard.rs"));
 }
 
+/// A source's code before its tests (`#[cfg(test)] mod tests`), which may spell anything out.
+fn before_tests(code: &str) -> &str {
+    code.split("#[cfg(test)]\nmod tests").next().unwrap_or(code)
+}
+
+/// The files whose code (before its tests; a `tests.rs` is all tests) contains `needle`, sorted.
+fn files_saying(sources: &[Source], needle: &str) -> Vec<String> {
+    sources
+        .iter()
+        .filter(|s| !s.path.ends_with("tests.rs") && before_tests(&s.code).contains(needle))
+        .map(|s| s.path.display().to_string())
+        .collect::<BTreeSet<String>>()
+        .into_iter()
+        .collect()
+}
+
+// Each kind of database is described once, by its backend (`engine::kind`'s `kinds!`): outside
+// the engine a kind is only ever chosen (how a file opens, what askdb-eval opens), never matched
+// on to decide what it affords. Mutation: a `match kind { DatabaseKind::Remote => … }` in
+// `ui/state.rs` (as `reading()` had) fails it.
+#[test]
+fn what_a_kind_affords_is_read_from_its_descriptor_outside_the_engine() {
+    let sources = read_sources();
+    let outside: Vec<String> = files_saying(&sources, "DatabaseKind::")
+        .into_iter()
+        .filter(|path| !path.starts_with("src/engine/"))
+        .collect();
+    assert_eq!(
+        outside,
+        ["src/bin/askdb_eval/opened.rs", "src/ui/opening.rs"],
+        "only these choose a kind; read the rest from DatabaseKind's descriptor"
+    );
+    // The positive control: the engine's own list is found.
+    assert!(files_saying(&sources, "kinds! {").contains(&"src/engine/kind.rs".to_string()));
+}
+
+// The knowledge fence is written once (`engine::fenced::Fenced`), for every database. Mutation:
+// a `DbError::Fenced(…)` refusal inside a backend (as `DatasetteDatabase` had) fails it.
+#[test]
+fn the_knowledge_fence_is_kept_in_one_place() {
+    let sources = read_sources();
+    // `engine/mod.rs` declares the error and words it; only the fence raises it.
+    let raising: Vec<String> = files_saying(&sources, "DbError::Fenced(")
+        .into_iter()
+        .filter(|path| path != "src/engine/mod.rs")
+        .collect();
+    assert_eq!(raising, ["src/engine/fenced.rs"]);
+}
+
+// Opening announces what opened (`ui::follow`) and calls none of what follows it. Mutation:
+// `super::hiding::prepare_for_open(…)` back in `show_database` fails it.
+#[test]
+fn opening_does_not_conduct_hiding_knowledge_or_the_values() {
+    let sources = read_sources();
+    let opening = sources
+        .iter()
+        .find(|s| s.path == Path::new("src/ui/opening.rs"))
+        .expect("ui/opening.rs");
+    for part in ["hiding::", "knowledge::", "value_index::"] {
+        assert!(
+            !opening.code.contains(part),
+            "ui/opening.rs names {part}: announce through ui::follow instead"
+        );
+    }
+    assert!(
+        opening.code.contains("FOLLOWERS"),
+        "the control: it announces"
+    );
+}
+
+// One place tells what a file is (`engine::file_check::sniff`), with the one SQLite magic.
+// Mutation: a second `b"SQLite format 3\0"` (as `conversation::sniff` had) fails it.
+#[test]
+fn one_place_knows_sqlites_magic_and_sniffs_a_file() {
+    let sources = read_sources();
+    assert_eq!(
+        files_saying(&sources, "SQLite format 3\\0\""),
+        ["src/engine/file_check.rs"]
+    );
+    assert_eq!(
+        files_saying(&sources, "fn sniff("),
+        ["src/engine/file_check.rs"]
+    );
+}
+
 #[test]
 fn names_are_found_alone_and_in_groups_but_not_in_comments() {
     let code = without_comments(

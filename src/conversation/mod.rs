@@ -31,31 +31,5 @@ pub use read::{read, ReadError, LIMITS};
 pub use recording::Recorder;
 pub use replay::{Difference, Pace, ReplayLlm};
 
-/// What a file a person opened holds, told by its first bytes (never by its name).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FileKind {
-    /// Starts with SQLite's header.
-    Database,
-    /// Starts (after a byte-order mark and white space) with `{`: JSON, so perhaps a
-    /// conversation; [`read`] decides.
-    Conversation,
-    /// Anything else; opened as a database, whose checks say what is wrong with it.
-    Unknown,
-}
-
-const SQLITE_HEADER: &[u8] = b"SQLite format 3\0";
-
-/// What `head` (the first bytes of a file, 64 are plenty) looks like.
-pub fn sniff(head: &[u8]) -> FileKind {
-    if head.starts_with(SQLITE_HEADER) {
-        return FileKind::Database;
-    }
-    let text = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
-    match text.iter().find(|b| !b.is_ascii_whitespace()) {
-        Some(b'{') => FileKind::Conversation,
-        _ => FileKind::Unknown,
-    }
-}
-
 #[cfg(test)]
 mod tests;

@@ -1,14 +1,4 @@
 use super::format::bare_url;
-use super::*;
-
-#[test]
-fn files_are_told_apart_by_their_first_bytes() {
-    assert_eq!(sniff(b"SQLite format 3\0\x10\x00"), FileKind::Database);
-    assert_eq!(sniff(b"  \n{\"format\""), FileKind::Conversation);
-    assert_eq!(sniff(b"\xEF\xBB\xBF{"), FileKind::Conversation);
-    assert_eq!(sniff(b"<html>"), FileKind::Unknown);
-    assert_eq!(sniff(b""), FileKind::Unknown);
-}
 
 #[test]
 fn a_base_url_is_kept_without_password_query_or_fragment() {

@@ -1,10 +1,36 @@
-//! A first look at a file's bytes before SQLite sees them, so that a CSV, an empty file or a
-//! truncated copy gets a message that names the problem (sql.js opens lazily and would only
-//! complain later, vaguely, at the first query).
+//! A first look at a file's bytes: what a file a person opened holds ([`sniff`], the one place
+//! that decides), and before SQLite sees a database, whether its header is one, so that a CSV,
+//! an empty file or a truncated copy gets a message that names the problem (sql.js opens lazily
+//! and would only complain later, vaguely, at the first query).
 
 /// The first 100 bytes of every SQLite database file.
 pub const HEADER_LEN: usize = 100;
-const MAGIC: &[u8; 16] = b"SQLite format 3\0";
+/// The first 16 bytes of every SQLite database file.
+pub const MAGIC: &[u8; 16] = b"SQLite format 3\0";
+
+/// What a file a person opened holds, told by its first bytes (never by its name).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileKind {
+    /// Starts with SQLite's header.
+    Database,
+    /// Starts (after a byte-order mark and white space) with `{`: JSON, so a conversation or a
+    /// notes file (their readers decide).
+    Json,
+    /// Anything else; opened as a database, whose checks say what is wrong with it.
+    Other,
+}
+
+/// What `head` (the first bytes of a file, 64 are plenty) looks like.
+pub fn sniff(head: &[u8]) -> FileKind {
+    if head.starts_with(MAGIC) {
+        return FileKind::Database;
+    }
+    let text = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
+    match text.iter().find(|b| !b.is_ascii_whitespace()) {
+        Some(b'{') => FileKind::Json,
+        _ => FileKind::Other,
+    }
+}
 
 /// Checks the header (`head`: at least the file's first 100 bytes, when it has them) against
 /// the file's total length. Returns a message that names the problem.
@@ -59,6 +85,15 @@ fn looks_like_text(bytes: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn files_are_told_apart_by_their_first_bytes() {
+        assert_eq!(sniff(b"SQLite format 3\0\x10\x00"), FileKind::Database);
+        assert_eq!(sniff(b"  \n{\"format\""), FileKind::Json);
+        assert_eq!(sniff(b"\xEF\xBB\xBF{"), FileKind::Json);
+        assert_eq!(sniff(b"<html>"), FileKind::Other);
+        assert_eq!(sniff(b""), FileKind::Other);
+    }
 
     fn header(page_size: u16, pages: u32) -> Vec<u8> {
         let mut h = vec![0u8; HEADER_LEN];

@@ -3,7 +3,7 @@
 //! so that other ways in beside the file button stay apart from it.
 
 use super::app_state;
-use super::opening::{start_open, Source};
+use super::intake::{start_open, Source};
 use crate::engine::on_demand::remote::is_web_address;
 use leptos::ev;
 use leptos::prelude::*;

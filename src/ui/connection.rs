@@ -47,7 +47,10 @@ pub fn ready(
     let facts = Facts {
         asking,
         database_open: app.open.with_untracked(Option::is_some),
-        model_view: app.hiding.with_untracked(|h| h.model_view.readiness()),
+        model_view: app
+            .assistant
+            .hiding
+            .with_untracked(|h| h.model_view.readiness()),
         settings: &settings,
         key: &key,
     };
@@ -69,7 +72,12 @@ pub fn connect(app: AppState, model: ModelChoice, asking: Asking) -> Result<Conn
     let limits = app.limits.get_untracked();
     let endpoint = settings.endpoint(&model.key_untracked());
     // Every exchange goes into the "Sent to the model" ledger (without the key).
-    let http = RecordedHttp::new(GlooHttp, app.sent.ledger(), endpoint.kind, BrowserClock);
+    let http = RecordedHttp::new(
+        GlooHttp,
+        app.assistant.sent.ledger(),
+        endpoint.kind,
+        BrowserClock,
+    );
     Ok(Connection {
         db,
         llm: HttpProvider::new(endpoint, http),

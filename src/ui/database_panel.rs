@@ -2,7 +2,7 @@
 
 use super::address_field;
 use super::app_state;
-use super::opening::{start_open, Source};
+use super::intake::{start_open, Source};
 use crate::text::format_bytes;
 use leptos::ev;
 use leptos::prelude::*;

@@ -8,7 +8,7 @@
 //! server; `?token=` is never read), nor in a transcript, a recording or the ledger.
 
 use super::app_state;
-use super::opening::{start_open, Source};
+use super::intake::{start_open, Source};
 use super::state::AppState;
 use crate::engine::datasette::DatasetteAddress;
 use leptos::ev;

@@ -16,7 +16,7 @@ use leptos::prelude::*;
 
 #[component]
 pub fn LedgerPanel() -> impl IntoView {
-    let sent = app_state().sent;
+    let sent = app_state().assistant.sent;
     let totals = move || sent.read(|ledger| ledger.totals());
     // One row per request, newest first, redrawn when it ends (its key changes then).
     let rows = move || {
@@ -85,7 +85,7 @@ pub fn LedgerPanel() -> impl IntoView {
 /// waited for): nothing shows until a question read one.
 #[component]
 fn DatabaseReads() -> impl IntoView {
-    let reads = app_state().question_reads;
+    let reads = app_state().assistant.question_reads;
     move || {
         let list = reads.get();
         (!list.is_empty()).then(|| {
@@ -107,7 +107,7 @@ fn DatabaseReads() -> impl IntoView {
 /// One request: a summary line, and its bodies when opened.
 #[component]
 fn LedgerRow(number: usize) -> impl IntoView {
-    let sent = app_state().sent;
+    let sent = app_state().assistant.sent;
     // The entry as it is now; the row is made again when it changes (it ends).
     let Some(entry) = sent
         .ledger()

@@ -14,8 +14,10 @@ mod console;
 mod database_panel;
 mod datasette_form;
 mod embed;
+mod follow;
 mod golden_run;
 mod hiding;
+mod intake;
 mod knowledge;
 mod ledger_view;
 mod markdown_view;
@@ -35,8 +37,8 @@ mod value_index;
 
 use crate::browser::{follow_host_theme, query_parameters, set_theme};
 use crate::settings::address::{PageAddress, Theme};
+use intake::Source;
 use leptos::prelude::*;
-use opening::Source;
 use state::AppState;
 
 pub fn mount() {
@@ -80,7 +82,7 @@ fn App() -> impl IntoView {
     let sources = start.db.iter().map(|url| Source::database_address(url));
     let sources = sources.chain(served).chain(notes);
     let sources = sources.chain(start.replay.iter().map(|url| Source::address(url)));
-    opening::start_opening(state, sources.collect());
+    intake::start_opening(state, sources.collect());
 
     if shown.embed {
         view! { <embed::CompactPage opens_from_address=opens_from_address/> }.into_any()

@@ -1,249 +1,45 @@
 //! Opening a database: hand the file to a new engine (a local file as it is, a download as
-//! the bytes received), read the schema, show it; then identify the database (for its kept
-//! notes and hidden choices), settle what the model may see and read its notes. Progress and
-//! errors go to the shared state; a failed open leaves the database that was open as it was.
-//!
-//! The same ways in open a saved conversation: a file whose first bytes are JSON rather than
-//! SQLite's header is read as one ([`conversation::read`], which refuses anything unsafe) and
-//! handed to the chat to replay; one that looks like a notes file
-//! ([`knowledge::looks_like_sidecar`]) is read as the open database's notes instead.
-//! `?notes=` and "Open notes file" read a notes file and nothing else.
+//! the bytes received, an address read on demand, a Datasette server), read the schema, show
+//! it; then count its rows, identify it, and announce it (`ui::follow`): what the model may see,
+//! its notes and its values follow. Progress and errors go to the shared state; a failed open
+//! leaves the database that was open as it was. What a file is (a database, a conversation, a
+//! notes file) is decided before, in `ui::intake`.
 //!
 //! The page never reads a database file's bytes itself: the engine's worker reads the `File`
 //! (or the `Blob` a download was gathered into) and copies it into SQLite's memory, so the
 //! bytes are neither copied into a message nor into wasm memory, and never leave the browser.
-//! Only the first bytes are read here, to tell a database from a conversation. A local file
-//! of `engine::on_demand::ON_DEMAND_FROM_BYTES` and more is not copied at all: it opens in the
-//! engine that reads the pages a query needs from the `File` (`PageDatabase::OnDemand`).
+//! A local file of `engine::on_demand::ON_DEMAND_FROM_BYTES` and more is not copied at all: it
+//! opens in the engine that reads the pages a query needs from the `File`.
 
-use super::knowledge;
+use super::follow::{Settled, FOLLOWERS};
 use super::open_steps::OpenSteps;
 use super::state::{AppState, DownloadOffer, Identification, Loading, OpenDatabase};
-use crate::browser::{
-    download, last_path_segment, page_origin, read_start, resolve_against_page, DownloadError,
-};
-use crate::conversation::{self, sniff, FileKind, ReadError};
+use crate::browser::{download, DownloadError};
 use crate::engine::kind::DatabaseKind;
 use crate::engine::on_demand::kind_for_local_file;
 use crate::engine::on_demand::remote::{
-    host_of, DbAddress, Route, WholeDownload, WholeReason, WHOLE_DOWNLOAD_LIMIT_BYTES,
+    host_of, Route, WholeDownload, WholeReason, WHOLE_DOWNLOAD_LIMIT_BYTES,
 };
 use crate::engine::on_demand::web_file::{first_get, rest_of_whole, RestError};
 use crate::engine::on_demand::RemoteProblem;
 use crate::engine::page::PageDatabase;
 use crate::engine::schema;
 use crate::engine::DbError;
-use crate::knowledge::{sidecar, LIMITS};
 use crate::text::format_bytes;
-use js_sys::Uint8Array;
 use leptos::prelude::*;
 use std::rc::Rc;
-use std::sync::Arc;
 use wasm_bindgen::JsCast;
 use web_sys::{Blob, File};
 
-/// Where a database comes from.
-pub enum Source {
-    /// A file the person picked or dropped.
-    File(File),
-    /// An address beside the page (`?db=demo/shop.db`, the demo), downloaded whole; `name` is
-    /// what the page calls it.
-    Url { url: String, name: String },
-    /// An absolute http(s) address (`?db=https://…`, the address field): its first ranged GET
-    /// decides whether it is downloaded whole or read on demand (`engine::on_demand::remote::route`).
-    Remote { url: String, name: String },
-    /// An absolute address whose server cannot serve parts, downloaded whole at the person's
-    /// request (the offer in the status), stopped past `engine::on_demand::remote::WHOLE_DOWNLOAD_LIMIT_BYTES`.
-    WholeDownload { url: String, name: String },
-    /// A notes file the person picked with "Open notes file".
-    NotesFile(File),
-    /// A notes file's address (`?notes=`).
-    NotesUrl { url: String, name: String },
-    /// A database on a Datasette server (`?datasette=`, or the form beside "Open a file"),
-    /// asked through its JSON API; `token` goes to that server only.
-    Datasette {
-        address: String,
-        token: Option<String>,
-    },
-}
-
-impl Source {
-    /// The demo database shipped beside the page.
-    pub fn demo() -> Source {
-        Source::Url {
-            url: "demo/shop.db".into(),
-            name: "shop.db (demo)".into(),
-        }
-    }
-
-    /// A notes file's address given in `?notes=`.
-    pub fn notes_address(url: &str) -> Source {
-        let (url, name) = named(url);
-        Source::NotesUrl { url, name }
-    }
-
-    /// An address given in `?db=`; named after its last path segment.
-    pub fn address(url: &str) -> Source {
-        let (url, name) = named(url);
-        Source::Url { url, name }
-    }
-
-    /// A database's address from `?db=` or the address field: read on demand when it is an
-    /// absolute http(s) address, downloaded whole from beside the page otherwise.
-    pub fn database_address(text: &str) -> Source {
-        match DbAddress::read(text) {
-            DbAddress::Beside(url) => Source::address(&url),
-            DbAddress::Remote(url) => {
-                let (url, name) = named(&url);
-                Source::Remote { url, name }
-            }
-        }
-    }
-
-    fn name(&self) -> String {
-        match self {
-            Source::File(file) | Source::NotesFile(file) => file.name(),
-            Source::Url { name, .. }
-            | Source::Remote { name, .. }
-            | Source::WholeDownload { name, .. }
-            | Source::NotesUrl { name, .. } => name.clone(),
-            // The address as typed: it names the database and carries no token.
-            Source::Datasette { address, .. } => address.trim().to_string(),
-        }
-    }
-}
-
-/// `url` with the name it is shown by: its last path segment, or the whole of it.
-fn named(url: &str) -> (String, String) {
-    let name = last_path_segment(url).unwrap_or_else(|| url.to_string());
-    (url.to_string(), name)
-}
-
-/// Starts opening `source` (a database or a conversation), reporting progress and errors in
-/// `state`. One open at a time: a second one while the first runs is ignored (the buttons say
-/// so).
-pub fn start_open(state: AppState, source: Source) {
-    start_opening(state, vec![source]);
-}
-
-/// Opens `sources` one after the other (`?db=` then `?replay=`).
-pub fn start_opening(state: AppState, sources: Vec<Source>) {
-    if state.loading.get_untracked().is_some() {
-        return;
-    }
-    let Some(first) = sources.first() else {
-        return;
-    };
-    // Marked as loading at once, before the first await, so the page is never "ready" between.
-    state.loading.set(Some(Loading {
-        label: format!("Reading {}", first.name()),
-        fraction: Some(0.0),
-    }));
-    leptos::task::spawn_local(async move {
-        for source in sources {
-            let name = source.name();
-            open_source(state, source, name).await;
-        }
-        state.loading.set(None);
-    });
-}
-
-/// What went wrong, and with what kind of file.
-enum OpenError {
-    Database(String),
-    Conversation(String),
-    Notes(String),
-}
-
-async fn open_source(state: AppState, source: Source, name: String) {
-    let show = move |label: String, fraction: Option<f64>| {
-        state.loading.set(Some(Loading { label, fraction }));
-    };
-
-    let progress = {
-        let name = name.clone();
-        move |fraction: Option<f64>| show(format!("Reading {name}"), fraction)
-    };
-    state.open_steps.set_value(OpenSteps::default());
-    state.download_offer.set(None);
-    state.server_help.set(None);
-    let outcome = match source {
-        Source::File(file) => take_in(state, &name, file.into(), None).await,
-        Source::Url { url, .. } => match fetch_whole(&url, progress, None).await {
-            Ok(blob) => take_in(state, &name, blob, None).await,
-            Err(why) => Err(OpenError::Database(why)),
-        },
-        Source::Remote { url, name } => open_remote(state, &name, &url).await,
-        Source::WholeDownload { url, .. } => {
-            match fetch_whole(&url, progress, Some(WHOLE_DOWNLOAD_LIMIT_BYTES)).await {
-                Ok(blob) => {
-                    take_in(
-                        state,
-                        &name,
-                        blob,
-                        Some(Came::from(&url, WholeReason::Asked)),
-                    )
-                    .await
-                }
-                Err(why) => Err(OpenError::Database(why)),
-            }
-        }
-        Source::NotesFile(file) => take_notes(state, &name, Ok(file.into())).await,
-        Source::NotesUrl { url, .. } => {
-            let blob = match allowed_notes_address(&url) {
-                Ok(()) => fetch_whole(&url, progress, None).await,
-                Err(why) => Err(why),
-            };
-            take_notes(state, &name, blob).await
-        }
-        Source::Datasette { address, token } => open_datasette(state, &name, &address, token)
-            .await
-            .map_err(OpenError::Database),
-    };
-    let still_open = state
-        .open
-        .get_untracked()
-        .map(|db| format!(" {} is still open.", db.name))
-        .unwrap_or_default();
-    let message = match outcome {
-        Ok(()) => None,
-        Err(OpenError::Database(why)) => Some(format!("Could not open {name}: {why}.{still_open}")),
-        Err(OpenError::Conversation(why)) => Some(format!(
-            "Could not replay {name}: {why}. Nothing of it was run."
-        )),
-        Err(OpenError::Notes(why)) => Some(format!(
-            "Could not read the notes file {name}: {why}.{still_open}"
-        )),
-    };
-    state.open_error.set(message);
-    // Ready for the next open, now that this one no longer needs the cores.
-    state.start_spare();
-}
-
-/// Reads a notes file (small: read whole, after a look at its size).
-async fn take_notes(
-    state: AppState,
-    name: &str,
-    blob: Result<Blob, String>,
-) -> Result<(), OpenError> {
-    let bytes = match blob {
-        Ok(blob) => read_start(&blob, LIMITS.sidecar_bytes + 1).await,
-        Err(why) => Err(why),
-    };
-    bytes
-        .and_then(|bytes| knowledge::take_sidecar(state, name, &bytes))
-        .map_err(OpenError::Notes)
-}
-
 /// A database at a web address downloaded whole: from where, and why not on demand.
 #[derive(Clone, Debug)]
-struct Came {
+pub struct Came {
     host: Option<String>,
     why: WholeReason,
 }
 
 impl Came {
-    fn from(url: &str, why: WholeReason) -> Came {
+    pub fn from(url: &str, why: WholeReason) -> Came {
         Came {
             host: host_of(url),
             why,
@@ -251,75 +47,10 @@ impl Came {
     }
 }
 
-/// Opens `blob` as a database, or reads it as a conversation or a notes file when it looks
-/// like one. `came`: where it was downloaded from, when it was.
-async fn take_in(
-    state: AppState,
-    name: &str,
-    blob: Blob,
-    came: Option<Came>,
-) -> Result<(), OpenError> {
-    let head = read_start(&blob, SNIFF_BYTES)
-        .await
-        .map_err(OpenError::Database)?
-        .to_vec();
-    match sniff(&head) {
-        FileKind::Conversation => {
-            // Either kind of file is refused when larger than its limit: read no more.
-            let most = LIMITS.sidecar_bytes.max(conversation::LIMITS.file_bytes) + 1;
-            let bytes = read_start(&blob, most)
-                .await
-                .map_err(OpenError::Conversation)?;
-            if looks_like_sidecar(&bytes) {
-                knowledge::take_sidecar(state, name, &bytes).map_err(OpenError::Notes)
-            } else {
-                read_conversation(state, &bytes, blob.size() as usize)
-                    .map_err(OpenError::Conversation)
-            }
-        }
-        FileKind::Database | FileKind::Unknown => open_database(state, name, blob, came)
-            .await
-            .map_err(OpenError::Database),
-    }
-}
-
-/// The first bytes read to tell a database from JSON.
-const SNIFF_BYTES: usize = 64;
-
-/// Whether JSON `bytes` are a notes file: read whole (its format is a field of the object), or,
-/// past the size a notes file may have, by its first bytes (to be refused as too large).
-fn looks_like_sidecar(bytes: &Uint8Array) -> bool {
-    if bytes.length() as usize <= LIMITS.sidecar_bytes {
-        return knowledge::looks_like_sidecar(&bytes.to_vec());
-    }
-    let head = bytes.subarray(0, 1024).to_vec();
-    String::from_utf8_lossy(&head).contains(sidecar::FORMAT)
-}
-
-/// `?notes=` reads from this page's site or from https only (see `check_notes_url`).
-fn allowed_notes_address(url: &str) -> Result<(), String> {
-    let resolved =
-        resolve_against_page(url).ok_or_else(|| format!("\"{url}\" is not an address"))?;
-    crate::settings::address::check_notes_url(&resolved, &page_origin())
-}
-
-/// Reads a conversation file of `size` bytes, whose first bytes (all of them, up to the
-/// limit) are `bytes`.
-fn read_conversation(state: AppState, bytes: &Uint8Array, size: usize) -> Result<(), String> {
-    if size > conversation::LIMITS.file_bytes {
-        return Err(ReadError::TooLarge { bytes: size }.to_string());
-    }
-    let text = String::from_utf8(bytes.to_vec())
-        .map_err(|_| "the conversation file is not UTF-8 text".to_string())?;
-    let file = conversation::read(&text).map_err(|e| e.to_string())?;
-    state.pending_replay.set(Some(Arc::new(file)));
-    Ok(())
-}
-
 /// Opens `blob` in a new engine and shows its tables; then identifies it, settles what the
 /// model sees and reads its notes (the status says so meanwhile). The database open before
 /// stays open until this one opened.
-async fn open_database(
+pub async fn open_database(
     state: AppState,
     name: &str,
     blob: Blob,
@@ -373,13 +104,22 @@ async fn open_database(
     show_database(state, name, db, host, downloaded).await
 }
 
+/// How a database at a web address was opened.
+pub enum RemoteOpen {
+    /// Read on demand, and shown.
+    Opened,
+    /// Downloaded whole (small, or from a server that sends whole files): to be taken in as
+    /// any file (`ui::intake`).
+    Downloaded(Blob, Came),
+}
+
 /// Opens the database at the absolute `url`: one ranged GET, whose answer decides
 /// (`engine::on_demand::remote::route`). A small file, or one from a server that sends whole files, is
 /// downloaded whole and opened in memory; a larger one is read on demand (HTTP Range
 /// requests). When neither can be done by itself, the error says why in one sentence, what to
 /// set on the server is folded under it, and the status offers the whole download when it may
 /// be had (`engine::on_demand::remote::WholeDownload`).
-async fn open_remote(state: AppState, name: &str, url: &str) -> Result<(), OpenError> {
+pub async fn open_remote(state: AppState, name: &str, url: &str) -> Result<RemoteOpen, String> {
     let host = host_of(url);
     let shown_host = host.clone().unwrap_or_else(|| url.to_string());
     state.loading.set(Some(Loading {
@@ -387,7 +127,7 @@ async fn open_remote(state: AppState, name: &str, url: &str) -> Result<(), OpenE
         fraction: None,
     }));
     let started = OpenSteps::start();
-    let database = |why: String| OpenError::Database(format!("{url}: {why}"));
+    let database = |why: String| format!("{url}: {why}");
     let first = first_get(url)
         .await
         .map_err(|problem| refuse(state, url, name, problem))?;
@@ -426,9 +166,8 @@ async fn open_remote(state: AppState, name: &str, url: &str) -> Result<(), OpenE
             state
                 .open_steps
                 .update_value(|s| s.done("open on demand (ranged GET, header, schema)", started));
-            show_database(state, name, db, host, None)
-                .await
-                .map_err(OpenError::Database)
+            show_database(state, name, db, host, None).await?;
+            Ok(RemoteOpen::Opened)
         }
         Route::Whole { why, pins, .. } => {
             let body = first
@@ -444,7 +183,7 @@ async fn open_remote(state: AppState, name: &str, url: &str) -> Result<(), OpenE
             state
                 .open_steps
                 .update_value(|s| s.done("download whole (ranged GET, then the rest)", started));
-            take_in(state, name, blob, Some(Came::from(url, why))).await
+            Ok(RemoteOpen::Downloaded(blob, Came::from(url, why)))
         }
         Route::Refused(problem) => {
             first.stop();
@@ -455,7 +194,7 @@ async fn open_remote(state: AppState, name: &str, url: &str) -> Result<(), OpenE
 
 /// The error for a web address that cannot be read in parts: the problem in one sentence and
 /// the offer (`engine::on_demand::remote::WholeDownload`), set beside it with what to set on the server.
-fn refuse(state: AppState, url: &str, name: &str, problem: RemoteProblem) -> OpenError {
+fn refuse(state: AppState, url: &str, name: &str, problem: RemoteProblem) -> String {
     let offer = WholeDownload::for_problem(&problem, WHOLE_DOWNLOAD_LIMIT_BYTES);
     let sentence = offer
         .sentence(WHOLE_DOWNLOAD_LIMIT_BYTES)
@@ -473,12 +212,12 @@ fn refuse(state: AppState, url: &str, name: &str, problem: RemoteProblem) -> Ope
         .set(problem.what_to_set().map(String::from));
     // The status adds the last full stop.
     let message = format!("{url}: {problem}.{sentence}");
-    OpenError::Database(message.trim_end_matches('.').to_string())
+    message.trim_end_matches('.').to_string()
 }
 
 /// Opens the database at the Datasette `address`, its `token` (if any) sent to that server
 /// only; then shows it as any other.
-async fn open_datasette(
+pub async fn open_datasette(
     state: AppState,
     name: &str,
     address: &str,
@@ -520,10 +259,10 @@ async fn show_database(
     let mut schema = loaded.unwrap_or_default();
 
     // The new database takes the old one's place: nothing the model saw of the old one, nor
-    // its notes, applies to it until they are settled below.
-    super::hiding::start_opening(state);
-    knowledge::start_opening(state);
-    super::value_index::forget(state);
+    // its notes, applies to it until its followers have settled below.
+    for follower in FOLLOWERS {
+        (follower.forget)(state);
+    }
     state.identity.set(Identification::Pending);
     let before = state
         .db
@@ -576,22 +315,21 @@ async fn show_database(
         .storage_key()
         .unwrap_or_else(|| Err("no identity".into()));
     state.identity.set(identity);
-    state.loading.set(Some(Loading {
-        label: "Preparing what the model may see".into(),
-        fraction: None,
-    }));
-    let started = OpenSteps::start();
-    super::hiding::prepare_for_open(state, &schema, key.clone()).await;
-    step("what the model sees (hiding)", started);
-    state.loading.set(Some(Loading {
-        label: "Reading the notes".into(),
-        fraction: None,
-    }));
-    let started = OpenSteps::start();
-    knowledge::load_for_open(state, &schema, key).await;
-    step("notes (knowledge)", started);
-    // Settled: the values a question may name are read now, in the background.
-    super::value_index::refresh(state);
+    // Announced: what follows an open does its part, in turn.
+    let settled = Settled { schema, key };
+    for follower in FOLLOWERS {
+        let started = OpenSteps::start();
+        if let Some((label, _)) = follower.shown {
+            state.loading.set(Some(Loading {
+                label: label.into(),
+                fraction: None,
+            }));
+        }
+        (follower.settle)(state, settled.clone()).await;
+        if let Some((_, name)) = follower.shown {
+            step(name, started);
+        }
+    }
     match schema_error {
         // The database is open and can be queried; only the overview is missing.
         Some(why) => Err(format!(
@@ -633,7 +371,7 @@ fn rest_failed(url: &str, error: RestError) -> String {
 }
 
 /// [`download`], its failure said for the person.
-async fn fetch_whole(
+pub async fn fetch_whole(
     url: &str,
     progress: impl Fn(Option<f64>),
     most: Option<u64>,

@@ -67,11 +67,11 @@ fn TableEntry(table: Table, unfold: bool, read_only: bool, counting: bool) -> im
     let name = table.name.clone();
     let hidden = {
         let name = name.clone();
-        Memo::new(move |_| state.hiding.with(|h| h.hidden.hides_table(&name)))
+        Memo::new(move |_| state.assistant.hiding.with(|h| h.hidden.hides_table(&name)))
     };
     let left_out = {
         let name = name.clone();
-        Memo::new(move |_| state.hiding.with(|h| h.leaves_out(&name)))
+        Memo::new(move |_| state.assistant.hiding.with(|h| h.leaves_out(&name)))
     };
     let what = if table.kind == TableKind::View {
         "view"
@@ -162,12 +162,18 @@ fn column_entry(state: AppState, table: &Table, column: &Column, read_only: bool
         .then(|| view! { <span class="badge quiet">"not null"</span> });
     let table_hidden = {
         let table_name = table.name.clone();
-        Memo::new(move |_| state.hiding.with(|h| h.hidden.hides_table(&table_name)))
+        Memo::new(move |_| {
+            state
+                .assistant
+                .hiding
+                .with(|h| h.hidden.hides_table(&table_name))
+        })
     };
     let column_hidden = {
         let (table_name, column_name) = (table.name.clone(), column.name.clone());
         Memo::new(move |_| {
             state
+                .assistant
                 .hiding
                 .with(|h| h.hidden.hides_column(&table_name, &column_name))
         })

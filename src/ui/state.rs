@@ -161,7 +161,46 @@ pub struct Loading {
     pub fraction: Option<f64>,
 }
 
-/// Handles to the page's shared state; cheap to copy into closures.
+/// The assistant's half of the page's state: what the model may read and is told of the open
+/// database, what was sent to it, and what its questions read.
+#[derive(Clone, Copy)]
+pub struct Assistant {
+    /// The database the model reads when it is not the open one as it is (`model_view`): a copy
+    /// without what is left out, or the open one behind the knowledge fence.
+    pub model_view_db: StoredValue<Option<Rc<ModelDatabase>>, LocalStorage>,
+    /// What is hidden from the model, and what the model sees.
+    pub hiding: RwSignal<Hiding>,
+    /// What the open database's data means (notes, glossary, examples, golden questions).
+    pub knowledge: RwSignal<KnowledgeState>,
+    /// The values of the database the model reads, for the values a question names
+    /// (`ui::value_index`).
+    pub values: RwSignal<ValueIndexState>,
+    /// A conversation file opened to be replayed, until the chat takes it (once a database
+    /// is open).
+    pub pending_replay: RwSignal<Option<Arc<ConversationFile>>>,
+    /// Every request sent to a model since the page was opened.
+    pub sent: SentLedger,
+    /// What each question read from a database read on demand, for the ledger.
+    pub question_reads: RwSignal<Vec<QuestionReads>>,
+}
+
+impl Assistant {
+    fn new() -> Assistant {
+        Assistant {
+            model_view_db: StoredValue::new_local(None),
+            hiding: RwSignal::new(Hiding::default()),
+            knowledge: RwSignal::new(KnowledgeState::default()),
+            values: RwSignal::new(ValueIndexState::default()),
+            pending_replay: RwSignal::new(None),
+            sent: SentLedger::new(),
+            question_reads: RwSignal::new(Vec::new()),
+        }
+    }
+}
+
+/// Handles to the page's shared state; cheap to copy into closures. Its own fields are the
+/// database shell's: the engines, the open database and its opening, the console; the
+/// assistant's are in [`Assistant`].
 #[derive(Clone, Copy)]
 pub struct AppState {
     /// Where the in-memory engine's worker script is (`worker.js`, resolved against the page).
@@ -180,16 +219,6 @@ pub struct AppState {
     pub db: StoredValue<Option<Rc<PageDatabase>>, LocalStorage>,
     /// What tells the open database from another.
     pub identity: RwSignal<Identification>,
-    /// The database the model reads when it is not the open one as it is (`model_view`): a copy
-    /// without what is left out, or the open one behind the knowledge fence.
-    pub model_view_db: StoredValue<Option<Rc<ModelDatabase>>, LocalStorage>,
-    /// What is hidden from the model, and what the model sees.
-    pub hiding: RwSignal<Hiding>,
-    /// What the open database's data means (notes, glossary, examples, golden questions).
-    pub knowledge: RwSignal<KnowledgeState>,
-    /// The values of the database the model reads, for the values a question names
-    /// (`ui::value_index`).
-    pub values: RwSignal<ValueIndexState>,
     pub open: RwSignal<Option<OpenDatabase>>,
     pub loading: RwSignal<Option<Loading>>,
     /// Why the last attempt to open a database failed.
@@ -202,17 +231,12 @@ pub struct AppState {
     pub limits: RwSignal<QueryLimits>,
     /// The console's text (the schema view can fill it).
     pub sql: RwSignal<String>,
-    /// A conversation file opened to be replayed, until the chat takes it (once a database
-    /// is open).
-    pub pending_replay: RwSignal<Option<Arc<ConversationFile>>>,
-    /// Every request sent to a model since the page was opened.
-    pub sent: SentLedger,
-    /// What each question read from a database read on demand, for the ledger.
-    pub question_reads: RwSignal<Vec<QuestionReads>>,
     /// Where the last open's time went (for the benchmark).
     pub open_steps: StoredValue<super::open_steps::OpenSteps, LocalStorage>,
     /// API tokens for Datasette servers, each for its own server.
     pub server_tokens: super::tokens::TokenStore,
+    /// What the model reads and is told, and what it was sent.
+    pub assistant: Assistant,
 }
 
 /// The page's [`Ledger`], and what redraws the views that read it.
@@ -256,10 +280,6 @@ impl AppState {
             spare: StoredValue::new_local(None),
             db: StoredValue::new_local(None),
             identity: RwSignal::new(Identification::None),
-            model_view_db: StoredValue::new_local(None),
-            hiding: RwSignal::new(Hiding::default()),
-            knowledge: RwSignal::new(KnowledgeState::default()),
-            values: RwSignal::new(ValueIndexState::default()),
             open: RwSignal::new(None),
             loading: RwSignal::new(None),
             open_error: RwSignal::new(None),
@@ -267,11 +287,9 @@ impl AppState {
             server_help: RwSignal::new(None),
             limits: RwSignal::new(QueryLimits::default()),
             sql: RwSignal::new(String::new()),
-            pending_replay: RwSignal::new(None),
-            sent: SentLedger::new(),
-            question_reads: RwSignal::new(Vec::new()),
             open_steps: StoredValue::new_local(Default::default()),
             server_tokens: super::tokens::TokenStore::load(),
+            assistant: Assistant::new(),
         }
     }
 
@@ -321,7 +339,9 @@ impl AppState {
                 reads: now.since(before),
                 from: db.kind().reads(),
             };
-            self.question_reads.update(|list| list.push(reads));
+            self.assistant
+                .question_reads
+                .update(|list| list.push(reads));
         }
     }
 
@@ -336,14 +356,18 @@ impl AppState {
     /// whole database).
     pub fn model_view_database(&self) -> Option<Rc<ModelDatabase>> {
         use super::hiding::view::ModelViewState;
-        self.hiding.with_untracked(|h| match h.model_view {
-            ModelViewState::Whole(_) => self.db.get_value().map(|db| Rc::new(Fenced::open(db))),
-            ModelViewState::Copy(_) | ModelViewState::Fenced(_) => self.model_view_db.get_value(),
-            ModelViewState::Closed
-            | ModelViewState::Preparing
-            | ModelViewState::Failed(_)
-            | ModelViewState::Refused(_) => None,
-        })
+        self.assistant
+            .hiding
+            .with_untracked(|h| match h.model_view {
+                ModelViewState::Whole(_) => self.db.get_value().map(|db| Rc::new(Fenced::open(db))),
+                ModelViewState::Copy(_) | ModelViewState::Fenced(_) => {
+                    self.assistant.model_view_db.get_value()
+                }
+                ModelViewState::Closed
+                | ModelViewState::Preparing
+                | ModelViewState::Failed(_)
+                | ModelViewState::Refused(_) => None,
+            })
     }
 
     /// What a saved conversation records about the open database (`None` until its identity

@@ -68,6 +68,7 @@ pub fn install(state: AppState) {
     let agent_copy = Closure::<dyn Fn() -> js_sys::Promise>::new(move || {
         bytes_of(
             state
+                .assistant
                 .model_view_db
                 .get_value()
                 .map(|db| db.database().clone()),
@@ -127,17 +128,18 @@ pub fn install(state: AppState) {
     selection_timing.forget();
     let value_index = Closure::<dyn Fn() -> JsValue>::new(move || {
         use super::state::ValueIndexState;
-        let (kind, values, bytes, ms, coverage) = state.values.with_untracked(|v| match v {
-            ValueIndexState::None => ("none", 0, 0, 0.0, String::new()),
-            ValueIndexState::Building => ("building", 0, 0, 0.0, String::new()),
-            ValueIndexState::Ready { index, ms } => (
-                "ready",
-                index.len(),
-                index.bytes(),
-                *ms,
-                index.coverage().sentence(),
-            ),
-        });
+        let (kind, values, bytes, ms, coverage) =
+            state.assistant.values.with_untracked(|v| match v {
+                ValueIndexState::None => ("none", 0, 0, 0.0, String::new()),
+                ValueIndexState::Building => ("building", 0, 0, 0.0, String::new()),
+                ValueIndexState::Ready { index, ms } => (
+                    "ready",
+                    index.len(),
+                    index.bytes(),
+                    *ms,
+                    index.coverage().sentence(),
+                ),
+            });
         let report = serde_json::json!({
             "state": kind, "values": values, "bytes": bytes, "ms": ms, "coverage": coverage,
         });

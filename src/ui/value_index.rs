@@ -4,6 +4,7 @@
 //! when what is hidden changes (the copy the model reads is another database then). Until it
 //! is built, questions go without named values; a question never waits for it.
 
+use super::follow::Follower;
 use super::state::{AppState, ValueIndexState};
 use crate::agent::selection::value_plan;
 use crate::agent::selection::values::{Bounds, ValueIndex};
@@ -17,10 +18,21 @@ thread_local! {
     static BUILDS: Cell<u64> = const { Cell::new(0) };
 }
 
+/// The value index follows each open (`ui::follow`): read in the background once the open has
+/// settled.
+pub const FOLLOWS: Follower = Follower {
+    shown: None,
+    forget,
+    settle: |state, _| {
+        refresh(state);
+        Box::pin(async {})
+    },
+};
+
 /// Forgets the index of the database that was open (a new one is opening).
 pub fn forget(state: AppState) {
     BUILDS.with(|builds| builds.set(builds.get() + 1));
-    state.values.set(ValueIndexState::None);
+    state.assistant.values.set(ValueIndexState::None);
 }
 
 /// Builds the index of the database the model reads, when it is ready, in the background; it
@@ -31,6 +43,7 @@ pub fn refresh(state: AppState) {
         return;
     };
     let Some(schema) = state
+        .assistant
         .hiding
         .with_untracked(|h| h.model_view.schema().cloned())
     else {
@@ -45,12 +58,12 @@ pub fn refresh(state: AppState) {
         query: state.limits.get_untracked(),
         ..Bounds::default()
     };
-    state.values.set(ValueIndexState::Building);
+    state.assistant.values.set(ValueIndexState::Building);
     leptos::task::spawn_local(async move {
         let started = now_ms();
         let index = ValueIndex::build(&*db, &schema, &plan, &bounds, &BrowserClock).await;
         if BUILDS.with(Cell::get) == build {
-            state.values.set(ValueIndexState::Ready {
+            state.assistant.values.set(ValueIndexState::Ready {
                 index: Arc::new(index),
                 ms: now_ms() - started,
             });

@@ -127,7 +127,7 @@ impl ChatState {
     ) -> Option<Candidates> {
         let run = exchange.candidates?;
         session.set_knowledge(crate::ui::knowledge::model_view_knowledge(self.app));
-        if let Some(values) = self.app.values.with_untracked(|v| v.index()) {
+        if let Some(values) = self.app.assistant.values.with_untracked(|v| v.index()) {
             session.set_values(values);
         }
         let owner = self.owner.get_value();

@@ -303,7 +303,7 @@ impl ChatState {
     ) -> Option<Result<Answer, Failure>> {
         // The notes as they are now: one saved since the last question counts.
         session.set_knowledge(super::knowledge::model_view_knowledge(self.app));
-        if let Some(values) = self.app.values.with_untracked(|v| v.index()) {
+        if let Some(values) = self.app.assistant.values.with_untracked(|v| v.index()) {
             session.set_values(values);
         }
         let clock = BrowserClock;
@@ -391,7 +391,11 @@ pub fn Chat() -> impl IntoView {
 
     // Another database, or another choice of what is hidden from the model: a new session on
     // what the model may see, and nothing of the old one on screen.
-    let model_view_schema = Memo::new(move |_| app.hiding.with(|h| h.model_view.schema().cloned()));
+    let model_view_schema = Memo::new(move |_| {
+        app.assistant
+            .hiding
+            .with(|h| h.model_view.schema().cloned())
+    });
     Effect::new(move |_| {
         app.open.track();
         let schema = model_view_schema.get();
@@ -402,7 +406,7 @@ pub fn Chat() -> impl IntoView {
     });
     // A conversation opened to be replayed: at once if a database is open (else once one is).
     Effect::new(move |_| {
-        if app.pending_replay.with(Option::is_some) {
+        if app.assistant.pending_replay.with(Option::is_some) {
             untrack(|| chat.replay_pending());
         }
     });

@@ -48,7 +48,12 @@ impl ChatState {
     /// Replays the conversation waiting in the shared state, once a database is open and the
     /// model's view of it ready (this runs again when either changes).
     pub(super) fn replay_pending(&self) {
-        if self.app.pending_replay.with_untracked(Option::is_none) {
+        if self
+            .app
+            .assistant
+            .pending_replay
+            .with_untracked(Option::is_none)
+        {
             return;
         }
         let db = match ready(self.app, self.model, Asking::Replay) {
@@ -56,7 +61,7 @@ impl ChatState {
             Err(NotReady::NoDatabase | NotReady::ModelViewPreparing) => return,
             Err(not_ready) => {
                 self.error.set(Some(not_ready.to_string()));
-                self.app.pending_replay.set(None);
+                self.app.assistant.pending_replay.set(None);
                 return;
             }
         };
@@ -64,7 +69,7 @@ impl ChatState {
             self.error.set(Some(
                 "A question is running: stop it, then open the conversation again.".into(),
             ));
-            self.app.pending_replay.set(None);
+            self.app.assistant.pending_replay.set(None);
             return;
         }
         let Some(started) = self.task.start() else {
@@ -73,7 +78,13 @@ impl ChatState {
         let Some(mut session) = self.session.try_update_value(Option::take).flatten() else {
             return;
         };
-        let Some(file) = self.app.pending_replay.try_update(Option::take).flatten() else {
+        let Some(file) = self
+            .app
+            .assistant
+            .pending_replay
+            .try_update(Option::take)
+            .flatten()
+        else {
             self.session.set_value(Some(session));
             return;
         };
@@ -210,7 +221,7 @@ fn mark(transcript: Transcript, replay: RwSignal<Option<ReplayInfo>>, difference
 pub fn ReplayBanner() -> impl IntoView {
     let chat = chat_state();
     let pending = move || {
-        let file = chat.app.pending_replay.get()?;
+        let file = chat.app.assistant.pending_replay.get()?;
         chat.app.open.with(Option::is_none).then(|| {
             view! {
                 <p class="replay-pending" data-testid="replay-pending" role="status">

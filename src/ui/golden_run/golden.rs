@@ -9,5 +9,9 @@ use leptos::prelude::*;
 /// The golden questions of the database that is open (none while none is), from its
 /// `askdb_checks` table or a notes file.
 pub fn golden_questions(app: AppState) -> Signal<Vec<GoldenQuestion>> {
-    Signal::derive(move || app.knowledge.with(|k| k.merged.golden_questions.clone()))
+    Signal::derive(move || {
+        app.assistant
+            .knowledge
+            .with(|k| k.merged.golden_questions.clone())
+    })
 }

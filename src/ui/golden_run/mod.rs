@@ -141,7 +141,7 @@ impl GoldenRunState {
             config: connection.config,
         };
         let mut session = Session::for_view(view);
-        if let Some(values) = self.app.values.with_untracked(|v| v.index()) {
+        if let Some(values) = self.app.assistant.values.with_untracked(|v| v.index()) {
             session.set_values(values);
         }
         self.report.set(Some(Report {

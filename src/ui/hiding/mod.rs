@@ -17,6 +17,7 @@ pub mod view;
 use view::{Hiding, ModelViewState};
 
 use super::app_state;
+use super::follow::Follower;
 use super::state::AppState;
 use crate::browser::storage;
 use crate::engine::hidden::Hidden;
@@ -51,11 +52,23 @@ fn storage_key(key: &str) -> String {
     format!("askdb.hidden.{key}")
 }
 
+/// Hiding follows each open (`ui::follow`): it settles what the model reads.
+pub const FOLLOWS: Follower = Follower {
+    shown: Some((
+        "Preparing what the model may see",
+        "what the model sees (hiding)",
+    )),
+    forget: start_opening,
+    settle: |state, settled| {
+        Box::pin(async move { prepare_for_open(state, &settled.schema, settled.key).await })
+    },
+};
+
 /// Called as a database opens, before the page shows it: until [`prepare_for_open`], the model
 /// may not be asked (nothing of the database open before applies any more).
 pub fn start_opening(state: AppState) {
     next_generation();
-    state.hiding.set(Hiding {
+    state.assistant.hiding.set(Hiding {
         model_view: ModelViewState::Preparing,
         ..Hiding::default()
     });
@@ -76,7 +89,7 @@ pub async fn prepare_for_open(state: AppState, schema: &Schema, key: Result<Stri
     let (from_address, unresolved) =
         Hidden::resolve(schema, &state.address.with_value(|a| a.hidden.clone()));
     let hidden = kept.union(&from_address);
-    state.hiding.set(Hiding {
+    state.assistant.hiding.set(Hiding {
         hidden: hidden.clone(),
         model_view: ModelViewState::Preparing,
         unresolved: unresolved.iter().map(ToString::to_string).collect(),
@@ -101,14 +114,14 @@ pub fn toggle(state: AppState, table: &str, column: Option<&str>) {
     else {
         return;
     };
-    let mut hidden = state.hiding.with_untracked(|h| h.hidden.clone());
+    let mut hidden = state.assistant.hiding.with_untracked(|h| h.hidden.clone());
     match column {
         Some(column) => hidden.toggle_column(table, column),
         None => hidden.toggle_table(table),
     }
     let generation = next_generation();
     let not_kept = keep(state, &hidden);
-    state.hiding.update(|h| {
+    state.assistant.hiding.update(|h| {
         h.hidden = hidden.clone();
         h.model_view = ModelViewState::Preparing;
         if not_kept.is_some() {
@@ -120,7 +133,7 @@ pub fn toggle(state: AppState, table: &str, column: Option<&str>) {
 
 /// Saves the choice under the database's key; the reason when it cannot be.
 fn keep(state: AppState, hidden: &Hidden) -> Option<String> {
-    let key = state.hiding.with_untracked(|h| h.key.clone())?;
+    let key = state.assistant.hiding.with_untracked(|h| h.key.clone())?;
     let key = storage_key(&key);
     let saved = if hidden.is_empty() {
         storage::remove(&key)
@@ -150,7 +163,7 @@ async fn make_model_view(state: AppState, schema: Schema, hidden: Hidden, genera
         // A copy made for the database or the choice before is not needed any more.
         keep_model_view_db(&state, None);
     }
-    state.hiding.update(|h| h.model_view = view);
+    state.assistant.hiding.update(|h| h.model_view = view);
     // While a database opens, its values are read once it has settled (`ui::opening`).
     if state.loading.with_untracked(Option::is_none) {
         super::value_index::refresh(state);
@@ -200,6 +213,7 @@ async fn model_view_for(
 /// it was a copy (one behind the fence is the open database, closed by the opening).
 fn keep_model_view_db(state: &AppState, db: Option<Rc<ModelDatabase>>) {
     let before = state
+        .assistant
         .model_view_db
         .try_update_value(|kept| std::mem::replace(kept, db))
         .flatten();
@@ -213,7 +227,7 @@ fn keep_model_view_db(state: &AppState, db: Option<Rc<ModelDatabase>>) {
 pub fn HiddenLine() -> impl IntoView {
     let state = app_state();
     move || {
-        let hiding = state.hiding.get();
+        let hiding = state.assistant.hiding.get();
         let names = hiding.hidden.names();
         let unresolved = (!hiding.unresolved.is_empty()).then(|| {
             view! {

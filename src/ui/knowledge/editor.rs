@@ -33,7 +33,7 @@ impl NoteView {
         let opener = NodeRef::<Button>::new();
         let note = {
             let place = place.clone();
-            Memo::new(move |_| state.knowledge.with(|k| place.note_in(&k.merged)))
+            Memo::new(move |_| state.assistant.knowledge.with(|k| place.note_in(&k.merged)))
         };
         let button = editable.then(|| edit_button(&place, note, editing, opener).into_any());
         let body = {
@@ -186,6 +186,7 @@ fn editor(
         let place = place.clone();
         move || {
             state
+                .assistant
                 .knowledge
                 .with(|k| super::is_persons(k, &place.table, place.column.as_deref()))
         }

@@ -18,6 +18,7 @@ pub use editor::NoteView;
 pub use panel::KnowledgeSection;
 pub use sources::looks_like_sidecar;
 
+use super::follow::Follower;
 use super::state::{AppState, Identification};
 use crate::browser::{save_file, storage};
 use crate::engine::identity::Identity;
@@ -33,10 +34,19 @@ fn storage_key(key: &str) -> String {
     format!("askdb.notes.{key}")
 }
 
+/// The notes follow each open (`ui::follow`): they are read for it.
+pub const FOLLOWS: Follower = Follower {
+    shown: Some(("Reading the notes", "notes (knowledge)")),
+    forget: start_opening,
+    settle: |state, settled| {
+        Box::pin(async move { load_for_open(state, &settled.schema, settled.key).await })
+    },
+};
+
 /// Called as a database opens, before the page shows it: nothing known of the database open
 /// before is shown with it.
 pub fn start_opening(state: AppState) {
-    state.knowledge.update(|k| {
+    state.assistant.knowledge.update(|k| {
         *k = KnowledgeState {
             reading: true,
             // A notes file read before this database goes with it.
@@ -60,6 +70,7 @@ pub async fn load_for_open(state: AppState, schema: &Schema, key: Result<String,
     // A notes file read before this database (the person dropped it first) goes with it; one
     // read for the database open before does not.
     let sidecar = state
+        .assistant
         .knowledge
         .with_untracked(|k| k.sidecar.clone())
         .filter(|sidecar| sidecar.waiting)
@@ -73,7 +84,7 @@ pub async fn load_for_open(state: AppState, schema: &Schema, key: Result<String,
         .filter(|table| is_knowledge_table(&table.name))
         .map(|table| (table.name.clone(), table.row_count))
         .collect();
-    state.knowledge.set(KnowledgeState {
+    state.assistant.knowledge.set(KnowledgeState {
         reading: true,
         stored_tables,
         sidecar,
@@ -92,7 +103,7 @@ pub async fn load_for_open(state: AppState, schema: &Schema, key: Result<String,
         Some(db) => sources::from_file(&*db).await,
         None => Err(crate::engine::DbError::NotOpen.to_string()),
     };
-    state.knowledge.update(|k| {
+    state.assistant.knowledge.update(|k| {
         k.reading = false;
         match read {
             Ok((knowledge, problems)) => {
@@ -122,7 +133,7 @@ pub fn take_sidecar(state: AppState, name: &str, bytes: &Uint8Array) -> Result<(
         .map_err(|_| "the notes file is not UTF-8 text".to_string())?;
     let (knowledge, problems) = sources::read_sidecar(&text)?;
     let waiting = state.open.with_untracked(Option::is_none);
-    state.knowledge.update(|k| {
+    state.assistant.knowledge.update(|k| {
         k.sidecar = Some(SidecarFile {
             name: name.to_string(),
             knowledge,
@@ -138,6 +149,7 @@ pub fn take_sidecar(state: AppState, name: &str, bytes: &Uint8Array) -> Result<(
 /// hiding a note from another source. The next question uses it.
 pub fn save_note(state: AppState, table: &str, column: Option<&str>, text: &str) {
     state
+        .assistant
         .knowledge
         .update(|k| person::set_note(&mut k.person, table, column, text));
     keep(state);
@@ -147,6 +159,7 @@ pub fn save_note(state: AppState, table: &str, column: Option<&str>, text: &str)
 /// shows again.
 pub fn delete_note(state: AppState, table: &str, column: Option<&str>) {
     state
+        .assistant
         .knowledge
         .update(|k| person::remove_note(&mut k.person, table, column));
     keep(state);
@@ -156,6 +169,7 @@ pub fn delete_note(state: AppState, table: &str, column: Option<&str>) {
 /// merges again.
 fn keep(state: AppState) {
     let (key, notes) = state
+        .assistant
         .knowledge
         .with_untracked(|k| (k.key.clone(), k.person.clone()));
     if let Some(key) = key {
@@ -167,6 +181,7 @@ fn keep(state: AppState) {
         };
         if let Err(refused) = kept {
             state
+                .assistant
                 .knowledge
                 .update(|k| k.not_kept = Some(refused.to_string()));
         }
@@ -189,7 +204,7 @@ fn refresh(state: AppState) {
         .open
         .with_untracked(|open| open.as_ref().map(|o| o.schema.clone()))
         .unwrap_or_default();
-    state.knowledge.update(|k| {
+    state.assistant.knowledge.update(|k| {
         let mut parts = vec![k.from_file.clone()];
         let mut problems = k.file_problems.clone();
         if let Some(sidecar) = k.sidecar.as_ref().filter(|s| !s.waiting) {
@@ -208,8 +223,12 @@ fn refresh(state: AppState) {
 /// what the page knows, less anything about what it cannot see (hidden tables and columns,
 /// the knowledge tables). `None` while the model may not be asked.
 pub fn model_view(state: AppState) -> Option<ModelView> {
-    let merged = state.knowledge.with_untracked(|k| k.merged.clone());
+    let merged = state
+        .assistant
+        .knowledge
+        .with_untracked(|k| k.merged.clone());
     let (schema, hidden) = state
+        .assistant
         .hiding
         .with_untracked(|h| (h.model_view.schema().cloned(), h.hidden.clone()));
     Some(ModelView::new(schema?, merged, &hidden))
@@ -236,6 +255,7 @@ pub fn export(state: AppState) -> Result<(), String> {
     let name = name.split(" (").next().unwrap_or(&name);
     let stem = name.strip_suffix(".db").unwrap_or(name);
     let text = state
+        .assistant
         .knowledge
         .with_untracked(|k| sources::write_sidecar(&k.merged, name, sha256.as_deref()));
     save_file(

@@ -3,7 +3,7 @@
 //! cut and why, and on the full page "Export notes file" and "Open notes file".
 
 use super::super::app_state;
-use super::super::opening::{start_open, Source};
+use super::super::intake::{start_open, Source};
 use leptos::ev;
 use leptos::prelude::*;
 use web_sys::HtmlInputElement;
@@ -13,7 +13,7 @@ pub fn KnowledgeSection(read_only: bool) -> impl IntoView {
     let state = app_state();
     let export_error = RwSignal::new(None::<String>);
     let summary = move || {
-        state.knowledge.with(|k| {
+        state.assistant.knowledge.with(|k| {
             let counts = k.counts();
             if k.reading {
                 "Reading the notes in this database…".to_string()
@@ -25,7 +25,7 @@ pub fn KnowledgeSection(read_only: bool) -> impl IntoView {
         })
     };
     let stored = move || {
-        state.knowledge.with(|k| {
+        state.assistant.knowledge.with(|k| {
             (!k.stored_tables.is_empty()).then(|| {
                 let tables = k
                     .stored_tables
@@ -46,7 +46,7 @@ pub fn KnowledgeSection(read_only: bool) -> impl IntoView {
         })
     };
     let sidecar = move || {
-        state.knowledge.with(|k| {
+        state.assistant.knowledge.with(|k| {
             k.sidecar.as_ref().filter(|s| !s.waiting).map(|s| {
                 view! {
                     <p class="knowledge-line" data-testid="knowledge-sidecar">
@@ -57,7 +57,7 @@ pub fn KnowledgeSection(read_only: bool) -> impl IntoView {
         })
     };
     let problems = move || {
-        let problems = state.knowledge.with(|k| k.problems.clone());
+        let problems = state.assistant.knowledge.with(|k| k.problems.clone());
         (!problems.is_empty()).then(|| {
             let count = crate::count::plural(problems.len() as u64, "problem", "problems");
             view! {
@@ -75,6 +75,7 @@ pub fn KnowledgeSection(read_only: bool) -> impl IntoView {
     };
     let messages = move || {
         let (error, not_kept) = state
+            .assistant
             .knowledge
             .with(|k| (k.error.clone(), k.not_kept.clone()));
         view! {
@@ -84,7 +85,7 @@ pub fn KnowledgeSection(read_only: bool) -> impl IntoView {
         }
     };
     let values = move || {
-        state.values.with(|v| v.line()).map(|line| {
+        state.assistant.values.with(|v| v.line()).map(|line| {
             view! { <p class="knowledge-line muted" data-testid="value-index">{line}</p> }
         })
     };

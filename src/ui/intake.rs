@@ -1,0 +1,285 @@
+//! What a file a person opens is, and who takes it: the one place that decides
+//! (`engine::file_check::sniff`, by its first bytes, never by its name). A database goes to
+//! `ui::opening`; a file whose first bytes are JSON is a saved conversation
+//! ([`conversation::read`], which refuses anything unsafe), handed to the chat to replay, or a
+//! notes file ([`knowledge::looks_like_sidecar`]), read as the open database's notes. `?notes=`
+//! and "Open notes file" read a notes file and nothing else. Only the first bytes are read
+//! here; a database's bytes are its engine's to read.
+
+use super::knowledge;
+use super::open_steps::OpenSteps;
+use super::opening::{self, fetch_whole, Came, RemoteOpen};
+use super::state::{AppState, Loading};
+use crate::browser::{last_path_segment, page_origin, read_start, resolve_against_page};
+use crate::conversation::{self, ReadError};
+use crate::engine::file_check::{sniff, FileKind};
+use crate::engine::on_demand::remote::{DbAddress, WholeReason, WHOLE_DOWNLOAD_LIMIT_BYTES};
+use crate::knowledge::{sidecar, LIMITS};
+use js_sys::Uint8Array;
+use leptos::prelude::*;
+use std::sync::Arc;
+use web_sys::{Blob, File};
+
+/// Where a database comes from.
+pub enum Source {
+    /// A file the person picked or dropped.
+    File(File),
+    /// An address beside the page (`?db=demo/shop.db`, the demo), downloaded whole; `name` is
+    /// what the page calls it.
+    Url { url: String, name: String },
+    /// An absolute http(s) address (`?db=https://…`, the address field): its first ranged GET
+    /// decides whether it is downloaded whole or read on demand (`engine::on_demand::remote::route`).
+    Remote { url: String, name: String },
+    /// An absolute address whose server cannot serve parts, downloaded whole at the person's
+    /// request (the offer in the status), stopped past `engine::on_demand::remote::WHOLE_DOWNLOAD_LIMIT_BYTES`.
+    WholeDownload { url: String, name: String },
+    /// A notes file the person picked with "Open notes file".
+    NotesFile(File),
+    /// A notes file's address (`?notes=`).
+    NotesUrl { url: String, name: String },
+    /// A database on a Datasette server (`?datasette=`, or the form beside "Open a file"),
+    /// asked through its JSON API; `token` goes to that server only.
+    Datasette {
+        address: String,
+        token: Option<String>,
+    },
+}
+
+impl Source {
+    /// The demo database shipped beside the page.
+    pub fn demo() -> Source {
+        Source::Url {
+            url: "demo/shop.db".into(),
+            name: "shop.db (demo)".into(),
+        }
+    }
+
+    /// A notes file's address given in `?notes=`.
+    pub fn notes_address(url: &str) -> Source {
+        let (url, name) = named(url);
+        Source::NotesUrl { url, name }
+    }
+
+    /// An address given in `?db=`; named after its last path segment.
+    pub fn address(url: &str) -> Source {
+        let (url, name) = named(url);
+        Source::Url { url, name }
+    }
+
+    /// A database's address from `?db=` or the address field: read on demand when it is an
+    /// absolute http(s) address, downloaded whole from beside the page otherwise.
+    pub fn database_address(text: &str) -> Source {
+        match DbAddress::read(text) {
+            DbAddress::Beside(url) => Source::address(&url),
+            DbAddress::Remote(url) => {
+                let (url, name) = named(&url);
+                Source::Remote { url, name }
+            }
+        }
+    }
+
+    fn name(&self) -> String {
+        match self {
+            Source::File(file) | Source::NotesFile(file) => file.name(),
+            Source::Url { name, .. }
+            | Source::Remote { name, .. }
+            | Source::WholeDownload { name, .. }
+            | Source::NotesUrl { name, .. } => name.clone(),
+            // The address as typed: it names the database and carries no token.
+            Source::Datasette { address, .. } => address.trim().to_string(),
+        }
+    }
+}
+
+/// `url` with the name it is shown by: its last path segment, or the whole of it.
+fn named(url: &str) -> (String, String) {
+    let name = last_path_segment(url).unwrap_or_else(|| url.to_string());
+    (url.to_string(), name)
+}
+
+/// Starts opening `source` (a database or a conversation), reporting progress and errors in
+/// `state`. One open at a time: a second one while the first runs is ignored (the buttons say
+/// so).
+pub fn start_open(state: AppState, source: Source) {
+    start_opening(state, vec![source]);
+}
+
+/// Opens `sources` one after the other (`?db=` then `?replay=`).
+pub fn start_opening(state: AppState, sources: Vec<Source>) {
+    if state.loading.get_untracked().is_some() {
+        return;
+    }
+    let Some(first) = sources.first() else {
+        return;
+    };
+    // Marked as loading at once, before the first await, so the page is never "ready" between.
+    state.loading.set(Some(Loading {
+        label: format!("Reading {}", first.name()),
+        fraction: Some(0.0),
+    }));
+    leptos::task::spawn_local(async move {
+        for source in sources {
+            let name = source.name();
+            open_source(state, source, name).await;
+        }
+        state.loading.set(None);
+    });
+}
+
+/// What went wrong, and with what kind of file.
+enum OpenError {
+    Database(String),
+    Conversation(String),
+    Notes(String),
+}
+
+async fn open_source(state: AppState, source: Source, name: String) {
+    let show = move |label: String, fraction: Option<f64>| {
+        state.loading.set(Some(Loading { label, fraction }));
+    };
+
+    let progress = {
+        let name = name.clone();
+        move |fraction: Option<f64>| show(format!("Reading {name}"), fraction)
+    };
+    state.open_steps.set_value(OpenSteps::default());
+    state.download_offer.set(None);
+    state.server_help.set(None);
+    let outcome = match source {
+        Source::File(file) => take_in(state, &name, file.into(), None).await,
+        Source::Url { url, .. } => match fetch_whole(&url, progress, None).await {
+            Ok(blob) => take_in(state, &name, blob, None).await,
+            Err(why) => Err(OpenError::Database(why)),
+        },
+        Source::Remote { url, name } => match opening::open_remote(state, &name, &url).await {
+            Ok(RemoteOpen::Opened) => Ok(()),
+            Ok(RemoteOpen::Downloaded(blob, came)) => take_in(state, &name, blob, Some(came)).await,
+            Err(why) => Err(OpenError::Database(why)),
+        },
+        Source::WholeDownload { url, .. } => {
+            match fetch_whole(&url, progress, Some(WHOLE_DOWNLOAD_LIMIT_BYTES)).await {
+                Ok(blob) => {
+                    take_in(
+                        state,
+                        &name,
+                        blob,
+                        Some(Came::from(&url, WholeReason::Asked)),
+                    )
+                    .await
+                }
+                Err(why) => Err(OpenError::Database(why)),
+            }
+        }
+        Source::NotesFile(file) => take_notes(state, &name, Ok(file.into())).await,
+        Source::NotesUrl { url, .. } => {
+            let blob = match allowed_notes_address(&url) {
+                Ok(()) => fetch_whole(&url, progress, None).await,
+                Err(why) => Err(why),
+            };
+            take_notes(state, &name, blob).await
+        }
+        Source::Datasette { address, token } => {
+            opening::open_datasette(state, &name, &address, token)
+                .await
+                .map_err(OpenError::Database)
+        }
+    };
+    let still_open = state
+        .open
+        .get_untracked()
+        .map(|db| format!(" {} is still open.", db.name))
+        .unwrap_or_default();
+    let message = match outcome {
+        Ok(()) => None,
+        Err(OpenError::Database(why)) => Some(format!("Could not open {name}: {why}.{still_open}")),
+        Err(OpenError::Conversation(why)) => Some(format!(
+            "Could not replay {name}: {why}. Nothing of it was run."
+        )),
+        Err(OpenError::Notes(why)) => Some(format!(
+            "Could not read the notes file {name}: {why}.{still_open}"
+        )),
+    };
+    state.open_error.set(message);
+    // Ready for the next open, now that this one no longer needs the cores.
+    state.start_spare();
+}
+
+/// Reads a notes file (small: read whole, after a look at its size).
+async fn take_notes(
+    state: AppState,
+    name: &str,
+    blob: Result<Blob, String>,
+) -> Result<(), OpenError> {
+    let bytes = match blob {
+        Ok(blob) => read_start(&blob, LIMITS.sidecar_bytes + 1).await,
+        Err(why) => Err(why),
+    };
+    bytes
+        .and_then(|bytes| knowledge::take_sidecar(state, name, &bytes))
+        .map_err(OpenError::Notes)
+}
+
+/// Opens `blob` as a database, or reads it as a conversation or a notes file when it looks
+/// like one. `came`: where it was downloaded from, when it was.
+async fn take_in(
+    state: AppState,
+    name: &str,
+    blob: Blob,
+    came: Option<Came>,
+) -> Result<(), OpenError> {
+    let head = read_start(&blob, SNIFF_BYTES)
+        .await
+        .map_err(OpenError::Database)?
+        .to_vec();
+    match sniff(&head) {
+        FileKind::Json => {
+            // Either kind of file is refused when larger than its limit: read no more.
+            let most = LIMITS.sidecar_bytes.max(conversation::LIMITS.file_bytes) + 1;
+            let bytes = read_start(&blob, most)
+                .await
+                .map_err(OpenError::Conversation)?;
+            if looks_like_sidecar(&bytes) {
+                knowledge::take_sidecar(state, name, &bytes).map_err(OpenError::Notes)
+            } else {
+                read_conversation(state, &bytes, blob.size() as usize)
+                    .map_err(OpenError::Conversation)
+            }
+        }
+        FileKind::Database | FileKind::Other => opening::open_database(state, name, blob, came)
+            .await
+            .map_err(OpenError::Database),
+    }
+}
+
+/// The first bytes read to tell a database from JSON.
+const SNIFF_BYTES: usize = 64;
+
+/// Whether JSON `bytes` are a notes file: read whole (its format is a field of the object), or,
+/// past the size a notes file may have, by its first bytes (to be refused as too large).
+fn looks_like_sidecar(bytes: &Uint8Array) -> bool {
+    if bytes.length() as usize <= LIMITS.sidecar_bytes {
+        return knowledge::looks_like_sidecar(&bytes.to_vec());
+    }
+    let head = bytes.subarray(0, 1024).to_vec();
+    String::from_utf8_lossy(&head).contains(sidecar::FORMAT)
+}
+
+/// `?notes=` reads from this page's site or from https only (see `check_notes_url`).
+fn allowed_notes_address(url: &str) -> Result<(), String> {
+    let resolved =
+        resolve_against_page(url).ok_or_else(|| format!("\"{url}\" is not an address"))?;
+    crate::settings::address::check_notes_url(&resolved, &page_origin())
+}
+
+/// Reads a conversation file of `size` bytes, whose first bytes (all of them, up to the
+/// limit) are `bytes`.
+fn read_conversation(state: AppState, bytes: &Uint8Array, size: usize) -> Result<(), String> {
+    if size > conversation::LIMITS.file_bytes {
+        return Err(ReadError::TooLarge { bytes: size }.to_string());
+    }
+    let text = String::from_utf8(bytes.to_vec())
+        .map_err(|_| "the conversation file is not UTF-8 text".to_string())?;
+    let file = conversation::read(&text).map_err(|e| e.to_string())?;
+    state.assistant.pending_replay.set(Some(Arc::new(file)));
+    Ok(())
+}
