@@ -16,7 +16,7 @@
 //! cannot be copied for the model (its [`DatabaseKind::hiding`] refuses); and a Datasette
 //! server's JSON API ([`Served`], `engine::datasette`), identified by what the server reports of
 //! its file, from which nothing can be taken away either. Which kind a file opens as is the
-//! opening's business (`ui/opening.rs`, by `engine::on_demand::kind_for_local_file`), and nothing
+//! opening's business (`ui/opening.rs`, by `engine::kind::kind_for_local_file`), and nothing
 //! else changes with it.
 
 use super::datasette::fetch::FetchTransport;

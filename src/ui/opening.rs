@@ -15,8 +15,8 @@ use super::follow::{Settled, FOLLOWERS};
 use super::open_steps::OpenSteps;
 use super::state::{AppState, DownloadOffer, Identification, Loading, OpenDatabase};
 use crate::browser::{download, DownloadError};
+use crate::engine::kind::kind_for_local_file;
 use crate::engine::kind::DatabaseKind;
-use crate::engine::on_demand::kind_for_local_file;
 use crate::engine::on_demand::remote::{
     host_of, Route, WholeDownload, WholeReason, WHOLE_DOWNLOAD_LIMIT_BYTES,
 };

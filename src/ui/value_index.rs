@@ -4,7 +4,7 @@
 //! when what is hidden changes (the copy the model reads is another database then). Until it
 //! is built, questions go without named values; a question never waits for it.
 
-use super::follow::Follower;
+use super::follow::follower::Follower;
 use super::state::{AppState, ValueIndexState};
 use crate::agent::selection::value_plan;
 use crate::agent::selection::values::{Bounds, ValueIndex};

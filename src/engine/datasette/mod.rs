@@ -31,7 +31,7 @@ pub use client::DatasetteDatabase;
 pub use identity::DatasetteIdentity;
 pub use transport::{Transport, TransportFailure, WebAnswer};
 
-use super::kind::{CountPolicy, HidingMechanism, KindDescriptor, NoCopy, Reads};
+use super::kind::descriptor::{CountPolicy, HidingMechanism, KindDescriptor, NoCopy, Reads};
 use std::fmt;
 
 /// A database on a Datasette server: every query is a request, so no rows are stepped as it

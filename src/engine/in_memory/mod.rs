@@ -5,7 +5,7 @@
 #[cfg(target_arch = "wasm32")]
 pub mod worker;
 
-use super::kind::{CountPolicy, HidingMechanism, KindDescriptor, Reads};
+use super::kind::descriptor::{CountPolicy, HidingMechanism, KindDescriptor, Reads};
 
 /// In memory, every table is counted exactly up to this size of file: `count(*)` walks a
 /// table's pages in memory at several hundred MB per second, so this costs well under 100 ms.

@@ -19,7 +19,7 @@ pub mod web_file;
 pub use identity::{LazyIdentity, RemoteValidators};
 pub use problem::RemoteProblem;
 
-use super::kind::{CountPolicy, DatabaseKind, HidingMechanism, KindDescriptor, NoCopy, Reads};
+use super::kind::descriptor::{CountPolicy, HidingMechanism, KindDescriptor, NoCopy, Reads};
 
 /// In a local file read on demand, a few pages per table at most.
 pub const LOCAL_ROWS_STEPPED: u64 = 10_000;
@@ -48,31 +48,3 @@ pub const REMOTE: KindDescriptor = KindDescriptor {
     hiding: HidingMechanism::FenceKnowledge(NoCopy::ReadFromServer),
     reads: Reads::RangeRequests,
 };
-
-/// How a local file of `size` bytes is opened, when files of `on_demand_from` bytes and more
-/// are read on demand.
-pub fn kind_for_local_file(size: u64, on_demand_from: u64) -> DatabaseKind {
-    if size >= on_demand_from {
-        DatabaseKind::LocalFile
-    } else {
-        DatabaseKind::InMemory
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_local_file_is_read_on_demand_from_the_threshold_on() {
-        let from = ON_DEMAND_FROM_BYTES;
-        assert_eq!(kind_for_local_file(from - 1, from), DatabaseKind::InMemory);
-        assert_eq!(kind_for_local_file(from, from), DatabaseKind::LocalFile);
-        // Past what 32 bits hold, and past sql.js's 2 GB.
-        assert_eq!(
-            kind_for_local_file(5 * 1024 * 1024 * 1024, from),
-            DatabaseKind::LocalFile
-        );
-        assert_eq!(kind_for_local_file(0, 0), DatabaseKind::LocalFile);
-    }
-}

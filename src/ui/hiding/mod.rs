@@ -17,7 +17,7 @@ pub mod view;
 use view::{Hiding, ModelViewState};
 
 use super::app_state;
-use super::follow::Follower;
+use super::follow::follower::Follower;
 use super::state::AppState;
 use crate::browser::storage;
 use crate::engine::hidden::Hidden;

@@ -18,7 +18,7 @@ pub use editor::NoteView;
 pub use panel::KnowledgeSection;
 pub use sources::looks_like_sidecar;
 
-use super::follow::Follower;
+use super::follow::follower::Follower;
 use super::state::{AppState, Identification};
 use crate::browser::{save_file, storage};
 use crate::engine::identity::Identity;

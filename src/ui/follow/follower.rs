@@ -1,11 +1,8 @@
-//! What opening announces, and the parts of the page that follow it: opening publishes that a
-//! database is opening (nothing of the one before applies any more) and, once it is shown and
-//! identified, what it is ([`Settled`]); each [`Follower`] does its part then (what the model
-//! may see, the notes, the values a question may name), in the order of [`FOLLOWERS`]. Opening
-//! names none of them.
+//! What a part of the page that follows each open is ([`Follower`]), and what it is told
+//! ([`Settled`]); the list of them is `ui::follow`'s.
 
-use super::state::AppState;
 use crate::engine::Schema;
+use crate::ui::state::AppState;
 use futures::future::LocalBoxFuture;
 
 /// The database that opened, once identified.
@@ -28,11 +25,3 @@ pub struct Follower {
     /// The database is identified: do this part for it.
     pub settle: fn(AppState, Settled) -> LocalBoxFuture<'static, ()>,
 }
-
-/// The followers, in the order they settle: what the model sees first (the notes and the
-/// values are checked against it), then the notes, then the values.
-pub const FOLLOWERS: &[&Follower] = &[
-    &super::hiding::FOLLOWS,
-    &super::knowledge::FOLLOWS,
-    &super::value_index::FOLLOWS,
-];
