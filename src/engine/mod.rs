@@ -185,8 +185,7 @@ impl fmt::Display for DbError {
                 "stopped: this query would read more from the database's server than the read \
                  budget of {} allows ({} read against it so far). A query that reads less needs \
                  an index on the column it filters or joins on, or a narrower filter on an \
-                 indexed column (a whole-table count, sort or aggregate reads every page); or \
-                 raise the budget (Settings: read budget per question)",
+                 indexed column (a whole-table count, sort or aggregate reads every page)",
                 format_bytes(*limit_bytes),
                 format_bytes(*read_bytes)
             ),
@@ -355,7 +354,7 @@ mod tests {
             "{message}"
         );
         assert!(
-            message.ends_with("or raise the budget (Settings: read budget per question)"),
+            message.ends_with("(a whole-table count, sort or aggregate reads every page)"),
             "{message}"
         );
     }

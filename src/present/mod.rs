@@ -11,6 +11,7 @@
 
 pub mod chart;
 pub mod csv;
+pub mod errors;
 pub mod hiding;
 pub mod ledger;
 pub mod markdown;

@@ -6,6 +6,7 @@ use super::number_input::NumberInput;
 use super::result_table::{QueryOutcome, ResultView};
 use super::task::Task;
 use crate::engine::{query, DbError};
+use crate::present::errors::for_person;
 use futures::future::{select, Either};
 use leptos::ev;
 use leptos::prelude::*;
@@ -36,7 +37,7 @@ pub fn Console() -> impl IntoView {
             return;
         }
         let Some(db) = state.database() else {
-            outcome.set(Some(Err(explain(DbError::NotOpen))));
+            outcome.set(Some(Err(for_person(&DbError::NotOpen))));
             return;
         };
         let Some(started) = task.start() else {
@@ -49,7 +50,7 @@ pub fn Console() -> impl IntoView {
             // Stop drops the query (before its result is shown): the engine then terminates
             // its worker at once.
             let result = match select(query, started.stopped.clone()).await {
-                Either::Left((result, _)) => result.map(Arc::new).map_err(explain),
+                Either::Left((result, _)) => result.map(Arc::new).map_err(|e| for_person(&e)),
                 Either::Right(_stopped) => Err(format!("{STOPPED} {}", db.after_stop())),
             };
             outcome.set(Some(result));
@@ -106,17 +107,6 @@ pub fn Console() -> impl IntoView {
 
 /// What the result area says when the person stopped the query.
 const STOPPED: &str = "The query was stopped.";
-
-/// The error as the console shows it: what happened, then what the person can do.
-fn explain(error: DbError) -> String {
-    match error {
-        DbError::Timeout { .. } => format!(
-            "{error}: the query ran past its deadline. The database was reopened and is ready; \
-             raise the deadline to give a query longer."
-        ),
-        other => other.to_string(),
-    }
-}
 
 /// The row cap and the deadline, for the console and for counting rows in the schema.
 #[component]

@@ -25,6 +25,7 @@ use crate::engine::on_demand::RemoteProblem;
 use crate::engine::page::PageDatabase;
 use crate::engine::schema;
 use crate::engine::DbError;
+use crate::present::errors::for_person;
 use crate::text::format_bytes;
 use leptos::prelude::*;
 use std::rc::Rc;
@@ -84,18 +85,18 @@ pub async fn open_database(
                 label: format!("Opening {name} (read on demand: only the pages a query needs)"),
                 fraction: None,
             }));
-            let engine = state.lazy_engine().map_err(|e| e.to_string())?;
+            let engine = state.lazy_engine().map_err(|e| for_person(&e))?;
             let db = PageDatabase::open_local_on_demand(engine, &file)
                 .await
-                .map_err(|e| e.to_string())?;
+                .map_err(|e| for_person(&e))?;
             step("open on demand (header, schema, sampled pages)", started);
             db
         }
         None => {
-            let engine = state.engine().map_err(|e| e.to_string())?;
+            let engine = state.engine().map_err(|e| for_person(&e))?;
             let db = PageDatabase::open_in_memory(engine, &blob, reading)
                 .await
-                .map_err(|e| e.to_string())?;
+                .map_err(|e| for_person(&e))?;
             step("read the file and open it (worker)", started);
             db
         }
@@ -230,7 +231,7 @@ pub async fn open_datasette(
     let started = OpenSteps::start();
     let db = PageDatabase::open_datasette(address, token)
         .await
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| for_person(&e))?;
     state
         .open_steps
         .update_value(|s| s.done("ask the Datasette server", started));
