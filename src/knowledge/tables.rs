@@ -171,14 +171,7 @@ async fn table_names<D: Database + ?Sized>(db: &D) -> Result<Vec<String>, DbErro
         wanted.join(", ")
     );
     let result = query(db, &sql, &limits(100)).await?;
-    Ok(result
-        .rows
-        .into_iter()
-        .filter_map(|row| match row.into_iter().next() {
-            Some(Value::Text(name)) => Some(name),
-            _ => None,
-        })
-        .collect())
+    Ok(first_texts(result.rows))
 }
 
 /// One row read: its cells in the shape's column order (`None` for NULL, an empty text or a
@@ -221,19 +214,8 @@ async fn read_rows<D: Database + ?Sized>(
         subject: format!("table {table}"),
         message,
     };
-    let columns_sql = format!(
-        "SELECT name FROM pragma_table_info({})",
-        quote_literal(table)
-    );
-    let present: Vec<String> = match query(db, &columns_sql, &limits(1_000)).await {
-        Ok(result) => result
-            .rows
-            .into_iter()
-            .filter_map(|row| match row.into_iter().next() {
-                Some(Value::Text(name)) => Some(name),
-                _ => None,
-            })
-            .collect(),
+    let present = match column_names(db, table).await {
+        Ok(names) => names,
         Err(error) if is_fatal(&error) => return Err(error),
         Err(error) => {
             problems.push(problem(format!("cannot be read ({error}): skipped")));
@@ -256,20 +238,7 @@ async fn read_rows<D: Database + ?Sized>(
         .chain(shape.optional)
         .copied()
         .collect();
-    let cells: Vec<String> = wanted
-        .iter()
-        .zip(shape.chars)
-        .map(|(column, chars)| {
-            if has(column) {
-                let column = ident(column);
-                // One more character than kept, so that validation can tell a cut text.
-                format!("typeof({column}), substr({column}, 1, {})", chars + 1)
-            } else {
-                "'null', NULL".to_string()
-            }
-        })
-        .collect();
-    let sql = format!("SELECT {} FROM {}", cells.join(", "), ident(table));
+    let sql = select_cells_sql(table, shape, &wanted, has);
     let result = match query(db, &sql, &limits(shape.rows)).await {
         Ok(result) => result,
         Err(error) if is_fatal(&error) => return Err(error),
@@ -286,32 +255,90 @@ async fn read_rows<D: Database + ?Sized>(
     }
     let mut rows = Vec::new();
     for (index, cells) in result.rows.iter().enumerate() {
-        let mut row = Row {
-            table: table.to_string(),
-            number: index + 1,
-            values: Vec::new(),
-        };
-        let mut wrong = None;
-        for (column, pair) in wanted.iter().zip(cells.chunks(2)) {
-            match (&pair[0], &pair[1]) {
-                (Value::Text(kind), Value::Text(text)) if kind != "blob" => {
-                    row.values
-                        .push(Some(text.clone()).filter(|t| !t.trim().is_empty()));
-                }
-                (Value::Text(kind), _) if kind == "null" => row.values.push(None),
-                (Value::Text(kind), _) => {
-                    wrong.get_or_insert(format!("{column} is a {kind}, not text: skipped"));
-                    row.values.push(None);
-                }
-                _ => row.values.push(None),
-            }
-        }
-        match wrong {
-            Some(why) => problems.push(row.problem(why)),
-            None => rows.push(row),
+        match decode_row(table, index + 1, &wanted, cells) {
+            Ok(row) => rows.push(row),
+            Err(problem) => problems.push(problem),
         }
     }
     Ok(rows)
+}
+
+/// The columns `table` has, as `pragma_table_info` names them.
+async fn column_names<D: Database + ?Sized>(db: &D, table: &str) -> Result<Vec<String>, DbError> {
+    let sql = format!(
+        "SELECT name FROM pragma_table_info({})",
+        quote_literal(table)
+    );
+    let result = query(db, &sql, &limits(1_000)).await?;
+    Ok(first_texts(result.rows))
+}
+
+/// The text in the first cell of each row, skipping rows where it is not text.
+fn first_texts(rows: Vec<Vec<Value>>) -> Vec<String> {
+    rows.into_iter()
+        .filter_map(|row| match row.into_iter().next() {
+            Some(Value::Text(name)) => Some(name),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The `SELECT` of `wanted`'s columns of `table`, each as its type and its text cut in SQL
+/// (`'null', NULL` for an optional column the table lacks), so that validation sees both.
+fn select_cells_sql(
+    table: &str,
+    shape: &Shape,
+    wanted: &[&str],
+    has: impl Fn(&str) -> bool,
+) -> String {
+    let cells: Vec<String> = wanted
+        .iter()
+        .zip(shape.chars)
+        .map(|(column, chars)| {
+            if has(column) {
+                let column = ident(column);
+                // One more character than kept, so that validation can tell a cut text.
+                format!("typeof({column}), substr({column}, 1, {})", chars + 1)
+            } else {
+                "'null', NULL".to_string()
+            }
+        })
+        .collect();
+    format!("SELECT {} FROM {}", cells.join(", "), ident(table))
+}
+
+/// Row `number` of `table` from its (type, text) cell pairs in `wanted`'s order, or the
+/// problem that skips it (the first cell that is neither text nor NULL).
+fn decode_row(
+    table: &str,
+    number: usize,
+    wanted: &[&str],
+    cells: &[Value],
+) -> Result<Row, Problem> {
+    let mut row = Row {
+        table: table.to_string(),
+        number,
+        values: Vec::new(),
+    };
+    let mut wrong = None;
+    for (column, pair) in wanted.iter().zip(cells.chunks(2)) {
+        match (&pair[0], &pair[1]) {
+            (Value::Text(kind), Value::Text(text)) if kind != "blob" => {
+                row.values
+                    .push(Some(text.clone()).filter(|t| !t.trim().is_empty()));
+            }
+            (Value::Text(kind), _) if kind == "null" => row.values.push(None),
+            (Value::Text(kind), _) => {
+                wrong.get_or_insert(format!("{column} is a {kind}, not text: skipped"));
+                row.values.push(None);
+            }
+            _ => row.values.push(None),
+        }
+    }
+    match wrong {
+        Some(why) => Err(row.problem(why)),
+        None => Ok(row),
+    }
 }
 
 fn limits(max_rows: usize) -> QueryLimits {

@@ -96,9 +96,34 @@ fn describe(plan: &ChartPlan) -> String {
     format!("{kind} of {} by {}", series.join(", "), plan.label_column)
 }
 
+/// The chart as SVG: grid, axes, bars or lines, labels under the x axis, and the legend.
 fn svg(plan: &ChartPlan, chart: &ChartLayout, description: &str) -> impl IntoView {
     let plot = chart.plot;
-    let grid = chart
+    let legend = (plan.series.len() > 1).then(|| legend(chart));
+    view! {
+        <svg
+            xmlns="http://www.w3.org/2000/svg"
+            width=chart.width
+            height=chart.height
+            viewBox=format!("0 0 {} {}", chart.width, chart.height)
+            role="img"
+            aria-label=description.to_string()
+        >
+            {grid(chart)}
+            <line class="axis" x1=plot.x y1=chart.baseline_y x2=plot.right() y2=chart.baseline_y></line>
+            <line class="axis" x1=plot.x y1=plot.y x2=plot.x y2=plot.bottom()></line>
+            {bars(chart)}
+            {lines(chart)}
+            {x_labels(chart)}
+            {legend}
+        </svg>
+    }
+}
+
+/// A horizontal grid line at each y tick, with the tick's label left of the plot.
+fn grid(chart: &ChartLayout) -> impl IntoView {
+    let plot = chart.plot;
+    chart
         .y_ticks
         .iter()
         .map(|tick| {
@@ -109,8 +134,12 @@ fn svg(plan: &ChartPlan, chart: &ChartLayout, description: &str) -> impl IntoVie
                 </text>
             }
         })
-        .collect_view();
-    let x_labels = chart
+        .collect_view()
+}
+
+/// The labels under the x axis, each with its full text as a tooltip.
+fn x_labels(chart: &ChartLayout) -> impl IntoView {
+    chart
         .x_labels
         .iter()
         .map(|label| {
@@ -121,8 +150,12 @@ fn svg(plan: &ChartPlan, chart: &ChartLayout, description: &str) -> impl IntoVie
                 </text>
             }
         })
-        .collect_view();
-    let bars = chart
+        .collect_view()
+}
+
+/// A bar chart's bars, each with its value as a tooltip.
+fn bars(chart: &ChartLayout) -> impl IntoView {
+    chart
         .bars
         .iter()
         .map(|bar| {
@@ -138,8 +171,13 @@ fn svg(plan: &ChartPlan, chart: &ChartLayout, description: &str) -> impl IntoVie
                 </rect>
             }
         })
-        .collect_view();
-    let lines = chart
+        .collect_view()
+}
+
+/// A line chart's series: its segments (broken where a value is missing) and a marker with a
+/// tooltip at each point.
+fn lines(chart: &ChartLayout) -> impl IntoView {
+    chart
         .lines
         .iter()
         .map(|line| {
@@ -164,45 +202,29 @@ fn svg(plan: &ChartPlan, chart: &ChartLayout, description: &str) -> impl IntoVie
                 .collect_view();
             view! { <g>{segments}{markers}</g> }
         })
-        .collect_view();
-    let legend = (plan.series.len() > 1).then(|| {
-        chart
-            .legend
-            .iter()
-            .map(|entry| {
-                view! {
-                    <rect
-                        class=series_class(entry.series)
-                        x=entry.x
-                        y=entry.y
-                        width=SWATCH
-                        height=SWATCH
-                    ></rect>
-                    <text class="legend" x=entry.text_x y=entry.y + SWATCH>
-                        {entry.text.clone()}
-                    </text>
-                }
-            })
-            .collect_view()
-    });
-    view! {
-        <svg
-            xmlns="http://www.w3.org/2000/svg"
-            width=chart.width
-            height=chart.height
-            viewBox=format!("0 0 {} {}", chart.width, chart.height)
-            role="img"
-            aria-label=description.to_string()
-        >
-            {grid}
-            <line class="axis" x1=plot.x y1=chart.baseline_y x2=plot.right() y2=chart.baseline_y></line>
-            <line class="axis" x1=plot.x y1=plot.y x2=plot.x y2=plot.bottom()></line>
-            {bars}
-            {lines}
-            {x_labels}
-            {legend}
-        </svg>
-    }
+        .collect_view()
+}
+
+/// A swatch and a name for each series (drawn only when there are several).
+fn legend(chart: &ChartLayout) -> impl IntoView {
+    chart
+        .legend
+        .iter()
+        .map(|entry| {
+            view! {
+                <rect
+                    class=series_class(entry.series)
+                    x=entry.x
+                    y=entry.y
+                    width=SWATCH
+                    height=SWATCH
+                ></rect>
+                <text class="legend" x=entry.text_x y=entry.y + SWATCH>
+                    {entry.text.clone()}
+                </text>
+            }
+        })
+        .collect_view()
 }
 
 /// Series colours come from the style sheet, so they follow light and dark mode.

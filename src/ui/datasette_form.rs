@@ -30,7 +30,6 @@ impl AppState {
 #[component]
 pub fn DatasetteForm() -> impl IntoView {
     let state = app_state();
-    let busy = move || state.loading.with(Option::is_some);
     let address = RwSignal::new(String::new());
     let token = RwSignal::new(String::new());
     let remember = RwSignal::new(false);
@@ -54,6 +53,54 @@ pub fn DatasetteForm() -> impl IntoView {
             Err(why) => problem.set(Some(format!("{why}."))),
         }
     };
+
+    view! {
+        <form class="datasette-form" data-testid="datasette-form" on:submit=on_submit>
+            <label for="datasette-address">"Or ask a Datasette server"</label>
+            {address_row(state, address)}
+            {token_details(state, address, token, remember, problem)}
+            {move || problem.get().map(|why| view! {
+                <p class="field-error" role="alert" data-testid="datasette-problem">{why}</p>
+            })}
+        </form>
+    }
+}
+
+/// The address field and "Open", which waits for an address and for any open under way.
+fn address_row(state: AppState, address: RwSignal<String>) -> impl IntoView {
+    let busy = move || state.loading.with(Option::is_some);
+    view! {
+        <div class="datasette-row">
+            <input
+                id="datasette-address"
+                type="url"
+                data-testid="datasette-address"
+                spellcheck="false"
+                autocomplete="url"
+                placeholder="https://host/dbname"
+                prop:value=move || address.get()
+                on:input=move |event| address.set(event_target_value(&event))
+            />
+            <button
+                type="submit"
+                class="button"
+                data-testid="datasette-open"
+                disabled=move || busy() || address.with(|a| a.trim().is_empty())
+            >
+                "Open"
+            </button>
+        </div>
+    }
+}
+
+/// The folded API token part: the token, "remember", where it goes, and "Forget saved tokens".
+fn token_details(
+    state: AppState,
+    address: RwSignal<String>,
+    token: RwSignal<String>,
+    remember: RwSignal<bool>,
+    problem: RwSignal<Option<String>>,
+) -> impl IntoView {
     let held = move || {
         address.with(|typed| {
             DatasetteAddress::parse(typed)
@@ -62,70 +109,43 @@ pub fn DatasetteForm() -> impl IntoView {
                 .is_some()
         })
     };
-
     view! {
-        <form class="datasette-form" data-testid="datasette-form" on:submit=on_submit>
-            <label for="datasette-address">"Or ask a Datasette server"</label>
-            <div class="datasette-row">
+        <details class="datasette-token">
+            <summary>"API token (private servers)"</summary>
+            <input
+                type="password"
+                aria-label="Datasette API token"
+                data-testid="datasette-token"
+                spellcheck="false"
+                autocomplete="off"
+                placeholder=move || if held() { "a token is held for this server" } else { "dstok_…" }
+                prop:value=move || token.get()
+                on:input=move |event| token.set(event_target_value(&event))
+            />
+            <label class="check">
                 <input
-                    id="datasette-address"
-                    type="url"
-                    data-testid="datasette-address"
-                    spellcheck="false"
-                    autocomplete="url"
-                    placeholder="https://host/dbname"
-                    prop:value=move || address.get()
-                    on:input=move |event| address.set(event_target_value(&event))
+                    type="checkbox"
+                    data-testid="datasette-remember"
+                    prop:checked=move || remember.get()
+                    on:change=move |event| remember.set(event_target_checked(&event))
                 />
-                <button
-                    type="submit"
-                    class="button"
-                    data-testid="datasette-open"
-                    disabled=move || busy() || address.with(|a| a.trim().is_empty())
-                >
-                    "Open"
-                </button>
-            </div>
-            <details class="datasette-token">
-                <summary>"API token (private servers)"</summary>
-                <input
-                    type="password"
-                    aria-label="Datasette API token"
-                    data-testid="datasette-token"
-                    spellcheck="false"
-                    autocomplete="off"
-                    placeholder=move || if held() { "a token is held for this server" } else { "dstok_…" }
-                    prop:value=move || token.get()
-                    on:input=move |event| token.set(event_target_value(&event))
-                />
-                <label class="check">
-                    <input
-                        type="checkbox"
-                        data-testid="datasette-remember"
-                        prop:checked=move || remember.get()
-                        on:change=move |event| remember.set(event_target_checked(&event))
-                    />
-                    " Remember on this device"
-                </label>
-                <p class="hint">
-                    "Sent only to that server, never put in an address, a transcript or a recording. Kept in this tab's memory unless remembered."
-                </p>
-                {move || {
-                    state.server_tokens.any_remembered().then(|| view! {
-                        <button
-                            type="button"
-                            class="button small"
-                            data-testid="datasette-forget"
-                            on:click=move |_| problem.set(state.server_tokens.forget_all().err())
-                        >
-                            "Forget saved tokens"
-                        </button>
-                    })
-                }}
-            </details>
-            {move || problem.get().map(|why| view! {
-                <p class="field-error" role="alert" data-testid="datasette-problem">{why}</p>
-            })}
-        </form>
+                " Remember on this device"
+            </label>
+            <p class="hint">
+                "Sent only to that server, never put in an address, a transcript or a recording. Kept in this tab's memory unless remembered."
+            </p>
+            {move || {
+                state.server_tokens.any_remembered().then(|| view! {
+                    <button
+                        type="button"
+                        class="button small"
+                        data-testid="datasette-forget"
+                        on:click=move |_| problem.set(state.server_tokens.forget_all().err())
+                    >
+                        "Forget saved tokens"
+                    </button>
+                })
+            }}
+        </details>
     }
 }

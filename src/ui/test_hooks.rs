@@ -42,6 +42,102 @@ pub fn install(state: AppState) {
     let Some(window) = web_sys::window() else {
         return;
     };
+    install_open_hooks(&window, state);
+    install_benchmark_hooks(&window, state);
+    install_byte_hooks(&window, state);
+}
+
+/// Sets `hook` on `window` as `name` (the caller then forgets it: hooks live as long as the
+/// page).
+fn expose(window: &web_sys::Window, name: &str, hook: &JsValue) {
+    let _ = Reflect::set(window, &name.into(), hook);
+}
+
+/// `askdbOpenSteps`, `askdbOpenOnDemandFrom` and `askdbReadWholeBelow` (with the value kept
+/// in `localStorage`): how opens are read and where their time went.
+fn install_open_hooks(window: &web_sys::Window, state: AppState) {
+    let open_steps = Closure::<dyn Fn() -> JsValue>::new(move || {
+        let steps = state.open_steps.with_value(|s| s.steps().to_vec());
+        serde_wasm_bindgen::to_value(&steps).unwrap_or(JsValue::NULL)
+    });
+    expose(window, "askdbOpenSteps", open_steps.as_ref());
+    let on_demand_from = Closure::<dyn Fn(f64)>::new(move |bytes: f64| {
+        state.on_demand_from.set_value(bytes.max(0.0) as u64);
+    });
+    expose(window, "askdbOpenOnDemandFrom", on_demand_from.as_ref());
+    on_demand_from.forget();
+    let read_whole_below = Closure::<dyn Fn(f64)>::new(move |bytes: f64| {
+        state.read_whole_below.set_value(bytes.max(0.0) as u64);
+    });
+    expose(window, "askdbReadWholeBelow", read_whole_below.as_ref());
+    read_whole_below.forget();
+    let kept = crate::browser::storage::read("askdb-test-read-whole-below");
+    if let Some(bytes) = kept.and_then(|text| text.trim().parse::<u64>().ok()) {
+        state.read_whole_below.set_value(bytes);
+    }
+    open_steps.forget();
+}
+
+/// `askdbSelectionTiming`, `askdbValueIndex` and `askdbLastQuery`, which the benchmark reads.
+fn install_benchmark_hooks(window: &web_sys::Window, state: AppState) {
+    let selection_timing = Closure::<dyn Fn(f64) -> JsValue>::new(selection_timing);
+    expose(window, "askdbSelectionTiming", selection_timing.as_ref());
+    selection_timing.forget();
+    let value_index = Closure::<dyn Fn() -> JsValue>::new(move || value_index_report(state));
+    expose(window, "askdbValueIndex", value_index.as_ref());
+    value_index.forget();
+    let last_query = Closure::<dyn Fn() -> JsValue>::new(move || {
+        let timings = crate::engine::in_memory::worker::last_query_timings();
+        serde_wasm_bindgen::to_value(&timings).unwrap_or(JsValue::NULL)
+    });
+    expose(window, "askdbLastQuery", last_query.as_ref());
+    last_query.forget();
+}
+
+/// `askdbSelectionTiming(tables)`: table selection timed on a generated schema of `tables`
+/// tables, `{index_ms, pick_ms}` (the median of its questions).
+fn selection_timing(tables: f64) -> JsValue {
+    use crate::agent::selection::{generated_schema, rank::TableIndex};
+    let (schema, questions) = generated_schema(tables.max(1.0) as usize);
+    let started = crate::browser::now_ms();
+    let index = TableIndex::new(&schema, &crate::knowledge::Knowledge::default());
+    let index_ms = crate::browser::now_ms() - started;
+    let mut picks: Vec<f64> = questions
+        .iter()
+        .map(|question| {
+            let started = crate::browser::now_ms();
+            let picked = index.pick(question, &[], crate::agent::selection::PICKED_TABLES);
+            std::hint::black_box(picked);
+            crate::browser::now_ms() - started
+        })
+        .collect();
+    picks.sort_by(f64::total_cmp);
+    let report = serde_json::json!({ "index_ms": index_ms, "pick_ms": picks[picks.len() / 2] });
+    as_plain_object(&report)
+}
+
+/// `askdbValueIndex()`: the open database's value index, `{state, values, bytes, ms, coverage}`.
+fn value_index_report(state: AppState) -> JsValue {
+    use super::state::ValueIndexState;
+    let (kind, values, bytes, ms, coverage) = state.assistant.values.with_untracked(|v| match v {
+        ValueIndexState::None => ("none", 0, 0, 0.0, String::new()),
+        ValueIndexState::Building => ("building", 0, 0, 0.0, String::new()),
+        ValueIndexState::Ready { index, ms } => (
+            "ready",
+            index.len(),
+            index.bytes(),
+            *ms,
+            index.coverage().sentence(),
+        ),
+    });
+    let report = serde_json::json!({
+        "state": kind, "values": values, "bytes": bytes, "ms": ms, "coverage": coverage,
+    });
+    as_plain_object(&report)
+}
+
+/// `askdbExport`, `askdbAgentCopyBytes` and `askdbPristineBytes`: the bytes a test compares.
+fn install_byte_hooks(window: &web_sys::Window, state: AppState) {
     let export = Closure::<dyn Fn() -> js_sys::Promise>::new(move || {
         let db = state.database();
         future_to_promise(async move {
@@ -52,18 +148,6 @@ pub fn install(state: AppState) {
                 .map_err(|e| js_sys::Error::new(&e.to_string()).into())
         })
     });
-    // Each a fresh copy of the bytes: a test cannot change what the page keeps.
-    let bytes_of = |db: Option<Rc<PageDatabase>>| {
-        future_to_promise(async move {
-            let Some(db) = db else {
-                return Ok(JsValue::NULL);
-            };
-            db.source_bytes()
-                .await
-                .map(JsValue::from)
-                .map_err(|e| js_sys::Error::new(&e.to_string()).into())
-        })
-    };
     let pristine = Closure::<dyn Fn() -> js_sys::Promise>::new(move || bytes_of(state.database()));
     let agent_copy = Closure::<dyn Fn() -> js_sys::Promise>::new(move || {
         bytes_of(
@@ -74,93 +158,27 @@ pub fn install(state: AppState) {
                 .map(|db| db.database().clone()),
         )
     });
-    let open_steps = Closure::<dyn Fn() -> JsValue>::new(move || {
-        let steps = state.open_steps.with_value(|s| s.steps().to_vec());
-        serde_wasm_bindgen::to_value(&steps).unwrap_or(JsValue::NULL)
-    });
-    let _ = Reflect::set(&window, &"askdbOpenSteps".into(), open_steps.as_ref());
-    let on_demand_from = Closure::<dyn Fn(f64)>::new(move |bytes: f64| {
-        state.on_demand_from.set_value(bytes.max(0.0) as u64);
-    });
-    let _ = Reflect::set(
-        &window,
-        &"askdbOpenOnDemandFrom".into(),
-        on_demand_from.as_ref(),
-    );
-    on_demand_from.forget();
-    let read_whole_below = Closure::<dyn Fn(f64)>::new(move |bytes: f64| {
-        state.read_whole_below.set_value(bytes.max(0.0) as u64);
-    });
-    let _ = Reflect::set(
-        &window,
-        &"askdbReadWholeBelow".into(),
-        read_whole_below.as_ref(),
-    );
-    read_whole_below.forget();
-    let kept = crate::browser::storage::read("askdb-test-read-whole-below");
-    if let Some(bytes) = kept.and_then(|text| text.trim().parse::<u64>().ok()) {
-        state.read_whole_below.set_value(bytes);
-    }
-    let selection_timing = Closure::<dyn Fn(f64) -> JsValue>::new(move |tables: f64| {
-        use crate::agent::selection::{generated_schema, rank::TableIndex};
-        let (schema, questions) = generated_schema(tables.max(1.0) as usize);
-        let started = crate::browser::now_ms();
-        let index = TableIndex::new(&schema, &crate::knowledge::Knowledge::default());
-        let index_ms = crate::browser::now_ms() - started;
-        let mut picks: Vec<f64> = questions
-            .iter()
-            .map(|question| {
-                let started = crate::browser::now_ms();
-                let picked = index.pick(question, &[], crate::agent::selection::PICKED_TABLES);
-                std::hint::black_box(picked);
-                crate::browser::now_ms() - started
-            })
-            .collect();
-        picks.sort_by(f64::total_cmp);
-        let report = serde_json::json!({ "index_ms": index_ms, "pick_ms": picks[picks.len() / 2] });
-        as_plain_object(&report)
-    });
-    let _ = Reflect::set(
-        &window,
-        &"askdbSelectionTiming".into(),
-        selection_timing.as_ref(),
-    );
-    selection_timing.forget();
-    let value_index = Closure::<dyn Fn() -> JsValue>::new(move || {
-        use super::state::ValueIndexState;
-        let (kind, values, bytes, ms, coverage) =
-            state.assistant.values.with_untracked(|v| match v {
-                ValueIndexState::None => ("none", 0, 0, 0.0, String::new()),
-                ValueIndexState::Building => ("building", 0, 0, 0.0, String::new()),
-                ValueIndexState::Ready { index, ms } => (
-                    "ready",
-                    index.len(),
-                    index.bytes(),
-                    *ms,
-                    index.coverage().sentence(),
-                ),
-            });
-        let report = serde_json::json!({
-            "state": kind, "values": values, "bytes": bytes, "ms": ms, "coverage": coverage,
-        });
-        as_plain_object(&report)
-    });
-    let _ = Reflect::set(&window, &"askdbValueIndex".into(), value_index.as_ref());
-    value_index.forget();
-    let last_query = Closure::<dyn Fn() -> JsValue>::new(move || {
-        let timings = crate::engine::in_memory::worker::last_query_timings();
-        serde_wasm_bindgen::to_value(&timings).unwrap_or(JsValue::NULL)
-    });
-    let _ = Reflect::set(&window, &"askdbLastQuery".into(), last_query.as_ref());
-    last_query.forget();
-    let _ = Reflect::set(&window, &"askdbExport".into(), export.as_ref());
-    let _ = Reflect::set(&window, &"askdbAgentCopyBytes".into(), agent_copy.as_ref());
-    let _ = Reflect::set(&window, &"askdbPristineBytes".into(), pristine.as_ref());
+    expose(window, "askdbExport", export.as_ref());
+    expose(window, "askdbAgentCopyBytes", agent_copy.as_ref());
+    expose(window, "askdbPristineBytes", pristine.as_ref());
     // The hooks live as long as the page.
     export.forget();
-    open_steps.forget();
     pristine.forget();
     agent_copy.forget();
+}
+
+/// The bytes `db` was opened from, each time a fresh copy: a test cannot change what the page
+/// keeps.
+fn bytes_of(db: Option<Rc<PageDatabase>>) -> js_sys::Promise {
+    future_to_promise(async move {
+        let Some(db) = db else {
+            return Ok(JsValue::NULL);
+        };
+        db.source_bytes()
+            .await
+            .map(JsValue::from)
+            .map_err(|e| js_sys::Error::new(&e.to_string()).into())
+    })
 }
 
 /// `value` as a plain JavaScript object (serde-wasm-bindgen makes maps into `Map`s otherwise).

@@ -25,21 +25,52 @@ const CAST_TYPE_TOKENS: usize = 8;
 
 impl Query<'_> {
     pub(super) fn comparison_at(&self, at: usize) -> Option<LiteralComparison> {
+        if let Some((op, right)) = self.binary_operator_at(at) {
+            return self.binary_comparison_at(at, op, right);
+        }
         let token = &self.tokens[at];
-        let found = |column, op, negated, literals| LiteralComparison {
-            column,
-            op,
-            negated,
-            literals,
-            scope: self.scope(self.core_of[at]),
-        };
         let negated = at >= 1 && self.is_keyword(at - 1, "NOT");
         let left_end = if negated {
             at.checked_sub(2)
         } else {
             at.checked_sub(1)
         };
-        let binary = match token.text {
+        let column = || self.whole_column_ending_at(left_end?);
+        if token.is_keyword("LIKE") || token.is_keyword("GLOB") {
+            return self.pattern_comparison_at(at, column()?, negated);
+        }
+        if token.is_keyword("BETWEEN") {
+            return self.between_comparison_at(at, column()?, negated);
+        }
+        if token.is_keyword("IN") && self.subquery_at.get(at + 1) == Some(&None) {
+            return self.in_list_comparison_at(at, column()?, negated);
+        }
+        None
+    }
+
+    /// The comparison found at token `at`, with the scope of the `SELECT` it belongs to.
+    fn comparison_found(
+        &self,
+        at: usize,
+        column: ColumnRef,
+        op: ComparisonOp,
+        negated: bool,
+        literals: Vec<Literal>,
+    ) -> LiteralComparison {
+        LiteralComparison {
+            column,
+            op,
+            negated,
+            literals,
+            scope: self.scope(self.core_of[at]),
+        }
+    }
+
+    /// The operator of a two-sided comparison at token `at` (`=`, `<>`, `<`, `IS [NOT]
+    /// [DISTINCT FROM]` …) and where its right operand starts.
+    fn binary_operator_at(&self, at: usize) -> Option<(ComparisonOp, usize)> {
+        let token = &self.tokens[at];
+        match token.text {
             "=" | "==" => Some((ComparisonOp::Equals, at + 1)),
             "!=" | "<>" => Some((ComparisonOp::NotEquals, at + 1)),
             "<" | "<=" | ">" | ">=" => Order::from_operator(token.text)
@@ -63,71 +94,94 @@ impl Query<'_> {
                 Some((op, right))
             }
             _ => None,
-        };
-        if let Some((op, right)) = binary {
-            let left_end = at.checked_sub(1)?;
-            // column <op> literal
-            if let Some(column) = self.whole_column_ending_at(left_end) {
-                let (end, literal) = self.literal_starting_at(right)?;
-                return self
-                    .ends_operand(self.skip_collate(end + 1))
-                    .then(|| found(column, op, false, vec![literal]));
-            }
-            // literal <op> column
-            let (start, literal) = self.literal_ending_at(left_end)?;
-            let (end, column) = self.column_starting_at(right)?;
-            let op = match op {
-                ComparisonOp::Ordering(order) => ComparisonOp::Ordering(order.swapped()),
-                op => op,
-            };
-            return (self.starts_operand(start) && self.ends_operand(self.skip_collate(end + 1)))
-                .then(|| found(column, op, false, vec![literal]));
         }
-        let column = || self.whole_column_ending_at(left_end?);
-        if token.is_keyword("LIKE") || token.is_keyword("GLOB") {
-            let op = if token.is_keyword("LIKE") {
-                ComparisonOp::Like
-            } else {
-                ComparisonOp::Glob
-            };
-            let column = column()?;
-            let (end, pattern) = self.literal_starting_at(at + 1)?;
-            let mut after = end + 1;
-            if self.is_keyword(after, "ESCAPE") {
-                after = self.literal_starting_at(after + 1)?.0 + 1;
-            }
+    }
+
+    /// `column <op> literal` or `literal <op> column` around the operator at token `at`, its
+    /// right operand starting at `right`; an ordering is read from the column's side.
+    fn binary_comparison_at(
+        &self,
+        at: usize,
+        op: ComparisonOp,
+        right: usize,
+    ) -> Option<LiteralComparison> {
+        let left_end = at.checked_sub(1)?;
+        // column <op> literal
+        if let Some(column) = self.whole_column_ending_at(left_end) {
+            let (end, literal) = self.literal_starting_at(right)?;
             return self
-                .ends_operand(self.skip_collate(after))
-                .then(|| found(column, op, negated, vec![pattern]));
+                .ends_operand(self.skip_collate(end + 1))
+                .then(|| self.comparison_found(at, column, op, false, vec![literal]));
         }
-        if token.is_keyword("BETWEEN") {
-            let column = column()?;
-            let (low_end, low) = self.literal_starting_at(at + 1)?;
-            if !self.is_keyword(low_end + 1, "AND") {
+        // literal <op> column
+        let (start, literal) = self.literal_ending_at(left_end)?;
+        let (end, column) = self.column_starting_at(right)?;
+        let op = match op {
+            ComparisonOp::Ordering(order) => ComparisonOp::Ordering(order.swapped()),
+            op => op,
+        };
+        (self.starts_operand(start) && self.ends_operand(self.skip_collate(end + 1)))
+            .then(|| self.comparison_found(at, column, op, false, vec![literal]))
+    }
+
+    /// `column [NOT] LIKE|GLOB 'pattern' [ESCAPE 'c']`, the keyword at token `at`.
+    fn pattern_comparison_at(
+        &self,
+        at: usize,
+        column: ColumnRef,
+        negated: bool,
+    ) -> Option<LiteralComparison> {
+        let op = if self.is_keyword(at, "LIKE") {
+            ComparisonOp::Like
+        } else {
+            ComparisonOp::Glob
+        };
+        let (end, pattern) = self.literal_starting_at(at + 1)?;
+        let mut after = end + 1;
+        if self.is_keyword(after, "ESCAPE") {
+            after = self.literal_starting_at(after + 1)?.0 + 1;
+        }
+        self.ends_operand(self.skip_collate(after))
+            .then(|| self.comparison_found(at, column, op, negated, vec![pattern]))
+    }
+
+    /// `column [NOT] BETWEEN low AND high` with literal bounds, `BETWEEN` at token `at`.
+    fn between_comparison_at(
+        &self,
+        at: usize,
+        column: ColumnRef,
+        negated: bool,
+    ) -> Option<LiteralComparison> {
+        let (low_end, low) = self.literal_starting_at(at + 1)?;
+        if !self.is_keyword(low_end + 1, "AND") {
+            return None;
+        }
+        let (high_end, high) = self.literal_starting_at(low_end + 2)?;
+        self.ends_operand(high_end + 1).then(|| {
+            self.comparison_found(at, column, ComparisonOp::Between, negated, vec![low, high])
+        })
+    }
+
+    /// `column [NOT] IN (literal, …)`, `IN` at token `at` and its list (not a subquery) after.
+    fn in_list_comparison_at(
+        &self,
+        at: usize,
+        column: ColumnRef,
+        negated: bool,
+    ) -> Option<LiteralComparison> {
+        let close = self.partner.get(at + 1).copied().flatten()?;
+        let mut literals = Vec::new();
+        let mut i = at + 2;
+        while i < close {
+            let (end, literal) = self.literal_starting_at(i)?;
+            literals.push(literal);
+            if end + 1 != close && !self.is(end + 1, TokenKind::Comma) {
                 return None;
             }
-            let (high_end, high) = self.literal_starting_at(low_end + 2)?;
-            return self
-                .ends_operand(high_end + 1)
-                .then(|| found(column, ComparisonOp::Between, negated, vec![low, high]));
+            i = end + 2;
         }
-        if token.is_keyword("IN") && self.subquery_at.get(at + 1) == Some(&None) {
-            let column = column()?;
-            let close = self.partner.get(at + 1).copied().flatten()?;
-            let mut literals = Vec::new();
-            let mut i = at + 2;
-            while i < close {
-                let (end, literal) = self.literal_starting_at(i)?;
-                literals.push(literal);
-                if end + 1 != close && !self.is(end + 1, TokenKind::Comma) {
-                    return None;
-                }
-                i = end + 2;
-            }
-            return (!literals.is_empty() && self.ends_operand(close + 1))
-                .then(|| found(column, ComparisonOp::In, negated, literals));
-        }
-        None
+        (!literals.is_empty() && self.ends_operand(close + 1))
+            .then(|| self.comparison_found(at, column, ComparisonOp::In, negated, literals))
     }
 
     pub(super) fn not_in_at(&self, at: usize) -> Option<NotInSubquery> {

@@ -145,6 +145,7 @@ fn source_name(source: Source) -> &'static str {
     }
 }
 
+/// The note's editor: the text, Save, Cancel and (for the person's own note) Delete.
 fn editor(
     state: AppState,
     place: Place,
@@ -152,12 +153,7 @@ fn editor(
     editing: RwSignal<bool>,
     opener: NodeRef<Button>,
 ) -> impl IntoView {
-    let close = move || {
-        editing.set(false);
-        if let Some(button) = opener.get_untracked() {
-            let _ = button.focus();
-        }
-    };
+    let close = move || close_editor(editing, opener);
     let input = NodeRef::<Textarea>::new();
     input.on_load(|element| {
         let _ = element.focus();
@@ -173,22 +169,6 @@ fn editor(
                 &text.get_untracked(),
             );
             close();
-        }
-    };
-    let delete = {
-        let place = place.clone();
-        move || {
-            super::delete_note(state, &place.table, place.column.as_deref());
-            close();
-        }
-    };
-    let persons = {
-        let place = place.clone();
-        move || {
-            state
-                .assistant
-                .knowledge
-                .with(|k| super::is_persons(k, &place.table, place.column.as_deref()))
         }
     };
     let on_key = {
@@ -231,20 +211,53 @@ fn editor(
                 <button class="button small" data-testid="note-cancel" on:click=move |_| close()>
                     "Cancel"
                 </button>
-                {move || persons().then(|| {
-                    let delete = delete.clone();
-                    view! {
-                        <button
-                            class="button small danger"
-                            data-testid="note-delete"
-                            title="Deletes your note; a note from the schema, the database or a notes file shows again"
-                            on:click=move |_| delete()
-                        >
-                            "Delete my note"
-                        </button>
-                    }
-                })}
+                {delete_button(state, place, editing, opener)}
             </div>
         </div>
+    }
+}
+
+/// Closes the editor and gives the focus back to the button that opened it.
+fn close_editor(editing: RwSignal<bool>, opener: NodeRef<Button>) {
+    editing.set(false);
+    if let Some(button) = opener.get_untracked() {
+        let _ = button.focus();
+    }
+}
+
+/// "Delete my note", shown only while the note at `place` is the person's own.
+fn delete_button(
+    state: AppState,
+    place: Place,
+    editing: RwSignal<bool>,
+    opener: NodeRef<Button>,
+) -> impl IntoView {
+    let persons = {
+        let place = place.clone();
+        move || {
+            state
+                .assistant
+                .knowledge
+                .with(|k| super::is_persons(k, &place.table, place.column.as_deref()))
+        }
+    };
+    let delete = move || {
+        super::delete_note(state, &place.table, place.column.as_deref());
+        close_editor(editing, opener);
+    };
+    move || {
+        persons().then(|| {
+            let delete = delete.clone();
+            view! {
+                <button
+                    class="button small danger"
+                    data-testid="note-delete"
+                    title="Deletes your note; a note from the schema, the database or a notes file shows again"
+                    on:click=move |_| delete()
+                >
+                    "Delete my note"
+                </button>
+            }
+        })
     }
 }

@@ -4,6 +4,7 @@
 
 use super::super::app_state;
 use super::super::intake::{start_open, Source};
+use super::super::state::AppState;
 use leptos::ev;
 use leptos::prelude::*;
 use web_sys::HtmlInputElement;
@@ -24,7 +25,23 @@ pub fn KnowledgeSection(read_only: bool) -> impl IntoView {
             }
         })
     };
-    let stored = move || {
+    view! {
+        <section class="knowledge" data-testid="knowledge" aria-labelledby="knowledge-heading">
+            <h3 id="knowledge-heading">"Knowledge"</h3>
+            <p class="knowledge-line" data-testid="knowledge-counts">{summary}</p>
+            {stored_tables_line(state)}
+            {sidecar_line(state)}
+            {problems_list(state)}
+            {value_index_line(state)}
+            {messages(state, export_error)}
+            {(!read_only).then(|| notes_file_actions(state, export_error))}
+        </section>
+    }
+}
+
+/// The knowledge tables found in the database file, with their row counts (when there are any).
+fn stored_tables_line(state: AppState) -> impl IntoView {
+    move || {
         state.assistant.knowledge.with(|k| {
             (!k.stored_tables.is_empty()).then(|| {
                 let tables = k
@@ -44,8 +61,12 @@ pub fn KnowledgeSection(read_only: bool) -> impl IntoView {
                 }
             })
         })
-    };
-    let sidecar = move || {
+    }
+}
+
+/// The notes file that was read, once it is no longer waiting.
+fn sidecar_line(state: AppState) -> impl IntoView {
+    move || {
         state.assistant.knowledge.with(|k| {
             k.sidecar.as_ref().filter(|s| !s.waiting).map(|s| {
                 view! {
@@ -55,8 +76,12 @@ pub fn KnowledgeSection(read_only: bool) -> impl IntoView {
                 }
             })
         })
-    };
-    let problems = move || {
+    }
+}
+
+/// What was dropped or cut from the notes and why, folded (when anything was).
+fn problems_list(state: AppState) -> impl IntoView {
+    move || {
         let problems = state.assistant.knowledge.with(|k| k.problems.clone());
         (!problems.is_empty()).then(|| {
             let count = crate::count::plural(problems.len() as u64, "problem", "problems");
@@ -72,8 +97,21 @@ pub fn KnowledgeSection(read_only: bool) -> impl IntoView {
                 </details>
             }
         })
-    };
-    let messages = move || {
+    }
+}
+
+/// The value index's state, when there is one.
+fn value_index_line(state: AppState) -> impl IntoView {
+    move || {
+        state.assistant.values.with(|v| v.line()).map(|line| {
+            view! { <p class="knowledge-line muted" data-testid="value-index">{line}</p> }
+        })
+    }
+}
+
+/// Reading's error, why notes were not kept, and the last export's error.
+fn messages(state: AppState, export_error: RwSignal<Option<String>>) -> impl IntoView {
+    move || {
         let (error, not_kept) = state
             .assistant
             .knowledge
@@ -83,12 +121,11 @@ pub fn KnowledgeSection(read_only: bool) -> impl IntoView {
             {not_kept.map(|why| view! { <p class="knowledge-line muted">{why}</p> })}
             {move || export_error.get().map(|e| view! { <p class="knowledge-line error" role="alert">{e}</p> })}
         }
-    };
-    let values = move || {
-        state.assistant.values.with(|v| v.line()).map(|line| {
-            view! { <p class="knowledge-line muted" data-testid="value-index">{line}</p> }
-        })
-    };
+    }
+}
+
+/// "Export notes file" and "Open notes file…", on the full page only.
+fn notes_file_actions(state: AppState, export_error: RwSignal<Option<String>>) -> impl IntoView {
     let on_file = move |event: ev::Event| {
         let input: HtmlInputElement = event_target(&event);
         if let Some(file) = input.files().and_then(|files| files.get(0)) {
@@ -96,40 +133,26 @@ pub fn KnowledgeSection(read_only: bool) -> impl IntoView {
         }
         input.set_value("");
     };
-    let actions = (!read_only).then(|| {
-        view! {
-            <div class="knowledge-actions">
-                <button
-                    class="button small"
-                    data-testid="export-notes"
-                    title="Everything above, as a notes file that ?notes= or “Open notes file” reads"
-                    on:click=move |_| export_error.set(super::export(state).err())
-                >
-                    "Export notes file"
-                </button>
-                <label class="button small file-button">
-                    "Open notes file…"
-                    <input
-                        type="file"
-                        accept=".json,application/json"
-                        class="visually-hidden"
-                        data-testid="open-notes"
-                        on:change=on_file
-                    />
-                </label>
-            </div>
-        }
-    });
     view! {
-        <section class="knowledge" data-testid="knowledge" aria-labelledby="knowledge-heading">
-            <h3 id="knowledge-heading">"Knowledge"</h3>
-            <p class="knowledge-line" data-testid="knowledge-counts">{summary}</p>
-            {stored}
-            {sidecar}
-            {problems}
-            {values}
-            {messages}
-            {actions}
-        </section>
+        <div class="knowledge-actions">
+            <button
+                class="button small"
+                data-testid="export-notes"
+                title="Everything above, as a notes file that ?notes= or “Open notes file” reads"
+                on:click=move |_| export_error.set(super::export(state).err())
+            >
+                "Export notes file"
+            </button>
+            <label class="button small file-button">
+                "Open notes file…"
+                <input
+                    type="file"
+                    accept=".json,application/json"
+                    class="visually-hidden"
+                    data-testid="open-notes"
+                    on:change=on_file
+                />
+            </label>
+        </div>
     }
 }

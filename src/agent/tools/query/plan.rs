@@ -127,14 +127,7 @@ impl<'c> Joins<'c> {
 
 /// Checks `query` against `catalog`: the plan, or the first mistake with what would do.
 pub(super) fn check(catalog: &Catalog, query: &StructuredQuery) -> Result<Plan, String> {
-    let base = catalog.table(&query.table).ok_or_else(|| {
-        let names: Vec<&str> = catalog.tables.iter().map(|t| t.name.as_str()).collect();
-        format!(
-            "there is no table `{}`; the tables are: {}",
-            crate::text::cut_chars(&query.table, 60),
-            names.join(", ")
-        )
-    })?;
+    let base = base_table(catalog, &query.table)?;
     // Joins are made in the order their keys are first named: filters, groups, aggregates,
     // fields, then the order.
     let mut joins = Joins {
@@ -160,60 +153,9 @@ pub(super) fn check(catalog: &Catalog, query: &StructuredQuery) -> Result<Plan, 
         .collect::<Result<Vec<_>, _>>()?;
     let grouped = !groups.is_empty() || !aggregates.is_empty();
 
-    // The plain columns: the groups first, then fields not among them.
-    let mut columns: Vec<Column> = groups
-        .iter()
-        .map(|g| Column {
-            label: g.label.clone(),
-            expression: g.expression.clone(),
-        })
-        .collect();
-    let wanted: Vec<String> = if query.fields.is_empty() && !grouped {
-        base.fields.iter().map(|f| f.name.clone()).collect()
-    } else {
-        query.fields.clone()
-    };
-    for path in &wanted {
-        let resolved = resolve(catalog, &mut joins, path)?;
-        if columns.iter().any(|c| c.label == resolved.label) {
-            continue;
-        }
-        if grouped {
-            return Err(format!(
-                "`{}` is neither in group_by nor aggregated: add it to group_by, or ask for an \
-                 aggregate of it",
-                resolved.label
-            ));
-        }
-        columns.push(Column {
-            label: resolved.label,
-            expression: resolved.expression,
-        });
-    }
+    let mut columns = plain_columns(catalog, &mut joins, query, &groups, grouped)?;
     columns.extend(aggregates);
-
-    let mut order = Vec::new();
-    for item in &query.order_by {
-        let expression = match columns
-            .iter()
-            .find(|c| c.label.eq_ignore_ascii_case(item.by.trim()))
-        {
-            Some(column) => column.expression.clone(),
-            None if grouped => {
-                let names: Vec<&str> = columns.iter().map(|c| c.label.as_str()).collect();
-                return Err(format!(
-                    "cannot order by `{}`: order a grouped query by one of its columns: {}",
-                    crate::text::cut_chars(&item.by, 60),
-                    names.join(", ")
-                ));
-            }
-            None => resolve(catalog, &mut joins, &item.by)?.expression,
-        };
-        order.push(OrderKey {
-            expression,
-            descending: item.descending,
-        });
-    }
+    let order = order_keys(catalog, &mut joins, query, &columns, grouped)?;
 
     if let Some(limit) = query.limit {
         if limit == 0 || limit > MAX_LIMIT {
@@ -230,6 +172,94 @@ pub(super) fn check(catalog: &Catalog, query: &StructuredQuery) -> Result<Plan, 
         order,
         limit: query.limit,
     })
+}
+
+/// The table the query reads, or a refusal that lists the tables there are.
+fn base_table<'c>(catalog: &'c Catalog, name: &str) -> Result<&'c TableFields, String> {
+    catalog.table(name).ok_or_else(|| {
+        let names: Vec<&str> = catalog.tables.iter().map(|t| t.name.as_str()).collect();
+        format!(
+            "there is no table `{}`; the tables are: {}",
+            crate::text::cut_chars(name, 60),
+            names.join(", ")
+        )
+    })
+}
+
+/// The result's plain columns: the groups first, then the fields asked for that are not among
+/// them (every field of the base table when none is asked for and nothing is grouped); a field
+/// neither grouped nor aggregated is refused in a grouped query.
+fn plain_columns<'c>(
+    catalog: &'c Catalog,
+    joins: &mut Joins<'c>,
+    query: &StructuredQuery,
+    groups: &[Resolved<'c>],
+    grouped: bool,
+) -> Result<Vec<Column>, String> {
+    let mut columns: Vec<Column> = groups
+        .iter()
+        .map(|g| Column {
+            label: g.label.clone(),
+            expression: g.expression.clone(),
+        })
+        .collect();
+    let wanted: Vec<String> = if query.fields.is_empty() && !grouped {
+        joins.base.fields.iter().map(|f| f.name.clone()).collect()
+    } else {
+        query.fields.clone()
+    };
+    for path in &wanted {
+        let resolved = resolve(catalog, joins, path)?;
+        if columns.iter().any(|c| c.label == resolved.label) {
+            continue;
+        }
+        if grouped {
+            return Err(format!(
+                "`{}` is neither in group_by nor aggregated: add it to group_by, or ask for an \
+                 aggregate of it",
+                resolved.label
+            ));
+        }
+        columns.push(Column {
+            label: resolved.label,
+            expression: resolved.expression,
+        });
+    }
+    Ok(columns)
+}
+
+/// The order keys: a result column by its label, or (ungrouped only) any field the query can
+/// name; a grouped query is refused an order by anything but its columns.
+fn order_keys<'c>(
+    catalog: &'c Catalog,
+    joins: &mut Joins<'c>,
+    query: &StructuredQuery,
+    columns: &[Column],
+    grouped: bool,
+) -> Result<Vec<OrderKey>, String> {
+    let mut order = Vec::new();
+    for item in &query.order_by {
+        let expression = match columns
+            .iter()
+            .find(|c| c.label.eq_ignore_ascii_case(item.by.trim()))
+        {
+            Some(column) => column.expression.clone(),
+            None if grouped => {
+                let names: Vec<&str> = columns.iter().map(|c| c.label.as_str()).collect();
+                return Err(format!(
+                    "cannot order by `{}`: order a grouped query by one of its columns: {}",
+                    crate::text::cut_chars(&item.by, 60),
+                    names.join(", ")
+                ));
+            }
+            None => resolve(catalog, joins, &item.by)?.expression,
+        };
+        order.push(OrderKey {
+            expression,
+            descending: item.descending,
+        });
+    }
+    Ok(order)
 }
 
 /// `status` on the base table, or `customer_id.prefecture` through the key `customer_id`.
