@@ -111,22 +111,7 @@ object, for example: <tool_call>{\"name\": \"list_tables\", \"arguments\": {}}</
 /// The calls written in `text`, for a model offered the tools named `tools`.
 pub fn read(text: &str, tools: &[&str]) -> Reading {
     let mut found = Found::default();
-    let result = tagged(
-        text,
-        "<tool_call>",
-        "</tool_call>",
-        Form::ToolCallTag,
-        &mut found,
-    )
-    .and_then(|()| function_tags(text, &mut found))
-    .and_then(|()| match found.spans.is_empty() {
-        true => mistral(text, &mut found),
-        false => Ok(()),
-    })
-    .and_then(|()| match found.spans.is_empty() {
-        true => bare(text, tools, &mut found),
-        false => Ok(()),
-    });
+    let result = find_all(text, tools, &mut found);
     if let Err(unreadable) = result {
         return Reading::Unreadable(unreadable);
     }
@@ -138,6 +123,19 @@ pub fn read(text: &str, tools: &[&str]) -> Reading {
         rest: found.rest(text),
         calls: found.calls,
     }
+}
+
+fn find_all(text: &str, tools: &[&str], found: &mut Found) -> Result<(), Unreadable> {
+    tool_call_tags(text, found)?;
+    function_tags(text, found)?;
+    // Tags say where the calls are; the other forms are looked for only in a text without them.
+    if found.spans.is_empty() {
+        mistral(text, found)?;
+    }
+    if found.spans.is_empty() {
+        bare(text, tools, found)?;
+    }
+    Ok(())
 }
 
 /// Calls found so far, and the byte ranges of the text they took.
@@ -183,20 +181,17 @@ fn squeeze_blank_lines(text: &str) -> String {
     lines.join("\n")
 }
 
-/// Every `open … close` block: its content is one call, or an array of calls. A last block the
-/// model never closed (it stopped at its end token) runs to the end of the text.
-fn tagged(
-    text: &str,
-    open: &str,
-    close: &str,
-    form: Form,
-    found: &mut Found,
-) -> Result<(), Unreadable> {
+/// Every `<tool_call>…</tool_call>` block: its content is one call, or an array of calls. A
+/// last block the model never closed (it stopped at its end token) runs to the end of the text.
+fn tool_call_tags(text: &str, found: &mut Found) -> Result<(), Unreadable> {
+    const OPEN: &str = "<tool_call>";
+    const CLOSE: &str = "</tool_call>";
+    let form = Form::ToolCallTag;
     let mut from = 0;
-    while let Some(start) = text[from..].find(open).map(|at| from + at) {
-        let inner_start = start + open.len();
-        let (inner_end, end) = match text[inner_start..].find(close) {
-            Some(at) => (inner_start + at, inner_start + at + close.len()),
+    while let Some(start) = text[from..].find(OPEN).map(|at| from + at) {
+        let inner_start = start + OPEN.len();
+        let (inner_end, end) = match text[inner_start..].find(CLOSE) {
+            Some(at) => (inner_start + at, inner_start + at + CLOSE.len()),
             None => (text.len(), text.len()),
         };
         let inner = text[inner_start..inner_end].trim();
