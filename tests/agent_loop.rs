@@ -31,6 +31,8 @@ fn kinds(events: &[askdb::agent::AgentEvent]) -> Vec<&'static str> {
             EventKind::ModelReplied { .. } => "replied",
             EventKind::ModelText { .. } => "text",
             EventKind::Nudged { .. } => "nudged",
+            EventKind::CallsInText { .. } => "calls_in_text",
+            EventKind::ToolsNeverCalled { .. } => "tools_never_called",
             EventKind::ToolCall { .. } => "call",
             EventKind::ToolResult { .. } => "result",
             EventKind::Answer { .. } => "answer",
@@ -571,4 +573,192 @@ fn a_follow_up_sees_the_earlier_question_answer_and_sql() {
     );
     assert_eq!(episode.requests[0].messages.len(), 1);
     assert!(!episode.answer().verified);
+}
+
+// --- Tool calls written as text (local models) ---------------------------------------------
+
+/// A model served locally, whose chat template writes its calls as text: Hermes/Qwen's tags for
+/// the query, Mistral's token with single quotes and a trailing comma for the answer.
+fn written_turns() -> Vec<Turn> {
+    vec![
+        text(&format!(
+            "I will count the orders of March.\n<tool_call>\n{}\n</tool_call>",
+            json!({"name": "run_sql", "arguments": {"sql": MARCH}})
+        )),
+        text(&format!(
+            "[TOOL_CALLS] [{{'name': 'final_answer', 'arguments': {{'answer': '7 orders.', 'sql': \"{MARCH}\",}}}}]"
+        )),
+    ]
+}
+
+#[test]
+fn calls_written_as_text_run_like_tool_calls_and_give_a_verified_answer() {
+    let db = RusqliteDb::shop();
+    let mut session = session(&db);
+    let episode = ask(
+        &db,
+        &mut session,
+        "How many orders were placed in March 2024?",
+        written_turns(),
+    );
+    let answer = episode.answer();
+    assert_eq!(answer.text, "7 orders.");
+    assert_eq!(answer.sql.as_deref(), Some(MARCH));
+    assert!(answer.verified, "the query ran: the answer has evidence");
+    assert_eq!(
+        kinds(&episode.events),
+        vec![
+            "step",
+            "replied",
+            "text",
+            "calls_in_text",
+            "call",
+            "result",
+            "step",
+            "replied",
+            "calls_in_text",
+            "call",
+            "result",
+            "answer"
+        ]
+    );
+    // The query ran on the database, and its rows went back to the model as the call's result.
+    let result = episode.result_in(1);
+    assert_eq!(result.call_id, "text-1-1");
+    let content: serde_json::Value = serde_json::from_str(&result.content).unwrap();
+    assert_eq!(content["rows"], json!([[7]]));
+    // The next request carries the call back as a tool call, and the prose as the text.
+    match &episode.requests[1].messages[episode.requests[1].messages.len() - 2] {
+        Message::Assistant {
+            text, tool_calls, ..
+        } => {
+            assert_eq!(text.as_deref(), Some("I will count the orders of March."));
+            assert_eq!(tool_calls[0].id, "text-1-1");
+            assert_eq!(tool_calls[0].name, "run_sql");
+        }
+        other => panic!("expected the model's turn, got {other:?}"),
+    }
+    // The transcript learns how each was written, and what was repaired.
+    let written: Vec<_> = episode
+        .events
+        .iter()
+        .filter_map(|event| match &event.kind {
+            EventKind::CallsInText { calls, .. } => Some(serde_json::to_value(calls).unwrap()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(written[0][0]["form"], "tool_call_tag");
+    assert_eq!(written[1][0]["form"], "tool_calls_token");
+    assert_eq!(
+        written[1][0]["repairs"],
+        json!(["single_quotes", "trailing_comma"])
+    );
+}
+
+#[test]
+fn a_call_written_as_text_is_checked_like_any_call() {
+    let db = RusqliteDb::shop();
+    let mut session = session(&db);
+    let episode = ask(
+        &db,
+        &mut session,
+        "Remove the orders",
+        vec![
+            text(&format!(
+                "<tool_call>{}</tool_call>",
+                json!({"name": "run_sql", "arguments": {"sql": "DELETE FROM orders"}})
+            )),
+            text("<tool_call>{\"name\": \"drop_database\", \"arguments\": {}}</tool_call>"),
+            text("<tool_call>{\"name\": \"run_sql\", \"arguments\": {\"query\": \"SELECT 1\"}}</tool_call>"),
+            text("I cannot."),
+            text("I cannot."),
+        ],
+    );
+    let refused = episode.result_in(1);
+    assert!(refused.is_error);
+    assert!(refused.content.contains("read-only"), "{}", refused.content);
+    let unknown = episode.result_in(2);
+    assert!(unknown.is_error);
+    assert!(
+        unknown.content.contains("drop_database"),
+        "{}",
+        unknown.content
+    );
+    let wrong = episode.result_in(3);
+    assert!(wrong.is_error);
+    assert!(wrong.content.contains("sql"), "{}", wrong.content);
+    let answer = episode.answer();
+    assert!(!answer.verified);
+    // It did call tools (as text): this is no model without tool calling.
+    assert!(!kinds(&episode.events).contains(&"tools_never_called"));
+}
+
+#[test]
+fn a_call_written_as_text_that_cannot_be_read_is_explained_then_fixed() {
+    let db = RusqliteDb::shop();
+    let mut session = session(&db);
+    let broken = "<tool_call>{'name': 'run_sql', 'arguments': {'sql': 'SELECT count(*) FROM customers WHERE name = 'O'Brien''}}</tool_call>";
+    let sql = "SELECT count(*) FROM customers";
+    let episode = ask(
+        &db,
+        &mut session,
+        "How many customers?",
+        vec![
+            text(broken),
+            text(broken),
+            text(&format!(
+                "<tool_call>{}</tool_call>",
+                json!({"name": "final_answer", "arguments": {"answer": "6 customers.", "sql": sql}})
+            )),
+        ],
+    );
+    // Nothing of the broken reply ran; the model was told what was wrong and how to write it,
+    // each time (it is trying to call a tool: not the once-only nudge).
+    for index in [1, 2] {
+        match episode.requests[index].messages.last() {
+            Some(Message::User { text }) => {
+                assert!(text.contains("could not read"), "{text}");
+                assert!(text.contains("does not parse"), "{text}");
+                assert!(
+                    text.contains("<tool_call>{\"name\": \"list_tables\""),
+                    "{text}"
+                );
+            }
+            other => panic!("expected the correction, got {other:?}"),
+        }
+    }
+    assert!(episode.answer().verified);
+    let ran_sql = episode
+        .events
+        .iter()
+        .any(|event| matches!(&event.kind, EventKind::ToolCall { name, .. } if name == "run_sql"));
+    assert!(!ran_sql, "nothing of the broken reply ran");
+}
+
+#[test]
+fn a_model_that_never_calls_a_tool_is_said_to_need_tool_calling() {
+    let db = RusqliteDb::shop();
+    let mut session = session(&db);
+    let episode = ask(
+        &db,
+        &mut session,
+        "How many customers?",
+        vec![text("There are 6 customers."), text("6 customers.")],
+    );
+    assert!(!episode.answer().verified);
+    let seen = kinds(&episode.events);
+    assert_eq!(&seen[seen.len() - 2..], ["tools_never_called", "answer"]);
+    // A model that called a tool and then answered in text is not said to lack tool calling.
+    let mut session = support::scripted_llm::session(&db);
+    let episode = ask(
+        &db,
+        &mut session,
+        "How many customers?",
+        vec![
+            calls(vec![run_sql("c1", "SELECT count(*) FROM customers")]),
+            text("6 customers."),
+            text("6 customers."),
+        ],
+    );
+    assert!(!kinds(&episode.events).contains(&"tools_never_called"));
 }

@@ -16,7 +16,9 @@ use askdb::engine::on_demand::{LazyIdentity, RemoteValidators};
 use askdb::engine::QueryLimits;
 use askdb::llm::ProviderKind;
 use serde_json::{json, Value};
-use support::scripted_llm::{calls, final_answer, run_sql, session, FakeClock, ScriptedLlm, Turn};
+use support::scripted_llm::{
+    calls, final_answer, run_sql, session, text, FakeClock, ScriptedLlm, Turn,
+};
 use support::RusqliteDb;
 
 const MARCH: &str =
@@ -158,6 +160,39 @@ fn a_replay_gives_the_same_answer_with_the_tools_run_live() {
     let turns = replayed.session.conversation().turns();
     assert_eq!(turns.len(), 1);
     assert_eq!(turns[0].answer, "7 orders.");
+}
+
+/// A model that writes its calls as text (Hermes/Qwen's tags): the file keeps its turns as it
+/// sent them, with the results of the calls askdb read from them, and a replay reads them again.
+#[test]
+fn calls_written_as_text_are_saved_and_replayed() {
+    let db = RusqliteDb::shop();
+    let mut session = session(&db);
+    let tag = |call: Value| text(&format!("<tool_call>\n{call}\n</tool_call>"));
+    let question = record(
+        &db,
+        &mut session,
+        "How many orders in March 2024?",
+        vec![
+            tag(json!({"name": "run_sql", "arguments": {"sql": MARCH}})),
+            tag(
+                json!({"name": "final_answer", "arguments": {"answer": "7 orders.", "sql": MARCH}}),
+            ),
+        ],
+    );
+    let first = &question.turns[0];
+    assert!(first.tool_calls.is_empty());
+    assert!(first.text.as_deref().unwrap().contains("<tool_call>"));
+    assert_eq!(first.results.len(), 1);
+    assert_eq!(first.results[0].call_id, "text-1-1");
+    let saved = file(vec![question]);
+    let read_back = read(&saved.to_json()).expect("the file reads back");
+    assert_eq!(read_back, saved);
+    let replayed = replay(&db, &read_back, 0);
+    let answer = replayed.outcome.expect("an answer");
+    assert_eq!(answer.text, "7 orders.");
+    assert!(answer.verified);
+    assert_eq!(replayed.differences, Vec::new());
 }
 
 #[test]

@@ -2,6 +2,7 @@
 
 use super::tools::{ToolCall, ToolOutput};
 use super::Answer;
+use crate::llm::text_calls::{Form, Repair};
 use crate::llm::Usage;
 use serde::Serialize;
 
@@ -42,8 +43,15 @@ pub enum EventKind {
     },
     /// Text the model wrote besides (or instead of) tool calls.
     ModelText { step: u32, text: String },
-    /// The model answered in plain text or not at all; it was asked to use `final_answer`.
+    /// The model answered in plain text or not at all; it was asked to use `final_answer`
+    /// (or, for a call it wrote as text that could not be read, told what was wrong with it).
     Nudged { step: u32, reason: String },
+    /// The model wrote its tool calls as text instead of calling the tools; askdb read them and
+    /// runs them as the calls that follow (`ToolCall` with these ids).
+    CallsInText { step: u32, calls: Vec<WrittenCall> },
+    /// The question ended without the model calling any tool, even when asked to: a model (or
+    /// chat template) without tool calling. Before the answer or error it ended with.
+    ToolsNeverCalled { steps: u32 },
     /// The model called a tool: `name` as it sent it, and the call as read from its arguments
     /// (`None` when it could not be read; the result says why).
     ToolCall {
@@ -69,6 +77,16 @@ pub enum EventKind {
         usage: Usage,
         steps: u32,
     },
+}
+
+/// A tool call the model wrote as text, as askdb read it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct WrittenCall {
+    pub call_id: String,
+    pub name: String,
+    pub form: Form,
+    /// What was repaired before it could be read (empty: it was JSON as written).
+    pub repairs: Vec<Repair>,
 }
 
 /// The knowledge that went with a question, and what it weighed.

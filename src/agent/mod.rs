@@ -23,8 +23,11 @@ pub mod selection;
 pub mod tools;
 pub mod traps;
 mod values;
+mod written_calls;
 
-pub use events::{AgentEvent, EventKind, KnowledgeSent, PickedTable, SchemaSent, SentExample};
+pub use events::{
+    AgentEvent, EventKind, KnowledgeSent, PickedTable, SchemaSent, SentExample, WrittenCall,
+};
 pub use memory::{Conversation, Turn};
 pub use prompt::system_prompt;
 pub use values::TableRows;

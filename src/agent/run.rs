@@ -9,6 +9,7 @@ use super::tools::final_answer::AcceptedAnswer;
 use super::tools::query::Catalog;
 use super::tools::{self, Mode, Offer, ToolOutput, Toolbox};
 use super::values::round_ms;
+use super::written_calls::{self, Lifted};
 use super::{briefing, prompt, selection, Agent, AgentError, Answer, Failure, Session};
 use crate::clock::Clock;
 use crate::engine::Database;
@@ -259,6 +260,10 @@ where
 {
     let config = &agent.config;
     let mut nudged = false;
+    // Whether the model called any tool in this question, through the API or in its text.
+    let mut called_tools = false;
+    let offered: Vec<String> = turn.tool_specs.iter().map(|t| t.name.clone()).collect();
+    let offered: Vec<&str> = offered.iter().map(String::as_str).collect();
     while run.steps < config.max_steps {
         run.steps += 1;
         let step = run.steps;
@@ -275,6 +280,11 @@ where
             max_tokens: config.max_tokens,
         };
         let reply = run.call_model(agent.llm, &agent.retry, &request).await?;
+        let (reply, written, unreadable) = match written_calls::lift(reply, step, &offered) {
+            Lifted::AsSent(reply) => (reply, None, None),
+            Lifted::Written { reply, calls } => (reply, Some(calls), None),
+            Lifted::Unreadable { reply, unreadable } => (reply, None, Some(unreadable)),
+        };
         turn.messages.push(reply.to_message());
         let text = reply
             .text
@@ -287,9 +297,30 @@ where
                 text: text.to_string(),
             });
         }
+        if let Some(calls) = written {
+            run.emit(EventKind::CallsInText { step, calls });
+        }
+        if let Some(unreadable) = unreadable {
+            // Not the once-only nudge: the model tried to call a tool, and may well manage
+            // when told how (the step limit bounds it).
+            run.emit(EventKind::Nudged {
+                step,
+                reason: format!(
+                    "wrote a tool call as text that could not be read ({})",
+                    unreadable.problem
+                ),
+            });
+            turn.messages.push(Message::User {
+                text: written_calls::correction(&unreadable),
+            });
+            continue;
+        }
         if reply.tool_calls.is_empty() {
             // Plain text is an answer without evidence: ask once for final_answer, then take it.
             if nudged {
+                if !called_tools {
+                    run.emit(EventKind::ToolsNeverCalled { steps: step });
+                }
                 return match text {
                     Some(text) => Ok(run.finish(AcceptedAnswer {
                         answer: text.to_string(),
@@ -306,10 +337,16 @@ where
                 .push(nudge(run, config.mode, step, text.is_some()));
             continue;
         }
+        called_tools = true;
         match run_calls(run, &mut toolbox, config.mode, step, &reply.tool_calls).await? {
             Calls::Answered(accepted) => return Ok(run.finish(accepted)),
             Calls::Results(results) => turn.messages.push(Message::ToolResults { results }),
         }
+    }
+    if !called_tools {
+        run.emit(EventKind::ToolsNeverCalled {
+            steps: config.max_steps,
+        });
     }
     Err(AgentError::StepLimit {
         steps: config.max_steps,

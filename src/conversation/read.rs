@@ -10,6 +10,7 @@ use crate::agent::candidates::{Approach, MAX_CANDIDATES};
 use crate::agent::tools::ToolName;
 use crate::count::grouped;
 use crate::engine::identity::from_hex;
+use crate::llm::text_calls;
 use crate::text::cut_chars;
 use serde::Deserialize;
 use std::fmt;
@@ -518,7 +519,7 @@ fn check_turn(at: &str, turn: &RecordedTurn) -> Result<(), ReadError> {
             LIMITS.arguments_bytes,
         )?;
     }
-    if turn.results.len() > turn.tool_calls.len() {
+    if turn.results.len() > calls_in(turn) {
         return Err(invalid(format!(
             "has more tool results than tool calls in {at}"
         )));
@@ -541,6 +542,23 @@ fn check_turn(at: &str, turn: &RecordedTurn) -> Result<(), ReadError> {
         )?;
     }
     Ok(())
+}
+
+/// The calls a turn made: its tool calls, or when it has none, those the model wrote in its
+/// text, which the agent reads from it again when it replays (`llm::text_calls`).
+fn calls_in(turn: &RecordedTurn) -> usize {
+    if !turn.tool_calls.is_empty() {
+        return turn.tool_calls.len();
+    }
+    let tools: Vec<&str> = ToolName::ALL.iter().map(|tool| tool.as_str()).collect();
+    match turn
+        .text
+        .as_deref()
+        .map(|text| text_calls::read(text, &tools))
+    {
+        Some(text_calls::Reading::Calls { calls, .. }) => calls.len(),
+        _ => 0,
+    }
 }
 
 fn tool_list() -> String {

@@ -28,14 +28,16 @@ impl<'a, L: LlmProvider + ?Sized> Recorder<'a, L> {
         self.turns.borrow().clone()
     }
 
-    /// The tool results that `request` sends back are the results of the last turn's calls.
-    /// A retried request carries the same results again: kept once.
+    /// The tool results that `request` sends back are the results of the last turn's calls
+    /// (of the API, or written in its text: the turn is kept as the model sent it, and the
+    /// agent reads those calls from it again when it replays). A retried request carries the
+    /// same results again: kept once.
     fn keep_results(&self, request: &ChatRequest) {
         let Some(Message::ToolResults { results }) = request.messages.last() else {
             return;
         };
         if let Some(last) = self.turns.borrow_mut().last_mut() {
-            if last.results.is_empty() && !last.tool_calls.is_empty() {
+            if last.results.is_empty() {
                 last.results = results.clone();
             }
         }

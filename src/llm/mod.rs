@@ -12,6 +12,7 @@ pub mod http;
 pub mod ledger;
 mod provider;
 pub mod retry;
+pub mod text_calls;
 pub mod wire;
 
 pub use provider::HttpProvider;

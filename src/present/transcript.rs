@@ -5,7 +5,7 @@
 
 use crate::agent::tools::{ToolCall, ToolOutput};
 use crate::agent::traps::{Diagnostic, DiagnosticKind};
-use crate::agent::{AgentEvent, Answer, EventKind, KnowledgeSent, SchemaSent};
+use crate::agent::{AgentEvent, Answer, EventKind, KnowledgeSent, SchemaSent, WrittenCall};
 use crate::count::{plural, rows};
 use crate::llm::Usage;
 use crate::text::cut_chars;
@@ -132,6 +132,10 @@ pub enum NoteKind {
     Stopped,
     /// A replay: something recorded that did not happen now.
     Difference,
+    /// The model wrote its tool calls as text; askdb read and ran them.
+    CallsInText,
+    /// The model never called a tool in the question: what may help.
+    ToolsNeverCalled,
 }
 
 /// One tool call and, once it is done, its result.
@@ -220,6 +224,12 @@ impl Transcript {
                     "The model {reason}; it was asked to give its answer with the SQL behind it."
                 ),
             ),
+            EventKind::CallsInText { calls, .. } => {
+                self.note(NoteKind::CallsInText, calls_in_text(&calls))
+            }
+            EventKind::ToolsNeverCalled { .. } => {
+                self.note(NoteKind::ToolsNeverCalled, TOOLS_NEVER_CALLED.to_string())
+            }
             EventKind::ToolCall {
                 call_id,
                 name,
@@ -291,6 +301,40 @@ impl Transcript {
     fn note(&mut self, kind: NoteKind, text: String) {
         self.entries.push(Entry::Note { kind, text });
     }
+}
+
+/// What a person reads when the model never called a tool in a question.
+pub const TOOLS_NEVER_CALLED: &str = "The model answered without calling any tool, even when \
+asked to, so no query checked this answer. If it does so for every question, the model or its \
+chat template has no tool calling: choose a model that supports tools (Ollama marks them \
+\"tools\"), start llama.cpp's llama-server with --jinja so that its chat template offers the \
+tools, or in LM Studio load a model with tool use. README: \"Local models\".";
+
+/// "The model wrote 2 tool calls as text (<tool_call> tags); askdb read and ran them (repaired:
+/// single quotes made double)."
+fn calls_in_text(calls: &[WrittenCall]) -> String {
+    let mut forms: Vec<&str> = calls.iter().map(|call| call.form.describe()).collect();
+    forms.dedup();
+    let mut repairs: Vec<String> = Vec::new();
+    for repair in calls.iter().flat_map(|call| &call.repairs) {
+        let repair = repair.to_string();
+        if !repairs.contains(&repair) {
+            repairs.push(repair);
+        }
+    }
+    let (what, it) = match calls.len() {
+        1 => ("a tool call".to_string(), "it"),
+        n => (format!("{n} tool calls"), "them"),
+    };
+    let mut text = format!(
+        "The model wrote {what} as text ({}) instead of calling the tools; askdb read and ran {it}",
+        forms.join(", "),
+    );
+    if !repairs.is_empty() {
+        text.push_str(&format!(" (repaired: {})", repairs.join(", ")));
+    }
+    text.push('.');
+    text
 }
 
 impl Step {
@@ -668,6 +712,59 @@ mod tests {
                 ..
             })
         ));
+    }
+
+    #[test]
+    fn calls_written_as_text_and_tools_never_called_are_notes() {
+        use crate::llm::text_calls::{Form, Repair};
+        let written = |id: &str, repairs: Vec<Repair>| WrittenCall {
+            call_id: id.into(),
+            name: "run_sql".into(),
+            form: Form::ToolCallTag,
+            repairs,
+        };
+        let mut transcript = Transcript::default();
+        transcript.record(event(EventKind::CallsInText {
+            step: 1,
+            calls: vec![written("text-1-1", Vec::new())],
+        }));
+        transcript.record(event(EventKind::CallsInText {
+            step: 2,
+            calls: vec![
+                written("text-2-1", vec![Repair::SingleQuotes]),
+                written(
+                    "text-2-2",
+                    vec![Repair::SingleQuotes, Repair::TrailingComma],
+                ),
+            ],
+        }));
+        transcript.record(event(EventKind::ToolsNeverCalled { steps: 2 }));
+        let notes: Vec<(NoteKind, &str)> = transcript
+            .entries
+            .iter()
+            .map(|entry| match entry {
+                Entry::Note { kind, text } => (*kind, text.as_str()),
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(
+            notes,
+            [
+                (
+                    NoteKind::CallsInText,
+                    "The model wrote a tool call as text (<tool_call> tags) instead of calling \
+                     the tools; askdb read and ran it."
+                ),
+                (
+                    NoteKind::CallsInText,
+                    "The model wrote 2 tool calls as text (<tool_call> tags) instead of calling \
+                     the tools; askdb read and ran them (repaired: single quotes made double, a \
+                     trailing comma left out)."
+                ),
+                (NoteKind::ToolsNeverCalled, TOOLS_NEVER_CALLED),
+            ]
+        );
+        assert!(TOOLS_NEVER_CALLED.contains("--jinja"));
     }
 
     #[test]

@@ -148,6 +148,8 @@ fn note_view(kind: NoteKind, text: String) -> AnyView {
         NoteKind::Nudge => ("note nudge", ""),
         NoteKind::Stopped => ("note stopped", ""),
         NoteKind::Difference => ("note difference", ""),
+        NoteKind::CallsInText => ("note calls-in-text", ""),
+        NoteKind::ToolsNeverCalled => ("note tools-never-called", ""),
     };
     view! {
         <li class=class>
