@@ -121,7 +121,8 @@ impl Utf16Reader<'_> {
             self.line += 1;
         }
         let mut buf = [0u8; 4];
-        self.out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+        self.out
+            .extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
     }
 
     fn bad_unit(&mut self) {
@@ -275,10 +276,14 @@ mod tests {
         }
         let bytes = utf16le("x🦀y");
         let mut out = String::new();
-        utf8_reader(Box::new(Trickle(&bytes)), Encoding::Utf16Le, Default::default())
-            .unwrap()
-            .read_to_string(&mut out)
-            .unwrap();
+        utf8_reader(
+            Box::new(Trickle(&bytes)),
+            Encoding::Utf16Le,
+            Default::default(),
+        )
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
         assert_eq!(out, "x🦀y");
     }
 }

@@ -77,7 +77,7 @@ pub fn import(
                     let text = field_text(field, line, Some(&bad));
                     fold.add(classify(&text), &text);
                 }
-                if rows % ROWS_PER_TICK == 0 {
+                if rows.is_multiple_of(ROWS_PER_TICK) {
                     cx.tick(bytes.get(), ROWS_PER_TICK);
                 }
             }
@@ -117,9 +117,7 @@ pub fn import(
             .collect(),
         folds,
     );
-    let table = cx
-        .tables
-        .unique(&names::table_name_of_file(file), "data");
+    let table = cx.tables.unique(&names::table_name_of_file(file), "data");
     columns.create(&table, cx.sink)?;
 
     // Pass 2: the rows.
@@ -150,7 +148,7 @@ pub fn import(
         row.resize(width, Value::Null);
         write_row(cx.sink, &row, &mut nulls)?;
         written += 1;
-        if written % ROWS_PER_TICK == 0 {
+        if written.is_multiple_of(ROWS_PER_TICK) {
             cx.tick(bytes.get(), 0);
         }
     }

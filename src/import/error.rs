@@ -10,20 +10,44 @@ pub const MAX_COLUMNS: usize = 2000;
 #[derive(Clone, Debug, PartialEq)]
 pub enum ImportError {
     /// A SQLite database: open it as a database, not through the importer.
-    NotForImporter { file: String },
-    Unrecognised { file: String, why: String },
+    NotForImporter {
+        file: String,
+    },
+    Unrecognised {
+        file: String,
+        why: String,
+    },
     /// No bytes, or only a byte order mark and white space.
-    Empty { file: String },
-    TooManyColumns { file: String, columns: usize },
+    Empty {
+        file: String,
+    },
+    TooManyColumns {
+        file: String,
+        columns: usize,
+    },
     /// JSON that does not parse; `line` where serde_json stopped.
-    Json { file: String, line: u64, message: String },
-    Workbook { file: String, message: String },
+    Json {
+        file: String,
+        line: u64,
+        message: String,
+    },
+    Workbook {
+        file: String,
+        message: String,
+    },
     /// The file could not be read (gone, changed, not allowed).
-    Read { file: String, message: String },
+    Read {
+        file: String,
+        message: String,
+    },
     /// The file's content differed between the two passes.
-    Changed { file: String },
+    Changed {
+        file: String,
+    },
     /// The database refused a write.
-    Write { message: String },
+    Write {
+        message: String,
+    },
     NoFiles,
 }
 

@@ -48,18 +48,20 @@ pub fn decide(first: &[(Kind, &str)], below: &[ColumnFold], rows_below: u64) -> 
     if first.iter().all(|(k, _)| *k == Kind::Empty) {
         return HeaderDecision::NotTaken(NoHeaderReason::Blank);
     }
+    // Text above numbers is the strongest sign, even with a name twice (they get _2).
+    for ((kind, value), fold) in first.iter().zip(below) {
+        if *kind == Kind::Text && fold.sql_type() != SqlType::Text {
+            return HeaderDecision::Taken(HeaderReason::NumbersBelow {
+                column: value.chars().take(40).collect(),
+            });
+        }
+    }
+    // Without it, a guess: all distinct text is a header, a value twice is data.
     let mut seen = HashSet::new();
     for (kind, value) in first {
         if *kind != Kind::Empty && !seen.insert(value.to_ascii_lowercase()) {
             return HeaderDecision::NotTaken(NoHeaderReason::Repeated {
                 value: value.chars().take(40).collect(),
-            });
-        }
-    }
-    for ((kind, value), fold) in first.iter().zip(below) {
-        if *kind == Kind::Text && fold.sql_type() != SqlType::Text {
-            return HeaderDecision::Taken(HeaderReason::NumbersBelow {
-                column: value.chars().take(40).collect(),
             });
         }
     }

@@ -195,7 +195,19 @@ mod tests {
 
     #[test]
     fn dates_spaces_signs_and_separators_stay_text() {
-        for v in ["2024-01-31", " 12", "12 ", "+5", "1,234", "1.", ".5", "1e", "inf", "NaN", "0x1F"] {
+        for v in [
+            "2024-01-31",
+            " 12",
+            "12 ",
+            "+5",
+            "1,234",
+            "1.",
+            ".5",
+            "1e",
+            "inf",
+            "NaN",
+            "0x1F",
+        ] {
             assert_eq!(classify(v), Kind::Text, "{v}");
         }
     }
@@ -209,7 +221,10 @@ mod tests {
     #[test]
     fn booleans_become_one_and_zero_but_not_among_numbers() {
         assert_eq!(type_of(&["true", "FALSE", ""]), SqlType::Integer);
-        assert_eq!(convert_text("True", SqlType::Integer), Some(Value::Integer(1)));
+        assert_eq!(
+            convert_text("True", SqlType::Integer),
+            Some(Value::Integer(1))
+        );
         assert_eq!(type_of(&["true", "3"]), SqlType::Text);
     }
 
@@ -217,7 +232,10 @@ mod tests {
     fn empty_is_null_in_numbers_and_empty_text_in_text() {
         assert_eq!(convert_text("", SqlType::Integer), Some(Value::Null));
         assert_eq!(convert_text("", SqlType::Real), Some(Value::Null));
-        assert_eq!(convert_text("", SqlType::Text), Some(Value::Text(String::new())));
+        assert_eq!(
+            convert_text("", SqlType::Text),
+            Some(Value::Text(String::new()))
+        );
         assert_eq!(type_of(&["", ""]), SqlType::Text);
     }
 

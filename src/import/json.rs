@@ -10,8 +10,8 @@ use super::header::HeaderDecision;
 use super::infer::{ColumnFold, Kind, SqlType};
 use super::names::{self, Namer};
 use super::report::{PlaceKind, Places, TableReport};
-use super::source::{ByteSource, Counted};
 use super::sniff::JsonShape;
+use super::source::{ByteSource, Counted};
 use super::table::{write_row, Columns, Context, ROWS_PER_TICK};
 use crate::engine::Value;
 use serde::de::{Deserializer, MapAccess, SeqAccess, Visitor};
@@ -37,38 +37,39 @@ pub fn import(
     let mut duplicates = Places::default();
     let mut rows: u64 = 0;
     let mut seen_in_row: Vec<u64> = Vec::new();
-    let (bytes_pass1, elements) = each_element(file, source, shape, encoding, &mut |place, raw, bytes| {
-        rows += 1;
-        let object = object_of(raw).map_err(|e| json_error(file, place, &e))?;
-        for (key, value) in &object {
-            let i = match index.get(key.as_str()) {
-                Some(&i) => i,
-                None => {
-                    if keys.len() == MAX_COLUMNS {
-                        return Err(ImportError::TooManyColumns {
-                            file: file.to_string(),
-                            columns: keys.len() + 1,
-                        });
+    let (bytes_pass1, elements) =
+        each_element(file, source, shape, encoding, &mut |place, raw, bytes| {
+            rows += 1;
+            let object = object_of(raw).map_err(|e| json_error(file, place, &e))?;
+            for (key, value) in &object {
+                let i = match index.get(key.as_str()) {
+                    Some(&i) => i,
+                    None => {
+                        if keys.len() == MAX_COLUMNS {
+                            return Err(ImportError::TooManyColumns {
+                                file: file.to_string(),
+                                columns: keys.len() + 1,
+                            });
+                        }
+                        index.insert(key.clone(), keys.len());
+                        keys.push(key.clone());
+                        folds.push(ColumnFold::default());
+                        seen_in_row.push(0);
+                        keys.len() - 1
                     }
-                    index.insert(key.clone(), keys.len());
-                    keys.push(key.clone());
-                    folds.push(ColumnFold::default());
-                    seen_in_row.push(0);
-                    keys.len() - 1
+                };
+                if seen_in_row[i] == rows {
+                    duplicates.add(place);
                 }
-            };
-            if seen_in_row[i] == rows {
-                duplicates.add(place);
+                seen_in_row[i] = rows;
+                let (kind, text) = kind_of(value.get());
+                folds[i].add(kind, text);
             }
-            seen_in_row[i] = rows;
-            let (kind, text) = kind_of(value.get());
-            folds[i].add(kind, text);
-        }
-        if rows % ROWS_PER_TICK == 0 {
-            cx.tick(bytes, ROWS_PER_TICK);
-        }
-        Ok(())
-    })?;
+            if rows.is_multiple_of(ROWS_PER_TICK) {
+                cx.tick(bytes, ROWS_PER_TICK);
+            }
+            Ok(())
+        })?;
     // `[]`, or only whitespace: no column to make a table of.
     let _ = elements;
     if keys.is_empty() {
@@ -98,18 +99,19 @@ pub fn import(
         let object = object_of(raw).map_err(|e| json_error(file, place, &e))?;
         row.iter_mut().for_each(|v| *v = Value::Null);
         for (key, value) in &object {
-            let i = *index.get(key.as_str()).ok_or_else(|| ImportError::Changed {
-                file: file.to_string(),
-            })?;
-            row[i] = convert(value.get(), columns.types[i]).ok_or_else(|| {
-                ImportError::Changed {
+            let i = *index
+                .get(key.as_str())
+                .ok_or_else(|| ImportError::Changed {
                     file: file.to_string(),
-                }
-            })?;
+                })?;
+            row[i] =
+                convert(value.get(), columns.types[i]).ok_or_else(|| ImportError::Changed {
+                    file: file.to_string(),
+                })?;
         }
         write_row(cx.sink, &row, &mut nulls)?;
         written += 1;
-        if written % ROWS_PER_TICK == 0 {
+        if written.is_multiple_of(ROWS_PER_TICK) {
             cx.tick(bytes, 0);
         }
         Ok(())
@@ -197,7 +199,11 @@ fn convert(raw: &str, ty: SqlType) -> Option<Value> {
 fn json_error(file: &str, place: u64, e: &serde_json::Error) -> ImportError {
     ImportError::Json {
         file: file.to_string(),
-        line: if e.line() > 1 { place + e.line() as u64 - 1 } else { place },
+        line: if e.line() > 1 {
+            place + e.line() as u64 - 1
+        } else {
+            place
+        },
         message: e.to_string(),
     }
 }
@@ -219,8 +225,8 @@ fn each_element(
     };
     let (counted, bytes) = Counted::new(source.open().map_err(read_error)?);
     // UTF-16 is transcoded; bad units become U+FFFD (JSON files are rarely UTF-16).
-    let text = decode::utf8_reader(Box::new(counted), encoding, Default::default())
-        .map_err(read_error)?;
+    let text =
+        decode::utf8_reader(Box::new(counted), encoding, Default::default()).map_err(read_error)?;
     let reader = BufReader::with_capacity(256 * 1024, text);
     let mut elements = 0u64;
     match shape {
@@ -236,13 +242,12 @@ fn each_element(
                 if line.trim().is_empty() {
                     continue;
                 }
-                let raw: Box<RawValue> = serde_json::from_str(&line).map_err(|e| {
-                    ImportError::Json {
+                let raw: Box<RawValue> =
+                    serde_json::from_str(&line).map_err(|e| ImportError::Json {
                         file: file.to_string(),
                         line: line_no,
                         message: e.to_string(),
-                    }
-                })?;
+                    })?;
                 elements += 1;
                 each(line_no, &raw, bytes.get())?;
             }
@@ -327,7 +332,11 @@ mod tests {
     #[test]
     fn keys_keep_their_order() {
         let raw: Box<RawValue> = serde_json::from_str("{\"z\":1,\"a\":2}").unwrap();
-        let keys: Vec<String> = object_of(&raw).unwrap().into_iter().map(|(k, _)| k).collect();
+        let keys: Vec<String> = object_of(&raw)
+            .unwrap()
+            .into_iter()
+            .map(|(k, _)| k)
+            .collect();
         assert_eq!(keys, ["z", "a"]);
     }
 }

@@ -100,7 +100,14 @@ mod tests {
     #[test]
     fn duplicates_and_empty_headers_get_stable_names() {
         assert_eq!(
-            column_names(&[Some("id"), Some("ID"), Some(""), None, Some("id_2"), Some("id")]),
+            column_names(&[
+                Some("id"),
+                Some("ID"),
+                Some(""),
+                None,
+                Some("id_2"),
+                Some("id")
+            ]),
             ["id", "ID_2", "column_3", "column_4", "id_2_2", "id_3"]
         );
     }
@@ -112,8 +119,14 @@ mod tests {
 
     #[test]
     fn a_file_name_loses_its_folder_and_extension() {
-        assert_eq!(table_name_of_file("C:\\data\\orders.2024.csv"), "orders.2024");
-        assert_eq!(identifier(&table_name_of_file("orders.2024.csv")), "orders_2024");
+        assert_eq!(
+            table_name_of_file("C:\\data\\orders.2024.csv"),
+            "orders.2024"
+        );
+        assert_eq!(
+            identifier(&table_name_of_file("orders.2024.csv")),
+            "orders_2024"
+        );
         assert_eq!(table_name_of_file(".csv"), ".csv");
     }
 }

@@ -49,7 +49,9 @@ impl Sink for RusqliteSink<'_> {
                 Value::Text(t) => ValueRef::Text(t.as_bytes()),
                 Value::Blob(b) => ValueRef::Blob(b),
             };
-            statement.raw_bind_parameter(i + 1, ToSqlOutput::Borrowed(value)).map_err(text)?;
+            statement
+                .raw_bind_parameter(i + 1, ToSqlOutput::Borrowed(value))
+                .map_err(text)?;
         }
         statement.raw_execute().map_err(text)?;
         Ok(())

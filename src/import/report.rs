@@ -309,7 +309,10 @@ mod tests {
         }
         let text = describe(&report(t, Encoding::Utf16Le)).join("\n");
         assert!(text.contains("UTF-16 (little-endian)"), "{text}");
-        assert!(text.contains("28 rows had another number of fields"), "{text}");
+        assert!(
+            text.contains("28 rows had another number of fields"),
+            "{text}"
+        );
         assert!(text.contains("lines 2, 3,"), "{text}");
         assert!(text.contains("and 8 more"), "{text}");
     }
@@ -319,7 +322,10 @@ mod tests {
         let mut t = table();
         t.rows_written = 2;
         let text = describe(&report(t, Encoding::Utf8)).join("\n");
-        assert!(text.contains("3 rows read, 2 rows written (the import stopped"), "{text}");
+        assert!(
+            text.contains("3 rows read, 2 rows written (the import stopped"),
+            "{text}"
+        );
     }
 
     #[test]

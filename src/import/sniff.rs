@@ -17,7 +17,10 @@ pub enum Sniffed {
     /// CSV, TSV or delimited text.
     Delimited { delimiter: u8, encoding: Encoding },
     /// JSON: an array of objects, or one value per line.
-    Json { shape: JsonShape, encoding: Encoding },
+    Json {
+        shape: JsonShape,
+        encoding: Encoding,
+    },
     /// An Excel workbook (`.xlsx`, `.xlsm`).
     Xlsx,
     /// A SQLite database: not for the importer, open it as a database.
@@ -186,7 +189,11 @@ fn mode(counts: &[usize]) -> usize {
     sorted.sort_unstable();
     let (mut best, mut best_run, mut run) = (0, 0, 0);
     for (i, &c) in sorted.iter().enumerate() {
-        run = if i > 0 && sorted[i - 1] == c { run + 1 } else { 1 };
+        run = if i > 0 && sorted[i - 1] == c {
+            run + 1
+        } else {
+            1
+        };
         if run > best_run || (run == best_run && c > best) {
             best = c;
             best_run = run;

@@ -39,7 +39,8 @@ pub fn import(
         file: file.to_string(),
         message: e.to_string(),
     };
-    let mut book: Xlsx<_> = calamine::open_workbook_from_rs(Cursor::new(bytes)).map_err(workbook_error)?;
+    let mut book: Xlsx<_> =
+        calamine::open_workbook_from_rs(Cursor::new(bytes)).map_err(workbook_error)?;
     let sheets = book.sheet_names();
     let share = source.size() / (sheets.len().max(1) as u64);
     let (mut tables, mut empty) = (Vec::new(), Vec::new());
@@ -70,7 +71,8 @@ fn import_sheet(
         });
     }
     let height = range.height() as u64;
-    let tick = |cx: &mut Context, done: u64, new_rows| cx.tick(share * done / height.max(1), new_rows);
+    let tick =
+        |cx: &mut Context, done: u64, new_rows| cx.tick(share * done / height.max(1), new_rows);
 
     // Pass 1: kinds.
     let mut rows = range.rows();
@@ -86,7 +88,7 @@ fn import_sheet(
             fold.add(kind, &text);
         }
         below += 1;
-        if below % ROWS_PER_TICK == 0 {
+        if below.is_multiple_of(ROWS_PER_TICK) {
             tick(cx, below, ROWS_PER_TICK);
         }
     }
@@ -130,7 +132,7 @@ fn import_sheet(
         values.resize(width, Value::Null);
         write_row(cx.sink, &values, &mut nulls)?;
         written += 1;
-        if written % ROWS_PER_TICK == 0 {
+        if written.is_multiple_of(ROWS_PER_TICK) {
             tick(cx, written, 0);
         }
     }
@@ -214,15 +216,29 @@ mod tests {
     fn whole_floats_are_integers_and_dates_iso_text() {
         assert_eq!(cell_kind(&Data::Float(42.0)), (Kind::Integer, "42".into()));
         assert_eq!(cell_kind(&Data::Float(4.5)).0, Kind::Real);
-        let date = Data::DateTime(ExcelDateTime::new(45943.0, ExcelDateTimeType::DateTime, false));
+        let date = Data::DateTime(ExcelDateTime::new(
+            45943.0,
+            ExcelDateTimeType::DateTime,
+            false,
+        ));
         assert_eq!(cell_kind(&date), (Kind::Text, "2025-10-13".into()));
-        let noon = Data::DateTime(ExcelDateTime::new(45943.5, ExcelDateTimeType::DateTime, false));
+        let noon = Data::DateTime(ExcelDateTime::new(
+            45943.5,
+            ExcelDateTimeType::DateTime,
+            false,
+        ));
         assert_eq!(cell_kind(&noon).1, "2025-10-13 12:00:00");
     }
 
     #[test]
     fn numbers_in_a_text_column_are_written_as_excel_shows_them() {
-        assert_eq!(convert(&Data::Float(7.0), SqlType::Text), Value::Text("7".into()));
-        assert_eq!(convert(&Data::Bool(true), SqlType::Integer), Value::Integer(1));
+        assert_eq!(
+            convert(&Data::Float(7.0), SqlType::Text),
+            Value::Text("7".into())
+        );
+        assert_eq!(
+            convert(&Data::Bool(true), SqlType::Integer),
+            Value::Integer(1)
+        );
     }
 }
