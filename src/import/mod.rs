@@ -30,8 +30,12 @@ pub mod source;
 pub mod table;
 pub mod xlsx;
 
+#[cfg(target_arch = "wasm32")]
+pub mod client;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod native;
+#[cfg(target_arch = "wasm32")]
+pub mod worker;
 
 pub use error::{ImportError, MAX_COLUMNS};
 pub use report::{describe, ImportReport};
