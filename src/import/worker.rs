@@ -1,7 +1,7 @@
 //! The import worker's side (wasm32 only; the `askdb-import-worker` binary, built by Trunk as a
 //! worker and started by `client::ImportJob`): files read with `FileReaderSync` in slices
 //! ([`BlobSource`]), parsed here in Rust, written into a new in-memory sql.js database in one
-//! transaction through prepared statements ([`SqlJsSink`]), then exported.
+//! transaction, in batches of rows ([`SqlJsSink`]), then exported.
 //!
 //! Messages in:  `{type: "start", base, files: [File, …]}`, base: the address of the folder
 //!               holding sql-wasm.js and sql-wasm.wasm (the page's).
@@ -122,6 +122,9 @@ async fn start(message: &JsValue) -> Result<(), String> {
         insert: None,
         row: Array::new(),
         began: false,
+        prefix: String::new(),
+        batch: String::new(),
+        batched: 0,
     };
     let outcome = import_files(&inputs, &mut sink, &mut progress);
     sink.drop_statement();
@@ -237,19 +240,51 @@ impl Read for BlobReader<'_> {
     }
 }
 
-/// Rows into sql.js: one prepared statement per table, one JavaScript array reused per row.
+/// Rows into sql.js, in batches: many rows written as one multi-row `INSERT … VALUES (…), (…)`
+/// of SQL literals (`Value::sql_literal`, text quoted with `''`), run as one statement. Measured
+/// (docs/benchmarks.md), binding each value through sql.js's `Statement.run` costs a call into
+/// JavaScript and a copy per value, about three times the whole import; a batch crosses once.
+/// A row with a NUL character in its text (which would end SQL text early) goes through the
+/// prepared statement instead, its values bound.
 struct SqlJsSink<'d> {
     db: &'d SqlDatabase,
     insert: Option<SqlStatement>,
     row: Array,
     began: bool,
+    /// `INSERT INTO "t" VALUES ` for the table being written.
+    prefix: String,
+    batch: String,
+    batched: usize,
 }
+
+/// A batch is run once it holds this many bytes of SQL (or [`BATCH_ROWS`] rows).
+const BATCH_BYTES: usize = 1 << 20;
+const BATCH_ROWS: usize = 2000;
 
 impl SqlJsSink<'_> {
     fn drop_statement(&mut self) {
         if let Some(statement) = self.insert.take() {
             statement.free();
         }
+    }
+
+    fn flush(&mut self) -> Result<(), String> {
+        if self.batched > 0 {
+            self.db.exec(&self.batch).map_err(|e| describe_js(&e))?;
+        }
+        self.batch.clear();
+        self.batched = 0;
+        Ok(())
+    }
+
+    fn bind_row(&mut self, row: &[Value]) -> Result<(), String> {
+        let statement = self.insert.as_ref().ok_or("no table was made")?;
+        self.row.set_length(row.len() as u32);
+        for (i, v) in row.iter().enumerate() {
+            self.row.set(i as u32, to_js(v));
+        }
+        statement.run(&self.row).map_err(|e| describe_js(&e))?;
+        Ok(())
     }
 }
 
@@ -274,23 +309,55 @@ impl Sink for SqlJsSink<'_> {
             self.db.exec("BEGIN").map_err(|e| describe_js(&e))?;
             self.began = true;
         }
+        self.flush()?;
         self.drop_statement();
         self.db.exec(create_sql).map_err(|e| describe_js(&e))?;
+        let values_at = insert_sql
+            .rfind("VALUES")
+            .ok_or("an INSERT without VALUES")?;
+        self.prefix = format!("{}VALUES ", &insert_sql[..values_at]);
         self.insert = Some(self.db.prepare(insert_sql).map_err(|e| describe_js(&e))?);
         Ok(())
     }
 
     fn insert(&mut self, row: &[Value]) -> Result<(), String> {
-        let statement = self.insert.as_ref().ok_or("no table was made")?;
-        self.row.set_length(row.len() as u32);
-        for (i, v) in row.iter().enumerate() {
-            self.row.set(i as u32, to_js(v));
+        if row
+            .iter()
+            .any(|v| matches!(v, Value::Text(t) if t.contains('\0')))
+        {
+            self.flush()?;
+            return self.bind_row(row);
         }
-        statement.run(&self.row).map_err(|e| describe_js(&e))?;
+        use std::fmt::Write;
+        self.batch.push_str(if self.batched == 0 {
+            &self.prefix
+        } else {
+            ", "
+        });
+        self.batch.push('(');
+        for (i, v) in row.iter().enumerate() {
+            if i > 0 {
+                self.batch.push_str(", ");
+            }
+            match v {
+                // Written straight into the batch: no string per value.
+                Value::Integer(n) => {
+                    let _ = write!(self.batch, "{n}");
+                }
+                Value::Null => self.batch.push_str("NULL"),
+                other => self.batch.push_str(&other.sql_literal()),
+            }
+        }
+        self.batch.push(')');
+        self.batched += 1;
+        if self.batched >= BATCH_ROWS || self.batch.len() >= BATCH_BYTES {
+            self.flush()?;
+        }
         Ok(())
     }
 
     fn commit(&mut self) -> Result<(), String> {
+        self.flush()?;
         self.drop_statement();
         if self.began {
             self.db.exec("COMMIT").map_err(|e| describe_js(&e))?;
