@@ -26,6 +26,7 @@ const { values: options } = parseArgs({
     runs: { type: 'string', default: '3' },
     csv: { type: 'string' },
     'no-python': { type: 'boolean', default: false },
+    keep: { type: 'string' }, // where to keep a small database made (to look at it)
   },
 });
 const csv = options.csv ?? `/tmp/askdb-import/rows_${options.rows}.csv`;
@@ -86,7 +87,7 @@ try {
     if (table.rows_written !== table.rows_read) throw new Error(`rows read ${table.rows_read}, written ${table.rows_written}`);
     if (result.small) {
       // A small database is checked whole: SQLite reads back every row written.
-      const file = path.join(pageDir, 'made.db');
+      const file = options.keep ?? path.join(pageDir, 'made.db');
       writeFileSync(file, Buffer.from(result.small));
       const count = execFileSync('python3', ['-c', `import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('SELECT count(*) FROM "${table.table}"').fetchone()[0])`, file], { encoding: 'utf8' });
       if (Number(count) !== table.rows_written) throw new Error(`the database made holds ${count} rows`);
