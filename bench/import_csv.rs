@@ -6,6 +6,10 @@
 //! Imports into an in-memory rusqlite database, both passes, and prints the seconds, the rows
 //! and the report's sentences. Figures only; nothing is asserted.
 
+// Native only (rusqlite): on wasm32 there is nothing to build.
+#![cfg_attr(target_arch = "wasm32", no_main)]
+#![cfg(not(target_arch = "wasm32"))]
+
 use askdb::import::native::RusqliteSink;
 use askdb::import::source::FileSource;
 use askdb::import::{describe, import_files, InputFile};

@@ -3,7 +3,6 @@
 //! progress and its end as [`ImportEvent`]s; [`ImportJob::stop`] (or dropping the job)
 //! terminates it. The protocol is in `worker`'s docs.
 
-use super::report::ImportReport;
 use super::table::Progress;
 use futures::channel::mpsc;
 use futures::StreamExt;
@@ -16,11 +15,12 @@ use web_sys::{Blob, ErrorEvent, File, MessageEvent, Worker};
 pub const WORKER_SCRIPT: &str = "askdb-import-worker_loader.js";
 
 /// What the worker made: the database's bytes, ready for `engine::worker` to open like a
-/// `.db` file (and for "Download as .db"), and the report.
+/// `.db` file (and for "Download as .db"), and what the import did, in sentences.
 pub struct Imported {
     pub database: Blob,
-    pub report: ImportReport,
-    /// `report::describe(&report)`, worded in the worker.
+    /// `report::describe(&report)`, worded in the worker. (The report itself stays there:
+    /// reading it here would put its deserializers in the page's wasm, which the first visit
+    /// pays for.)
     pub sentences: Vec<String>,
 }
 
@@ -77,7 +77,7 @@ impl ImportJob {
                     rows_read: get("rowsRead").as_f64().unwrap_or(0.0) as u64,
                 })
             } else if get("done").is_truthy() {
-                done(&get("bytes"), &get("report"), &get("sentences"))
+                done(&get("bytes"), &get("sentences"))
             } else {
                 ImportEvent::Failed(
                     get("error")
@@ -129,13 +129,9 @@ impl Drop for ImportJob {
     }
 }
 
-fn done(bytes: &JsValue, report: &JsValue, sentences: &JsValue) -> ImportEvent {
+fn done(bytes: &JsValue, sentences: &JsValue) -> ImportEvent {
     let Some(bytes) = bytes.dyn_ref::<Uint8Array>() else {
         return ImportEvent::Failed("the import worker sent no database".into());
-    };
-    let report: ImportReport = match report.as_string().map(|t| serde_json::from_str(&t)) {
-        Some(Ok(report)) => report,
-        _ => return ImportEvent::Failed("the import worker's report did not read".into()),
     };
     let parts = Array::of1(bytes);
     let options = web_sys::BlobPropertyBag::new();
@@ -143,7 +139,6 @@ fn done(bytes: &JsValue, report: &JsValue, sentences: &JsValue) -> ImportEvent {
     match Blob::new_with_u8_array_sequence_and_options(&parts, &options) {
         Ok(database) => ImportEvent::Done(Imported {
             database,
-            report,
             sentences: Array::from(sentences)
                 .iter()
                 .filter_map(|s| s.as_string())

@@ -41,6 +41,6 @@ pub use error::{ImportError, MAX_COLUMNS};
 pub use report::{describe, ImportReport};
 pub use run::{import_files, InputFile};
 pub use sink::Sink;
-pub use sniff::{sniff, Sniffed};
+pub use sniff::{data_format, is_data_file, Sniffed};
 pub use source::ByteSource;
 pub use table::Progress;

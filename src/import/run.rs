@@ -58,7 +58,7 @@ fn import_file(file: &InputFile, cx: &mut Context) -> Result<FileReport, ImportE
         tables,
         empty_sheets: Vec::new(),
     };
-    Ok(match sniff::sniff(name, &first) {
+    Ok(match sniff::data_format(name, &first) {
         Sniffed::SqliteDatabase => {
             return Err(ImportError::NotForImporter {
                 file: name.to_string(),

@@ -37,10 +37,19 @@ pub enum JsonShape {
     Lines,
 }
 
+/// The names the page hands to the importer rather than open as a database: by extension,
+/// in any case ([`data_format`] then decides what they hold).
+pub fn is_data_file(name: &str) -> bool {
+    matches!(
+        extension(name).as_str(),
+        "csv" | "tsv" | "txt" | "json" | "ndjson" | "jsonl" | "xlsx" | "xlsm"
+    )
+}
+
 /// What `name` with these `first` bytes (up to [`SNIFF_BYTES`]) is.
-pub fn sniff(name: &str, first: &[u8]) -> Sniffed {
+pub fn data_format(name: &str, first: &[u8]) -> Sniffed {
     let ext = extension(name);
-    if first.starts_with(b"SQLite format 3\0") {
+    if first.starts_with(crate::engine::file_check::MAGIC) {
         return Sniffed::SqliteDatabase;
     }
     if first.starts_with(b"PK\x03\x04") {
@@ -206,8 +215,21 @@ fn mode(counts: &[usize]) -> usize {
 mod tests {
     use super::*;
 
+    // Mutation: `is_data_file` answering true for every name sends `shop.db` to the importer.
+    #[test]
+    fn data_files_are_told_by_their_extension_in_any_case() {
+        for name in [
+            "a.csv", "B.TSV", "x.txt", "d.json", "e.ndjson", "f.jsonl", "g.xlsx", "h.XLSM",
+        ] {
+            assert!(is_data_file(name), "{name}");
+        }
+        for name in ["shop.db", "notes", "old.xls", "csv", "a.sqlite"] {
+            assert!(!is_data_file(name), "{name}");
+        }
+    }
+
     fn delimiter_of(name: &str, text: &str) -> Option<u8> {
-        match sniff(name, text.as_bytes()) {
+        match data_format(name, text.as_bytes()) {
             Sniffed::Delimited { delimiter, .. } => Some(delimiter),
             _ => None,
         }
@@ -217,21 +239,21 @@ mod tests {
     fn a_sqlite_database_is_not_for_the_importer_whatever_its_name() {
         let mut bytes = b"SQLite format 3\0".to_vec();
         bytes.resize(100, 0);
-        assert_eq!(sniff("data.csv", &bytes), Sniffed::SqliteDatabase);
+        assert_eq!(data_format("data.csv", &bytes), Sniffed::SqliteDatabase);
     }
 
     #[test]
     fn a_zip_is_a_workbook_only_when_named_so() {
-        assert_eq!(sniff("Book1.XLSX", b"PK\x03\x04rest"), Sniffed::Xlsx);
+        assert_eq!(data_format("Book1.XLSX", b"PK\x03\x04rest"), Sniffed::Xlsx);
         assert!(matches!(
-            sniff("x.zip", b"PK\x03\x04rest"),
+            data_format("x.zip", b"PK\x03\x04rest"),
             Sniffed::Unrecognised { .. }
         ));
     }
 
     #[test]
     fn json_array_and_lines_are_told_apart() {
-        let shape = |t: &str| match sniff("d.json", t.as_bytes()) {
+        let shape = |t: &str| match data_format("d.json", t.as_bytes()) {
             Sniffed::Json { shape, .. } => Some(shape),
             _ => None,
         };
@@ -266,7 +288,7 @@ mod tests {
     fn a_one_column_csv_is_still_csv_but_plain_text_is_refused() {
         assert_eq!(delimiter_of("ids.csv", "id\n1\n2\n"), Some(b','));
         assert!(matches!(
-            sniff("notes.txt", b"just some words\nand more\n"),
+            data_format("notes.txt", b"just some words\nand more\n"),
             Sniffed::Unrecognised { .. }
         ));
     }
@@ -276,7 +298,7 @@ mod tests {
         let mut bytes = vec![0xFF, 0xFE];
         bytes.extend("a;b\n1;2\n".encode_utf16().flat_map(|u| u.to_le_bytes()));
         assert_eq!(
-            sniff("x.csv", &bytes),
+            data_format("x.csv", &bytes),
             Sniffed::Delimited {
                 delimiter: b';',
                 encoding: Encoding::Utf16Le
@@ -287,7 +309,7 @@ mod tests {
     #[test]
     fn binary_bytes_are_refused() {
         assert!(matches!(
-            sniff("x.bin", b"\x00\x01\x02abc"),
+            data_format("x.bin", b"\x00\x01\x02abc"),
             Sniffed::Unrecognised { .. }
         ));
     }
