@@ -31,6 +31,7 @@ pub mod conversation;
 pub mod count;
 pub mod engine;
 pub mod eval;
+pub mod import;
 pub mod knowledge;
 pub mod llm;
 pub mod model_view;

@@ -111,6 +111,19 @@ const FORBIDDEN_MODULES: &[(&str, &[&str], &str)] = &[
         "text is a leaf everything may use",
     ),
     (
+        "src/import",
+        &[
+            "ui",
+            "agent",
+            "llm",
+            "settings",
+            "present",
+            "model_view",
+            "browser",
+        ],
+        "the importer makes a database of data files and knows nothing of what uses it",
+    ),
+    (
         "src/model_view.rs",
         &["ui", "browser", "settings", "agent", "llm"],
         "what the model sees is pure, decided once for the page and askdb-eval",
@@ -142,6 +155,7 @@ const PURE_FOLDERS: &[&str] = &[
     "src/conversation",
     "src/eval",
     "src/compare",
+    "src/import",
     "src/model_view.rs",
     "src/count.rs",
     "src/clock.rs",

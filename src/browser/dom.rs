@@ -19,7 +19,12 @@ pub fn save_file(name: &str, mime: &str, text: &str) -> Result<(), JsValue> {
     options.set_type(mime);
     let parts = js_sys::Array::of1(&text.into());
     let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options)?;
-    let url = web_sys::Url::create_object_url_with_blob(&blob)?;
+    save_blob(name, &blob)
+}
+
+/// Saves `blob` as a file called `name` (the same temporary link).
+pub fn save_blob(name: &str, blob: &web_sys::Blob) -> Result<(), JsValue> {
+    let url = web_sys::Url::create_object_url_with_blob(blob)?;
     let link: web_sys::HtmlAnchorElement = document()
         .ok_or_else(|| JsValue::from_str("no document"))?
         .create_element("a")?

@@ -233,7 +233,13 @@ pub struct StartFiles {
     /// `?datasette=`: a database on a Datasette server (`https://host/dbname`), opened through
     /// its JSON API instead of `?db=`.
     pub datasette: Option<String>,
+    /// `?csv=`, `?tsv=`, `?json=`, `?xlsx=`: data files downloaded whole and imported together
+    /// into one database (`import`), in the order given.
+    pub data: Vec<String>,
 }
+
+/// The parameters that name a data file to import.
+pub const DATA_PARAMETERS: [&str; 4] = ["csv", "tsv", "json", "xlsx"];
 
 /// `?db=` and `?replay=` (the first of each; blank ones are left out).
 pub fn start_files(params: &[(String, String)]) -> StartFiles {
@@ -248,6 +254,13 @@ pub fn start_files(params: &[(String, String)]) -> StartFiles {
         replay: first("replay"),
         notes: first("notes"),
         datasette: first("datasette"),
+        data: params
+            .iter()
+            .filter(|(key, value)| {
+                DATA_PARAMETERS.contains(&key.as_str()) && !value.trim().is_empty()
+            })
+            .map(|(_, value)| value.trim().to_string())
+            .collect(),
     }
 }
 
@@ -335,13 +348,27 @@ impl PageAddress {
 
     /// Whether the address opens a database at start.
     pub fn opens_a_database(&self) -> bool {
-        self.start.db.is_some() || self.start.datasette.is_some()
+        self.start.db.is_some() || self.start.datasette.is_some() || !self.start.data.is_empty()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn data_files_named_in_the_address_are_imported_together_in_their_order() {
+        let params: Vec<(String, String)> = [
+            ("csv", "a.csv"),
+            ("q", "x"),
+            ("json", " "),
+            ("xlsx", "b.xlsx"),
+        ]
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+        assert_eq!(start_files(&params).data, ["a.csv", "b.xlsx"]);
+    }
 
     fn params(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
         pairs

@@ -15,8 +15,8 @@ pub fn DatabasePanel() -> impl IntoView {
 
     let on_file = move |event: ev::Event| {
         let input: HtmlInputElement = event_target(&event);
-        if let Some(file) = input.files().and_then(|files| files.get(0)) {
-            start_open(state, Source::File(file));
+        if let Some(source) = input.files().and_then(|files| chosen(&files)) {
+            start_open(state, source);
         }
         // Lets the same file be picked again (after fixing it, say).
         input.set_value("");
@@ -40,6 +40,7 @@ pub fn DatabasePanel() -> impl IntoView {
                         type="file"
                         class="visually-hidden"
                         data-testid="db-file"
+                        multiple
                         disabled=busy
                         on:change=on_file
                     />
@@ -48,7 +49,7 @@ pub fn DatabasePanel() -> impl IntoView {
             <address_field::AddressField/>
             <super::datasette_form::DatasetteForm/>
             <p class="hint">
-                "Or drop a SQLite file (or a saved conversation, to replay it, or a notes file) anywhere on this page. It is read here, in your browser, and never uploaded. From a web address, a small file is downloaded whole and a large one read in parts, only the pages a query needs."
+                "Or drop a SQLite file (or a saved conversation, to replay it, or a notes file) anywhere on this page. CSV, TSV, JSON and Excel files become a database, one table per file or sheet (several at once can be joined). It is read here, in your browser, and never uploaded. From a web address, a small file is downloaded whole and a large one read in parts, only the pages a query needs."
             </p>
             <Status/>
         </section>
@@ -63,9 +64,21 @@ pub fn Status() -> impl IntoView {
     let ready = move || state.loading.with(Option::is_none).to_string();
     let body = move || {
         if let Some(loading) = state.loading.get() {
+            let stop = state.importing.get().then(|| {
+                view! {
+                    <button
+                        class="button"
+                        data-testid="import-stop"
+                        on:click=move |_| super::importing::stop(state)
+                    >
+                        "Stop"
+                    </button>
+                }
+            });
             return view! {
                 <p class="status-line">{loading.label}"…"</p>
                 <progress max="1" value=loading.fraction aria-label="Progress"></progress>
+                {stop}
             }
             .into_any();
         }
@@ -86,6 +99,7 @@ pub fn Status() -> impl IntoView {
                         <span class="db-reading" data-testid="db-reading">{reading}</span>
                     })}
                 </p>
+                <ImportedLine name=open.name/>
             }
             .into_any(),
             None => view! { <p class="status-line muted">"No database is open."</p> }.into_any(),
@@ -95,6 +109,42 @@ pub fn Status() -> impl IntoView {
         <div class="status" data-testid="db-status" data-ready=ready aria-live="polite">
             {body}
         </div>
+    }
+}
+
+/// The files the person chose: one as it is, several to import together.
+fn chosen(files: &web_sys::FileList) -> Option<Source> {
+    let all: Vec<web_sys::File> = (0..files.length()).filter_map(|i| files.get(i)).collect();
+    match all.len() {
+        0 => None,
+        1 => all.into_iter().next().map(Source::File),
+        _ => Some(Source::Files(all)),
+    }
+}
+
+/// Beside a database an import made (`name`, the open one's): what the import read and wrote,
+/// and "Download as .db", which saves the database it made.
+#[component]
+fn ImportedLine(name: String) -> impl IntoView {
+    let state = app_state();
+    move || {
+        let imported = state.imported.get().filter(|i| i.opened_as == name)?;
+        let database = imported.database.clone();
+        let file_name = imported.file_name.clone();
+        let download = move |_| {
+            let _ = crate::browser::save_blob(&file_name, &database);
+        };
+        Some(view! {
+            <details class="import-report" data-testid="import-report">
+                <summary>"How the files were read"</summary>
+                <ul>
+                    {imported.sentences.iter().map(|s| view! { <li>{s.clone()}</li> }).collect_view()}
+                </ul>
+            </details>
+            <button class="button" data-testid="import-download" on:click=download>
+                {format!("Download as .db ({})", imported.file_name)}
+            </button>
+        })
     }
 }
 
@@ -165,12 +215,12 @@ pub fn DropOverlay() -> impl IntoView {
     let _ = window_event_listener(ev::drop, move |event| {
         event.prevent_default();
         dragging.set(false);
-        let file = event
+        let source = event
             .data_transfer()
             .and_then(|data| data.files())
-            .and_then(|files| files.get(0));
-        if let Some(file) = file {
-            start_open(state, Source::File(file));
+            .and_then(|files| chosen(&files));
+        if let Some(source) = source {
+            start_open(state, source);
         }
     });
     view! {

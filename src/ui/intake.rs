@@ -6,6 +6,7 @@
 //! and "Open notes file" read a notes file and nothing else. Only the first bytes are read
 //! here; a database's bytes are its engine's to read.
 
+use super::importing;
 use super::knowledge;
 use super::open_steps::OpenSteps;
 use super::opening::{self, fetch_whole, Came, RemoteOpen};
@@ -14,16 +15,24 @@ use crate::browser::{last_path_segment, page_origin, read_start, resolve_against
 use crate::conversation::{self, ReadError};
 use crate::engine::file_check::{sniff, FileKind};
 use crate::engine::on_demand::remote::{DbAddress, WholeReason, WHOLE_DOWNLOAD_LIMIT_BYTES};
+use crate::import::is_data_file;
 use crate::knowledge::{sidecar, LIMITS};
 use js_sys::Uint8Array;
 use leptos::prelude::*;
 use std::sync::Arc;
+use wasm_bindgen::JsCast;
 use web_sys::{Blob, File};
 
 /// Where a database comes from.
 pub enum Source {
     /// A file the person picked or dropped.
     File(File),
+    /// Several files picked or dropped at once: data files imported together into one
+    /// database (`ui::importing`).
+    Files(Vec<File>),
+    /// Data files' addresses (`?csv=`, `?json=`, …), each downloaded whole, then imported
+    /// together.
+    DataUrls(Vec<String>),
     /// An address beside the page (`?db=demo/shop.db`, the demo), downloaded whole; `name` is
     /// what the page calls it.
     Url { url: String, name: String },
@@ -81,6 +90,12 @@ impl Source {
     fn name(&self) -> String {
         match self {
             Source::File(file) | Source::NotesFile(file) => file.name(),
+            Source::Files(files) => files.iter().map(File::name).collect::<Vec<_>>().join(" + "),
+            Source::DataUrls(urls) => urls
+                .iter()
+                .map(|url| named(url).1)
+                .collect::<Vec<_>>()
+                .join(" + "),
             Source::Url { name, .. }
             | Source::Remote { name, .. }
             | Source::WholeDownload { name, .. }
@@ -147,6 +162,26 @@ async fn open_source(state: AppState, source: Source, name: String) {
     state.server_help.set(None);
     let outcome = match source {
         Source::File(file) => take_in(state, &name, file.into(), None).await,
+        Source::Files(files) => take_several(state, files).await,
+        Source::DataUrls(urls) => {
+            let mut files = Vec::new();
+            for url in &urls {
+                let (_, file_name) = named(url);
+                let progress = move |fraction: Option<f64>| {
+                    state.loading.set(Some(Loading {
+                        label: format!("Downloading {file_name}"),
+                        fraction,
+                    }))
+                };
+                match fetch_whole(url, progress, Some(WHOLE_DOWNLOAD_LIMIT_BYTES)).await {
+                    Ok(blob) => files.push(as_file(&blob, &named(url).1)),
+                    Err(why) => return finish(state, &name, Err(OpenError::Database(why))),
+                }
+            }
+            importing::import(state, files)
+                .await
+                .map_err(OpenError::Database)
+        }
         Source::Url { url, .. } => match fetch_whole(&url, progress, None).await {
             Ok(blob) => take_in(state, &name, blob, None).await,
             Err(why) => Err(OpenError::Database(why)),
@@ -184,6 +219,11 @@ async fn open_source(state: AppState, source: Source, name: String) {
                 .map_err(OpenError::Database)
         }
     };
+    finish(state, &name, outcome);
+}
+
+/// Says how opening `name` ended (nothing when it opened), and readies the next open.
+fn finish(state: AppState, name: &str, outcome: Result<(), OpenError>) {
     let still_open = state
         .open
         .get_untracked()
@@ -231,7 +271,16 @@ async fn take_in(
         .await
         .map_err(OpenError::Database)?
         .to_vec();
+    let data = is_data_file(name);
     match sniff(&head) {
+        FileKind::Json if data && !names_askdb_format(&blob).await => {
+            importing::import(state, vec![as_file(&blob, name)])
+                .await
+                .map_err(OpenError::Database)
+        }
+        FileKind::Other if data => importing::import(state, vec![as_file(&blob, name)])
+            .await
+            .map_err(OpenError::Database),
         FileKind::Json => {
             // Either kind of file is refused when larger than its limit: read no more.
             let most = LIMITS.sidecar_bytes.max(conversation::LIMITS.file_bytes) + 1;
@@ -249,6 +298,41 @@ async fn take_in(
             .await
             .map_err(OpenError::Database),
     }
+}
+
+/// Several files at once: data files are imported together into one database; anything else
+/// is refused with what to do (one database, conversation or notes file at a time).
+async fn take_several(state: AppState, files: Vec<File>) -> Result<(), OpenError> {
+    if let Some(other) = files.iter().find(|file| !is_data_file(&file.name())) {
+        return Err(OpenError::Database(format!(
+            "{} is not a data file (CSV, TSV, JSON or Excel): several files open together only \
+             when all of them are, as one database with a table each; open a database, a \
+             conversation or a notes file on its own",
+            other.name()
+        )));
+    }
+    importing::import(state, files)
+        .await
+        .map_err(OpenError::Database)
+}
+
+/// Whether a JSON file's first bytes name one of askdb's formats (a conversation, a notes
+/// file), which are read as such; other JSON is data.
+async fn names_askdb_format(blob: &Blob) -> bool {
+    read_start(blob, ASKDB_FORMAT_WITHIN)
+        .await
+        .is_ok_and(|head| String::from_utf8_lossy(&head.to_vec()).contains("\"askdb-"))
+}
+
+/// askdb's JSON files say their format near their start.
+const ASKDB_FORMAT_WITHIN: usize = 4096;
+
+/// `blob` as a `File` named `name` (a download is a `Blob`; the importer reads `File`s).
+fn as_file(blob: &Blob, name: &str) -> File {
+    if let Some(file) = blob.dyn_ref::<File>() {
+        return file.clone();
+    }
+    File::new_with_blob_sequence(&js_sys::Array::of1(blob), name).expect("a File made of a Blob")
 }
 
 /// The first bytes read to tell a database from JSON.

@@ -17,6 +17,7 @@ mod embed;
 mod follow;
 mod golden_run;
 mod hiding;
+mod importing;
 mod intake;
 mod knowledge;
 mod ledger_view;
@@ -80,6 +81,9 @@ fn App() -> impl IntoView {
         .iter()
         .map(|address| state.datasette_source(address));
     let sources = start.db.iter().map(|url| Source::database_address(url));
+    // `?csv=`, `?json=`, …: data files imported together into one database.
+    let data = (!start.data.is_empty()).then(|| Source::DataUrls(start.data.clone()));
+    let sources = sources.chain(data);
     let sources = sources.chain(served).chain(notes);
     let sources = sources.chain(start.replay.iter().map(|url| Source::address(url)));
     intake::start_opening(state, sources.collect());

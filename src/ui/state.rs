@@ -152,6 +152,18 @@ pub struct DownloadOffer {
     pub size: Option<u64>,
 }
 
+/// The database an import made (`ui::importing`), kept for "Download as .db".
+#[derive(Clone)]
+pub struct ImportedFile {
+    /// The name the open database has while it is the one the import made.
+    pub opened_as: String,
+    /// The name "Download as .db" saves it under.
+    pub file_name: String,
+    pub database: web_sys::Blob,
+    /// What the import read and wrote, in sentences (`import::describe`).
+    pub sentences: Vec<String>,
+}
+
 /// A database being read or opened.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Loading {
@@ -235,6 +247,12 @@ pub struct AppState {
     pub open_steps: StoredValue<super::open_steps::OpenSteps, LocalStorage>,
     /// API tokens for Datasette servers, each for its own server.
     pub server_tokens: super::tokens::TokenStore,
+    /// The database the last import made (while it is open, "Download as .db" saves it).
+    pub imported: RwSignal<Option<ImportedFile>, LocalStorage>,
+    /// Stops the import that runs (`ui::importing::stop`).
+    pub import_stop: StoredValue<Option<futures::channel::oneshot::Sender<()>>, LocalStorage>,
+    /// True while an import runs (its Stop button shows).
+    pub importing: RwSignal<bool>,
     /// What the model reads and is told, and what it was sent.
     pub assistant: Assistant,
 }
@@ -289,6 +307,9 @@ impl AppState {
             sql: RwSignal::new(String::new()),
             open_steps: StoredValue::new_local(Default::default()),
             server_tokens: super::tokens::TokenStore::load(),
+            imported: RwSignal::new_local(None),
+            import_stop: StoredValue::new_local(None),
+            importing: RwSignal::new(false),
             assistant: Assistant::new(),
         }
     }

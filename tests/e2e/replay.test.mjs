@@ -259,7 +259,8 @@ test('hostile, corrupt, truncated and wrong-version files are refused with a cle
     ['types.json', JSON.stringify(conversation((f) => (f.settings.max_steps = 'many'))), /damaged: invalid type/],
     ['cut.json', valid.slice(0, valid.length / 2), /cut short/],
     ['v9.json', JSON.stringify(conversation((f) => (f.format = 'askdb-conversation/9'))), /askdb-conversation\/9/],
-    ['html.json', '{<script>alert(1)</script>', /not valid JSON/],
+    // It names askdb's format, so it is read as a conversation (other JSON is imported as data).
+    ['html.json', '{"format": "askdb-conversation/1", <script>alert(1)</script>', /not valid JSON/],
     // Format 2: a grouping for four candidates where two were drawn.
     [
       'grouping.json',

@@ -1,0 +1,46 @@
+//! The importer (issue 27): CSV, TSV, delimited text, JSON and Excel files made into one SQLite
+//! database, a table per file (per sheet for a workbook), with a report of what was read.
+//!
+//! Pure and built for every target; natively tested against rusqlite. In the page it runs in
+//! a worker of its own (`worker`, the `askdb-import-worker` binary), written into sql.js, and
+//! the page talks to it through `client::ImportJob`.
+//!
+//! - [`sniff`]: what a file is, from its name and first bytes (one function, one place).
+//! - [`decode`]: its text encoding (UTF-8 with or without BOM, UTF-16), as UTF-8.
+//! - [`infer`]: values' kinds and columns' types; [`header`]: whether the first row is one.
+//! - [`names`]: file, sheet and column names as SQL identifiers, unique.
+//! - [`delimited`], [`json`], [`xlsx`]: one reader per format, two passes each (types, then
+//!   values), so that a file is streamed and never held twice.
+//! - [`sink`]: where rows go (`native::RusqliteSink`; the worker's sql.js sink).
+//! - [`report`]: what was done, as data, and [`report::describe`], as sentences.
+//! - [`run`]: [`import_files`], the entry point.
+
+pub mod decode;
+pub mod delimited;
+pub mod error;
+pub mod header;
+pub mod infer;
+pub mod json;
+pub mod names;
+pub mod report;
+pub mod run;
+pub mod sink;
+pub mod sniff;
+pub mod source;
+pub mod table;
+pub mod xlsx;
+
+#[cfg(target_arch = "wasm32")]
+pub mod client;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod native;
+#[cfg(target_arch = "wasm32")]
+pub mod worker;
+
+pub use error::{ImportError, MAX_COLUMNS};
+pub use report::{describe, ImportReport};
+pub use run::{import_files, InputFile};
+pub use sink::Sink;
+pub use sniff::{data_format, is_data_file, Sniffed};
+pub use source::ByteSource;
+pub use table::Progress;
