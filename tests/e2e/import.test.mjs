@@ -64,6 +64,8 @@ test('each kind of data file opens as a read-only database, its values typed as 
     ['scores.tsv', 'who\tscore\nann\t3\nbo\t4\n', 'scores', 'SELECT who, score * 2 FROM scores ORDER BY who', [['ann', '6'], ['bo', '8']]],
     ['people.json', '[{"name":"Ann","tags":["a","b"],"ok":true},{"name":"Bo","ok":false}]', 'people', 'SELECT name, tags, ok FROM people ORDER BY name', [['Ann', '["a","b"]', '1'], ['Bo', 'NULL', '0']]],
     ['events.ndjson', '{"kind":"x","n":1}\n{"kind":"y","n":2}\n', 'events', 'SELECT sum(n) FROM events', [['3']]],
+    // Integers beyond 32 bits and beyond 2^53 (JavaScript's exact range) arrive exact.
+    ['big.csv', 'n\n3000000000\n9007199254740993\n-9223372036854775808\n', 'big', "SELECT CAST(n AS TEXT), typeof(n) FROM big ORDER BY n", [['-9223372036854775808', 'integer'], ['3000000000', 'integer'], ['9007199254740993', 'integer']]],
   ]) {
     await chooseFile(page, file(name, text));
     await waitForOpen(page, `${name} (imported)`, 60_000);
