@@ -126,7 +126,8 @@ const TOKYO_TURNS = [
 const NARROW = { viewport: { width: 400, height: 800 } };
 const WIDE_SQL =
   "SELECT id, name, prefecture, joined_at, name AS customer_name, prefecture AS where_they_live, " +
-  "joined_at AS customer_since FROM customers WHERE prefecture = 'Tokyo' ORDER BY name";
+  "joined_at AS customer_since, name || ' of ' || prefecture AS customer_and_prefecture " +
+  "FROM customers WHERE prefecture = 'Tokyo' ORDER BY name";
 const WIDE_TURNS = [
   call('run_sql', { sql: WIDE_SQL }),
   finalAnswer('**Alice and Evan** live in Tokyo.', WIDE_SQL),
@@ -397,12 +398,14 @@ test('result tables have column headers, and one too wide for its box is a named
   await ask(page, 'Everything about the customers in Tokyo?');
   await waitForAnswer(page);
   await expectAnswerRows(page, [
-    ['1', 'Alice', 'Tokyo', '2023-01-10', 'Alice', 'Tokyo', '2023-01-10'],
-    ['5', 'Evan', 'Tokyo', '2023-05-01', 'Evan', 'Tokyo', '2023-05-01'],
+    ['1', 'Alice', 'Tokyo', '2023-01-10', 'Alice', 'Tokyo', '2023-01-10', 'Alice of Tokyo'],
+    ['5', 'Evan', 'Tokyo', '2023-05-01', 'Evan', 'Tokyo', '2023-05-01', 'Evan of Tokyo'],
   ]);
   const evidence = page.getByTestId('answer-result');
   const headers = await evidence.getByRole('columnheader').allTextContents();
-  assert.deepEqual(headers, ['id', 'name', 'prefecture', 'joined_at', 'customer_name', 'where_they_live', 'customer_since']);
+  assert.deepEqual(headers, [
+    'id', 'name', 'prefecture', 'joined_at', 'customer_name', 'where_they_live', 'customer_since', 'customer_and_prefecture',
+  ]);
   const step = page.locator('[data-testid="step"][data-tool="run_sql"]');
   await step.locator('summary').click(); // the card opens onto its first rows
   const stepHeaders = await step.getByRole('columnheader').allTextContents();
