@@ -84,7 +84,8 @@ fn table_view(align: &[Align], header: &[Vec<Inline>], rows: &[Vec<Vec<Inline>>]
         })
         .collect_view();
     view! {
-        <div class="table-scroll">
+        // Focusable so that a wide table scrolls from the keyboard (see `result_table`).
+        <div class="table-scroll" tabindex="0" role="region" aria-label="Table in the answer">
             <table>
                 <thead>
                     <tr>{header}</tr>

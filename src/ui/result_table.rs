@@ -129,7 +129,15 @@ fn ResultTable(result: Arc<QueryResult>, ids: TestIds) -> impl IntoView {
             </button>
         </div>
         <TableOrChart result=result>
-            <div class="table-scroll" data-testid=ids.id("result") tabindex="0" aria-label="Rows">
+            // A region one can Tab to, so that a table wider or longer than its box scrolls
+            // with the arrow keys too (WCAG 2.1.1), and is named when reached.
+            <div
+                class="table-scroll"
+                data-testid=ids.id("result")
+                tabindex="0"
+                role="region"
+                aria-label="Result rows"
+            >
                 <table>
                     <thead>
                         <tr>{header}</tr>

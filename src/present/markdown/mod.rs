@@ -68,3 +68,51 @@ pub enum Align {
     Center,
     Right,
 }
+
+/// What `markdown` says, as plain text: what a screen reader is given to announce (a live
+/// region reads text, and links or tables in it could not be used anyway). Blocks end up on
+/// lines of their own; table cells are separated by ", ".
+pub fn plain_text(markdown: &str) -> String {
+    let mut lines = Vec::new();
+    blocks_text(&parse(markdown), &mut lines);
+    lines.join("\n")
+}
+
+fn blocks_text(blocks: &[Block], lines: &mut Vec<String>) {
+    for block in blocks {
+        match block {
+            Block::Paragraph(inlines) | Block::Heading { inlines, .. } => {
+                lines.push(inlines_text(inlines));
+            }
+            Block::List { items, .. } => items.iter().for_each(|item| blocks_text(item, lines)),
+            Block::CodeBlock { code, .. } => lines.push(code.trim_end().to_string()),
+            Block::Quote(blocks) => blocks_text(blocks, lines),
+            Block::Table { header, rows, .. } => {
+                let row_text = |cells: &[Vec<Inline>]| {
+                    let cells: Vec<String> = cells.iter().map(|c| inlines_text(c)).collect();
+                    cells.join(", ")
+                };
+                lines.push(row_text(header));
+                lines.extend(rows.iter().map(|row| row_text(row)));
+            }
+            Block::Rule => {}
+        }
+    }
+}
+
+fn inlines_text(inlines: &[Inline]) -> String {
+    let mut text = String::new();
+    for inline in inlines {
+        match inline {
+            // A soft line break is shown as a space, so it is read as one.
+            Inline::Text(part) => text.push_str(&part.replace('\n', " ")),
+            Inline::Code(code) => text.push_str(code),
+            Inline::Emphasis(children)
+            | Inline::Strong(children)
+            | Inline::Strikethrough(children)
+            | Inline::Link { children, .. } => text.push_str(&inlines_text(children)),
+            Inline::LineBreak => text.push(' '),
+        }
+    }
+    text
+}

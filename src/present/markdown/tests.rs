@@ -390,3 +390,24 @@ fn empty_and_whitespace_input() {
     assert_eq!(parse(""), vec![]);
     assert_eq!(parse("  \n\n \t"), vec![]);
 }
+
+#[test]
+fn plain_text_keeps_the_words_and_drops_the_markup() {
+    use super::plain_text;
+    assert_eq!(
+        plain_text("**Alice and Evan** live in Tokyo."),
+        "Alice and Evan live in Tokyo."
+    );
+    assert_eq!(
+        plain_text(
+            "# Sales\n\nSee [the table](https://example.com) and `total`:\n\n- one\n- *two*"
+        ),
+        "Sales\nSee the table and total:\none\ntwo"
+    );
+    assert_eq!(
+        plain_text("| city | n |\n| --- | --: |\n| Tokyo | 2 |"),
+        "city, n\nTokyo, 2"
+    );
+    // Raw HTML stays literal text, as on screen.
+    assert_eq!(plain_text("a <b>c</b>"), "a <b>c</b>");
+}

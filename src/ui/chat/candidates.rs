@@ -12,6 +12,7 @@ use crate::conversation::{ModelInfo, RecordedQuestion, Recorder, RunSettings};
 use crate::engine::page::ModelDatabase;
 use crate::engine::QueryLimits;
 use crate::llm::{LlmProvider, Usage};
+use crate::present::markdown::plain_text;
 use crate::settings::ModelSettings;
 use crate::ui::result_table::ResultView;
 use leptos::prelude::*;
@@ -161,6 +162,17 @@ impl ChatState {
         }
         run.elapsed_ms.set_value(Some(elapsed_ms));
         run.drawn.set(Some(drawn.clone()));
+        // Said once, with the answer when they agree (on a split the person chooses one).
+        let summary = drawn.agreement.summary();
+        let answer = agreed.and_then(|index| drawn.answers[index].answer());
+        self.announce(match (stopped, answer) {
+            (true, _) => format!("Stopped. {summary}."),
+            (false, Some(answer)) => format!("{summary}. Answer: {}", plain_text(&answer.text)),
+            (false, None) if drawn.agreement.is_split() => {
+                format!("{summary}: choose the result that answers the question.")
+            }
+            (false, None) => format!("{summary}."),
+        });
         if let Some(index) = agreed {
             take_answer(exchange, &drawn, index);
         }
@@ -302,12 +314,8 @@ pub fn CandidatesVerdict(exchange: Exchange, run: CandidateRun) -> impl IntoView
         });
         Some(view! {
             <section class="candidates-verdict" data-testid="candidates-verdict" aria-label="How the candidates agree">
-                <p
-                    class="agreement"
-                    class:split=agreement.is_split()
-                    data-testid="agreement"
-                    role="status"
-                >
+                // Not a live region: the chat's log says it once (`announce`).
+                <p class="agreement" class:split=agreement.is_split() data-testid="agreement">
                     {summary}
                 </p>
                 {split}

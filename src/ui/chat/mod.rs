@@ -9,6 +9,7 @@
 //! conversation can be saved (`save`); a saved one is replayed (`replay`) through the same
 //! agent with the recorded model turns.
 
+mod announce;
 mod answer;
 mod candidates;
 mod question;
@@ -135,6 +136,8 @@ pub struct ChatState {
     replay: RwSignal<Option<ReplayInfo>>,
     /// The replay's pace, which its speed control changes while it plays.
     pace: StoredValue<Pace, LocalStorage>,
+    /// What a screen reader has been told, oldest first (see `announce`).
+    announcements: RwSignal<Vec<String>>,
 }
 
 fn chat_state() -> ChatState {
@@ -157,6 +160,7 @@ impl ChatState {
             recorded_with: StoredValue::new(None),
             replay: RwSignal::new(None),
             pace: StoredValue::new_local(Pace::default()),
+            announcements: RwSignal::new(Vec::new()),
         }
     }
 
@@ -169,6 +173,7 @@ impl ChatState {
         self.error.set(None);
         self.totals.set(Totals::default());
         self.replay.set(None);
+        self.announcements.set(Vec::new());
     }
 
     fn new_conversation(&self) {
@@ -319,9 +324,11 @@ impl ChatState {
         }
         self.session.set_value(Some(session));
         match &result {
-            Ok(answer) => self
-                .totals
-                .update(|t| t.add(answer.usage, answer.elapsed_ms)),
+            Ok(answer) => {
+                self.totals
+                    .update(|t| t.add(answer.usage, answer.elapsed_ms));
+                self.announce_answer(answer);
+            }
             Err(failure) => {
                 self.totals
                     .update(|t| t.add(failure.usage, failure.elapsed_ms));
@@ -426,6 +433,7 @@ pub fn Chat() -> impl IntoView {
             <super::hiding::HiddenLine/>
             <setup_line::SetupLine/>
             <question::QuestionBox/>
+            <announce::Announcements/>
             {move || {
                 let list = chat.exchanges.get();
                 let (current, earlier) = list.split_last()?;

@@ -7,6 +7,7 @@ use crate::present::ledger::tokens;
 use crate::present::time::elapsed;
 use leptos::ev;
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
 
 #[component]
 pub fn QuestionBox() -> impl IntoView {
@@ -28,6 +29,9 @@ pub fn QuestionBox() -> impl IntoView {
             on:submit=move |event| {
                 event.prevent_default();
                 chat.ask();
+                // Ask turns itself off while the question runs: the focus goes back to the
+                // box, for the next question, and Stop is the next Tab away.
+                focus_question();
             }
         >
             <label class="visually-hidden" for="question">"Your question"</label>
@@ -55,7 +59,11 @@ pub fn QuestionBox() -> impl IntoView {
                     class="button"
                     data-testid="stop"
                     disabled=move || !running()
-                    on:click=move |_| chat.task.stop()
+                    on:click=move |_| {
+                        chat.task.stop();
+                        // Stop turns itself off: the focus would fall to the page's top.
+                        focus_question();
+                    }
                 >
                     "Stop"
                 </button>
@@ -86,10 +94,21 @@ pub fn QuestionBox() -> impl IntoView {
             chat.error
                 .get()
                 .map(|message| {
-                    view! { <p class="agent-error" data-testid="agent-error" role="alert">{message}</p> }
+                    // Read out by the chat's log (`announce`), once: not an alert as well.
+                    view! { <p class="agent-error" data-testid="agent-error">{message}</p> }
                 })
         }}
         <UsageLine/>
+    }
+}
+
+/// Puts the focus in the question box.
+fn focus_question() {
+    let question = document()
+        .get_element_by_id("question")
+        .and_then(|element| element.dyn_into::<web_sys::HtmlElement>().ok());
+    if let Some(question) = question {
+        let _ = question.focus();
     }
 }
 

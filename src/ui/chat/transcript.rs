@@ -83,7 +83,9 @@ pub fn TranscriptView(transcript: Transcript) -> impl IntoView {
             transcript
                 .0
                 .with(|t| t.status.clone())
-                .map(|status| view! { <p class="agent-status" role="status">{status}</p> })
+                // No live region: the status changes at every step ("Running run_sql…"), and
+                // the chat's log (`announce`) says only what is finished.
+                .map(|status| view! { <p class="agent-status">{status}</p> })
         }}
     }
 }
@@ -348,7 +350,8 @@ fn rows_view(columns: &[String], first: &[Vec<serde_json::Value>], total: RowCou
         .map(|row| view! { <tr>{row.iter().map(json_cell).collect_view()}</tr> })
         .collect_view();
     view! {
-        <div class="table-scroll mini">
+        // Focusable so that a wide result scrolls from the keyboard (see `result_table`).
+        <div class="table-scroll mini" tabindex="0" role="region" aria-label="First rows of the result">
             <table>
                 <caption>{caption}</caption>
                 <thead>

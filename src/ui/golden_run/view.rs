@@ -163,7 +163,8 @@ fn Calibration() -> impl IntoView {
                             "The agreed answer (the result more candidates gave than any other): {right} of {asked} correct. Each question's result below is its first candidate's."
                         )}
                     </p>
-                    <div class="table-scroll">
+                    // Focusable so that it scrolls from the keyboard (see `result_table`).
+                    <div class="table-scroll" tabindex="0" role="region" aria-label="Calibration">
                         <table class="calibration-table">
                             <thead>
                                 <tr>

@@ -93,7 +93,9 @@ fn edit_button(
             data-testid="note-edit"
             aria-expanded=move || editing.get().to_string()
             aria-label=move || {
-                let verb = if note.with(Option::is_some) { "Edit the note on" } else { "Add a note on" };
+                // Starts with the visible words ("edit note", "+ note"), so that a person who
+                // speaks to their computer can say what they see (WCAG 2.5.3).
+                let verb = if note.with(Option::is_some) { "Edit note on" } else { "Add a note on" };
                 format!("{verb} {name}")
             }
             on:click=move |_| editing.update(|open| *open = !*open)
