@@ -4,7 +4,7 @@
 //! so the report can say where. Written here rather than with encoding_rs because the importer
 //! must say on which line a bad unit was, which a general decoder does not tell.
 
-use super::report::Places;
+use super::places::Places;
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
 use std::io::{self, Read};

@@ -12,6 +12,7 @@
 //! - [`delimited`], [`json`], [`xlsx`]: one reader per format, two passes each (types, then
 //!   values), so that a file is streamed and never held twice.
 //! - [`sink`]: where rows go (`native::RusqliteSink`; the worker's sql.js sink).
+//! - [`places`]: where in a file something happened (lines, elements, rows), kept short.
 //! - [`report`]: what was done, as data, and [`report::describe`], as sentences.
 //! - [`run`]: [`import_files`], the entry point.
 
@@ -22,6 +23,7 @@ pub mod header;
 pub mod infer;
 pub mod json;
 pub mod names;
+pub mod places;
 pub mod report;
 pub mod run;
 pub mod sink;
