@@ -5,6 +5,7 @@
 //! without giving it a handle on this page or telling it where the click came from.
 
 use crate::present::markdown::{parse, Align, Block, Inline};
+use crate::ui::table_scroll::TableScroll;
 use leptos::prelude::*;
 
 /// `markdown` as blocks of text.
@@ -84,15 +85,14 @@ fn table_view(align: &[Align], header: &[Vec<Inline>], rows: &[Vec<Vec<Inline>>]
         })
         .collect_view();
     view! {
-        // Focusable so that a wide table scrolls from the keyboard (see `result_table`).
-        <div class="table-scroll" tabindex="0" role="region" aria-label="Table in the answer">
+        <TableScroll label="Table in the answer">
             <table>
                 <thead>
                     <tr>{header}</tr>
                 </thead>
                 <tbody>{rows}</tbody>
             </table>
-        </div>
+        </TableScroll>
     }
     .into_any()
 }

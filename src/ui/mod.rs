@@ -31,6 +31,7 @@ mod settings;
 mod state;
 mod task;
 // Only in the page the end-to-end tests build: the shipped page exposes no bytes on `window`.
+mod table_scroll;
 #[cfg(feature = "test-hooks")]
 mod test_hooks;
 mod tokens;

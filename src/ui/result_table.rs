@@ -11,6 +11,7 @@ use crate::count::{plural, rows_caption};
 use crate::engine::{QueryResult, Value};
 use crate::present::csv::to_csv;
 use crate::present::time::elapsed;
+use crate::ui::table_scroll::TableScroll;
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -129,22 +130,14 @@ fn ResultTable(result: Arc<QueryResult>, ids: TestIds) -> impl IntoView {
             </button>
         </div>
         <TableOrChart result=result>
-            // A region one can Tab to, so that a table wider or longer than its box scrolls
-            // with the arrow keys too (WCAG 2.1.1), and is named when reached.
-            <div
-                class="table-scroll"
-                data-testid=ids.id("result")
-                tabindex="0"
-                role="region"
-                aria-label="Result rows"
-            >
+            <TableScroll label="Result rows" test_id=ids.id("result")>
                 <table>
                     <thead>
                         <tr>{header}</tr>
                     </thead>
                     <tbody>{slices}</tbody>
                 </table>
-            </div>
+            </TableScroll>
         </TableOrChart>
     }
 }

@@ -138,6 +138,19 @@ async function scrollsSideways(page, testId) {
   return page.getByTestId(testId).first().evaluate((element) => element.scrollWidth > element.clientWidth + 10);
 }
 
+/**
+ * The demo open in `theme`, the customers table unfolded, and the button `button` of its
+ * column `column` pressed; returns once `shown` (a test id) shows.
+ */
+async function pressOnCustomersColumn(t, theme, column, button, shown) {
+  const page = await openIn(t, theme);
+  await openDemo(page);
+  await unfoldTable(page, 'customers');
+  await page.locator(`[data-name="customers"] .column[data-name="${column}"] [data-testid="${button}"]`).click();
+  await page.getByTestId(shown).first().waitFor();
+  return page;
+}
+
 // Each state of the page, reached from a fresh page in `theme`.
 const STATES = {
   'the landing page': async (t, theme) => openIn(t, theme),
@@ -178,22 +191,8 @@ const STATES = {
     await expectRows(page, TOKYO_SQL, TOKYO_ROWS);
     return page;
   },
-  'the knowledge editor open': async (t, theme) => {
-    const page = await openIn(t, theme);
-    await openDemo(page);
-    await unfoldTable(page, 'customers');
-    await page.locator('[data-name="customers"] .column[data-name="joined_at"] [data-testid="note-edit"]').click();
-    await page.getByTestId('note-input').first().waitFor();
-    return page;
-  },
-  'a column hidden': async (t, theme) => {
-    const page = await openIn(t, theme);
-    await openDemo(page);
-    await unfoldTable(page, 'customers');
-    await page.locator('[data-name="customers"] .column[data-name="prefecture"] [data-testid="hide-column"]').click();
-    await page.getByTestId('hidden-line').waitFor();
-    return page;
-  },
+  'the knowledge editor open': async (t, theme) => pressOnCustomersColumn(t, theme, 'joined_at', 'note-edit', 'note-input'),
+  'a column hidden': async (t, theme) => pressOnCustomersColumn(t, theme, 'prefecture', 'hide-column', 'hidden-line'),
   'a wide answer at 400 px': async (t, theme) => {
     const { page } = await demoWithModel(t, theme, WIDE_TURNS, NARROW);
     await ask(page, 'Everything about the customers in Tokyo?');

@@ -16,6 +16,7 @@ use crate::present::time::elapsed;
 use crate::present::transcript::{
     self as model, is_warning, Entry, KnowledgeLine, NoteKind, SchemaLine, Step, StepDifference,
 };
+use crate::ui::table_scroll::TableScroll;
 use leptos::prelude::*;
 
 /// Rows of a result shown in a card; the model saw more, the evidence table shows all.
@@ -350,8 +351,7 @@ fn rows_view(columns: &[String], first: &[Vec<serde_json::Value>], total: RowCou
         .map(|row| view! { <tr>{row.iter().map(json_cell).collect_view()}</tr> })
         .collect_view();
     view! {
-        // Focusable so that a wide result scrolls from the keyboard (see `result_table`).
-        <div class="table-scroll mini" tabindex="0" role="region" aria-label="First rows of the result">
+        <TableScroll label="First rows of the result" mini=true>
             <table>
                 <caption>{caption}</caption>
                 <thead>
@@ -359,7 +359,7 @@ fn rows_view(columns: &[String], first: &[Vec<serde_json::Value>], total: RowCou
                 </thead>
                 <tbody>{body}</tbody>
             </table>
-        </div>
+        </TableScroll>
     }
     .into_any()
 }

@@ -8,6 +8,7 @@ use crate::eval::calibration::{agreed_passed, calibration};
 use crate::eval::report::share;
 use crate::eval::run::{GoldenResult, Outcome};
 use crate::present::time::elapsed;
+use crate::ui::table_scroll::TableScroll;
 use leptos::prelude::*;
 
 const PANEL_ID: &str = "check-the-model";
@@ -163,8 +164,7 @@ fn Calibration() -> impl IntoView {
                             "The agreed answer (the result more candidates gave than any other): {right} of {asked} correct. Each question's result below is its first candidate's."
                         )}
                     </p>
-                    // Focusable so that it scrolls from the keyboard (see `result_table`).
-                    <div class="table-scroll" tabindex="0" role="region" aria-label="Calibration">
+                    <TableScroll label="Calibration">
                         <table class="calibration-table">
                             <thead>
                                 <tr>
@@ -176,7 +176,7 @@ fn Calibration() -> impl IntoView {
                             </thead>
                             <tbody>{rows}</tbody>
                         </table>
-                    </div>
+                    </TableScroll>
                 </section>
             })
         })
