@@ -16,6 +16,7 @@ import {
   ROOT,
   expectRows,
   openDemo,
+  runSql,
   resultTable,
   STEP_TIMEOUT_MS,
   startSession,
@@ -189,6 +190,9 @@ const STATES = {
     const page = await openIn(t, theme);
     await openDemo(page);
     await expectRows(page, TOKYO_SQL, TOKYO_ROWS);
+    // A NULL too: its badge has colours of its own (the positive control: it shows).
+    await runSql(page, "SELECT name, prefecture FROM customers WHERE prefecture IS NULL OR prefecture = 'Tokyo' ORDER BY id");
+    await page.getByTestId('result').locator('.null-mark').first().waitFor();
     return page;
   },
   'the knowledge editor open': async (t, theme) => pressOnCustomersColumn(t, theme, 'joined_at', 'note-edit', 'note-input'),
