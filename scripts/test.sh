@@ -62,7 +62,8 @@ wasm_test_targets() {
 
 step "format" cargo fmt --all --check
 step "clippy native" cargo clippy --all-targets -- -D warnings
-step "clippy wasm" cargo clippy --target wasm32-unknown-unknown --all-targets -- -D warnings
+# --all-features: the page (src/ui) and its test hooks are behind features.
+step "clippy wasm" cargo clippy --target wasm32-unknown-unknown --all-targets --all-features -- -D warnings
 # The Datasette client's tests (tests/datasette_client.rs) start the pinned Datasette: installed
 # now, when it is needed.
 step "datasette for the native tests" setup_datasette
@@ -71,7 +72,7 @@ step "native tests" cargo test
 # The page people are served (dist/), then the page the tests run (target/test-page: the same
 # with the test hooks of src/ui/test_hooks.rs, which expose the database's bytes on `window`).
 step "release build" trunk build --offline --release
-step "test page build" trunk build --offline --release --features test-hooks --dist "$TEST_PAGE"
+step "test page build" env ASKDB_FEATURES=test-hooks trunk build --offline --release --dist "$TEST_PAGE"
 step "no test hooks in dist" test_hooks_only_in_the_test_page
 
 mapfile -t WASM_TARGETS < <(wasm_test_targets)
