@@ -218,9 +218,9 @@ impl ChatState {
 }
 
 on_first_use! {
-    assistant =>
-    /// Plays a conversation (see [`ChatState::play`]): downloaded with the agent, as a
-    /// question is.
+    replay =>
+    /// Plays a conversation (see [`ChatState::play`]): the agent comes with it, but not the
+    /// providers, so that a documentation page's demo downloads only what a replay needs.
     fn replay_in_chunk(
         chat: ChatState,
         file: Arc<ConversationFile>,
