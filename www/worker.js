@@ -12,7 +12,8 @@
 //               {id, type: "run", sql, params, maxRows, countBudgetMs}
 //                                           params: the values of ?1 ?2 … (the guard checked
 //                                           that the statement takes exactly these)
-//               {id, type: "warm"}         loads sql.js, so that the next request need not
+//               {id, type: "warm"}         loads sql.js and works it a little (warmUp), so
+//                                           that the next request need not wait for either
 //               {id, type: "export"}
 //               {id, type: "derive", source, script}  applies script to a writable copy of the
 //                                           Blob's bytes (not the open database) and answers
@@ -180,6 +181,39 @@ async function derive(SQL, source, script) {
   }
 }
 
+// Works SQLite's own code a little on a scratch database, in steps that let other messages in
+// between (an "open" reads its file meanwhile), so that the browser has compiled its hot paths
+// to optimized code before the first real query; it stops once a database is open (whose own
+// queries then do the same). Without it the first queries run on the
+// browser's first, quick compilation: a full scan whose one step runs the whole scan stays
+// there to its end (measured in Chromium on 105 MB: a full scan's first run 460-670 ms cold,
+// 210 ms after this; an indexed join's 85-166 ms cold, 24-42 ms after). About 0.2 s of one
+// core, spent while the person chooses a file.
+async function warmUp(SQL) {
+  const scratch = new SQL.Database();
+  try {
+    scratch.exec(`CREATE TABLE t(a INTEGER PRIMARY KEY, b INTEGER, c TEXT);
+      WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r WHERE i < 20000)
+      INSERT INTO t SELECT i, i % 97, 'x' || i FROM r;
+      CREATE INDEX t_b ON t(b);`);
+    const work = [
+      "SELECT b, count(*), sum(a) FROM t GROUP BY b ORDER BY 3 DESC",
+      "SELECT count(*), sum(y.a) FROM t x JOIN t y ON y.b = x.b WHERE x.a BETWEEN 100 AND 160",
+      "SELECT count(*) FROM t WHERE c LIKE 'x1%'",
+    ];
+    for (let round = 0; round < 3; round++) {
+      for (const sql of work) {
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        if (db) return;
+        scratch.exec(sql);
+      }
+    }
+  } finally {
+    scratch.close();
+  }
+  return null;
+}
+
 // An abort inside the wasm module (out of memory, a trap) leaves sql.js unusable.
 function isFatal(e) {
   return (
@@ -217,6 +251,8 @@ async function handle(message, progress) {
   }
   switch (message.type) {
     case "warm":
+      // Answered at once: the work goes on between the next requests (it yields to them).
+      warmUp(SQL).catch(() => {});
       return null;
     case "open":
       return openDatabase(SQL, read);

@@ -127,14 +127,14 @@ pub fn expect_open(state: AppState) {
     }
     leptos::task::spawn_local(async move {
         // A failed download is tried again, and said, by the open itself.
-        if preload_opening().await.is_err() {
+        if preload_database().await.is_err() {
             EXPECTED.set(false);
         }
     });
 }
 
 thread_local! {
-    /// Whether [`expect_open`] has downloaded (or is downloading) the opening chunk.
+    /// Whether [`expect_open`] has downloaded (or is downloading) the database chunk.
     static EXPECTED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
@@ -176,7 +176,7 @@ enum OpenError {
 }
 
 on_first_use! {
-    opening, preload(preload_opening) =>
+    database, preload(preload_database) =>
     /// Opens `source` (see [`open_source`]): reading files and addresses, opening a database
     /// and showing its tables are downloaded with the first open.
     fn open_in_chunk(state: AppState, source: Source, name: String) -> () {

@@ -1,10 +1,11 @@
 //! Parts of the page that only some visits need, downloaded the first time they are used.
 //!
 //! A first visit downloads the page's main wasm only: what shows the panels and takes a file.
-//! Opening a database, hiding, notes, the value index, asking, replaying, the golden run and
-//! drawing an answer's Markdown are each behind a function declared with [`on_first_use!`]:
-//! `scripts/build-page-wasm.sh` moves that function, and everything only it reaches, into a
-//! chunk of its own (`split_<chunk>.wasm`; code that several chunks share goes into a
+//! What an open database needs (opening it, the model's view, its notes, the value index: the
+//! chunk `database`, fetched as soon as the person is about to open something), asking (with
+//! the providers and Markdown's reader), replaying, and the golden run are each behind
+//! functions declared with [`on_first_use!`]. `scripts/build-page-wasm.sh` moves those
+//! functions, and everything only they reach, into their chunk (`split_<chunk>.wasm`; code that several chunks share goes into a
 //! `chunk_<n>.wasm` they load with them), fetched by `__wasm_split.js` on the first call and
 //! then kept. The chunks share the main wasm's memory: Rust values cross as they are, nothing
 //! is copied or serialized.

@@ -81,7 +81,7 @@ pub fn refresh(state: AppState) {
 }
 
 on_first_use! {
-    values =>
+    database =>
     /// Reads the values of `db` (see [`ValueIndex::build`]), downloaded once a database has
     /// opened.
     fn build_in_chunk(db: Rc<ModelDatabase>, schema: Schema, plan: IndexPlan, bounds: Bounds) -> ValueIndex {

@@ -29,7 +29,7 @@ async function quiet(page) {
   }
 }
 
-test('the first visit downloads the main part only; pointing at the database panel starts SQLite and the opening chunk', async (t) => {
+test('the first visit downloads the main part only; pointing at the database panel starts SQLite and the database chunk', async (t) => {
   const page = await session.open({ beforeLoad: recordRequests, closeAfter: t });
   await quiet(page);
   const first = [...page.requestsSeen];
@@ -40,9 +40,9 @@ test('the first visit downloads the main part only; pointing at the database pan
   // The control: the same recording sees them as soon as the person is about to open a file.
   await page.locator('section.database').hover();
   await waitUntil(
-    'the opening chunk and sql.js to be fetched',
+    'the database chunk and sql.js to be fetched',
     () => page.requestsSeen.slice(first.length),
-    (later) => later.includes('split_opening.wasm') && later.includes('sql-wasm.wasm'),
+    (later) => later.includes('split_database.wasm') && later.includes('sql-wasm.wasm'),
   );
   await openDemo(page);
   assert.deepEqual(page.problems, []);
@@ -51,7 +51,7 @@ test('the first visit downloads the main part only; pointing at the database pan
 test('a first open whose chunk cannot be downloaded says so, and the next try opens', async (t) => {
   const page = await session.open({ beforeLoad: recordRequests, closeAfter: t });
   let refused = 0;
-  await page.route('**/split_opening.wasm', (route) => {
+  await page.route('**/split_database.wasm', (route) => {
     refused += 1;
     return route.abort('internetdisconnected');
   });
@@ -65,7 +65,7 @@ test('a first open whose chunk cannot be downloaded says so, and the next try op
   assert.ok(refused >= 1, 'the chunk was asked for and refused');
   assert.deepEqual(page.problems, [], 'no page error: the failed download is not a crash');
 
-  await page.unroute('**/split_opening.wasm');
+  await page.unroute('**/split_database.wasm');
   await openDemo(page);
 });
 

@@ -173,7 +173,7 @@ async fn make_model_view(state: AppState, schema: Schema, hidden: Hidden, genera
 }
 
 on_first_use! {
-    model_view =>
+    database =>
     /// See [`model_view_for`]: planning and making the model's view (the copy's script, the
     /// fence) are downloaded with the first database opened.
     fn model_view_in_chunk(

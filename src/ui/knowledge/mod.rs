@@ -127,7 +127,7 @@ pub async fn load_for_open(state: AppState, schema: &Schema, key: Result<String,
 }
 
 on_first_use! {
-    knowledge =>
+    database =>
     /// The database's own knowledge (see [`sources::from_file`]): its readers are downloaded
     /// with the first database opened.
     fn read_in_chunk(db: Rc<PageDatabase>) -> Result<(Knowledge, Vec<Problem>), String> {
