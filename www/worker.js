@@ -7,8 +7,10 @@
 // Messages in:  {id, type: "init", base}    always first; base: absolute URL of worker.js, with
 //                                           rows.js, sql-wasm.js and sql-wasm.wasm beside it (loaded at
 //                                           the first request that needs SQLite)
-//               {id, type: "open", source}  source: a Blob (a File) of a whole database file,
-//                                           read here (into this worker's memory only)
+//               {id, type: "open", source, oneReadBytes}
+//                                           source: a Blob (a File) of a whole database file,
+//                                           read here (into this worker's memory only): in one
+//                                           call up to oneReadBytes, else in parts, with progress
 //               {id, type: "run", sql, params, maxRows, countBudgetMs}
 //                                           params: the values of ?1 ?2 … (the guard checked
 //                                           that the statement takes exactly these)
@@ -66,17 +68,19 @@ async function openDatabase(SQL, read) {
 class SqlJsUnavailable extends Error {}
 class Unreadable extends Error {}
 
-// Up to this size a file is read in one call, the browser's quickest way (305 MB: 0.41-0.43 s,
-// against 0.55-0.81 s in the stream's chunks; docs/benchmarks.md), which says nothing of its
-// progress: it takes about a second at most. A larger one is read in chunks, with progress.
+// Up to this size (unless the page says another, "open"'s oneReadBytes: ONE_READ_BYTES in
+// src/engine/in_memory/worker.rs) a file is read in one call, the browser's quickest way
+// (305 MB: 0.41-0.43 s, against 0.55-0.81 s in the stream's chunks; docs/benchmarks.md), which
+// says nothing of its progress: it takes about a second at most. A larger one is read in
+// chunks, with progress.
 const ONE_READ_BYTES = 512 * 1024 * 1024;
 
 // Reads a Blob (a File) whole into one buffer, saying how far it got (`progress(fraction)`,
-// now and then, for a file over ONE_READ_BYTES). A failure is the file's or the browser's,
+// now and then, for a file over `oneReadBytes`). A failure is the file's or the browser's,
 // never SQLite's: a file that changed or went away since it was chosen, or one too large for
 // this tab's memory.
-async function readWhole(source, progress) {
-  if (source.size <= ONE_READ_BYTES) return readInOneCall(source);
+async function readWhole(source, progress, oneReadBytes = ONE_READ_BYTES) {
+  if (source.size <= oneReadBytes) return readInOneCall(source);
   let bytes;
   try {
     bytes = new Uint8Array(source.size);
@@ -237,7 +241,7 @@ async function handle(message, progress) {
   }
   if (message.type === "digest") return sha256Hex(message.source);
   // The file is read while sql.js loads.
-  const read = message.type === "open" ? readWhole(message.source, progress) : null;
+  const read = message.type === "open" ? readWhole(message.source, progress, message.oneReadBytes) : null;
   // Seen as soon as it fails, even while sql.js loads (the failure is kept in `read`).
   read?.catch(() => {});
   let SQL;
