@@ -15,7 +15,7 @@ import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const DIST = path.join(ROOT, 'dist');
+const DIST = process.env.ASKDB_DIST ? path.resolve(process.env.ASKDB_DIST) : path.join(ROOT, 'dist');
 const CHROMIUM = process.env.ASKDB_CHROMIUM ?? '/usr/bin/chromium';
 const TYPES = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css',

@@ -54,6 +54,19 @@ setup_wasm_bindgen() {
   fi
 }
 
+# wasm-split-cli (from wasm_split_cli_support), which cuts the page's wasm into the chunks it
+# loads on first use (scripts/build-page-wasm.sh). Its version goes with the wasm_split_helpers
+# that Leptos brings (Cargo.lock): both read and write the same markers.
+WASM_SPLIT_VERSION="0.2.4"
+setup_wasm_split() {
+  # It has no --version: cargo's list of what it installed says which one is there.
+  if ! command -v wasm-split-cli >/dev/null ||
+    ! cargo install --list | grep -qx "wasm_split_cli_support v$WASM_SPLIT_VERSION:"; then
+    say "Installing wasm-split-cli $WASM_SPLIT_VERSION (compiles from source: a few minutes)"
+    cargo install --locked wasm_split_cli_support --version "=$WASM_SPLIT_VERSION" --features build-binary
+  fi
+}
+
 setup_chromium() {
   local missing=() pkg
   for pkg in "${CHROMIUM_PACKAGES[@]}"; do
@@ -156,6 +169,7 @@ setup_mutants() {
 setup_rust_target
 setup_trunk
 setup_wasm_bindgen
+setup_wasm_split
 setup_chromium
 setup_python
 setup_node

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Runs every check and test of askdb, in order, stopping at the first failure:
-# format, lints (native and wasm), native tests, the release build (and the page built for the
-# tests, with its test hooks, which the release build must not have), wasm tests in headless
-# Chromium, and the end-to-end tests of the built page in headless Chromium.
+# Runs every check and test of askdb, stopping at the first failure: format, lints (native and
+# wasm), the release build (and the page built for the tests, with its test hooks, which the
+# release build must not have), then the end-to-end tests of the built page in headless
+# Chromium, which spend most of their time waiting on the page, in the background while the
+# native tests and the wasm tests (headless Chromium too) use the cores. The end-to-end tests'
+# output is shown once they are over.
 #
 #   scripts/test.sh            (installs what is missing first, see scripts/setup.sh)
 #
@@ -27,6 +29,29 @@ step() {
     fail "step '$name' failed (command: $*). Fix the problem shown above and run scripts/test.sh again."
   fi
   TIMINGS+=("$name $(($(date +%s) - t0))s")
+}
+
+# background NAME COMMAND...: starts COMMAND as step NAME without waiting for it; its output
+# goes to the step's log only. `finish NAME` waits for it, shows the log, and fails the run
+# when it failed.
+declare -A BACKGROUND_PID BACKGROUND_LOG BACKGROUND_START
+background() {
+  local name="$1"
+  shift
+  local log="$LOG_DIR/$(printf '%02d' ${#TIMINGS[@]})-${name// /_}.log"
+  say "$name (in the background, shown when it ends): $*"
+  "$@" >"$log" 2>&1 &
+  BACKGROUND_PID[$name]=$!
+  BACKGROUND_LOG[$name]="$log"
+  BACKGROUND_START[$name]=$(date +%s)
+}
+finish() {
+  local name="$1" status=0
+  wait "${BACKGROUND_PID[$name]}" || status=$?
+  say "$name: its output"
+  cat "${BACKGROUND_LOG[$name]}"
+  ((status == 0)) || fail "step '$name' failed (exit status $status); its output is above. Fix the problem and run scripts/test.sh again."
+  TIMINGS+=("$name $(($(date +%s) - ${BACKGROUND_START[$name]}))s (in the background)")
 }
 
 # Where scripts/build-test-page.sh builds the page for the tests (tests/e2e/harness.mjs reads it).
@@ -62,17 +87,30 @@ wasm_test_targets() {
 
 step "format" cargo fmt --all --check
 step "clippy native" cargo clippy --all-targets -- -D warnings
-step "clippy wasm" cargo clippy --target wasm32-unknown-unknown --all-targets -- -D warnings
-# The Datasette client's tests (tests/datasette_client.rs) start the pinned Datasette: installed
-# now, when it is needed.
-step "datasette for the native tests" setup_datasette
-step "native tests" cargo test
+# --all-features: the page (src/ui) and its test hooks are behind features.
+step "clippy wasm" cargo clippy --target wasm32-unknown-unknown --all-targets --all-features -- -D warnings
 
 # The page people are served (dist/), then the page the tests run (target/test-page: the same
 # with the test hooks of src/ui/test_hooks.rs, which expose the database's bytes on `window`).
 step "release build" trunk build --offline --release
-step "test page build" trunk build --offline --release --features test-hooks --dist "$TEST_PAGE"
+step "test page build" env ASKDB_FEATURES=test-hooks trunk build --offline --release --dist "$TEST_PAGE"
 step "no test hooks in dist" test_hooks_only_in_the_test_page
+
+# The mdbook-askdb tests build a book with the pinned mdBook: installed now, when it is needed.
+# The end-to-end tests then run while the native and wasm tests do (their own servers, browsers
+# and ports; nothing is shared), two test files at a time (node's default on two cores is one):
+# most of their time is spent waiting on the page, timers and retries, not on the CPU. The
+# files are listed (not the folder, which Node 22 and later do not accept).
+step "mdbook for the e2e tests" setup_mdbook
+E2E_FILES=(tests/e2e/*.test.mjs)
+background "e2e tests" node --test --test-concurrency=2 --test-reporter=spec "${E2E_FILES[@]}"
+# The e2e tests are stopped if the run stops early (a failing step exits through `fail`).
+trap 'kill ${BACKGROUND_PID["e2e tests"]} 2>/dev/null || true; rm -rf "$LOG_DIR"' EXIT
+
+# The Datasette client's tests (tests/datasette_client.rs) start the pinned Datasette: installed
+# now, when it is needed.
+step "datasette for the native tests" setup_datasette
+step "native tests" cargo test
 
 mapfile -t WASM_TARGETS < <(wasm_test_targets)
 if ((${#WASM_TARGETS[@]})); then
@@ -99,7 +137,7 @@ if ((${#WASM_TARGETS[@]})); then
   DATASETTE_NO_CORS=$!
   # `|| true`: under `set -e` a failing command inside the EXIT trap becomes the script's exit
   # status, and the server is usually gone already (killed below) when the trap runs.
-  trap 'kill $DIST_SERVER $RANGE_SERVER $DATASETTE_CORS $DATASETTE_NO_CORS 2>/dev/null || true; rm -rf "$LOG_DIR" "$DIST_URL_FILE" "$RANGE_URL_FILE" "$DATASETTE_URL_FILE" "$DATASETTE_DIR"' EXIT
+  trap 'kill ${BACKGROUND_PID["e2e tests"]} $DIST_SERVER $RANGE_SERVER $DATASETTE_CORS $DATASETTE_NO_CORS 2>/dev/null || true; rm -rf "$LOG_DIR" "$DIST_URL_FILE" "$RANGE_URL_FILE" "$DATASETTE_URL_FILE" "$DATASETTE_DIR"' EXIT
   for _ in $(seq 50); do [ -s "$DIST_URL_FILE" ] && [ -s "$RANGE_URL_FILE" ] && break; sleep 0.1; done
   [ -s "$DIST_URL_FILE" ] || fail "the static server for the wasm tests did not start"
   [ -s "$RANGE_URL_FILE" ] || fail "the range server for the wasm tests did not start"
@@ -122,15 +160,7 @@ else
   say "wasm tests: none found (no wasm_bindgen_test in src/ or tests/*.rs)"
 fi
 
-# The mdbook-askdb tests build a book with the pinned mdBook: installed now, when it is needed.
-step "mdbook for the e2e tests" setup_mdbook
-
-# Two test files at a time (node's default on two cores is one): most of their time is spent
-# waiting on the page, timers and retries, not on the CPU. Each file has its own servers and
-# browser, so they do not meet. The files are listed (not the folder, which Node 22 and later
-# do not accept).
-E2E_FILES=(tests/e2e/*.test.mjs)
-step "e2e tests" node --test --test-concurrency=2 --test-reporter=spec "${E2E_FILES[@]}"
+finish "e2e tests"
 
 # Add up the counts that cargo test ("test result: ok. 3 passed; 0 failed; 1 ignored")
 # and node's test runner ("ℹ pass 3", "ℹ fail 0", "ℹ skipped 0") printed.

@@ -20,7 +20,7 @@
 //! - [`text`]: cutting text to size and grouping numbers, shared by everything.
 //! - `browser` (wasm32 only): the browser's address, time, storage and errors, for the
 //!   engine's worker, HTTP and the page.
-//! - `ui` (wasm32 only): the Leptos page.
+//! - `ui` (wasm32 only, with the `page` feature: only the page's wasm has it): the Leptos page.
 
 pub mod agent;
 #[cfg(target_arch = "wasm32")]
@@ -40,5 +40,5 @@ pub mod settings;
 pub mod sql;
 pub mod text;
 
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", feature = "page"))]
 pub mod ui;

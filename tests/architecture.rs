@@ -643,12 +643,16 @@ fn module_folder(path: &Path) -> PathBuf {
     }
 }
 
-/// Names of the modules a file declares right after `#[cfg(target_arch = "wasm32")]`.
+/// Names of the modules a file declares right after `#[cfg(target_arch = "wasm32")]` (or the
+/// page's own cfg, which adds the `page` feature).
 fn wasm_only_modules(text: &str) -> Vec<String> {
     let lines: Vec<&str> = text.lines().map(str::trim).collect();
     lines
         .windows(2)
-        .filter(|pair| pair[0] == "#[cfg(target_arch = \"wasm32\")]")
+        .filter(|pair| {
+            pair[0] == "#[cfg(target_arch = \"wasm32\")]"
+                || pair[0] == "#[cfg(all(target_arch = \"wasm32\", feature = \"page\"))]"
+        })
         .filter_map(|pair| {
             let declaration = pair[1]
                 .trim_start_matches("pub(crate) ")

@@ -384,13 +384,15 @@ async fn an_open_tells_how_much_of_the_file_was_read() {
     use std::rc::Rc;
     let db =
         WorkerDatabase::new(&format!("{}worker.js", dist_url().await)).expect("worker address");
-    // Large enough to be read in several chunks: the demo, then 8 MB that SQLite never reads
+    // Read in parts (by default only files over 512 MiB are), in several: the demo, then 8 MB
+    // that SQLite never reads
     // (the header's page count, valid, says where the database ends), in parts of 64 KiB.
     let parts = js_sys::Array::of1(&demo_bytes().await.into());
     for _ in 0..128 {
         parts.push(&Uint8Array::new_with_length(65_536));
     }
     let file = web_sys::Blob::new_with_u8_array_sequence(&parts).expect("a blob");
+    db.read_in_parts_above(1024 * 1024);
     let seen = Rc::new(RefCell::new(Vec::new()));
     let heard = seen.clone();
     db.open_with_progress(&file, move |f| heard.borrow_mut().push(f))

@@ -7,12 +7,15 @@
 // Messages in:  {id, type: "init", base}    always first; base: absolute URL of worker.js, with
 //                                           rows.js, sql-wasm.js and sql-wasm.wasm beside it (loaded at
 //                                           the first request that needs SQLite)
-//               {id, type: "open", source}  source: a Blob (a File) of a whole database file,
-//                                           read here (into this worker's memory only)
+//               {id, type: "open", source, oneReadBytes}
+//                                           source: a Blob (a File) of a whole database file,
+//                                           read here (into this worker's memory only): in one
+//                                           call up to oneReadBytes, else in parts, with progress
 //               {id, type: "run", sql, params, maxRows, countBudgetMs}
 //                                           params: the values of ?1 ?2 … (the guard checked
 //                                           that the statement takes exactly these)
-//               {id, type: "warm"}         loads sql.js, so that the next request need not
+//               {id, type: "warm"}         loads sql.js and works it a little (warmUp), so
+//                                           that the next request need not wait for either
 //               {id, type: "export"}
 //               {id, type: "derive", source, script}  applies script to a writable copy of the
 //                                           Blob's bytes (not the open database) and answers
@@ -65,10 +68,19 @@ async function openDatabase(SQL, read) {
 class SqlJsUnavailable extends Error {}
 class Unreadable extends Error {}
 
+// Up to this size (unless the page says another, "open"'s oneReadBytes: ONE_READ_BYTES in
+// src/engine/in_memory/worker.rs) a file is read in one call, the browser's quickest way
+// (305 MB: 0.41-0.43 s, against 0.55-0.81 s in the stream's chunks; docs/benchmarks.md), which
+// says nothing of its progress: it takes about a second at most. A larger one is read in
+// chunks, with progress.
+const ONE_READ_BYTES = 512 * 1024 * 1024;
+
 // Reads a Blob (a File) whole into one buffer, saying how far it got (`progress(fraction)`,
-// now and then). A failure is the file's or the browser's, never SQLite's: a file that changed
-// or went away since it was chosen, or one too large for this tab's memory.
-async function readWhole(source, progress) {
+// now and then, for a file over `oneReadBytes`). A failure is the file's or the browser's,
+// never SQLite's: a file that changed or went away since it was chosen, or one too large for
+// this tab's memory.
+async function readWhole(source, progress, oneReadBytes = ONE_READ_BYTES) {
+  if (source.size <= oneReadBytes) return readInOneCall(source);
   let bytes;
   try {
     bytes = new Uint8Array(source.size);
@@ -97,6 +109,20 @@ async function readWhole(source, progress) {
     throw new Unreadable(`it changed or went away since it was chosen, or the browser may not read it (${why})`);
   }
   return bytes;
+}
+
+async function readInOneCall(source) {
+  let buffer;
+  try {
+    buffer = await source.arrayBuffer();
+  } catch (e) {
+    const why = e && e.message ? e.message : String(e);
+    throw new Unreadable(`it changed or went away since it was chosen, or the browser may not read it (${why})`);
+  }
+  if (buffer.byteLength !== source.size) {
+    throw new Unreadable("it changed or went away since it was chosen (it is not the size it was)");
+  }
+  return new Uint8Array(buffer);
 }
 
 // The bytes of a file handed to sql.js without a copy. sql.js 1.17 writes a new database's bytes
@@ -159,6 +185,39 @@ async function derive(SQL, source, script) {
   }
 }
 
+// Works SQLite's own code a little on a scratch database, in steps that let other messages in
+// between (an "open" reads its file meanwhile), so that the browser has compiled its hot paths
+// to optimized code before the first real query; it stops once a database is open (whose own
+// queries then do the same). Without it the first queries run on the
+// browser's first, quick compilation: a full scan whose one step runs the whole scan stays
+// there to its end (measured in Chromium on 105 MB: a full scan's first run 460-670 ms cold,
+// 210 ms after this; an indexed join's 85-166 ms cold, 24-42 ms after). About 0.2 s of one
+// core, spent while the person chooses a file.
+async function warmUp(SQL) {
+  const scratch = new SQL.Database();
+  try {
+    scratch.exec(`CREATE TABLE t(a INTEGER PRIMARY KEY, b INTEGER, c TEXT);
+      WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r WHERE i < 20000)
+      INSERT INTO t SELECT i, i % 97, 'x' || i FROM r;
+      CREATE INDEX t_b ON t(b);`);
+    const work = [
+      "SELECT b, count(*), sum(a) FROM t GROUP BY b ORDER BY 3 DESC",
+      "SELECT count(*), sum(y.a) FROM t x JOIN t y ON y.b = x.b WHERE x.a BETWEEN 100 AND 160",
+      "SELECT count(*) FROM t WHERE c LIKE 'x1%'",
+    ];
+    for (let round = 0; round < 3; round++) {
+      for (const sql of work) {
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        if (db) return;
+        scratch.exec(sql);
+      }
+    }
+  } finally {
+    scratch.close();
+  }
+  return null;
+}
+
 // An abort inside the wasm module (out of memory, a trap) leaves sql.js unusable.
 function isFatal(e) {
   return (
@@ -182,7 +241,7 @@ async function handle(message, progress) {
   }
   if (message.type === "digest") return sha256Hex(message.source);
   // The file is read while sql.js loads.
-  const read = message.type === "open" ? readWhole(message.source, progress) : null;
+  const read = message.type === "open" ? readWhole(message.source, progress, message.oneReadBytes) : null;
   // Seen as soon as it fails, even while sql.js loads (the failure is kept in `read`).
   read?.catch(() => {});
   let SQL;
@@ -196,6 +255,8 @@ async function handle(message, progress) {
   }
   switch (message.type) {
     case "warm":
+      // Answered at once: the work goes on between the next requests (it yields to them).
+      warmUp(SQL).catch(() => {});
       return null;
     case "open":
       return openDatabase(SQL, read);

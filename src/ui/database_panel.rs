@@ -2,7 +2,7 @@
 
 use super::address_field;
 use super::app_state;
-use super::intake::{start_open, Source};
+use super::intake::{expect_open, start_open, Source};
 use crate::text::format_bytes;
 use leptos::ev;
 use leptos::prelude::*;
@@ -23,7 +23,12 @@ pub fn DatabasePanel() -> impl IntoView {
     };
 
     view! {
-        <section class="panel database" aria-labelledby="database-heading">
+        <section
+            class="panel database"
+            aria-labelledby="database-heading"
+            on:pointerenter=move |_| expect_open(state)
+            on:focusin=move |_| expect_open(state)
+        >
             <h2 id="database-heading">"Database"</h2>
             <div class="open-actions">
                 <button
@@ -209,6 +214,7 @@ pub fn DropOverlay() -> impl IntoView {
         if carries_files(&event) {
             event.prevent_default();
             dragging.set(true);
+            expect_open(state);
         }
     });
     let _ = window_event_listener(ev::dragover, move |event| event.prevent_default());

@@ -8,6 +8,7 @@
 
 use super::importing;
 use super::knowledge;
+use super::lazy::{on_first_use, NotLoaded};
 use super::open_steps::OpenSteps;
 use super::opening::{self, fetch_whole, Came, RemoteOpen};
 use super::state::{AppState, Loading};
@@ -115,6 +116,28 @@ fn named(url: &str) -> (String, String) {
 /// Starts opening `source` (a database or a conversation), reporting progress and errors in
 /// `state`. One open at a time: a second one while the first runs is ignored (the buttons say
 /// so).
+/// The person is about to open something (they point at or tab into the database panel, or
+/// drag a file over the page): SQLite's worker starts and the code that opens files is
+/// downloaded now, so that the open need not wait for them. Not before: a visit that opens
+/// nothing downloads neither.
+pub fn expect_open(state: AppState) {
+    state.start_spare();
+    if EXPECTED.replace(true) {
+        return;
+    }
+    leptos::task::spawn_local(async move {
+        // A failed download is tried again, and said, by the open itself.
+        if preload_database().await.is_err() {
+            EXPECTED.set(false);
+        }
+    });
+}
+
+thread_local! {
+    /// Whether [`expect_open`] has downloaded (or is downloading) the database chunk.
+    static EXPECTED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
 pub fn start_open(state: AppState, source: Source) {
     start_opening(state, vec![source]);
 }
@@ -135,7 +158,9 @@ pub fn start_opening(state: AppState, sources: Vec<Source>) {
     leptos::task::spawn_local(async move {
         for source in sources {
             let name = source.name();
-            open_source(state, source, name).await;
+            if let Err(not_loaded) = open_in_chunk(state, source, name.clone()).await {
+                finish(state, &name, Err(OpenError::NotLoaded(not_loaded)));
+            }
         }
         state.loading.set(None);
     });
@@ -146,6 +171,17 @@ enum OpenError {
     Database(String),
     Conversation(String),
     Notes(String),
+    /// The code that opens files could not be downloaded.
+    NotLoaded(NotLoaded),
+}
+
+on_first_use! {
+    database, preload(preload_database) =>
+    /// Opens `source` (see [`open_source`]): reading files and addresses, opening a database
+    /// and showing its tables are downloaded with the first open.
+    fn open_in_chunk(state: AppState, source: Source, name: String) -> () {
+        open_source(state, source, name).await
+    }
 }
 
 async fn open_source(state: AppState, source: Source, name: String) {
@@ -238,6 +274,7 @@ fn finish(state: AppState, name: &str, outcome: Result<(), OpenError>) {
         Err(OpenError::Notes(why)) => Some(format!(
             "Could not read the notes file {name}: {why}.{still_open}"
         )),
+        Err(OpenError::NotLoaded(why)) => Some(format!("Could not open {name}. {why}{still_open}")),
     };
     state.open_error.set(message);
     // Ready for the next open, now that this one no longer needs the cores.

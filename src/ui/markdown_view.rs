@@ -7,12 +7,33 @@
 use crate::present::markdown::{parse, Align, Block, Inline};
 use crate::ui::table_scroll::TableScroll;
 use leptos::prelude::*;
+use std::cell::Cell;
 
-/// `markdown` as blocks of text.
+/// `markdown` as blocks of text, read by the reader [`install_reader`] put in place; until then
+/// (never, for an answer: see there) as the text it is.
 #[component]
 pub fn MarkdownView(markdown: String) -> impl IntoView {
-    let blocks = parse(&markdown);
-    view! { <div class="markdown">{blocks_view(&blocks)}</div> }
+    let drawn = match READER.get() {
+        Some(read) => blocks_view(&read(&markdown)),
+        None => view! { <p class="unread">{markdown}</p> }.into_any(),
+    };
+    view! { <div class="markdown">{drawn}</div> }
+}
+
+/// How Markdown is read into blocks (pulldown-cmark, through [`parse`]).
+type Reader = fn(&str) -> Vec<Block>;
+
+thread_local! {
+    /// The Markdown reader, once the assistant's chunk has put it here.
+    static READER: Cell<Option<Reader>> = const { Cell::new(None) };
+}
+
+/// Puts the Markdown reader in place. Called by the chunks that ask and replay (`ui::chat`),
+/// before they answer anything, so that the reader is downloaded with them and not with the
+/// page's first visit (`ui::lazy`), while answers are still drawn at once, with the page's
+/// other views.
+pub fn install_reader() {
+    READER.set(Some(parse));
 }
 
 fn blocks_view(blocks: &[Block]) -> AnyView {

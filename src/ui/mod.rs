@@ -20,6 +20,7 @@ mod hiding;
 mod importing;
 mod intake;
 mod knowledge;
+mod lazy;
 mod ledger_view;
 mod markdown_view;
 mod number_input;
@@ -54,8 +55,8 @@ fn App() -> impl IntoView {
     let address = PageAddress::read(query_parameters());
     let state = AppState::new("worker.js", "lazy-worker.js", address.clone());
     provide_context(state);
-    // The first file opened need not wait for a worker and SQLite to start.
-    state.start_spare();
+    // No worker yet: SQLite starts when the person is about to open a file
+    // (`intake::expect_open`), or with an open the address asks for.
     #[cfg(feature = "test-hooks")]
     test_hooks::install(state);
 

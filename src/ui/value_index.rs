@@ -5,12 +5,16 @@
 //! is built, questions go without named values; a question never waits for it.
 
 use super::follow::follower::Follower;
+use super::lazy::on_first_use;
 use super::state::{AppState, ValueIndexState};
 use crate::agent::selection::value_plan;
-use crate::agent::selection::values::{Bounds, ValueIndex};
+use crate::agent::selection::values::{Bounds, IndexPlan, ValueIndex};
 use crate::browser::{now_ms, BrowserClock};
+use crate::engine::page::ModelDatabase;
+use crate::engine::Schema;
 use leptos::prelude::*;
 use std::cell::Cell;
+use std::rc::Rc;
 use std::sync::Arc;
 
 thread_local! {
@@ -61,7 +65,12 @@ pub fn refresh(state: AppState) {
     state.assistant.values.set(ValueIndexState::Building);
     leptos::task::spawn_local(async move {
         let started = now_ms();
-        let index = ValueIndex::build(&*db, &schema, &plan, &bounds, &BrowserClock).await;
+        // Without its chunk there is no index: questions go without named values, as before
+        // it is built.
+        let Ok(index) = build_in_chunk(db, schema, plan, bounds).await else {
+            state.assistant.values.set(ValueIndexState::None);
+            return;
+        };
         if BUILDS.with(Cell::get) == build {
             state.assistant.values.set(ValueIndexState::Ready {
                 index: Arc::new(index),
@@ -69,4 +78,13 @@ pub fn refresh(state: AppState) {
             });
         }
     });
+}
+
+on_first_use! {
+    database =>
+    /// Reads the values of `db` (see [`ValueIndex::build`]), downloaded once a database has
+    /// opened.
+    fn build_in_chunk(db: Rc<ModelDatabase>, schema: Schema, plan: IndexPlan, bounds: Bounds) -> ValueIndex {
+        ValueIndex::build(&*db, &schema, &plan, &bounds, &BrowserClock).await
+    }
 }

@@ -24,8 +24,6 @@ pub const PROVIDER: ProviderDescriptor = ProviderDescriptor {
     model_example: "claude-sonnet-4-5",
     key_variable: "ANTHROPIC_API_KEY",
     caching: Caching::Marked,
-    build_request,
-    parse_response,
 };
 
 const API_VERSION: &str = "2023-06-01";

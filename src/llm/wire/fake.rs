@@ -22,8 +22,6 @@ pub const PROVIDER: ProviderDescriptor = ProviderDescriptor {
     model_example: "fake-1",
     key_variable: "FAKE_API_KEY",
     caching: Caching::ByItself,
-    build_request,
-    parse_response,
 };
 
 pub fn build_request(config: &EndpointConfig, request: &ChatRequest) -> HttpRequest {

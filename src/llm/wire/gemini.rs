@@ -21,8 +21,6 @@ pub const PROVIDER: ProviderDescriptor = ProviderDescriptor {
     model_example: "gemini-2.5-flash",
     key_variable: "GEMINI_API_KEY",
     caching: Caching::ByItself,
-    build_request,
-    parse_response,
 };
 
 /// Ids given to function calls that came without one.

@@ -1,10 +1,10 @@
 //! The providers and their wire formats: request building and response parsing, per the
 //! official references.
 //!
-//! Each provider is one file here that declares its [`ProviderDescriptor`] once: its id, label,
-//! default address, model example, key variable, caching rule, and its two pure functions,
+//! Each provider is one file here that declares its [`ProviderDescriptor`] once (its id, label,
+//! default address, model example, key variable, caching rule) beside its two pure functions,
 //! `build_request` and `parse_response`. The one list below ([`providers!`]) makes
-//! [`ProviderKind`] from those files; everything else (the settings panel, the address, saved
+//! [`ProviderKind`] and the two functions that dispatch to each file's from those files; everything else (the settings panel, the address, saved
 //! settings and conversations, the ledger, the evaluation runner) reads the descriptors through
 //! it. This module also holds what the wire files share (the endpoint, error mapping).
 
@@ -35,10 +35,6 @@ pub struct ProviderDescriptor {
     pub key_variable: &'static str,
     /// How it caches the start of a prompt that repeats (every step of a question does).
     pub caching: Caching,
-    /// The HTTP request for a [`ChatRequest`], in its format.
-    pub build_request: fn(&EndpointConfig, &ChatRequest) -> HttpRequest,
-    /// The reply in a response, or the error it reports, in its format.
-    pub parse_response: fn(&HttpResponse) -> Result<ModelReply, LlmError>,
 }
 
 /// How a provider caches a prompt's repeated start, which askdb keeps byte for byte from step
@@ -70,7 +66,7 @@ impl Caching {
 /// Makes, from the one list of providers below, [`ProviderKind`] (which provider, as a value to
 /// keep, compare and save) and its way to each provider's descriptor.
 macro_rules! providers {
-    ($($(#[$attr:meta])* $variant:ident => $descriptor:path),+ $(,)?) => {
+    ($($(#[$attr:meta])* $variant:ident => $wire:ident),+ $(,)?) => {
         /// Which provider, and so which wire format, to speak. Saved and read as its id.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub enum ProviderKind {
@@ -84,20 +80,40 @@ macro_rules! providers {
             /// What its wire file declares.
             pub fn descriptor(self) -> &'static ProviderDescriptor {
                 match self {
-                    $($(#[$attr])* ProviderKind::$variant => &$descriptor),+
+                    $($(#[$attr])* ProviderKind::$variant => &$wire::PROVIDER),+
                 }
+            }
+        }
+
+        /// The HTTP request for `request`, in the format of the provider `config` names.
+        pub fn build_request(config: &EndpointConfig, request: &ChatRequest) -> HttpRequest {
+            match config.kind {
+                $($(#[$attr])* ProviderKind::$variant => $wire::build_request(config, request)),+
+            }
+        }
+
+        /// The model's reply in `response`, or the error the provider reports there.
+        pub fn parse_response(
+            kind: ProviderKind,
+            response: &HttpResponse,
+        ) -> Result<ModelReply, LlmError> {
+            match kind {
+                $($(#[$attr])* ProviderKind::$variant => $wire::parse_response(response)),+
             }
         }
     };
 }
 
-// The providers. Adding one: a wire file that declares its `PROVIDER`, and one line here.
+// The providers. Adding one: a wire file that declares its `PROVIDER`, `build_request` and
+// `parse_response`, and one line here. The two functions are chosen by a `match`, not kept in
+// the descriptor: the page's settings read the descriptors, and a function pointer there would
+// keep the wire formats in the page's first download (`ui::lazy`).
 providers! {
-    OpenAi => openai::PROVIDER,
-    Anthropic => anthropic::PROVIDER,
-    Gemini => gemini::PROVIDER,
+    OpenAi => openai,
+    Anthropic => anthropic,
+    Gemini => gemini,
     #[cfg(test)]
-    Fake => fake::PROVIDER,
+    Fake => fake,
 }
 
 impl ProviderKind {
@@ -211,16 +227,6 @@ impl fmt::Debug for EndpointConfig {
             .field("api_key", &key)
             .finish()
     }
-}
-
-/// The HTTP request for `request` in the format of `config.kind`.
-pub fn build_request(config: &EndpointConfig, request: &ChatRequest) -> HttpRequest {
-    (config.kind.descriptor().build_request)(config, request)
-}
-
-/// The reply in `response`, or the error it reports, in the format of `kind`.
-pub fn parse_response(kind: ProviderKind, response: &HttpResponse) -> Result<ModelReply, LlmError> {
-    (kind.descriptor().parse_response)(response)
 }
 
 /// The temperature as JSON wants it: `0.2_f32` widened naively would print as

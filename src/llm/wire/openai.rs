@@ -18,8 +18,6 @@ pub const PROVIDER: ProviderDescriptor = ProviderDescriptor {
     model_example: "gpt-4.1-mini",
     key_variable: "OPENAI_API_KEY",
     caching: Caching::ByItself,
-    build_request,
-    parse_response,
 };
 
 pub fn build_request(config: &EndpointConfig, request: &ChatRequest) -> HttpRequest {

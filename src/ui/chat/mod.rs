@@ -19,6 +19,7 @@ mod setup_line;
 mod transcript;
 
 use super::connection::{connect, Connection};
+use super::lazy::{on_first_use, NotLoaded};
 use super::result_table::QueryOutcome;
 use super::settings::{ModelChoice, SettingsButton, SettingsPanel};
 use super::state::AppState;
@@ -203,12 +204,12 @@ impl ChatState {
                 return;
             }
         };
-        let Some(started) = self.task.start() else {
-            return;
-        };
         // The session is made from the schema the model sees, once its view is ready.
-        let Some(session) = self.session.try_update_value(Option::take).flatten() else {
+        if self.session.with_value(Option::is_none) {
             self.error.set(Some(NotReady::NoDatabase.to_string()));
+            return;
+        }
+        let Some(started) = self.task.start() else {
             return;
         };
         let candidates = connection.config.candidates;
@@ -222,10 +223,32 @@ impl ChatState {
             exchange,
             generation: self.generation.get_value(),
         };
-        leptos::task::spawn_local(self.run(session, asked, connection, started));
+        let chat = *self;
+        leptos::task::spawn_local(async move {
+            if let Err(not_loaded) = ask_in_chunk(chat, asked, connection, started).await {
+                chat.not_loaded(not_loaded);
+            }
+        });
     }
 
-    async fn run(self, session: Session, asked: Asked, connection: Connection, started: Started) {
+    /// The assistant's chunk could not be downloaded: the question was not asked.
+    fn not_loaded(&self, not_loaded: NotLoaded) {
+        // The last exchange is this question's (no other could start while it waited).
+        self.exchanges.update(|list| {
+            list.pop();
+        });
+        self.error.set(Some(not_loaded.to_string()));
+    }
+
+    async fn run(self, asked: Asked, connection: Connection, started: Started) {
+        // Taken out while the question runs; none when another database was opened meanwhile.
+        if self.generation.get_value() != asked.generation {
+            return;
+        }
+        let Some(session) = self.session.try_update_value(Option::take).flatten() else {
+            self.error.set(Some(NotReady::NoDatabase.to_string()));
+            return;
+        };
         let Connection {
             db,
             llm,
@@ -375,6 +398,16 @@ impl ChatState {
             Some(Err(failure)) => (failure.usage, Some(failure.elapsed_ms), true),
             None => (exchange.transcript.usage(), None, false),
         }))
+    }
+}
+
+on_first_use! {
+    assistant =>
+    /// Asks `asked` (see [`ChatState::run`]): the agent, the providers and the transcript's
+    /// recording are downloaded with the first question.
+    fn ask_in_chunk(chat: ChatState, asked: Asked, connection: Connection, started: Started) -> () {
+        super::markdown_view::install_reader();
+        chat.run(asked, connection, started).await
     }
 }
 

@@ -4,6 +4,7 @@
 //! the open database or a result is not what was recorded.
 
 use super::super::connection::ready;
+use super::super::lazy::on_first_use;
 use super::super::task::Started;
 use super::transcript::Transcript;
 use super::{chat_state, Asked, ChatState, Exchange};
@@ -72,10 +73,10 @@ impl ChatState {
             self.app.assistant.pending_replay.set(None);
             return;
         }
-        let Some(started) = self.task.start() else {
+        if self.session.with_value(Option::is_none) {
             return;
-        };
-        let Some(mut session) = self.session.try_update_value(Option::take).flatten() else {
+        }
+        let Some(started) = self.task.start() else {
             return;
         };
         let Some(file) = self
@@ -85,10 +86,8 @@ impl ChatState {
             .try_update(Option::take)
             .flatten()
         else {
-            self.session.set_value(Some(session));
             return;
         };
-        session.forget_conversation();
         let other_database = match self.app.database_record() {
             Some(open) => file.database.differs_from(&open),
             None => Some(
@@ -112,7 +111,14 @@ impl ChatState {
             stopped: false,
         }));
         let generation = self.generation.get_value();
-        leptos::task::spawn_local(self.play(file, session, generation, db, started));
+        let chat = *self;
+        leptos::task::spawn_local(async move {
+            if let Err(not_loaded) = replay_in_chunk(chat, file, generation, db, started).await {
+                chat.error.set(Some(not_loaded.to_string()));
+                chat.replay
+                    .update(|r| r.iter_mut().for_each(|r| r.playing = false));
+            }
+        });
     }
 
     /// Plays every recorded question in turn on `db`, the database the model sees; the replayed
@@ -120,11 +126,18 @@ impl ChatState {
     async fn play(
         self,
         file: Arc<ConversationFile>,
-        session: crate::agent::Session,
         generation: u64,
         db: Rc<ModelDatabase>,
         started: Started,
     ) {
+        // Taken out while it plays; none when another database was opened meanwhile.
+        if self.generation.get_value() != generation {
+            return;
+        }
+        let Some(mut session) = self.session.try_update_value(Option::take).flatten() else {
+            return;
+        };
+        session.forget_conversation();
         let clock = BrowserClock;
         let config = file.settings.replay_config(&file.model.name);
         let limits = file.settings.evidence_limits();
@@ -201,6 +214,22 @@ impl ChatState {
         }
         self.replay
             .update(|r| r.iter_mut().for_each(|r| r.playing = false));
+    }
+}
+
+on_first_use! {
+    replay =>
+    /// Plays a conversation (see [`ChatState::play`]): the agent comes with it, but not the
+    /// providers, so that a documentation page's demo downloads only what a replay needs.
+    fn replay_in_chunk(
+        chat: ChatState,
+        file: Arc<ConversationFile>,
+        generation: u64,
+        db: Rc<ModelDatabase>,
+        started: Started,
+    ) -> () {
+        super::super::markdown_view::install_reader();
+        chat.play(file, generation, db, started).await
     }
 }
 

@@ -12,6 +12,7 @@ mod view;
 pub use view::{GoldenRunButton, GoldenRunPanel};
 
 use super::connection::{connect, Connection};
+use super::lazy::on_first_use;
 use super::settings::ModelChoice;
 use super::state::AppState;
 use super::task::{Started, Task};
@@ -114,13 +115,14 @@ impl GoldenRunState {
         };
         self.error.set(None);
         self.asking.set(golden_questions.len());
-        leptos::task::spawn_local(self.ask_all(
-            golden_questions,
-            view,
-            reference,
-            connection,
-            started,
-        ));
+        let run = *self;
+        leptos::task::spawn_local(async move {
+            let asked =
+                ask_all_in_chunk(run, golden_questions, view, reference, connection, started);
+            if let Err(not_loaded) = asked.await {
+                run.error.set(Some(not_loaded.to_string()));
+            }
+        });
     }
 
     async fn ask_all(
@@ -180,6 +182,16 @@ impl GoldenRunState {
         let Some(report) = self.report.get_untracked() else {
             return;
         };
+        let run = *self;
+        leptos::task::spawn_local(async move {
+            if let Err(not_loaded) = save_report_in_chunk(run, report, format).await {
+                run.error.set(Some(not_loaded.to_string()));
+            }
+        });
+    }
+
+    /// Writes `report` as `format` and hands it to the browser to save.
+    fn save_report(&self, report: Report, format: DownloadAs) {
         let (text, mime, extension) = match format {
             DownloadAs::Markdown => (
                 report::markdown(&report),
@@ -192,5 +204,30 @@ impl GoldenRunState {
         let saved = save_file(&name, mime, &text)
             .map_err(|e| format!("The browser did not save the file ({}).", describe(&e)));
         self.error.set(saved.err());
+    }
+}
+
+on_first_use! {
+    golden_run =>
+    /// Asks every golden question (see [`GoldenRunState::ask_all`]): the golden run, and the
+    /// agent it asks, are downloaded with the first run.
+    fn ask_all_in_chunk(
+        run: GoldenRunState,
+        golden_questions: Vec<GoldenQuestion>,
+        view: ModelView,
+        reference: Rc<PageDatabase>,
+        connection: Connection,
+        started: Started,
+    ) -> () {
+        run.ask_all(golden_questions, view, reference, connection, started).await
+    }
+}
+
+on_first_use! {
+    golden_run =>
+    /// Saves the report (see [`GoldenRunState::save_report`]), written by the golden run's
+    /// chunk.
+    fn save_report_in_chunk(run: GoldenRunState, report: Report, format: DownloadAs) -> () {
+        run.save_report(report, format)
     }
 }

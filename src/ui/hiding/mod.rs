@@ -18,6 +18,7 @@ use view::{Hiding, ModelViewState};
 
 use super::app_state;
 use super::follow::follower::Follower;
+use super::lazy::on_first_use;
 use super::state::AppState;
 use crate::browser::storage;
 use crate::engine::hidden::Hidden;
@@ -152,9 +153,10 @@ async fn make_model_view(state: AppState, schema: Schema, hidden: Hidden, genera
     if !is_current(generation) {
         return;
     }
-    let view = match model_view_for(state, &schema, &hidden).await {
-        Ok(view) => view,
-        Err(why) => ModelViewState::Failed(why.to_string()),
+    let view = match model_view_in_chunk(state, schema, hidden).await {
+        Ok(Ok(view)) => view,
+        Ok(Err(why)) => ModelViewState::Failed(why.to_string()),
+        Err(not_loaded) => ModelViewState::Failed(not_loaded.to_string()),
     };
     if !is_current(generation) {
         return;
@@ -167,6 +169,19 @@ async fn make_model_view(state: AppState, schema: Schema, hidden: Hidden, genera
     // While a database opens, its values are read once it has settled (`ui::opening`).
     if state.loading.with_untracked(Option::is_none) {
         super::value_index::refresh(state);
+    }
+}
+
+on_first_use! {
+    database =>
+    /// See [`model_view_for`]: planning and making the model's view (the copy's script, the
+    /// fence) are downloaded with the first database opened.
+    fn model_view_in_chunk(
+        state: AppState,
+        schema: Schema,
+        hidden: Hidden,
+    ) -> Result<ModelViewState, DbError> {
+        model_view_for(state, &schema, &hidden).await
     }
 }
 

@@ -19,15 +19,18 @@ pub use panel::KnowledgeSection;
 pub use sources::looks_like_sidecar;
 
 use super::follow::follower::Follower;
+use super::lazy::on_first_use;
 use super::state::{AppState, Identification};
 use crate::browser::{save_file, storage};
 use crate::engine::identity::Identity;
+use crate::engine::page::PageDatabase;
 use crate::engine::Schema;
 use crate::knowledge::sidecar::SidecarError;
-use crate::knowledge::{is_knowledge_table, person, Knowledge, LIMITS};
+use crate::knowledge::{is_knowledge_table, person, Knowledge, Problem, LIMITS};
 use crate::model_view::ModelView;
 use js_sys::Uint8Array;
 use leptos::prelude::*;
+use std::rc::Rc;
 use view::{KnowledgeState, SidecarFile};
 
 fn storage_key(key: &str) -> String {
@@ -100,7 +103,9 @@ pub async fn load_for_open(state: AppState, schema: &Schema, key: Result<String,
     });
     refresh(state);
     let read = match state.database() {
-        Some(db) => sources::from_file(&*db).await,
+        Some(db) => read_in_chunk(db)
+            .await
+            .unwrap_or_else(|not_loaded| Err(not_loaded.to_string())),
         None => Err(crate::engine::DbError::NotOpen.to_string()),
     };
     state.assistant.knowledge.update(|k| {
@@ -119,6 +124,15 @@ pub async fn load_for_open(state: AppState, schema: &Schema, key: Result<String,
         }
     });
     refresh(state);
+}
+
+on_first_use! {
+    database =>
+    /// The database's own knowledge (see [`sources::from_file`]): its readers are downloaded
+    /// with the first database opened.
+    fn read_in_chunk(db: Rc<PageDatabase>) -> Result<(Knowledge, Vec<Problem>), String> {
+        sources::from_file(&*db).await
+    }
 }
 
 /// Takes in a notes file's bytes (opened, dropped, or from `?notes=`): for the open database,

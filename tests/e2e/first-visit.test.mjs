@@ -1,0 +1,85 @@
+// The page's first visit downloads only its main part, and what only some visits need comes in
+// chunks on first use (src/ui/lazy.rs, scripts/build-page-wasm.sh): SQLite's worker and the
+// opening code when the person is about to open something, the agent with the first question.
+// A chunk that cannot be downloaded is said where it was needed, nothing crashes, and the next
+// try downloads it.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { openDemo, sessionForFile, STEP_TIMEOUT_MS, waitUntil, dbStatus } from './harness.mjs';
+import { ask, demoWithLlm, finalAnswer, TOKYO_SQL, waitForAnswer, waitForAgentError } from './chat-support.mjs';
+
+const session = sessionForFile();
+
+/** Every address the page asks for, in order, kept on `page.requestsSeen`. */
+function recordRequests(page) {
+  page.requestsSeen = [];
+  page.on('request', (request) => page.requestsSeen.push(new URL(request.url()).pathname.slice(1)));
+}
+
+const isChunk = (name) => /^(split|chunk)_.*\.wasm$/.test(name);
+const isSqlite = (name) => /^(worker\.js|rows\.js|sql-wasm\.(js|wasm))$/.test(name);
+
+/** Waits until the network has been quiet (no new request) for a second. */
+async function quiet(page) {
+  let count = -1;
+  while (count !== page.requestsSeen.length) {
+    count = page.requestsSeen.length;
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+}
+
+test('the first visit downloads the main part only; pointing at the database panel starts SQLite and the database chunk', async (t) => {
+  const page = await session.open({ beforeLoad: recordRequests, closeAfter: t });
+  await quiet(page);
+  const first = [...page.requestsSeen];
+  assert.ok(first.includes('askdb_bg.wasm'), `the main wasm is among the first requests: ${first}`);
+  assert.deepEqual(first.filter(isChunk), [], 'no chunk on the first visit');
+  assert.deepEqual(first.filter(isSqlite), [], "no SQLite worker on the first visit");
+
+  // The control: the same recording sees them as soon as the person is about to open a file.
+  await page.locator('section.database').hover();
+  await waitUntil(
+    'the database chunk and sql.js to be fetched',
+    () => page.requestsSeen.slice(first.length),
+    (later) => later.includes('split_database.wasm') && later.includes('sql-wasm.wasm'),
+  );
+  await openDemo(page);
+  assert.deepEqual(page.problems, []);
+});
+
+test('a first open whose chunk cannot be downloaded says so, and the next try opens', async (t) => {
+  const page = await session.open({ beforeLoad: recordRequests, closeAfter: t });
+  let refused = 0;
+  await page.route('**/split_database.wasm', (route) => {
+    refused += 1;
+    return route.abort('internetdisconnected');
+  });
+  await page.getByTestId('db-demo').click();
+  const status = await waitUntil(
+    'the open to fail',
+    () => dbStatus(page),
+    (text) => /Could not open/.test(text),
+  );
+  assert.match(status, /Could not open shop\.db \(demo\)\. A part of askdb could not be downloaded/);
+  assert.ok(refused >= 1, 'the chunk was asked for and refused');
+  assert.deepEqual(page.problems, [], 'no page error: the failed download is not a crash');
+
+  await page.unroute('**/split_database.wasm');
+  await openDemo(page);
+});
+
+test('a question whose chunk cannot be downloaded is said so and not lost; asked again, it is answered', async (t) => {
+  const { page } = await demoWithLlm(t, session, [finalAnswer('Alice and Evan live in Tokyo.', TOKYO_SQL)]);
+  await page.route('**/split_assistant.wasm', (route) => route.abort('internetdisconnected'));
+  await ask(page, 'Which customers live in Tokyo?');
+  const error = await waitForAgentError(page);
+  assert.match(error, /A part of askdb could not be downloaded/);
+  assert.equal(await page.getByTestId('question').inputValue(), 'Which customers live in Tokyo?', 'the question stays in its box');
+  assert.ok(await page.getByTestId('ask').isEnabled({ timeout: STEP_TIMEOUT_MS }), 'Ask is offered again');
+
+  await page.unroute('**/split_assistant.wasm');
+  await page.getByTestId('ask').click();
+  assert.match(await waitForAnswer(page), /Alice and Evan/);
+  assert.deepEqual(page.problems, []);
+});
