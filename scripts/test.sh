@@ -86,6 +86,10 @@ wasm_test_targets() {
 }
 
 step "format" cargo fmt --all --check
+# The pinned Datasette (for the native tests of tests/datasette_client.rs and the e2e tests of
+# tests/e2e/datasette.test.mjs): pip spends its time on the network and the disk, so it installs
+# while the lints and builds use the cores, and is waited for before either kind of test starts.
+background "datasette setup" setup_datasette
 step "clippy native" cargo clippy --all-targets -- -D warnings
 # --all-features: the page (src/ui) and its test hooks are behind features.
 step "clippy wasm" cargo clippy --target wasm32-unknown-unknown --all-targets --all-features -- -D warnings
@@ -102,14 +106,12 @@ step "no test hooks in dist" test_hooks_only_in_the_test_page
 # most of their time is spent waiting on the page, timers and retries, not on the CPU. The
 # files are listed (not the folder, which Node 22 and later do not accept).
 step "mdbook for the e2e tests" setup_mdbook
+finish "datasette setup"
 E2E_FILES=(tests/e2e/*.test.mjs)
 background "e2e tests" node --test --test-concurrency=2 --test-reporter=spec "${E2E_FILES[@]}"
 # The e2e tests are stopped if the run stops early (a failing step exits through `fail`).
 trap 'kill ${BACKGROUND_PID["e2e tests"]} 2>/dev/null || true; rm -rf "$LOG_DIR"' EXIT
 
-# The Datasette client's tests (tests/datasette_client.rs) start the pinned Datasette: installed
-# now, when it is needed.
-step "datasette for the native tests" setup_datasette
 step "native tests" cargo test
 
 mapfile -t WASM_TARGETS < <(wasm_test_targets)
