@@ -11,7 +11,8 @@
 //
 // Opening is timed from choosing the file until the schema panel shows its tables, and until
 // the status settles (the database identified, what the model sees prepared, its notes
-// read), `--runs` times (a fresh page each time); when the page reports its own steps
+// read), `--runs` times (a fresh page each time), with the browser's memory at most and once
+// settled; when the page reports its own steps
 // (window.askdbOpenSteps()), their medians are printed too: where the open time goes.
 //
 // `--engine in-memory|on-demand` opens every file that way, whatever its size (the test page's
@@ -23,6 +24,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
+import { browserRssMb } from './memory.mjs';
 import {
   DIST, chooseFile, dataset, setDeadlineSeconds, startSession, visibleText, waitForOpen,
 } from '../tests/e2e/harness.mjs';
@@ -221,16 +223,29 @@ async function benchOpen(session, file) {
   const name = path.basename(file);
   const totals = [];
   const shown = [];
+  const peaks = [];
+  const settled = [];
   const steps = new Map();
   for (let run = 0; run < RUNS; run++) {
     const page = await session.open();
     await chooseEngine(page);
     await aboutToOpen(page);
+    // The browser's memory (all its processes) from just before the file is chosen: at most
+    // while opening, sampled every 100 ms, and once everything settled.
+    const before = browserRssMb();
+    let peak = before;
+    const sampler = setInterval(() => { peak = Math.max(peak, browserRssMb()); }, 100);
     const started = performance.now();
-    await chooseFile(page, file);
-    shown.push(await untilTablesShown(page, started));
-    await waitForOpen(page, name, 10 * MINUTES);
-    totals.push(performance.now() - started);
+    try {
+      await chooseFile(page, file);
+      shown.push(await untilTablesShown(page, started));
+      await waitForOpen(page, name, 10 * MINUTES);
+      totals.push(performance.now() - started);
+    } finally {
+      clearInterval(sampler);
+    }
+    peaks.push(Math.max(peak, browserRssMb()) - before);
+    settled.push(browserRssMb() - before);
     for (const { step, ms } of await openSteps(page)) {
       if (!steps.has(step)) steps.set(step, []);
       steps.get(step).push(ms);
@@ -242,6 +257,8 @@ async function benchOpen(session, file) {
     all: totals,
     shownMs: median(shown),
     shown,
+    peakMb: median(peaks),
+    settledMb: median(settled),
     steps: [...steps].map(([step, ms]) => ({ step, ms: median(ms) })),
   };
 }
@@ -252,6 +269,7 @@ function printOpen(file, open) {
   const seconds = (list) => list.map((ms) => (ms / 1000).toFixed(2)).join(', ');
   console.log(`File chosen until its tables are shown: ${(open.shownMs / 1000).toFixed(2)} s (median of ${seconds(open.shown)} s)\n`);
   console.log(`File chosen until the status settles (identified, model's view and notes ready): ${(open.ms / 1000).toFixed(2)} s (median of ${seconds(open.all)} s)\n`);
+  console.log(`Browser memory while opening: +${open.peakMb.toFixed(0)} MB at most (${(open.peakMb / (size / 1e6)).toFixed(2)}× the file), +${open.settledMb.toFixed(0)} MB once settled (medians)\n`);
   if (open.steps.length > 0) {
     console.log('| step (as the page times it) | median |\n| --- | ---: |');
     for (const { step, ms } of open.steps) console.log(`| ${step} | ${ms.toFixed(0)} ms |`);
