@@ -31,10 +31,13 @@ pub fn DatabasePanel() -> impl IntoView {
         >
             <h2 id="database-heading">"Database"</h2>
             <div class="open-actions">
+                // aria-disabled, not disabled: a disabled button drops the keyboard's focus to
+                // the page, and the person would have to Tab from the top after every open.
+                // A click while busy does nothing (start_open opens one thing at a time).
                 <button
                     class="button primary"
                     data-testid="db-demo"
-                    disabled=busy
+                    aria-disabled=move || busy().to_string()
                     on:click=move |_| start_open(state, Source::demo())
                 >
                     "Open the demo"

@@ -363,6 +363,7 @@ test('a whole question with the keyboard alone: open the demo, set up the model,
   await tabTo(page, 'db-demo');
   await page.keyboard.press('Enter');
   await waitForOpen(page, 'shop.db');
+  assert.equal(await focused(page), 'db-demo', 'the focus stays on "Open the demo" while it opens and after');
   await tabTo(page, 'settings');
   await page.keyboard.press('Enter');
   await tabTo(page, 'provider');
