@@ -113,31 +113,26 @@ fn named(url: &str) -> (String, String) {
     (url.to_string(), name)
 }
 
-/// Starts opening `source` (a database or a conversation), reporting progress and errors in
-/// `state`. One open at a time: a second one while the first runs is ignored (the buttons say
-/// so).
 /// The person is about to open something (they point at or tab into the database panel, or
 /// drag a file over the page): SQLite's worker starts and the code that opens files is
 /// downloaded now, so that the open need not wait for them. Not before: a visit that opens
-/// nothing downloads neither.
+/// nothing downloads neither. Nothing while an open runs: it has the cores, and readies the
+/// next open when it ends.
 pub fn expect_open(state: AppState) {
-    state.start_spare();
-    if EXPECTED.replace(true) {
+    if state.loading.get_untracked().is_some() {
         return;
     }
+    state.start_spare();
+    // The chunk is downloaded once (a second call waits for the first, or returns at once);
+    // a failed download is tried again, and said, by the open itself.
     leptos::task::spawn_local(async move {
-        // A failed download is tried again, and said, by the open itself.
-        if preload_database().await.is_err() {
-            EXPECTED.set(false);
-        }
+        let _ = preload_database().await;
     });
 }
 
-thread_local! {
-    /// Whether [`expect_open`] has downloaded (or is downloading) the database chunk.
-    static EXPECTED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
+/// Starts opening `source` (a database or a conversation), reporting progress and errors in
+/// `state`. One open at a time: a second one while the first runs is ignored (the buttons say
+/// so).
 pub fn start_open(state: AppState, source: Source) {
     start_opening(state, vec![source]);
 }

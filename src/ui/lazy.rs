@@ -16,7 +16,8 @@
 //! chosen by a `match` (`llm::wire`), not kept in their descriptors.
 //!
 //! A chunk that cannot be downloaded (the connection is down) is a [`NotLoaded`] error, said to
-//! the person where the action was asked for; a later call tries the download again.
+//! the person where the action was asked for (what the page does on its own, the value index
+//! after an open, goes without); a later call tries the download again.
 
 use std::fmt;
 

@@ -226,7 +226,7 @@ pub struct AppState {
     /// The page's address, read once when the page started.
     pub address: StoredValue<PageAddress>,
     /// A worker started ahead, with SQLite loaded, for the next database opened.
-    spare: StoredValue<Option<WorkerDatabase>, LocalStorage>,
+    spare: StoredValue<Spare, LocalStorage>,
     /// The open database, of whatever kind (none before the first open).
     pub db: StoredValue<Option<Rc<PageDatabase>>, LocalStorage>,
     /// What tells the open database from another.
@@ -285,6 +285,16 @@ impl SentLedger {
     }
 }
 
+/// The worker started ahead of the next open ([`AppState::start_spare`]).
+#[derive(Default)]
+enum Spare {
+    #[default]
+    None,
+    /// Loading SQLite: another is not started meanwhile.
+    Starting,
+    Ready(WorkerDatabase),
+}
+
 impl AppState {
     /// The page's state, with engines whose worker scripts are at `worker_url` (in memory) and
     /// `lazy_worker_url` (on demand).
@@ -295,7 +305,7 @@ impl AppState {
             lazy_worker_url: StoredValue::new(lazy_worker_url.to_string()),
             on_demand_from: StoredValue::new(ON_DEMAND_FROM_BYTES),
             read_whole_below: StoredValue::new(READ_WHOLE_BELOW_BYTES),
-            spare: StoredValue::new_local(None),
+            spare: StoredValue::new_local(Spare::None),
             db: StoredValue::new_local(None),
             identity: RwSignal::new(Identification::None),
             open: RwSignal::new(None),
@@ -317,7 +327,17 @@ impl AppState {
     /// An engine for the next database opened: the one started ahead if there is one, else a
     /// new one.
     pub fn engine(&self) -> Result<WorkerDatabase, DbError> {
-        match self.spare.try_update_value(Option::take).flatten() {
+        let ready = self
+            .spare
+            .try_update_value(|spare| match std::mem::take(spare) {
+                Spare::Ready(engine) => Some(engine),
+                // One still starting stays, and is ready for the open after this one.
+                other => {
+                    *spare = other;
+                    None
+                }
+            });
+        match ready.flatten() {
             Some(engine) => Ok(engine),
             None => WorkerDatabase::new(&self.worker_url.get_value()),
         }
@@ -330,19 +350,23 @@ impl AppState {
 
     /// Starts a worker ahead, with SQLite loaded in it, for the next open: starting one costs
     /// a moment the open then need not wait for.
+    /// One at a time: while one is starting or ready, this does nothing.
     pub fn start_spare(&self) {
-        if self.spare.with_value(Option::is_some) {
+        if !self.spare.with_value(|spare| matches!(spare, Spare::None)) {
             return;
         }
         let Ok(engine) = WorkerDatabase::new(&self.worker_url.get_value()) else {
             return;
         };
+        self.spare.set_value(Spare::Starting);
         let spare = self.spare;
         leptos::task::spawn_local(async move {
             // A worker that did not start is not kept: the open starts its own, and says why.
-            if engine.warm().await.is_ok() {
-                spare.set_value(Some(engine));
-            }
+            let next = match engine.warm().await {
+                Ok(()) => Spare::Ready(engine),
+                Err(_) => Spare::None,
+            };
+            spare.set_value(next);
         });
     }
 

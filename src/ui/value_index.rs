@@ -67,16 +67,18 @@ pub fn refresh(state: AppState) {
         let started = now_ms();
         // Without its chunk there is no index: questions go without named values, as before
         // it is built.
-        let Ok(index) = build_in_chunk(db, schema, plan, bounds).await else {
-            state.assistant.values.set(ValueIndexState::None);
+        let built = build_in_chunk(db, schema, plan, bounds).await;
+        // A newer build (another database, another view) owns the state now.
+        if BUILDS.with(Cell::get) != build {
             return;
-        };
-        if BUILDS.with(Cell::get) == build {
-            state.assistant.values.set(ValueIndexState::Ready {
+        }
+        state.assistant.values.set(match built {
+            Ok(index) => ValueIndexState::Ready {
                 index: Arc::new(index),
                 ms: now_ms() - started,
-            });
-        }
+            },
+            Err(_) => ValueIndexState::None,
+        });
     });
 }
 

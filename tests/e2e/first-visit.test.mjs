@@ -38,12 +38,22 @@ test('the first visit downloads the main part only; pointing at the database pan
   assert.deepEqual(first.filter(isSqlite), [], "no SQLite worker on the first visit");
 
   // The control: the same recording sees them as soon as the person is about to open a file.
+  const workers = [];
+  page.on('worker', (worker) => workers.push(new URL(worker.url()).pathname.split('/').pop()));
+  await page.locator('section.database').hover();
+  // Moving about the panel says "about to open" again and again, before SQLite has loaded:
+  // one spare worker starts, not one each time.
+  await page.getByTestId('db-demo').focus();
+  for (let i = 0; i < 4; i += 1) await page.keyboard.press('Tab');
+  await page.locator('section.database h2').hover();
   await page.locator('section.database').hover();
   await waitUntil(
     'the database chunk and sql.js to be fetched',
     () => page.requestsSeen.slice(first.length),
     (later) => later.includes('split_database.wasm') && later.includes('sql-wasm.wasm'),
   );
+  await quiet(page);
+  assert.deepEqual(workers, ['worker.js'], 'one spare SQLite worker, however often the person moves about the panel');
   await openDemo(page);
   assert.deepEqual(page.problems, []);
 });
