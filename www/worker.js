@@ -68,8 +68,8 @@ async function openDatabase(SQL, read) {
 class SqlJsUnavailable extends Error {}
 class Unreadable extends Error {}
 
-// Up to this size (unless the page says another, "open"'s oneReadBytes: ONE_READ_BYTES in
-// src/engine/in_memory/worker.rs) a file is read in one call, the browser's quickest way
+// Up to this size (unless the page says another, "open"'s oneReadBytes: a test's, through
+// WorkerDatabase::read_in_parts_above) a file is read in one call, the browser's quickest way
 // (305 MB: 0.41-0.43 s, against 0.55-0.81 s in the stream's chunks; docs/benchmarks.md), which
 // says nothing of its progress: it takes about a second at most. A larger one is read in
 // chunks, with progress.
@@ -105,10 +105,14 @@ async function readWhole(source, progress, oneReadBytes = ONE_READ_BYTES) {
     }
     if (done !== bytes.length) throw new Error("the file shrank while it was read");
   } catch (e) {
-    const why = e && e.message ? e.message : String(e);
-    throw new Unreadable(`it changed or went away since it was chosen, or the browser may not read it (${why})`);
+    throw changedOrUnreadable(e);
   }
   return bytes;
+}
+
+function changedOrUnreadable(e) {
+  const why = e && e.message ? e.message : String(e);
+  return new Unreadable(`it changed or went away since it was chosen, or the browser may not read it (${why})`);
 }
 
 async function readInOneCall(source) {
@@ -116,8 +120,7 @@ async function readInOneCall(source) {
   try {
     buffer = await source.arrayBuffer();
   } catch (e) {
-    const why = e && e.message ? e.message : String(e);
-    throw new Unreadable(`it changed or went away since it was chosen, or the browser may not read it (${why})`);
+    throw changedOrUnreadable(e);
   }
   if (buffer.byteLength !== source.size) {
     throw new Unreadable("it changed or went away since it was chosen (it is not the size it was)");
@@ -215,7 +218,6 @@ async function warmUp(SQL) {
   } finally {
     scratch.close();
   }
-  return null;
 }
 
 // An abort inside the wasm module (out of memory, a trap) leaves sql.js unusable.

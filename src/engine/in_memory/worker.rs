@@ -28,11 +28,6 @@ const OPEN_DEADLINE_MS: u32 = 120_000;
 /// Starting sql.js (fetching and compiling its wasm) and exporting have no query deadline.
 const SERVICE_DEADLINE_MS: u32 = 120_000;
 
-/// Up to this size the worker reads a file in one call, the browser's quickest way, which says
-/// nothing of its progress (305 MB: 0.41 s, against 0.55-0.81 s read in parts; about a second
-/// at most); a larger file is read in parts, telling how far it got.
-pub const ONE_READ_BYTES: u64 = 512 * 1024 * 1024;
-
 /// A read-only SQLite database in a Web Worker.
 pub struct WorkerDatabase {
     /// The worker (`worker.js`; `rows.js`, `sql-wasm.js` and `sql-wasm.wasm` sit beside it).
@@ -42,8 +37,9 @@ pub struct WorkerDatabase {
     pristine: RefCell<Option<Blob>>,
     /// One request at a time: the others wait their turn here.
     turn: Mutex<()>,
-    /// See [`ONE_READ_BYTES`].
-    one_read_bytes: Cell<u64>,
+    /// Above what size a file is read in parts, when not the worker's own (see
+    /// [`WorkerDatabase::read_in_parts_above`]).
+    one_read_bytes: Cell<Option<u64>>,
 }
 
 impl WorkerDatabase {
@@ -54,14 +50,16 @@ impl WorkerDatabase {
             channel: WorkerChannel::new(script_url)?,
             pristine: RefCell::new(None),
             turn: Mutex::new(()),
-            one_read_bytes: Cell::new(ONE_READ_BYTES),
+            one_read_bytes: Cell::new(None),
         })
     }
 
-    /// Files larger than `bytes` are read in parts, with progress (by default those over
-    /// [`ONE_READ_BYTES`]).
+    /// Files larger than `bytes` are read in parts, telling how far they got. By default
+    /// those over `ONE_READ_BYTES` in `worker.js` (512 MiB): up to it a file is read in one
+    /// call, the browser's quickest way (305 MB: 0.41 s, against 0.55-0.81 s in parts), which
+    /// says nothing of its progress.
     pub fn read_in_parts_above(&self, bytes: u64) {
-        self.one_read_bytes.set(bytes);
+        self.one_read_bytes.set(Some(bytes));
     }
 
     /// Another engine on the same worker script, with nothing open.
@@ -92,11 +90,9 @@ impl WorkerDatabase {
     fn open_message(&self, source: &Blob) -> Object {
         let message = simple_message("open");
         set(&message, "source", source);
-        set(
-            &message,
-            "oneReadBytes",
-            &JsValue::from_f64(self.one_read_bytes.get() as f64),
-        );
+        if let Some(bytes) = self.one_read_bytes.get() {
+            set(&message, "oneReadBytes", &JsValue::from_f64(bytes as f64));
+        }
         message
     }
 
