@@ -14,7 +14,20 @@ source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 cd "$ASKDB_ROOT"
 
 LOG_DIR="$(mktemp -d)"
-trap 'rm -rf "$LOG_DIR"' EXIT
+declare -A BACKGROUND_PID BACKGROUND_LOG BACKGROUND_START
+# What is stopped and removed when the run ends, however it ends (a failing step exits through
+# `fail`): the background steps (and what they started), the test servers, their files.
+STOP_AT_EXIT=()
+REMOVE_AT_EXIT=("$LOG_DIR")
+stop_and_remove() {
+  local pid
+  for pid in "${BACKGROUND_PID[@]}" "${STOP_AT_EXIT[@]}"; do
+    pkill -P "$pid" 2>/dev/null || true
+    kill "$pid" 2>/dev/null || true
+  done
+  rm -rf "${REMOVE_AT_EXIT[@]}"
+}
+trap stop_and_remove EXIT
 START=$(date +%s)
 TIMINGS=()
 
@@ -34,7 +47,6 @@ step() {
 # background NAME COMMAND...: starts COMMAND as step NAME without waiting for it; its output
 # goes to the step's log only. `finish NAME` waits for it, shows the log, and fails the run
 # when it failed.
-declare -A BACKGROUND_PID BACKGROUND_LOG BACKGROUND_START
 background() {
   local name="$1"
   shift
@@ -109,8 +121,6 @@ step "mdbook for the e2e tests" setup_mdbook
 finish "datasette setup"
 E2E_FILES=(tests/e2e/*.test.mjs)
 background "e2e tests" node --test --test-concurrency=2 --test-reporter=spec "${E2E_FILES[@]}"
-# The e2e tests are stopped if the run stops early (a failing step exits through `fail`).
-trap 'kill ${BACKGROUND_PID["e2e tests"]} 2>/dev/null || true; rm -rf "$LOG_DIR"' EXIT
 
 step "native tests" cargo test
 
@@ -137,9 +147,8 @@ if ((${#WASM_TARGETS[@]})); then
   DATASETTE_CORS=$!
   tests/datasette/serve.sh "$DATASETTE_DIR/no-cors" --no-cors &
   DATASETTE_NO_CORS=$!
-  # `|| true`: under `set -e` a failing command inside the EXIT trap becomes the script's exit
-  # status, and the server is usually gone already (killed below) when the trap runs.
-  trap 'kill ${BACKGROUND_PID["e2e tests"]} $DIST_SERVER $RANGE_SERVER $DATASETTE_CORS $DATASETTE_NO_CORS 2>/dev/null || true; rm -rf "$LOG_DIR" "$DIST_URL_FILE" "$RANGE_URL_FILE" "$DATASETTE_URL_FILE" "$DATASETTE_DIR"' EXIT
+  STOP_AT_EXIT+=("$DIST_SERVER" "$RANGE_SERVER" "$DATASETTE_CORS" "$DATASETTE_NO_CORS")
+  REMOVE_AT_EXIT+=("$DIST_URL_FILE" "$RANGE_URL_FILE" "$DATASETTE_URL_FILE" "$DATASETTE_DIR")
   for _ in $(seq 50); do [ -s "$DIST_URL_FILE" ] && [ -s "$RANGE_URL_FILE" ] && break; sleep 0.1; done
   [ -s "$DIST_URL_FILE" ] || fail "the static server for the wasm tests did not start"
   [ -s "$RANGE_URL_FILE" ] || fail "the range server for the wasm tests did not start"
