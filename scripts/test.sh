@@ -102,7 +102,8 @@ step "format" cargo fmt --all --check
 # tests/e2e/datasette.test.mjs): pip spends its time on the network and the disk, so it installs
 # while the lints and builds use the cores, and is waited for before either kind of test starts.
 background "datasette setup" setup_datasette
-step "clippy native" cargo clippy --all-targets -- -D warnings
+# --workspace: askdb and askdb-proxy (proxy/, native only, so not in the wasm lint below).
+step "clippy native" cargo clippy --workspace --all-targets -- -D warnings
 # --all-features: the page (src/ui) and its test hooks are behind features.
 step "clippy wasm" cargo clippy --target wasm32-unknown-unknown --all-targets --all-features -- -D warnings
 
@@ -118,11 +119,14 @@ step "no test hooks in dist" test_hooks_only_in_the_test_page
 # most of their time is spent waiting on the page, timers and retries, not on the CPU. The
 # files are listed (not the folder, which Node 22 and later do not accept).
 step "mdbook for the e2e tests" setup_mdbook
+# The e2e tests of live demos (tests/e2e/live-demo.test.mjs) start the real askdb-proxy.
+step "proxy build" cargo build -p askdb-proxy
 finish "datasette setup"
 E2E_FILES=(tests/e2e/*.test.mjs)
 background "e2e tests" node --test --test-concurrency=2 --test-reporter=spec "${E2E_FILES[@]}"
 
-step "native tests" cargo test
+# askdb's native tests, and askdb-proxy's (which start the proxy against a scripted upstream).
+step "native tests" cargo test --workspace
 
 mapfile -t WASM_TARGETS < <(wasm_test_targets)
 if ((${#WASM_TARGETS[@]})); then
