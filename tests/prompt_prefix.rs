@@ -7,6 +7,7 @@
 mod support;
 
 use askdb::llm::http::HttpRequest;
+use askdb::llm::wire::prefix;
 use askdb::llm::{wire, ChatRequest, EndpointConfig, ProviderKind};
 use serde_json::Value;
 use support::scripted_llm::{ask, calls, final_answer, session, three_steps};
@@ -122,6 +123,39 @@ fn every_step_starts_with_the_bytes_of_the_step_before() {
         let first_question = conversation(kind, &bodies[0]);
         let follow_up = conversation(kind, &bodies[3]);
         assert_eq!(follow_up[0], first_question[0], "{kind:?}");
+    }
+}
+
+/// What a demo's endpoint (`askdb-proxy`) pins and checks on every request it forwards: the
+/// system prompt and the tool list as the wire carries them (`wire::prefix::parts`). Every step
+/// of a question, and of the next question, must carry the first request's parts, or the
+/// endpoint would refuse the second step. (A step counter in the system prompt fails this.)
+#[test]
+fn every_request_carries_the_first_requests_pinned_parts() {
+    let requests = steps();
+    for kind in [
+        ProviderKind::OpenAi,
+        ProviderKind::Anthropic,
+        ProviderKind::Gemini,
+    ] {
+        let config = EndpointConfig::new(kind, "", "key-for-the-test");
+        let parts: Vec<(Value, Value)> = requests
+            .iter()
+            .map(|request| {
+                let body = body(&wire::build_request(&config, request));
+                prefix::parts(kind, &body).expect("a system part")
+            })
+            .collect();
+        let (system, tools) = &parts[0];
+        assert!(system.to_string().contains("How to work"), "{kind:?}");
+        assert!(tools.to_string().contains("final_answer"), "{kind:?}");
+        for (number, later) in parts.iter().enumerate().skip(1) {
+            assert!(
+                later == &parts[0],
+                "{kind:?}: request {} carries other pinned parts than the first",
+                number + 1
+            );
+        }
     }
 }
 

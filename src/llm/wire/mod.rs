@@ -13,6 +13,7 @@ pub mod anthropic;
 pub mod fake;
 pub mod gemini;
 pub mod openai;
+pub mod prefix;
 
 use super::http::{HttpRequest, HttpResponse};
 use super::{ChatRequest, LlmError, ModelReply};
