@@ -1339,3 +1339,208 @@ fn a_second_user_message_follows_the_question_in_the_same_user_turn() {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// A demo's endpoint (askdb-proxy, docs/live-demos.md): its own refusals, the same for every
+// provider's format, and every failure met through it said as the endpoint's, never a key's.
+
+/// The refusal of docs/live-demos.md, with this status, reason and wait.
+fn proxy_refusal(status: u16, reason: &str, retry_after_s: Option<u64>) -> HttpResponse {
+    let mut error = json!({
+        "type": "askdb_proxy", "reason": reason,
+        "message": format!("The demo's {reason} check said no."),
+    });
+    if status == 429 {
+        error["resets_at"] = json!("2026-12-05T00:00:00Z");
+    }
+    if let Some(seconds) = retry_after_s {
+        error["retry_after_s"] = json!(seconds);
+    }
+    let seconds = retry_after_s.map(|s| s.to_string()).unwrap_or_default();
+    let headers: &[(&str, &str)] = if retry_after_s.is_some() {
+        &[
+            ("content-type", "application/json"),
+            ("retry-after", &seconds),
+        ]
+    } else {
+        &[("content-type", "application/json")]
+    };
+    response(status, headers, &json!({ "error": error }).to_string())
+}
+
+#[test]
+fn the_proxys_own_refusal_is_its_own_error_for_every_provider() {
+    for &kind in ProviderKind::ALL {
+        let limit = proxy_refusal(429, "reader_per_day", Some(18_230));
+        let LlmError::Proxy(refusal) = wire::parse_response(kind, &limit).unwrap_err() else {
+            panic!("{kind:?}: a plain rate limit, not the proxy's");
+        };
+        assert_eq!(refusal.status, 429);
+        assert_eq!(refusal.reason, "reader_per_day");
+        assert_eq!(refusal.message, "The demo's reader_per_day check said no.");
+        assert_eq!(refusal.resets_at.as_deref(), Some("2026-12-05T00:00:00Z"));
+        assert_eq!(refusal.retry_after_s, Some(18_230));
+        assert!(refusal.is_limit());
+
+        let pinned = wire::parse_response(kind, &proxy_refusal(403, "system_prompt", None));
+        let said = pinned.unwrap_err().to_string();
+        assert_eq!(
+            said,
+            "the demo's endpoint refused this question (HTTP 403, system_prompt): The demo's \
+             system_prompt check said no."
+        );
+    }
+}
+
+#[test]
+fn a_providers_own_error_is_not_taken_for_the_proxys() {
+    // The provider's 429 passed through the proxy: the provider's own body.
+    let provider = response(
+        429,
+        &[("retry-after", "2")],
+        r#"{"error": {"type": "requests", "message": "Rate limit reached"}}"#,
+    );
+    assert!(matches!(
+        wire::parse_response(ProviderKind::OpenAi, &provider).unwrap_err(),
+        LlmError::RateLimited {
+            retry_after_ms: Some(2_000),
+            ..
+        }
+    ));
+    // A success is never a refusal, whatever it says.
+    let odd = response(200, &[], r#"{"error": {"type": "askdb_proxy"}}"#);
+    assert!(!matches!(
+        wire::parse_response(ProviderKind::OpenAi, &odd),
+        Err(LlmError::Proxy(_))
+    ));
+}
+
+#[test]
+fn a_limit_is_not_retried_but_a_short_burst_is_within_the_policys_longest_wait() {
+    let policy = RetryPolicy::default();
+    let error = |status, reason, wait| {
+        wire::parse_response(ProviderKind::OpenAi, &proxy_refusal(status, reason, wait))
+            .unwrap_err()
+    };
+    for reason in [
+        "reader_per_day",
+        "demo_requests_per_day",
+        "demo_tokens_per_day",
+        "global_tokens_per_day",
+    ] {
+        let limit = error(429, reason, Some(3));
+        assert_eq!(policy.delay_before_retry(1, &limit), None, "{reason}");
+    }
+    // A reader's burst that comes back in 3 s is waited for; one in an hour is not (sooner
+    // would be refused again); one that does not say when gets the usual backoff.
+    assert_eq!(
+        policy.delay_before_retry(1, &error(429, "reader_burst", Some(3))),
+        Some(3_000)
+    );
+    assert_eq!(
+        policy.delay_before_retry(1, &error(429, "reader_burst", Some(3_600))),
+        None
+    );
+    assert_eq!(
+        policy.delay_before_retry(2, &error(429, "reader_burst", None)),
+        Some(2_000)
+    );
+    assert_eq!(
+        policy.delay_before_retry(4, &error(429, "reader_burst", Some(3))),
+        None,
+        "no more than max_retries"
+    );
+    // The provider out of the proxy's reach: a server error's backoff. Its key refused: never.
+    assert_eq!(
+        policy.delay_before_retry(1, &error(502, "upstream_unreachable", None)),
+        Some(1_000)
+    );
+    assert_eq!(
+        policy.delay_before_retry(1, &error(502, "upstream_key", None)),
+        None
+    );
+    for refusal in [
+        "origin",
+        "model",
+        "system_prompt",
+        "tools",
+        "shape",
+        "body_too_large",
+    ] {
+        let status = if refusal == "body_too_large" {
+            413
+        } else {
+            403
+        };
+        assert_eq!(
+            policy.delay_before_retry(1, &error(status, refusal, None)),
+            None
+        );
+    }
+}
+
+#[test]
+fn every_failure_through_a_demos_endpoint_is_the_endpoints_never_a_keys() {
+    let config = EndpointConfig::new(ProviderKind::OpenAi, "https://proxy.example/demo/shop", "");
+    let failures: Vec<Result<HttpResponse, TransportError>> = vec![
+        Err(TransportError {
+            message: "TypeError: Failed to fetch".into(),
+        }),
+        Ok(response(500, &[], "<html>Internal Server Error</html>")),
+        Ok(response(
+            401,
+            &[],
+            r#"{"error": {"message": "Incorrect API key provided"}}"#,
+        )),
+        Ok(response(403, &[], "Forbidden")),
+        Ok(response(404, &[], "")),
+        Ok(response(200, &[], "not json")),
+        Ok(proxy_refusal(502, "upstream_key", None)),
+        Ok(proxy_refusal(429, "demo_tokens_per_day", Some(600))),
+    ];
+    let expected_starts = [
+        "the demo's endpoint could not be reached (TypeError: Failed to fetch)",
+        "the demo's endpoint is failing (HTTP 500)",
+        "the demo's endpoint refused this question (HTTP 401)",
+        "the demo's endpoint refused this question (HTTP 403)",
+        "the demo's endpoint does not know this address or model (HTTP 404)",
+        "the demo's endpoint's answer was not in the expected format",
+        "the demo's endpoint could not use its model",
+        "the demo's endpoint has reached one of its limits (HTTP 429, demo_tokens_per_day)",
+    ];
+    let http = ScriptedHttp::new(failures);
+    let provider = HttpProvider::new(config, &http).through_demo_endpoint();
+    for start in expected_starts {
+        let error = block_on(provider.complete(&simple_request(ProviderKind::OpenAi))).unwrap_err();
+        let said = error.to_string();
+        assert!(said.starts_with(start), "{said}");
+        assert!(!said.contains("API key was refused"), "{said}");
+        assert!(!said.contains("check the key"), "{said}");
+    }
+    // The wrapping keeps what the retry policy reads: a 500 is still retried.
+    let policy = RetryPolicy::default();
+    let failing = LlmError::Server {
+        status: 500,
+        message: String::new(),
+    }
+    .through_demo_endpoint();
+    assert_eq!(policy.delay_before_retry(1, &failing), Some(1_000));
+}
+
+#[test]
+fn without_a_demos_endpoint_a_providers_401_still_names_the_api_key() {
+    let http = ScriptedHttp::new(vec![Ok(response(
+        401,
+        &[],
+        r#"{"error": {"message": "Incorrect API key provided"}}"#,
+    ))]);
+    let config = EndpointConfig::new(ProviderKind::OpenAi, "", "sk-wrong");
+    let provider = HttpProvider::new(config, &http);
+    let said = block_on(provider.complete(&simple_request(ProviderKind::OpenAi)))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        said.starts_with("the API key was refused (HTTP 401)"),
+        "{said}"
+    );
+}

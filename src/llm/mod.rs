@@ -8,6 +8,7 @@
 //! [`ledger::RecordedHttp`] can sit between them to keep a record of every exchange for the
 //! person to see.
 
+pub mod demo_endpoint;
 pub mod http;
 pub mod ledger;
 mod provider;
@@ -18,6 +19,7 @@ pub mod wire;
 pub use provider::HttpProvider;
 pub use wire::{Caching, EndpointConfig, ProviderDescriptor, ProviderKind};
 
+pub use demo_endpoint::ProxyRefusal;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -164,12 +166,37 @@ pub enum LlmError {
     Network { message: String, base_url: String },
     /// The server answered with something that is not the documented format.
     Malformed { message: String },
+    /// A demo's endpoint (askdb-proxy) answered for itself: a refusal, or a limit that ran out.
+    Proxy(ProxyRefusal),
+    /// Any other failure while the questions go through a demo's endpoint: said as the
+    /// endpoint's, since the reader has no key or provider of their own to check there.
+    ThroughDemoEndpoint(Box<LlmError>),
 }
 
 impl LlmError {
-    /// Whether trying again later may help.
+    /// Whether trying again later may help. The retry policy (`retry`) also reads how long.
     pub fn is_retryable(&self) -> bool {
-        matches!(self, LlmError::RateLimited { .. } | LlmError::Server { .. })
+        match self {
+            LlmError::RateLimited { .. } | LlmError::Server { .. } => true,
+            // A limit that comes back in hours is not waited for; a burst's short wait is.
+            LlmError::Proxy(refusal) => {
+                matches!(
+                    refusal.reason.as_str(),
+                    demo_endpoint::BURST | demo_endpoint::UPSTREAM_UNREACHABLE
+                )
+            }
+            LlmError::ThroughDemoEndpoint(error) => error.is_retryable(),
+            _ => false,
+        }
+    }
+
+    /// This failure, for questions sent through a demo's endpoint: said as the endpoint's.
+    pub fn through_demo_endpoint(self) -> LlmError {
+        match self {
+            // Already the endpoint's own words.
+            LlmError::Proxy(_) | LlmError::ThroughDemoEndpoint(_) => self,
+            other => LlmError::ThroughDemoEndpoint(Box::new(other)),
+        }
     }
 }
 
@@ -240,7 +267,54 @@ impl fmt::Display for LlmError {
                     "the server's answer was not in the expected format: {message}"
                 )
             }
+            LlmError::Proxy(refusal) => fmt::Display::fmt(refusal, f),
+            LlmError::ThroughDemoEndpoint(error) => through_demo_endpoint(f, error),
         }
+    }
+}
+
+/// `error`, met while the questions went through a demo's endpoint, as the endpoint's: never
+/// a key's (the reader gave none) nor a provider's.
+fn through_demo_endpoint(f: &mut fmt::Formatter<'_>, error: &LlmError) -> fmt::Result {
+    match error {
+        LlmError::Network { message, .. } => {
+            return write!(
+                f,
+                "the demo's endpoint could not be reached ({message}): you may be offline, or \
+                 the endpoint is down or does not serve this page"
+            )
+        }
+        LlmError::Unauthorized { status, message } | LlmError::BadRequest { status, message } => {
+            write!(
+                f,
+                "the demo's endpoint refused this question (HTTP {status})"
+            )?;
+            server_said(f, message)
+        }
+        LlmError::NotFound { message } => {
+            f.write_str("the demo's endpoint does not know this address or model (HTTP 404)")?;
+            server_said(f, message)
+        }
+        LlmError::RateLimited { message, .. } => {
+            f.write_str(
+                "the demo's endpoint is busy (HTTP 429): askdb retries a few times by itself; \
+                 if this goes on, try again in a minute",
+            )?;
+            server_said(f, message)
+        }
+        LlmError::Server { status, message } => {
+            write!(
+                f,
+                "the demo's endpoint is failing (HTTP {status}): askdb retries a few times by \
+                 itself; if this goes on, try again later"
+            )?;
+            server_said(f, message)
+        }
+        LlmError::Malformed { message } => write!(
+            f,
+            "the demo's endpoint's answer was not in the expected format: {message}"
+        ),
+        LlmError::Proxy(_) | LlmError::ThroughDemoEndpoint(_) => fmt::Display::fmt(error, f),
     }
 }
 

@@ -29,6 +29,9 @@ impl RetryPolicy {
     /// How long to wait before retry number `attempt` (1 for the retry after the first
     /// failure) of a call that failed with `error`; `None` when it should not be retried.
     pub fn delay_before_retry(&self, attempt: u32, error: &LlmError) -> Option<u32> {
+        if let LlmError::ThroughDemoEndpoint(error) = error {
+            return self.delay_before_retry(attempt, error);
+        }
         if attempt == 0 || attempt > self.max_retries || !error.is_retryable() {
             return None;
         }
@@ -37,6 +40,15 @@ impl RetryPolicy {
                 retry_after_ms: Some(ms),
                 ..
             } => *ms,
+            // A demo's endpoint says when the reader's burst comes back: sooner is refused
+            // again, so a wait longer than the policy allows is not waited at all.
+            LlmError::Proxy(refusal) if refusal.retry_after_s.is_some() => {
+                let ms = refusal
+                    .retry_after_s
+                    .unwrap_or_default()
+                    .saturating_mul(1000);
+                return u32::try_from(ms).ok().filter(|ms| *ms <= self.max_delay_ms);
+            }
             _ => self.backoff_ms(attempt),
         };
         Some(delay.min(self.max_delay_ms))

@@ -93,11 +93,15 @@ macro_rules! providers {
             }
         }
 
-        /// The model's reply in `response`, or the error the provider reports there.
+        /// The model's reply in `response`, or the error the provider reports there (or, in
+        /// front of the provider, a demo's endpoint: the same refusal for every format).
         pub fn parse_response(
             kind: ProviderKind,
             response: &HttpResponse,
         ) -> Result<ModelReply, LlmError> {
+            if let Some(refusal) = super::demo_endpoint::refusal_in(response) {
+                return Err(LlmError::Proxy(refusal));
+            }
             match kind {
                 $($(#[$attr])* ProviderKind::$variant => $wire::parse_response(response)),+
             }
