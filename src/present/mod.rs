@@ -5,12 +5,14 @@
 //! - [`markdown`]: an LLM's Markdown answer as a small tree with no HTML, no images and only
 //!   web or mail links.
 //! - [`chart`]: whether a query result can be drawn as a bar or line chart, and the SVG geometry.
+//! - [`demo_endpoint`]: who answers through a demo's endpoint, and when its limit comes back.
 //! - [`time`]: how long something took.
 //! - [`ledger`]: what was sent to the model and what it cost (tokens, cached tokens, bytes).
 //! - [`transcript`]: the agent's events as the steps and notes of a question's transcript.
 
 pub mod chart;
 pub mod csv;
+pub mod demo_endpoint;
 pub mod errors;
 pub mod hiding;
 pub mod ledger;

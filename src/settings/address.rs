@@ -1,4 +1,5 @@
 //! Settings from the page's address: `?provider=`, `?base_url=`, `?model=`, `?mode=safe`,
+//! `?endpoint=` (a demo's endpoint that holds the author's key: [`super::demo_endpoint`]),
 //! `?candidates=N` (candidate answers per question, 1 to 5), `?budget=MB` (what a question may read from a remote database; 0: no budget), and `?q=` for a question to fill in; [`start_files`] reads `?db=` and `?replay=`, the files to
 //! open at start; `?hide=` names tables and columns hidden from the model (see
 //! [`hidden_names`]). A link can set up the model but never carries a key: an address ends up
@@ -107,6 +108,9 @@ pub fn apply(settings: &mut ModelSettings, params: &[(String, String)]) -> FromA
             )),
         }
     }
+    if let Some(Err(why)) = endpoint(params) {
+        found.ignored.push(format!("endpoint: {why}"));
+    }
     if let Some(question) = last("q") {
         let question: String = question.trim().chars().take(MAX_QUESTION_CHARS).collect();
         found.question = Some(question).filter(|q| !q.is_empty());
@@ -120,6 +124,13 @@ pub fn apply(settings: &mut ModelSettings, params: &[(String, String)]) -> FromA
         );
     }
     found
+}
+
+/// `?endpoint=`, checked (the last one counts, like a setting's); `None` when there is none.
+pub fn endpoint(params: &[(String, String)]) -> Option<Result<String, String>> {
+    last(params, "endpoint")
+        .filter(|url| !url.trim().is_empty())
+        .map(super::demo_endpoint::check_endpoint)
 }
 
 /// Whether the address turns safe mode on (`?mode=safe`): the page says so beside the question
@@ -321,6 +332,8 @@ pub struct PageAddress {
     pub hidden: Vec<String>,
     /// `?mode=safe`.
     pub safe_mode: bool,
+    /// `?endpoint=`, when it is a web address (else [`apply`] reports it).
+    pub endpoint: Option<String>,
 }
 
 impl PageAddress {
@@ -332,6 +345,7 @@ impl PageAddress {
             start: start_files(&params),
             hidden: hidden_names(&params),
             safe_mode: safe_mode_in_address(&params),
+            endpoint: endpoint(&params).and_then(Result::ok),
             params,
         }
     }
@@ -561,6 +575,40 @@ mod tests {
         assert_eq!(
             start_files(&params(&[("replay", " ")])),
             StartFiles::default()
+        );
+    }
+
+    #[test]
+    fn an_endpoint_is_read_like_a_base_url_and_changes_no_setting() {
+        let given = params(&[
+            ("db", "demo/shop.db"),
+            ("endpoint", " https://proxy.example/demo/shop/ "),
+        ]);
+        let address = PageAddress::read(given.clone());
+        assert_eq!(
+            address.endpoint.as_deref(),
+            Some("https://proxy.example/demo/shop")
+        );
+        let mut settings = ModelSettings::default();
+        let found = address.apply_model_settings(&mut settings);
+        assert_eq!(settings, ModelSettings::default(), "saved settings stay");
+        assert!(found.ignored.is_empty(), "{:?}", found.ignored);
+        assert_eq!(
+            address.full_page_parameters(),
+            given,
+            "the full page asks the same endpoint"
+        );
+
+        let wrong = params(&[("endpoint", "javascript:alert(1)")]);
+        assert_eq!(PageAddress::read(wrong.clone()).endpoint, None);
+        let found = apply(&mut settings, &wrong);
+        assert_eq!(
+            found.ignored,
+            ["endpoint: the endpoint must start with http:// or https://"]
+        );
+        assert_eq!(
+            PageAddress::read(params(&[("endpoint", " ")])).endpoint,
+            None
         );
     }
 

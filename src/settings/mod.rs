@@ -7,10 +7,12 @@
 //!   come from the address ([`address`]) and are kept in `localStorage` when the person edits them.
 //! - [`keys::KeyRing`]: API keys, each bound to the one endpoint it was entered for, so a key is
 //!   never sent anywhere else (not even when a link sets another base URL).
+//! - [`demo_endpoint`]: a demo's endpoint (askdb-proxy) that answers a reader with no key.
 //! - [`readiness`]: whether the model may be asked now (a database open, its view ready, a
 //!   model chosen, a key where one is surely needed), and what to say when not.
 
 pub mod address;
+pub mod demo_endpoint;
 pub mod keys;
 pub mod readiness;
 pub mod server_tokens;
