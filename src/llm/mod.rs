@@ -277,13 +277,11 @@ impl fmt::Display for LlmError {
 /// a key's (the reader gave none) nor a provider's.
 fn through_demo_endpoint(f: &mut fmt::Formatter<'_>, error: &LlmError) -> fmt::Result {
     match error {
-        LlmError::Network { message, .. } => {
-            return write!(
-                f,
-                "the demo's endpoint could not be reached ({message}): you may be offline, or \
-                 the endpoint is down or does not serve this page"
-            )
-        }
+        LlmError::Network { message, .. } => write!(
+            f,
+            "the demo's endpoint could not be reached ({message}): you may be offline, or the \
+             endpoint is down or does not serve this page"
+        ),
         LlmError::Unauthorized { status, message } | LlmError::BadRequest { status, message } => {
             write!(
                 f,

@@ -226,6 +226,7 @@ mod tests {
             model_view: ModelViewReadiness::Ready,
             settings: &visit,
             key: "",
+            demo_endpoint: None,
         };
         assert_eq!(may_ask(&facts), Ok(()));
     }

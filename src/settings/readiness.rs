@@ -41,6 +41,9 @@ pub struct Facts<'a> {
     pub settings: &'a ModelSettings,
     /// The key for that model's endpoint; empty when there is none.
     pub key: &'a str,
+    /// Why the demo's endpoint, which the questions go to, cannot answer yet (its card is still
+    /// being read, or could not be); `None` when it can, or when there is none.
+    pub demo_endpoint: Option<&'a str>,
 }
 
 /// Why the model cannot be asked now. `Display` says what to do.
@@ -52,6 +55,8 @@ pub enum NotReady {
     ModelViewPreparing,
     ModelViewFailed(String),
     ModelViewRefused(String),
+    /// The questions go to a demo's endpoint that cannot answer yet: why, as a sentence.
+    DemoEndpoint(String),
     NoModel,
     /// No key for a provider's own address, which answers nothing without one.
     NoKey {
@@ -95,6 +100,7 @@ impl fmt::Display for NotReady {
             NotReady::ModelViewRefused(why) => {
                 write!(f, "The model cannot be asked on this database: {why}.")
             }
+            NotReady::DemoEndpoint(why) => f.write_str(why),
             NotReady::NoModel => {
                 f.write_str("Choose a model first: open Settings and enter the model's name.")
             }
@@ -132,6 +138,9 @@ pub fn may_ask(facts: &Facts) -> Result<(), NotReady> {
     if facts.asking == Asking::Replay {
         return Ok(());
     }
+    if let Some(why) = facts.demo_endpoint {
+        return Err(NotReady::DemoEndpoint(why.to_string()));
+    }
     if facts.settings.model.trim().is_empty() {
         return Err(NotReady::NoModel);
     }
@@ -168,6 +177,7 @@ mod tests {
             model_view: ModelViewReadiness::Ready,
             settings,
             key: "sk-test",
+            demo_endpoint: None,
         }
     }
 
@@ -192,6 +202,7 @@ mod tests {
             model_view: ModelViewReadiness::Preparing,
             settings: &unchosen,
             key: "",
+            demo_endpoint: None,
         };
         assert_eq!(may_ask(&nothing), Err(NotReady::NoQuestion));
         let asked = Facts {
@@ -307,6 +318,28 @@ mod tests {
             };
             assert_eq!(may_ask(&keyless), Ok(()), "{url}");
         }
+    }
+
+    #[test]
+    fn a_demos_endpoint_that_cannot_answer_is_said_instead_of_a_missing_key() {
+        let unchosen = ModelSettings::default();
+        let down = Facts {
+            key: "",
+            demo_endpoint: Some("This demo's endpoint could not be reached (HTTP 502)."),
+            ..facts(Asking::Question("How many?"), &unchosen)
+        };
+        let why = may_ask(&down).unwrap_err();
+        assert_eq!(
+            why.to_string(),
+            "This demo's endpoint could not be reached (HTTP 502)."
+        );
+        assert_eq!(why.field(), None, "no Settings field is opened for it");
+        // A replay needs no endpoint.
+        let replay = Facts {
+            asking: Asking::Replay,
+            ..down
+        };
+        assert_eq!(may_ask(&replay), Ok(()));
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! "Run the model", built once for the chat and "Check the model": whether the model may be
 //! asked now ([`crate::settings::readiness`] decides, from the facts gathered here), and the
-//! connection a run uses: the database the model sees, the model over `fetch` with every
+//! connection a run uses (through a demo's endpoint, with no key, while one answers:
+//! `ui::demo_endpoint`): the database the model sees, the model over `fetch` with every
 //! exchange in the "Sent to the model" ledger, and the agent's settings with the console's query
 //! limits.
 
@@ -42,8 +43,8 @@ pub fn ready(
     model: ModelChoice,
     asking: Asking,
 ) -> Result<Rc<ModelDatabase>, NotReady> {
-    let settings = model.settings.get_untracked();
-    let key = model.key_untracked();
+    let question = model.for_question_untracked();
+    let (settings, key) = (&question.settings, &question.key);
     let facts = Facts {
         asking,
         database_open: app.open.with_untracked(Option::is_some),
@@ -51,8 +52,9 @@ pub fn ready(
             .assistant
             .hiding
             .with_untracked(|h| h.model_view.readiness()),
-        settings: &settings,
-        key: &key,
+        settings,
+        key,
+        demo_endpoint: question.demo_not_ready.as_deref(),
     };
     if let Err(not_ready) = may_ask(&facts) {
         if let Some(field) = not_ready.field() {
@@ -68,9 +70,10 @@ pub fn ready(
 /// The model connected for `asking`, if it may go ahead now (see [`ready`]).
 pub fn connect(app: AppState, model: ModelChoice, asking: Asking) -> Result<Connection, NotReady> {
     let db = ready(app, model, asking)?;
-    let settings = model.settings.get_untracked();
+    let question = model.for_question_untracked();
+    let settings = question.settings;
     let limits = app.limits.get_untracked();
-    let endpoint = settings.endpoint(&model.key_untracked());
+    let endpoint = settings.endpoint(&question.key);
     // Every exchange goes into the "Sent to the model" ledger (without the key).
     let http = RecordedHttp::new(
         GlooHttp,
@@ -78,9 +81,14 @@ pub fn connect(app: AppState, model: ModelChoice, asking: Asking) -> Result<Conn
         endpoint.kind,
         BrowserClock,
     );
+    let llm = HttpProvider::new(endpoint, http);
     Ok(Connection {
         db,
-        llm: HttpProvider::new(endpoint, http),
+        llm: if question.through_demo {
+            llm.through_demo_endpoint()
+        } else {
+            llm
+        },
         config: settings.agent_config().with_query_limits(&limits),
         settings,
         limits,

@@ -13,6 +13,7 @@ mod connection;
 mod console;
 mod database_panel;
 mod datasette_form;
+mod demo_endpoint;
 mod embed;
 mod follow;
 mod golden_run;

@@ -6,6 +6,7 @@
 //! ticks "remember on this device". It is never put in the address, a log or the transcript.
 
 use super::app_state;
+use super::demo_endpoint::DemoEndpoint;
 use super::number_input::NumberInput;
 use crate::agent::Mode;
 use crate::browser::{focus_element, storage, StorageRefused};
@@ -39,6 +40,20 @@ pub struct ModelChoice {
     /// A base URL, temperature or step limit that was typed but not taken, and why.
     problem: RwSignal<Option<String>>,
     storage_error: RwSignal<Option<String>>,
+    /// `?endpoint=`: a demo's endpoint that answers with the author's key, until the reader
+    /// chooses a model of their own here.
+    pub demo: Option<DemoEndpoint>,
+}
+
+/// What one question is asked with.
+pub struct ForQuestion {
+    pub settings: ModelSettings,
+    /// Empty through a demo's endpoint (it holds the author's key) or when there is none.
+    pub key: String,
+    /// Why the demo's endpoint cannot answer yet, when the question would go there.
+    pub demo_not_ready: Option<String>,
+    /// The question goes through a demo's endpoint: its failures are said as the endpoint's.
+    pub through_demo: bool,
 }
 
 impl ModelChoice {
@@ -60,8 +75,49 @@ impl ModelChoice {
             ignored: RwSignal::new(from_address.ignored),
             problem: RwSignal::new(None),
             storage_error: RwSignal::new(None),
+            demo: DemoEndpoint::from_address(),
         };
         (choice, from_address.question)
+    }
+
+    /// The settings and key a question asked now goes with: the demo's endpoint's while it is
+    /// in use, else the reader's own.
+    pub fn for_question_untracked(&self) -> ForQuestion {
+        let own = self.settings.get_untracked();
+        match self.demo.and_then(|demo| demo.settings_untracked(&own)) {
+            Some(Ok(settings)) => ForQuestion {
+                settings,
+                key: String::new(),
+                demo_not_ready: None,
+                through_demo: true,
+            },
+            Some(Err(why)) => ForQuestion {
+                settings: own,
+                key: String::new(),
+                demo_not_ready: Some(why),
+                through_demo: true,
+            },
+            None => ForQuestion {
+                key: self.key_untracked(),
+                settings: own,
+                demo_not_ready: None,
+                through_demo: false,
+            },
+        }
+    }
+
+    /// The reader chose a model of their own (provider, address, model or key): it answers
+    /// from now on, not the demo's endpoint.
+    fn choose_own_model(&self) {
+        if let Some(demo) = self.demo {
+            demo.readers_own.set(true);
+        }
+    }
+
+    /// [`ModelChoice::edit`] of the model itself: the reader's choice then answers.
+    fn edit_model(&self, change: impl FnOnce(&mut ModelSettings)) {
+        self.choose_own_model();
+        self.edit(change);
     }
 
     /// Opens the panel with `field` focused, so the person can fill it in at once.
@@ -97,6 +153,7 @@ impl ModelChoice {
     }
 
     fn set_key(&self, key: &str) {
+        self.choose_own_model();
         let settings = self.settings.get_untracked();
         self.keys.update(|keys| keys.set(&settings, key));
         if self.remember.get_untracked() {
@@ -189,6 +246,7 @@ pub fn SettingsPanel() -> impl IntoView {
                     view! { <div class="notice"><p>"From the page address, not used:"</p><ul>{items}</ul></div> }
                 })
             }}
+            <DemoEndpointNote/>
             <ProviderFields/>
             <KeyField/>
             <QuestionLimits/>
@@ -209,20 +267,37 @@ pub fn SettingsPanel() -> impl IntoView {
     }
 }
 
+/// While a demo's endpoint answers: that choosing a model here makes the reader's answer.
+#[component]
+fn DemoEndpointNote() -> impl IntoView {
+    let choice = expect_context::<ModelChoice>();
+    move || {
+        choice.demo.filter(DemoEndpoint::in_use).map(|_| {
+            view! {
+                <p class="notice" data-testid="settings-demo-endpoint">
+                    "This demo's questions go to its own endpoint, with no key of yours. \
+                     Choose a provider, model or key here and your own model answers instead, \
+                     for the rest of this visit."
+                </p>
+            }
+        })
+    }
+}
+
 /// The provider, presets for OpenAI-compatible servers, the base URL and the model.
 #[component]
 fn ProviderFields() -> impl IntoView {
     let choice = expect_context::<ModelChoice>();
     let settings = choice.settings;
     let on_base_url = move |event: ev::Event| match check_base_url(&event_target_value(&event)) {
-        Ok(url) => choice.edit(|s| s.base_url = url),
+        Ok(url) => choice.edit_model(|s| s.base_url = url),
         Err(why) => choice.problem.set(Some(format!(
             "{why}; still using {}",
             settings.get_untracked().endpoint_url()
         ))),
     };
     let on_model = move |event: ev::Event| match check_model(&event_target_value(&event)) {
-        Ok(model) => choice.edit(|s| s.model = model),
+        Ok(model) => choice.edit_model(|s| s.model = model),
         Err(why) => choice.problem.set(Some(why)),
     };
     let provider_options = ProviderKind::ALL
@@ -243,7 +318,7 @@ fn ProviderFields() -> impl IntoView {
                     type="button"
                     class="button small"
                     title=format!("OpenAI format at {}", preset.base_url)
-                    on:click=move |_| choice.edit(|s| s.choose_preset(preset))
+                    on:click=move |_| choice.edit_model(|s| s.choose_preset(preset))
                 >
                     {preset.label}
                 </button>
@@ -259,7 +334,7 @@ fn ProviderFields() -> impl IntoView {
                     data-testid="provider"
                     on:change=move |event| {
                         if let Some(kind) = ProviderKind::named(&event_target_value(&event)) {
-                            choice.edit(|s| s.choose_provider(kind));
+                            choice.edit_model(|s| s.choose_provider(kind));
                         }
                     }
                 >

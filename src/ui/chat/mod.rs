@@ -26,12 +26,15 @@ use super::state::AppState;
 use super::task::{Started, Stopped, Task};
 use super::{app_state, markdown_view::MarkdownView};
 use crate::agent::{Agent, AgentConfig, AgentError, AgentEvent, Answer, Failure, Session};
+use crate::browser::now_ms;
 use crate::browser::BrowserClock;
+use crate::conversation::ConversationFile;
 use crate::conversation::{ModelInfo, Pace, RecordedQuestion, Recorder, RunSettings};
 use crate::engine::page::ModelDatabase;
 use crate::engine::ReadStats;
 use crate::engine::{query_bound, QueryLimits, Schema};
-use crate::llm::{LlmProvider, Usage};
+use crate::llm::{LlmError, LlmProvider, Usage};
+use crate::present::demo_endpoint::limit_sentence;
 use crate::settings::readiness::{Asking, NotReady};
 use candidates::CandidateRun;
 use leptos::prelude::*;
@@ -139,6 +142,11 @@ pub struct ChatState {
     pace: StoredValue<Pace, LocalStorage>,
     /// What a screen reader has been told, oldest first (see `announce`).
     announcements: RwSignal<Vec<String>>,
+    /// The demo's endpoint ran out of one of its limits: the sentence that says which and
+    /// when it comes back (shown instead of an error, with the recording on offer).
+    pub limit_reached: RwSignal<Option<String>>,
+    /// The conversation last replayed here, to be watched again (`replay::WatchRecording`).
+    recording: RwSignal<Option<Arc<ConversationFile>>>,
 }
 
 fn chat_state() -> ChatState {
@@ -162,6 +170,8 @@ impl ChatState {
             replay: RwSignal::new(None),
             pace: StoredValue::new_local(Pace::default()),
             announcements: RwSignal::new(Vec::new()),
+            limit_reached: RwSignal::new(None),
+            recording: RwSignal::new(None),
         }
     }
 
@@ -172,6 +182,7 @@ impl ChatState {
         self.session.set_value(schema.map(Session::new));
         self.exchanges.set(Vec::new());
         self.error.set(None);
+        self.limit_reached.set(None);
         self.totals.set(Totals::default());
         self.replay.set(None);
         self.announcements.set(Vec::new());
@@ -218,6 +229,7 @@ impl ChatState {
             .with_value(|owner| owner.with(|| Exchange::asked(question.clone(), candidates)));
         self.exchanges.update(|list| list.push(exchange));
         self.error.set(None);
+        self.limit_reached.set(None);
         let asked = Asked {
             question,
             exchange,
@@ -227,6 +239,10 @@ impl ChatState {
         leptos::task::spawn_local(async move {
             if let Err(not_loaded) = ask_in_chunk(chat, asked, connection, started).await {
                 chat.not_loaded(not_loaded);
+            }
+            // What is left of the demo's calls today, after this question's.
+            if let Some(demo) = chat.model.demo.filter(|d| !d.readers_own.get_untracked()) {
+                demo.refresh();
             }
         });
     }
@@ -355,8 +371,13 @@ impl ChatState {
             Err(failure) => {
                 self.totals
                     .update(|t| t.add(failure.usage, failure.elapsed_ms));
-                match failure.error {
+                match &failure.error {
                     AgentError::Cancelled => exchange.transcript.stopped(),
+                    AgentError::Llm(LlmError::Proxy(refusal)) if refusal.is_limit() => {
+                        let said = limit_sentence(refusal, now_ms(), local_offset_minutes);
+                        self.announce(said.clone());
+                        self.limit_reached.set(Some(said));
+                    }
                     _ => self.error.set(Some(sentence(&failure.to_string()))),
                 }
             }
@@ -518,6 +539,12 @@ fn earlier_view(exchange: Exchange) -> impl IntoView {
             {body}
         </details>
     }
+}
+
+/// The reader's offset from UTC at the instant `ms` (minutes, east positive), as the browser
+/// knows it (`getTimezoneOffset` counts the other way).
+fn local_offset_minutes(ms: f64) -> i32 {
+    -(js_sys::Date::new(&ms.into()).get_timezone_offset() as i32)
 }
 
 /// A message that starts a sentence on its own: "The model could not answer: …".

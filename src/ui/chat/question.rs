@@ -98,6 +98,16 @@ pub fn QuestionBox() -> impl IntoView {
                     view! { <p class="agent-error" data-testid="agent-error">{message}</p> }
                 })
         }}
+        {move || {
+            // A limit of the demo's endpoint is no error: said in a sentence, with the
+            // recording on offer (read out by the chat's log too).
+            chat.limit_reached.get().map(|said| view! {
+                <div class="demo-limit" data-testid="demo-limit">
+                    <p>{said}</p>
+                    <super::replay::WatchRecording/>
+                </div>
+            })
+        }}
         <UsageLine/>
     }
 }

@@ -98,6 +98,8 @@ impl ChatState {
         };
         self.exchanges.set(Vec::new());
         self.error.set(None);
+        self.limit_reached.set(None);
+        self.recording.set(Some(file.clone()));
         self.recorded_with
             .set_value(Some((file.model.clone(), file.settings.clone())));
         self.replay.set(Some(ReplayInfo {
@@ -298,6 +300,26 @@ pub fn ReplayBanner() -> impl IntoView {
         })
     };
     view! { {pending} {banner} }
+}
+
+/// "Watch the recorded conversation": plays again the one replayed here, when there is one.
+#[component]
+pub fn WatchRecording() -> impl IntoView {
+    let chat = chat_state();
+    move || {
+        let file = chat.recording.get()?;
+        Some(view! {
+            <button
+                type="button"
+                class="button"
+                data-testid="watch-recording"
+                disabled=move || chat.task.running()
+                on:click=move |_| chat.app.assistant.pending_replay.set(Some(file.clone()))
+            >
+                "Watch the recorded conversation"
+            </button>
+        })
+    }
 }
 
 /// The pace of the replay, and "show all at once".

@@ -1,10 +1,14 @@
 //! What this page was set up to do, said beside the question box, so that a reader of an
 //! embedded demo knows it without opening Settings: safe mode (and that the address turned it
-//! on, which the reader cannot undo), and that the answer shown is played from a recording.
+//! on, which the reader cannot undo), that the answer shown is played from a recording, and,
+//! with a demo's endpoint, who answers and pays (and how many calls are left today), or why
+//! it cannot answer.
 //! What is hidden from the model has its own line just above (`hiding::HiddenLine`).
 
 use super::chat_state;
 use crate::agent::Mode;
+use crate::present::demo_endpoint::{answered_by, unreachable, READERS_OWN_MODEL};
+use crate::ui::demo_endpoint::Card;
 use leptos::prelude::*;
 
 #[component]
@@ -16,7 +20,29 @@ pub fn SetupLine() -> impl IntoView {
         let replayed = chat
             .exchanges
             .with(|list| list.last().is_some_and(|e| e.replayed));
-        if !safe && !replayed {
+        let endpoint = chat.model.demo.map(|demo| {
+            let (own, card) = (demo.readers_own.get(), demo.card.get());
+            let has_recording = crate::ui::the_address().start.replay.is_some();
+            let (state, said) = match card {
+                _ if own => ("own", READERS_OWN_MODEL.to_string()),
+                Card::Reading => (
+                    "reading",
+                    "Asking the demo's endpoint which model answers here…".into(),
+                ),
+                Card::Read(card) => ("ready", answered_by(&card)),
+                Card::Unreachable(why) => ("unreachable", unreachable(&why, has_recording)),
+            };
+            let watch =
+                (state == "unreachable").then(|| view! { " " <super::replay::WatchRecording/> });
+            view! {
+                <li data-testid="setup-demo-endpoint" data-state=state>
+                    <strong>"Live demo"</strong>
+                    {format!(": {said}")}
+                    {watch}
+                </li>
+            }
+        });
+        if !safe && !replayed && endpoint.is_none() {
             return None;
         }
         let safe_chip = safe.then(|| {
@@ -52,6 +78,7 @@ pub fn SetupLine() -> impl IntoView {
         });
         Some(view! {
             <ul class="setup-line" data-testid="setup-line" aria-label="How this page is set up">
+                {endpoint}
                 {safe_chip}
                 {replayed}
             </ul>
