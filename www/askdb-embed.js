@@ -16,7 +16,9 @@
 //   through the CSSOM only; the host needs `script-src` for this file and `frame-src` for
 //   askdb's origin (docs/embed.md).
 // Attributes: db, replay, notes (addresses relative to the host page, like an <img src>), q,
-// mode ("safe"), hide ("customers.email,payments"), theme, provider, base_url, model, title,
+// mode ("safe"), hide ("customers.email,payments"), theme, endpoint (an askdb-proxy demo's
+// absolute address, docs/live-demos.md: readers ask their own questions with no key, the
+// author's proxy pays), provider, base_url, model, title,
 // height (the frame's height before askdb reports one, CSS), src (askdb's page, when it is not
 // beside this script). No dependencies, no build step.
 (() => {
@@ -27,7 +29,7 @@
   /** askdb's page: index.html beside this script. */
   const DEFAULT_PAGE = new URL('index.html', (SCRIPT && SCRIPT.src) || document.baseURI);
   const FILES = ['db', 'replay', 'notes'];
-  const PASSED = ['q', 'mode', 'hide', 'provider', 'base_url', 'model'];
+  const PASSED = ['q', 'mode', 'hide', 'endpoint', 'provider', 'base_url', 'model'];
   const HEIGHT_MESSAGE = 'askdb:height';
   const THEME_MESSAGE = 'askdb:theme';
   /** A frame is made this far before it scrolls into view. */

@@ -7,7 +7,7 @@
 //! the value.
 
 /// The keys a block may have, with what each is for (said when a key is unknown).
-pub const KEYS: [(&str, &str); 12] = [
+pub const KEYS: [(&str, &str); 13] = [
     ("db", "the database, beside the chapter (required)"),
     ("replay", "a recorded conversation that plays without a key"),
     ("q", "the question filled in"),
@@ -16,6 +16,10 @@ pub const KEYS: [(&str, &str); 12] = [
     (
         "hide",
         "tables and columns hidden from the model: \"customers.email,payments\"",
+    ),
+    (
+        "endpoint",
+        "an askdb-proxy demo's https address: readers ask their own questions, the author pays",
     ),
     ("theme", "\"light\" or \"dark\" (default: the book's)"),
     ("title", "the frame's title, for screen readers"),
@@ -159,6 +163,7 @@ fn checked(key: &str, value: String) -> Result<String, String> {
         "theme" if !matches!(value.as_str(), "light" | "dark" | "auto") => {
             Err(format!("{value:?} is not \"light\", \"dark\" or \"auto\""))
         }
+        "endpoint" => askdb::settings::demo_endpoint::check_endpoint(&value),
         "height" if !is_length(&value) => Err(format!(
             "{value:?} is not a CSS length such as \"30rem\" or \"480px\""
         )),
@@ -221,6 +226,27 @@ mod tests {
         assert!(errors[2].message.contains("\"fast\" is not"), "{errors:?}");
         assert!(errors[3].message.contains("twice"), "{errors:?}");
         assert!(errors[6].message.contains("closing quote"), "{errors:?}");
+    }
+
+    #[test]
+    fn an_endpoint_is_a_web_address() {
+        let demo = read(
+            "db = \"data/music.db\"\n\
+             endpoint = \"https://proxy.example/demo/music/\"\n",
+        )
+        .unwrap();
+        assert_eq!(
+            demo.get("endpoint"),
+            Some("https://proxy.example/demo/music")
+        );
+        let errors = read("db = \"a.db\"\nendpoint = \"proxy.example/demo\"\n").unwrap_err();
+        assert_eq!(errors[0].line, 2);
+        assert!(
+            errors[0]
+                .message
+                .starts_with("endpoint: the endpoint must start with http"),
+            "{errors:?}"
+        );
     }
 
     #[test]

@@ -159,6 +159,33 @@ mod tests {
     }
 
     #[test]
+    fn an_endpoint_goes_to_the_tag_and_the_full_page_as_it_is() {
+        let place = Placement {
+            to_root: "",
+            page_dir: "askdb",
+            chapter_dir: "",
+        };
+        let shown = tag(
+            &demo(&[
+                ("db", "data/music.db"),
+                ("endpoint", "https://proxy.example/demo/music"),
+            ]),
+            &place,
+            "",
+        );
+        let lines: Vec<&str> = shown.lines().collect();
+        assert_eq!(
+            lines[0],
+            "<askdb-demo db=\"data/music.db\" endpoint=\"https://proxy.example/demo/music\">"
+        );
+        assert!(
+            lines[1].contains("&amp;endpoint=https%3A//proxy.example/demo/music\""),
+            "{}",
+            lines[1]
+        );
+    }
+
+    #[test]
     fn paths_are_normalized_and_addresses_kept() {
         assert_eq!(normalized("../guide/../data/./x.db"), "../data/x.db");
         assert_eq!(normalized("../../a"), "../../a");
