@@ -12,6 +12,10 @@
 //!   left out) and how that is enforced, for the page and `askdb-eval` alike.
 //! - [`agent`]: the question-answering loop and its tools; knows nothing of the browser.
 //! - [`eval`]: golden questions asked of a model, judged by comparing results.
+//! - `opened` (native only): a database file or server opened as the page opens it, for the
+//!   native tools (`askdb-eval`, `pin`).
+//! - `pin` (native only): the first request the page would send about a database, whose
+//!   system prompt and tools a demo's endpoint (`askdb-proxy`) pins.
 //! - [`conversation`]: conversations saved as files, read back with limits, replayed.
 //! - [`present`]: answers and results made safe and drawable (Markdown tree, chart geometry).
 //! - [`settings`]: the model a person chose (from the address, saved), keys bound to endpoints.
@@ -35,6 +39,10 @@ pub mod import;
 pub mod knowledge;
 pub mod llm;
 pub mod model_view;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod opened;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod pin;
 pub mod present;
 pub mod settings;
 pub mod sql;

@@ -261,7 +261,7 @@ fn what_a_kind_affords_is_read_from_its_descriptor_outside_the_engine() {
         .collect();
     assert_eq!(
         outside,
-        ["src/bin/askdb_eval/opened.rs", "src/ui/opening.rs"],
+        ["src/opened.rs", "src/ui/opening.rs"],
         "only these choose a kind; read the rest from DatabaseKind's descriptor"
     );
     // The positive control: the engine's own list is found.

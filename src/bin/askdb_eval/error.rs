@@ -5,6 +5,7 @@ use super::key::key_variables;
 use askdb::engine::native::OpenError;
 use askdb::engine::DbError;
 use askdb::llm::{LlmError, ProviderKind};
+use askdb::opened::OpeningError;
 use std::fmt;
 use std::path::PathBuf;
 
@@ -123,3 +124,16 @@ impl fmt::Display for EvalError {
 }
 
 impl std::error::Error for EvalError {}
+
+/// A database that would not open is said as the runner always said it, with its exit status
+/// (a bad `--datasette` address is the command line's to fix).
+impl From<OpeningError> for EvalError {
+    fn from(error: OpeningError) -> EvalError {
+        match error {
+            OpeningError::Database(error) => EvalError::Database(error),
+            OpeningError::Schema { path, why } => EvalError::Schema { path, why },
+            OpeningError::Address(why) => EvalError::BadArgument(format!("--datasette: {why}")),
+            OpeningError::Notes { path, why } => EvalError::Notes { path, why },
+        }
+    }
+}

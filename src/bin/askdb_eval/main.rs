@@ -22,8 +22,6 @@ mod error;
 #[cfg(not(target_arch = "wasm32"))]
 mod key;
 #[cfg(not(target_arch = "wasm32"))]
-mod opened;
-#[cfg(not(target_arch = "wasm32"))]
 mod questions;
 #[cfg(not(target_arch = "wasm32"))]
 mod record;

@@ -5,8 +5,7 @@
 
 use super::args::ModelArgs;
 use super::error::EvalError;
-use super::opened::{self, Opened};
-use super::run::{must_exist, one_line, read_notes, read_text, without_key};
+use super::run::{must_exist, one_line, read_text, without_key};
 use super::watch::WatchedModel;
 use askdb::agent::{Agent, AgentConfig, Session};
 use askdb::clock::SystemClock;
@@ -21,6 +20,7 @@ use askdb::engine::QueryLimits;
 use askdb::knowledge::Knowledge;
 use askdb::llm::http::NativeHttp;
 use askdb::llm::{HttpProvider, LlmProvider};
+use askdb::opened::{self, read_notes, Opened};
 use askdb::text::cut_chars;
 use clap::Parser;
 use futures::executor::block_on;

@@ -5,11 +5,11 @@
 //! build stops before it publishes answers the data no longer gives.
 
 use super::error::EvalError;
-use super::opened::{self, Opened};
-use super::run::{must_exist, read_notes, read_text};
+use super::run::{must_exist, read_text};
 use askdb::clock::SystemClock;
 use askdb::conversation::{self, check_replay, ReplayCheck};
 use askdb::knowledge::Knowledge;
+use askdb::opened::{self, read_notes, Opened};
 use clap::Parser;
 use futures::executor::block_on;
 use std::path::{Path, PathBuf};

@@ -4,7 +4,6 @@
 
 use super::args::Args;
 use super::error::EvalError;
-use super::opened::Opened;
 use super::questions::{self, Batch, Databases};
 use super::watch::WatchedModel;
 use askdb::agent::AgentConfig;
@@ -13,9 +12,10 @@ use askdb::count::grouped;
 use askdb::engine::Database;
 use askdb::eval::report;
 use askdb::eval::run::{run_golden, Candidate, GoldenResult, Report};
-use askdb::knowledge::{sidecar, GoldenQuestion, Knowledge};
+use askdb::knowledge::{GoldenQuestion, Knowledge};
 use askdb::llm::http::NativeHttp;
 use askdb::llm::{HttpProvider, LlmProvider};
+use askdb::opened::{read_notes, Opened};
 use askdb::present::time::elapsed;
 use askdb::text::cut_chars;
 use futures::executor::block_on;
@@ -76,11 +76,11 @@ pub fn run(args: &Args, env: impl Fn(&str) -> Option<String>) -> Result<Finished
             Some(address) => {
                 let token = datasette_token(&env);
                 let opened = Opened::served(address, token, &notes)?;
-                opened.ask_batch(args, batch, &model, &clock, &config, &mut progress)?
+                ask_batch(&opened, args, batch, &model, &clock, &config, &mut progress)?
             }
             None => {
                 let opened = Opened::open(&batch.db, &notes, &[])?;
-                opened.ask_batch(args, batch, &model, &clock, &config, &mut progress)?
+                ask_batch(&opened, args, batch, &model, &clock, &config, &mut progress)?
             }
         };
         for mut result in report.results {
@@ -152,74 +152,79 @@ fn datasette_token(env: impl Fn(&str) -> Option<String>) -> Option<String> {
         .filter(|token| !token.is_empty())
 }
 
-/// The questions' side of an opened database.
-impl<D: Database> Opened<D> {
-    /// Asks `batch`'s questions (or, without --questions, the golden questions kept with the
-    /// database and in --notes).
-    fn ask_batch<L: LlmProvider>(
-        &self,
-        args: &Args,
-        batch: &Batch,
-        model: &WatchedModel<L>,
-        clock: &SystemClock,
-        config: &AgentConfig,
-        progress: &mut Progress<'_>,
-    ) -> Result<Report, EvalError> {
-        let golden_questions = if args.questions.is_some() {
-            batch.golden_questions.clone()
-        } else {
-            let kept = self.golden_questions();
-            let kept = questions::select(kept, args.offset, args.limit);
-            progress.planned += kept.len();
-            kept.into_iter().map(|q| q.golden).collect()
-        };
-        if golden_questions.is_empty() {
-            return Err(EvalError::NoQuestions(format!(
-                "{} has no golden questions (askdb_checks) and --notes gives none: pass \
-                 --questions FILE",
-                batch.db.display()
-            )));
-        }
-        Ok(self.ask(model, clock, config, &golden_questions, progress))
+/// Asks `batch`'s questions (or, without --questions, the golden questions kept with the
+/// database and in --notes).
+fn ask_batch<D: Database, L: LlmProvider>(
+    opened: &Opened<D>,
+    args: &Args,
+    batch: &Batch,
+    model: &WatchedModel<L>,
+    clock: &SystemClock,
+    config: &AgentConfig,
+    progress: &mut Progress<'_>,
+) -> Result<Report, EvalError> {
+    let golden_questions = if args.questions.is_some() {
+        batch.golden_questions.clone()
+    } else {
+        let kept = kept_golden_questions(opened);
+        let kept = questions::select(kept, args.offset, args.limit);
+        progress.planned += kept.len();
+        kept.into_iter().map(|q| q.golden).collect()
+    };
+    if golden_questions.is_empty() {
+        return Err(EvalError::NoQuestions(format!(
+            "{} has no golden questions (askdb_checks) and --notes gives none: pass \
+             --questions FILE",
+            batch.db.display()
+        )));
     }
+    Ok(ask(
+        opened,
+        model,
+        clock,
+        config,
+        &golden_questions,
+        progress,
+    ))
+}
 
-    /// The golden questions kept with the database and in --notes.
-    fn golden_questions(&self) -> Vec<questions::Question> {
-        self.session
-            .knowledge()
-            .golden_questions
-            .iter()
-            .map(|golden| questions::Question {
-                db: None,
-                golden: golden.clone(),
-            })
-            .collect()
-    }
+/// The golden questions kept with the database and in --notes.
+fn kept_golden_questions<D>(opened: &Opened<D>) -> Vec<questions::Question> {
+    opened
+        .session
+        .knowledge()
+        .golden_questions
+        .iter()
+        .map(|golden| questions::Question {
+            db: None,
+            golden: golden.clone(),
+        })
+        .collect()
+}
 
-    fn ask<L: LlmProvider>(
-        &self,
-        model: &WatchedModel<L>,
-        clock: &SystemClock,
-        config: &AgentConfig,
-        golden_questions: &[GoldenQuestion],
-        progress: &mut Progress<'_>,
-    ) -> Report {
-        let candidate = Candidate {
-            db: &self.model_view,
-            reference: &self.whole,
-            llm: model,
-            clock,
-            config: config.clone(),
-        };
-        let mut show = |result: &GoldenResult| progress.show(result);
-        block_on(run_golden(
-            &candidate,
-            &self.session,
-            golden_questions,
-            &mut show,
-            model.stopped(),
-        ))
-    }
+fn ask<D: Database, L: LlmProvider>(
+    opened: &Opened<D>,
+    model: &WatchedModel<L>,
+    clock: &SystemClock,
+    config: &AgentConfig,
+    golden_questions: &[GoldenQuestion],
+    progress: &mut Progress<'_>,
+) -> Report {
+    let candidate = Candidate {
+        db: &opened.model_view,
+        reference: &opened.whole,
+        llm: model,
+        clock,
+        config: config.clone(),
+    };
+    let mut show = |result: &GoldenResult| progress.show(result);
+    block_on(run_golden(
+        &candidate,
+        &opened.session,
+        golden_questions,
+        &mut show,
+        model.stopped(),
+    ))
 }
 
 /// One line per question on stderr, as it comes; the key cut out of what the server said.
@@ -285,19 +290,6 @@ pub fn must_exist(option: &'static str, path: &Path) -> Result<(), EvalError> {
 pub fn read_text(path: &Path) -> Result<String, String> {
     let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
     String::from_utf8(bytes).map_err(|_| "it is not UTF-8 text".into())
-}
-
-pub fn read_notes(path: &Path) -> Result<Knowledge, EvalError> {
-    let fail = |why: String| EvalError::Notes {
-        path: path.to_path_buf(),
-        why,
-    };
-    let text = read_text(path).map_err(fail)?;
-    let (notes, problems) = sidecar::read(&text).map_err(|e| fail(e.to_string()))?;
-    for problem in &problems {
-        eprintln!("{}: {problem}", path.display());
-    }
-    Ok(notes)
 }
 
 /// Writes `report.md` and `report.json` into `out`. The key is cut out of both, in case a
