@@ -1,5 +1,5 @@
 // The project's native programs for the end-to-end tests that drive them (askdb-eval,
-// mdbook-askdb) and the pinned mdBook that scripts/setup.sh installs (setup_mdbook).
+// mdbook-askdb, askdb-proxy) and the pinned mdBook that scripts/setup.sh installs (setup_mdbook).
 
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
@@ -17,6 +17,16 @@ export async function nativeBinary(name) {
   await run('cargo', ['build', '--offline', '--quiet', '--bin', name], { cwd: ROOT, maxBuffer: 1 << 24 });
   const target = process.env.CARGO_TARGET_DIR ?? path.join(ROOT, 'target');
   return path.join(target, 'debug', name);
+}
+
+/**
+ * The path of askdb-proxy (the workspace's package proxy/), built first (a no-op when
+ * scripts/test.sh's "proxy build" step has built it).
+ */
+export async function proxyBinary() {
+  await run('cargo', ['build', '--offline', '--quiet', '-p', 'askdb-proxy'], { cwd: ROOT, maxBuffer: 1 << 24 });
+  const target = process.env.CARGO_TARGET_DIR ?? path.join(ROOT, 'target');
+  return path.join(target, 'debug', 'askdb-proxy');
 }
 
 /** The mdBook version scripts/setup.sh pins. */

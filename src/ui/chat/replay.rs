@@ -293,7 +293,7 @@ pub fn ReplayBanner() -> impl IntoView {
                 <div class="replay-controls">
                     {info.playing.then(|| view! { <SpeedControl/> })}
                     <span class="muted" data-testid="replay-state" role="status">
-                        {replay_state(&info)}
+                        {replay_state(&info, chat.model.demo.is_some_and(|d| d.in_use()))}
                     </span>
                 </div>
             </section>
@@ -365,12 +365,15 @@ fn SpeedControl() -> impl IntoView {
     }
 }
 
-fn replay_state(info: &ReplayInfo) -> String {
+/// `live`: a demo's endpoint answers the reader's own questions, with no Settings to open.
+fn replay_state(info: &ReplayInfo, live: bool) -> String {
     let questions = plural(info.questions as u64, "question", "questions");
     if info.playing {
         format!("Playing {questions}…")
     } else if info.stopped {
         "Replay stopped.".into()
+    } else if live {
+        format!("Replay finished ({questions}). Ask a question of your own below.")
     } else {
         format!("Replay finished ({questions}). Ask a follow-up with your own model in Settings.")
     }
