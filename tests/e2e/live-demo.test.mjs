@@ -5,7 +5,8 @@
 // calls are left; the reader's daily limit runs out and the page says so in one sentence and
 // offers the recording, which plays. The key is never in the page.
 //
-// Mutations each assertion catches (the first was tried, see docs/testing.md):
+// Mutations each assertion catches (the first was tried: the test then fails waiting for the
+// limit to be said, the page sitting out the proxy's Retry-After as a provider's rate limit):
 // - the proxy's 429 read as a provider's rate limit (no `refusal_in` in wire::parse_response):
 //   no `demo-limit`, an `agent-error` that speaks of rate limiting instead;
 // - the card not read again after a question (no `refresh` in ChatState::ask): the line keeps
@@ -26,7 +27,6 @@ import { after, before, test } from 'node:test';
 import { call, expectAnswerRows, finalAnswer, scriptedLlm, TOKYO_ROWS, TOKYO_SQL, waitForAnswer } from './chat-support.mjs';
 import { ROOT, startSession, STEP_TIMEOUT_MS, tempDir, visibleText, waitForOpen, waitUntil } from './harness.mjs';
 import { proxyBinary } from './native-tools.mjs';
-import { startProxyStandin } from './proxy-standin.mjs';
 
 const SHOTS = process.env.ASKDB_SHOTS ?? '/tmp/shots';
 /** The author's key: a string nothing else contains, so finding it anywhere is a leak. */
@@ -66,12 +66,6 @@ async function startFolderServer(dir) {
  * says it listens.
  */
 async function startProxy(t, upstream) {
-  if (process.env.ASKDB_PROXY_STANDIN === '1') {
-    const standin = await startProxyStandin({ name: 'shop', upstream, key: AUTHOR_KEY, origins: [askdb.url],
-      model: MODEL, paidBy: PAID_BY, perDay: PER_DAY });
-    t.after(() => standin.close());
-    return { url: standin.url, output: () => '' };
-  }
   const config = path.join(scratch.dir, `proxy-${Date.now()}.toml`);
   await writeFile(config, `listen = "127.0.0.1:0"
 state = ${JSON.stringify(path.join(scratch.dir, `state-${Date.now()}.sqlite`))}
