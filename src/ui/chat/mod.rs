@@ -26,7 +26,6 @@ use super::state::AppState;
 use super::task::{Started, Stopped, Task};
 use super::{app_state, markdown_view::MarkdownView};
 use crate::agent::{Agent, AgentConfig, AgentError, AgentEvent, Answer, Failure, Session};
-use crate::browser::now_ms;
 use crate::browser::BrowserClock;
 use crate::conversation::ConversationFile;
 use crate::conversation::{ModelInfo, Pace, RecordedQuestion, Recorder, RunSettings};
@@ -374,7 +373,8 @@ impl ChatState {
                 match &failure.error {
                     AgentError::Cancelled => exchange.transcript.stopped(),
                     AgentError::Llm(LlmError::Proxy(refusal)) if refusal.is_limit() => {
-                        let said = limit_sentence(refusal, now_ms(), local_offset_minutes);
+                        let said =
+                            limit_sentence(refusal, js_sys::Date::now(), local_offset_minutes);
                         self.announce(said.clone());
                         self.limit_reached.set(Some(said));
                     }
