@@ -181,11 +181,12 @@ async function measure(directUrl, proxyUrl, stream) {
       }
     }
   }
+  const signed = (ms) => `${ms >= 0 ? '+' : '−'}${Math.abs(ms).toFixed(1)}`;
   const row = (what, key) => {
     const [d50, p50] = [quantile(times.direct[key], 0.5), quantile(times.proxy[key], 0.5)];
     const [d99, p99] = [quantile(times.direct[key], 0.99), quantile(times.proxy[key], 0.99)];
     console.log(
-      `| ${stream ? 'stream' : 'whole'} | ${what} | ${d50.toFixed(1)} | ${p50.toFixed(1)} | +${(p50 - d50).toFixed(1)} | ${d99.toFixed(1)} | ${p99.toFixed(1)} | +${(p99 - d99).toFixed(1)} |`,
+      `| ${stream ? 'stream' : 'whole'} | ${what} | ${d50.toFixed(1)} | ${p50.toFixed(1)} | ${signed(p50 - d50)} | ${d99.toFixed(1)} | ${p99.toFixed(1)} | ${signed(p99 - d99)} |`,
     );
   };
   row('first byte', 'first');

@@ -24,6 +24,9 @@ pub fn client() -> reqwest::Client {
         .connect_timeout(Duration::from_secs(10))
         // Between two pieces of an answer: a model that writes slowly still writes.
         .read_timeout(Duration::from_secs(180))
+        // A redirect would carry the key's header (reqwest drops `Authorization` across hosts,
+        // not `x-api-key` or `x-goog-api-key`) to an address the author never named.
+        .redirect(reqwest::redirect::Policy::none())
         .build()
         .expect("the TLS backend is built in")
 }
