@@ -217,7 +217,10 @@ async fn gemini(
     };
     let call = ProviderCall {
         kind: ProviderKind::Gemini,
-        provider_path: format!("/models/{}:{action}{query}", path_segment(model)),
+        provider_path: format!(
+            "/models/{}:{action}{query}",
+            askdb::llm::wire::gemini::model_path_segment(model)
+        ),
         path_model: Some(model.to_string()),
     };
     ask(app, &name, call, reader, request).await
@@ -364,17 +367,4 @@ fn with_cors(mut response: Response, demo: &Demo, headers: &HeaderMap) -> Respon
         );
     }
     response
-}
-
-/// A model name as a path segment, encoded as askdb's Gemini format does.
-fn path_segment(model: &str) -> String {
-    let mut segment = String::new();
-    for byte in model.bytes() {
-        if byte.is_ascii_alphanumeric() || b"-._~".contains(&byte) {
-            segment.push(byte as char);
-        } else {
-            segment.push_str(&format!("%{byte:02X}"));
-        }
-    }
-    segment
 }

@@ -172,3 +172,118 @@ tokens_per_day = 1
         "{stderr}"
     );
 }
+
+/// Anthropic's and Gemini's paths: the first request askdb builds for each (pinned from the
+/// database at start) reaches the upstream at the provider's own path, with the author's key in
+/// that provider's header and none of the reader's, and the same request with another model in
+/// Gemini's path is refused before it goes anywhere.
+///
+/// Mutations that must make this fail: the key sent in OpenAI's `Authorization` for every
+/// provider; Gemini's model taken from the body instead of the path (the other model would
+/// pass); the model in the upstream path left unencoded (`gemini-test/../x` would change the
+/// path).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn anthropic_and_gemini_requests_reach_their_own_paths_with_their_own_key_header() {
+    let database = Path::new(env!("CARGO_MANIFEST_DIR")).join("../www/demo/shop.db");
+    let upstream = Upstream::start(Script::Answer {
+        delay: Duration::ZERO,
+    })
+    .await;
+    let folder = Folder::new("providers");
+    let demo = |name: &str, provider: &str, model: &str| {
+        format!(
+            r#"
+[demo.{name}]
+database = "{database}"
+provider = "{provider}"
+upstream = "{upstream}"
+key_env = "TEST_PROVIDER_KEY"
+models = ["{model}"]
+max_tokens = 100
+origins = ["{ORIGIN}"]
+
+[demo.{name}.limits]
+reader_burst = 100
+reader_per_minute = 100
+reader_per_day = 100
+requests_per_day = 100
+tokens_per_day = 10000000
+"#,
+            database = database.display(),
+            upstream = upstream.address,
+        )
+    };
+    let config = format!(
+        "listen = \"127.0.0.1:0\"\nstate = \"state.sqlite\"\nglobal_tokens_per_day = 10000000\n{}{}",
+        demo("claude", "anthropic", "claude-test"),
+        demo("gem", "gemini", "gemini-test/v1"),
+    );
+    let proxy = Proxy::start(&folder, &config);
+    let client = client();
+    let post = |path: String, body: &Value| {
+        send(
+            client
+                .post(format!("{}{path}", proxy.address))
+                .header("origin", ORIGIN)
+                .header("content-type", "application/json")
+                .header("authorization", "Bearer reader-key")
+                .header("x-api-key", "reader-key")
+                .header("x-goog-api-key", "reader-key")
+                .body(body.to_string()),
+        )
+    };
+    let first = |provider| {
+        askdb::pin::first_requests(&database, None, &[], provider)
+            .unwrap()
+            .remove(0)
+            .1
+    };
+    let last_header = |name: &str| {
+        upstream.seen.last_headers.lock().unwrap().as_ref().unwrap()[name]
+            .to_str()
+            .unwrap()
+            .to_string()
+    };
+
+    let mut claude = first(ProviderKind::Anthropic);
+    claude["model"] = json!("claude-test");
+    let answer = post("/demo/claude/v1/messages".into(), &claude).await;
+    assert_eq!(answer.status, 200, "{}", answer.text());
+    assert_eq!(*upstream.seen.last_path.lock().unwrap(), "/v1/messages");
+    assert_eq!(last_header("x-api-key"), KEY);
+    assert_eq!(last_header("anthropic-version"), "2023-06-01");
+    let headers = upstream.seen.last_headers.lock().unwrap().clone().unwrap();
+    assert!(!headers.contains_key("authorization"));
+    assert!(!headers.contains_key("x-goog-api-key"));
+    assert_eq!(upstream.received(), 1);
+
+    // The model travels in Gemini's path, so it is checked (and encoded) there.
+    let gemini = first(ProviderKind::Gemini);
+    let answer = post(
+        "/demo/gem/models/gemini-test%2Fv1:generateContent".into(),
+        &gemini,
+    )
+    .await;
+    assert_eq!(answer.status, 200, "{}", answer.text());
+    assert_eq!(
+        *upstream.seen.last_path.lock().unwrap(),
+        "/models/gemini-test%2Fv1:generateContent"
+    );
+    assert_eq!(last_header("x-goog-api-key"), KEY);
+    let headers = upstream.seen.last_headers.lock().unwrap().clone().unwrap();
+    assert!(!headers.contains_key("authorization"));
+    assert!(!headers.contains_key("x-api-key"));
+    assert_eq!(upstream.received(), 2);
+
+    let answer = post(
+        "/demo/gem/models/gemini-pro-expensive:generateContent".into(),
+        &gemini,
+    )
+    .await;
+    assert_eq!((answer.status, answer.reason().as_str()), (403, "model"));
+    assert_eq!(
+        upstream.received(),
+        2,
+        "a refused model never goes upstream"
+    );
+}

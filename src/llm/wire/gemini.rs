@@ -121,7 +121,7 @@ pub fn build_request(config: &EndpointConfig, request: &ChatRequest) -> HttpRequ
 
 /// The model name as a URL path segment: `models/` dropped if the user typed it, and any
 /// character that could change the URL's meaning percent-encoded.
-fn model_path_segment(model: &str) -> String {
+pub fn model_path_segment(model: &str) -> String {
     let model = model.trim();
     let model = model.strip_prefix("models/").unwrap_or(model);
     let mut segment = String::new();
