@@ -22,17 +22,23 @@ profile="${TRUNK_PROFILE:-release}"
 
 cargo_args=(--offline --target wasm32-unknown-unknown --bin askdb --features "page ${ASKDB_FEATURES:-}")
 [ "$profile" = release ] && cargo_args+=(--release)
-# --emit-relocs only for this binary's link (cargo rustc passes it to the last step alone), so
-# that no other build's flags change and nothing else is rebuilt.
-cargo rustc "${cargo_args[@]}" -- -C link-arg=--emit-relocs
-
 target_dir="$(cargo metadata --offline --format-version 1 --no-deps |
   python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')"
 linked="$target_dir/wasm32-unknown-unknown/$profile/askdb.wasm"
 
+# The build folder may be shared by clones (.ci/run, scripts/cache.sh), and a build with other
+# features (the test page's) writes the same askdb.wasm: hold it from the build to the split.
+mkdir -p "$target_dir"
+exec {lock}>"$target_dir/.askdb-page-wasm.lock"
+flock "$lock"
+# --emit-relocs only for this binary's link (cargo rustc passes it to the last step alone), so
+# that no other build's flags change and nothing else is rebuilt.
+cargo rustc "${cargo_args[@]}" -- -C link-arg=--emit-relocs
+
 split_dir="$(mktemp -d)"
 trap 'rm -rf "$split_dir"' EXIT
 wasm-split-cli "$linked" "$split_dir" --out-name askdb --target web
+flock -u "$lock"
 # The lld exports (the memory, the function table, the shared globals) are what the chunks are
 # linked against: wasm-bindgen must keep them.
 wasm-bindgen --target web --keep-lld-exports --no-demangle --no-typescript \

@@ -7,6 +7,7 @@
 set -euo pipefail
 
 ASKDB_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+source "$ASKDB_ROOT/scripts/cache.sh"
 TRUNK_VERSION="0.21.14" # 0.22 needs a newer rustc than the project's minimum.
 # mdBook, for the tests of the mdbook-askdb preprocessor only (setup_mdbook).
 MDBOOK_VERSION="0.5.4"
@@ -132,13 +133,23 @@ setup_node_modules() {
 # (tests/datasette/serve.sh): 0.65.5, the release, and 1.0a41, an alpha of 1.0, whose new query
 # endpoint the client must follow. Not needed to build or serve askdb, so not installed with the
 # rest: scripts/test.sh calls this before the tests that start it. Each into a virtual
-# environment of its own under .tools/ (where serve.sh looks for it), every package at the
-# version tests/datasette/requirements-VERSION.txt pins.
+# environment of its own in the cache outside the checkout (scripts/cache.sh; serve.sh looks
+# there), every package at the version tests/datasette/requirements-VERSION.txt pins. Clones
+# share it, so two runs at once take turns (flock) rather than install into one folder together.
 DATASETTE_VERSIONS=("0.65.5" "1.0a41")
 setup_datasette() {
+  local lock
+  mkdir -p "$ASKDB_CACHE"
+  exec {lock}>"$ASKDB_CACHE/datasette.lock"
+  flock "$lock"
+  install_datasette
+  flock -u "$lock"
+  exec {lock}>&-
+}
+install_datasette() {
   local version venv requirements stamp want
   for version in "${DATASETTE_VERSIONS[@]}"; do
-    venv="$ASKDB_ROOT/.tools/datasette-$version"
+    venv="$(datasette_venv "$version")"
     requirements="$ASKDB_ROOT/tests/datasette/requirements-$version.txt"
     stamp="$venv/.askdb-requirements.sha256"
     want="$(sha256sum "$requirements" | cut -d' ' -f1)"

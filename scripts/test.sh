@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Runs every check and test of askdb, stopping at the first failure: format, lints (native and
-# wasm), the release build (and the page built for the tests, with its test hooks, which the
-# release build must not have), then the end-to-end tests of the built page in headless
-# Chromium, which spend most of their time waiting on the page, in the background while the
-# native tests and the wasm tests (headless Chromium too) use the cores. The end-to-end tests'
-# output is shown once they are over.
+# Runs every check and test of askdb, stopping at the first failure: format; the page built for
+# the tests (with test hooks the page people are served must not have); then the end-to-end
+# tests of that page in headless Chromium, which spend most of their time waiting on the page,
+# in the background while the lints (native and wasm), the release build and the native and
+# wasm tests (headless Chromium too) use the cores. The end-to-end tests' output is shown once
+# they are over, with each test file's time, slowest first.
 #
 #   scripts/test.sh            (installs what is missing first, see scripts/setup.sh)
 #
@@ -100,30 +100,35 @@ wasm_test_targets() {
 step "format" cargo fmt --all --check
 # The pinned Datasette (for the native tests of tests/datasette_client.rs and the e2e tests of
 # tests/e2e/datasette.test.mjs): pip spends its time on the network and the disk, so it installs
-# while the lints and builds use the cores, and is waited for before either kind of test starts.
+# while the builds use the cores, and is waited for before either kind of test starts.
 background "datasette setup" setup_datasette
+
+# The end-to-end tests are the longest step and spend most of their time waiting on the page,
+# timers and retries, not on the CPU: so what they need is built first (the page with the test
+# hooks of src/ui/test_hooks.rs, which expose the database's bytes on `window`; the pinned
+# mdBook, which the mdbook-askdb tests build a book with; askdb-proxy, which the live-demo tests
+# start), they start at once, and the lints, the page people are served and the other tests are
+# built and run beside them. Two test files at a time (node's default on two cores is one); the
+# files are listed (not the folder, which Node 22 and later do not accept). Beside the spec
+# output, tests/e2e/file-times.mjs writes how long each file took, printed at the end.
+step "test page build" env ASKDB_FEATURES=test-hooks trunk build --offline --release --dist "$TEST_PAGE"
+step "mdbook for the e2e tests" setup_mdbook
+step "proxy build" cargo build -p askdb-proxy
+finish "datasette setup"
+E2E_FILES=(tests/e2e/*.test.mjs)
+E2E_TIMES="$LOG_DIR/e2e-file-times.txt"
+background "e2e tests" node --test --test-concurrency=2 \
+  --test-reporter=spec --test-reporter-destination=stdout \
+  --test-reporter=./tests/e2e/file-times.mjs --test-reporter-destination="$E2E_TIMES" \
+  "${E2E_FILES[@]}"
+
 # --workspace: askdb and askdb-proxy (proxy/, native only, so not in the wasm lint below).
 step "clippy native" cargo clippy --workspace --all-targets -- -D warnings
 # --all-features: the page (src/ui) and its test hooks are behind features.
 step "clippy wasm" cargo clippy --target wasm32-unknown-unknown --all-targets --all-features -- -D warnings
-
-# The page people are served (dist/), then the page the tests run (target/test-page: the same
-# with the test hooks of src/ui/test_hooks.rs, which expose the database's bytes on `window`).
+# The page people are served (dist/): the same build as the test page's without the hooks.
 step "release build" trunk build --offline --release
-step "test page build" env ASKDB_FEATURES=test-hooks trunk build --offline --release --dist "$TEST_PAGE"
 step "no test hooks in dist" test_hooks_only_in_the_test_page
-
-# The mdbook-askdb tests build a book with the pinned mdBook: installed now, when it is needed.
-# The end-to-end tests then run while the native and wasm tests do (their own servers, browsers
-# and ports; nothing is shared), two test files at a time (node's default on two cores is one):
-# most of their time is spent waiting on the page, timers and retries, not on the CPU. The
-# files are listed (not the folder, which Node 22 and later do not accept).
-step "mdbook for the e2e tests" setup_mdbook
-# The e2e tests of live demos (tests/e2e/live-demo.test.mjs) start the real askdb-proxy.
-step "proxy build" cargo build -p askdb-proxy
-finish "datasette setup"
-E2E_FILES=(tests/e2e/*.test.mjs)
-background "e2e tests" node --test --test-concurrency=2 --test-reporter=spec "${E2E_FILES[@]}"
 
 # askdb's native tests, and askdb-proxy's (which start the proxy against a scripted upstream).
 step "native tests" cargo test --workspace
@@ -176,6 +181,8 @@ else
 fi
 
 finish "e2e tests"
+say "e2e tests: each file's time"
+cat "$E2E_TIMES"
 
 # Add up the counts that cargo test ("test result: ok. 3 passed; 0 failed; 1 ignored")
 # and node's test runner ("ℹ pass 3", "ℹ fail 0", "ℹ skipped 0") printed.

@@ -36,7 +36,8 @@ for option in "$@"; do
   esac
 done
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-DATASETTE="$ROOT/.tools/datasette-$VERSION/bin/datasette"
+source "$ROOT/scripts/cache.sh"
+DATASETTE="$(datasette_venv "$VERSION")/bin/datasette"
 [ -x "$DATASETTE" ] || {
   echo "Datasette $VERSION is not installed at $DATASETTE: run 'source scripts/setup.sh && setup_datasette'" >&2
   exit 1
