@@ -30,6 +30,7 @@ pub mod sink;
 pub mod sniff;
 pub mod source;
 pub mod table;
+pub mod two_pass;
 pub mod xlsx;
 
 #[cfg(target_arch = "wasm32")]
