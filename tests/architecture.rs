@@ -587,7 +587,7 @@ fn too_long(
 /// No function over 100 lines and no file over 1,000, outside tests: a newcomer reads a
 /// function at once and a file in a sitting. Mutation: a 101-line function added to
 /// `src/count.rs` fails it (`src/count.rs::too_long: 101 lines`), and so does an entry of
-/// [`KNOWN_TOO_LONG`] that is within the rules (`src/count.rs::grouped`: "remove from
+/// [`KNOWN_TOO_LONG`] that is within the rules (`src/count.rs::rows`: "remove from
 /// KNOWN_TOO_LONG").
 #[test]
 fn functions_and_files_are_short_outside_tests() {
