@@ -5,6 +5,10 @@
 //! in a group (`crate::{module, …}`). Browser crates are named as `web_sys::…` and the like.
 //! Files compiled for wasm32 only (their `mod` line carries `#[cfg(target_arch = "wasm32")]`, or
 //! a parent's does) are the browser glue: they may name browser crates; pure files may not.
+//!
+//! And the size rules, on the code of `src/` and `proxy/src/` outside tests (read by
+//! `architecture/scan.rs`, which knows strings, characters and comments): no function over
+//! 100 lines, no file over 1,000, no `unreachable!`.
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::collections::BTreeSet;
@@ -471,6 +475,225 @@ fn modules_with_children_are_folders_with_a_mod_rs() {
         }
     }
     assert!(broken.is_empty(), "the layout rule:\n{}", broken.join("\n"));
+}
+
+#[path = "architecture/scan.rs"]
+mod scan;
+
+/// The size rules (ARCHITECTURE.md, "Layout"), outside tests: a function's lines, from its `fn`
+/// to its closing brace.
+const MOST_LINES_PER_FUNCTION: usize = 100;
+/// A file's lines, its tests (`#[cfg(test)]` items, `tests.rs` files) left out.
+const MOST_LINES_PER_FILE: usize = 1_000;
+
+/// What breaks a size rule today and is being mended elsewhere, with why: `path` for a file,
+/// `path::function` for a function. An entry that no longer breaks its rule fails the test
+/// (remove it then), so the list cannot outlive the work.
+const KNOWN_TOO_LONG: &[(&str, &str)] = &[
+    (
+        "src/agent/selection/values.rs",
+        "an index, a strategy per kind and sentences in one file: split by issue 42's move 1",
+    ),
+    (
+        "src/agent/run.rs::steps",
+        "the agent's loop: becomes a `step()` the chat's one runner drives (issue 42, move 3)",
+    ),
+    (
+        "src/ui/chat/question.rs::QuestionBox",
+        "the question box: shortened with the chat's one runner (issue 42, move 3)",
+    ),
+];
+
+/// A source file of the crate or of askdb-proxy, its code only (`scan::code_only`).
+struct SizedSource {
+    /// Relative to the workspace root, such as `proxy/src/config.rs`.
+    path: String,
+    code: String,
+    /// The line ranges of its tests (both ends in).
+    tests: Vec<(usize, usize)>,
+}
+
+impl SizedSource {
+    fn in_tests(&self, line: usize) -> bool {
+        self.tests.iter().any(|&(a, b)| (a..=b).contains(&line))
+    }
+
+    fn lines_outside_tests(&self) -> usize {
+        (1..=self.code.lines().count())
+            .filter(|&line| !self.in_tests(line))
+            .count()
+    }
+}
+
+/// Every `.rs` file under `src/` and `proxy/src/`, but those that are all tests: `tests.rs`,
+/// and any other module declared `#[cfg(test)] mod name;`.
+fn sized_sources() -> Vec<SizedSource> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut paths = Vec::new();
+    collect_rust_files(&root.join("src"), &mut paths);
+    collect_rust_files(&root.join("proxy/src"), &mut paths);
+    let mut sources = Vec::new();
+    let mut test_files = Vec::new();
+    for path in paths {
+        let text = fs::read_to_string(&path).expect("a readable source file");
+        let code = scan::code_only(&text);
+        let (tests, test_modules) = scan::test_items(&code);
+        for name in test_modules {
+            let folder = module_folder(&path);
+            test_files.push(folder.join(format!("{name}.rs")));
+            test_files.push(folder.join(name).join("mod.rs"));
+        }
+        let relative = path.strip_prefix(root).expect("under the root");
+        let source = SizedSource {
+            path: relative.display().to_string(),
+            code,
+            tests,
+        };
+        sources.push((path.clone(), source));
+    }
+    sources
+        .into_iter()
+        .filter(|(path, _)| !test_files.contains(path))
+        .map(|(_, source)| source)
+        .collect()
+}
+
+/// What breaks the size rules in `sources`, as (`path` or `path::function`, what it breaks).
+fn too_long(
+    sources: &[SizedSource],
+    most_per_function: usize,
+    most_per_file: usize,
+) -> Vec<(String, String)> {
+    let mut broken = Vec::new();
+    for source in sources {
+        let lines = source.lines_outside_tests();
+        if lines > most_per_file {
+            let why = format!("{lines} lines outside tests (most {most_per_file})");
+            broken.push((source.path.clone(), why));
+        }
+        for function in scan::functions(&source.code) {
+            if function.lines > most_per_function && !source.in_tests(function.line) {
+                let (lines, line) = (function.lines, function.line);
+                broken.push((
+                    format!("{}::{}", source.path, function.name),
+                    format!("{lines} lines from line {line} (most {most_per_function})"),
+                ));
+            }
+        }
+    }
+    broken
+}
+
+/// No function over 100 lines and no file over 1,000, outside tests: a newcomer reads a
+/// function at once and a file in a sitting. Mutation: a 101-line function added to
+/// `src/count.rs` fails it (`src/count.rs::too_long: 101 lines`), and so does an entry of
+/// [`KNOWN_TOO_LONG`] that is within the rules (`src/count.rs::rows`: "remove from
+/// KNOWN_TOO_LONG").
+#[test]
+fn functions_and_files_are_short_outside_tests() {
+    let broken = too_long(
+        &sized_sources(),
+        MOST_LINES_PER_FUNCTION,
+        MOST_LINES_PER_FILE,
+    );
+    let known = |what: &str| KNOWN_TOO_LONG.iter().any(|(name, _)| *name == what);
+    let new: Vec<String> = broken
+        .iter()
+        .filter(|(what, _)| !known(what))
+        .map(|(what, why)| format!("{what}: {why}"))
+        .collect();
+    assert!(
+        new.is_empty(),
+        "too long: split it by job\n{}",
+        new.join("\n")
+    );
+    let mended: Vec<&str> = KNOWN_TOO_LONG
+        .iter()
+        .map(|(name, _)| *name)
+        .filter(|name| !broken.iter().any(|(what, _)| what == name))
+        .collect();
+    assert!(
+        mended.is_empty(),
+        "within the size rules now: remove from KNOWN_TOO_LONG in tests/architecture.rs\n{}",
+        mended.join("\n")
+    );
+}
+
+/// `unreachable!` says "the types allow this, trust me": outside tests, make the type say it
+/// instead, or return an error. Mutation: a function saying `unreachable!("no")` added to
+/// `src/count.rs` fails it.
+#[test]
+fn nothing_is_unreachable_outside_tests() {
+    let mut found = Vec::new();
+    for source in sized_sources() {
+        for (at, _) in source.code.match_indices("unreachable!") {
+            let line = scan::line_of(&source.code, at);
+            if !source.in_tests(line) {
+                found.push(format!("{}:{line}", source.path));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "unreachable! outside tests:\n{}",
+        found.join("\n")
+    );
+}
+
+/// The control for the two tests above: the reading finds a long function whatever its braces
+/// say in strings, characters and comments, leaves tests out, and sees `unreachable!` only in
+/// code. Mutation: `scan::code_only` keeping strings as they are fails it (the `"}"` closes
+/// the function early).
+#[test]
+fn the_size_reading_finds_long_functions_and_leaves_tests_out() {
+    let body: String = (0..97).map(|i| format!("    let x{i} = '}}';\n")).collect();
+    let fixture = format!(
+        "/// `fn doc() {{`\n\
+         fn long<'a>(s: &'a str, a: [u8; 2]) -> &'a str {{\n\
+         \x20   let text = \"}} fn inner() {{ \\\" }}\";\n\
+         {body}\
+         \x20   r#\"}}\"#; /* }} /* }} */ */ b'}}'; // }}\n\
+         }}\n\
+         fn short() {{ unreachable!() }}\n\
+         const NOTE: &str = \"unreachable!\";\n\
+         #[cfg(test)]\n\
+         mod tests {{\n\
+         {body}{body}\
+         \x20   fn long_test() {{\n{body}{body}    }}\n\
+         }}\n\
+         #[cfg(test)]\n\
+         mod more;\n"
+    );
+    let code = scan::code_only(&fixture);
+    let (tests, test_files) = scan::test_items(&code);
+    let source = SizedSource {
+        path: "fixture.rs".into(),
+        code,
+        tests,
+    };
+    let functions = scan::functions(&source.code);
+    let named: Vec<(&str, usize, usize)> = functions
+        .iter()
+        .map(|f| (f.name.as_str(), f.line, f.lines))
+        .collect();
+    assert_eq!(
+        named,
+        [("long", 2, 101), ("short", 103, 1), ("long_test", 301, 196)]
+    );
+    assert_eq!(test_files, ["more"]);
+    assert_eq!(source.lines_outside_tests(), 106);
+    let broken = too_long(std::slice::from_ref(&source), 100, 106);
+    assert_eq!(broken.len(), 1, "{broken:?}");
+    assert_eq!(broken[0].0, "fixture.rs::long");
+    let broken = too_long(std::slice::from_ref(&source), 101, 105);
+    assert_eq!(broken.len(), 1, "{broken:?}");
+    assert_eq!(broken[0].0, "fixture.rs", "the file");
+    let unreachable: Vec<usize> = source
+        .code
+        .match_indices("unreachable!")
+        .map(|(at, _)| scan::line_of(&source.code, at))
+        .collect();
+    assert_eq!(unreachable, [103]);
 }
 
 /// A row of the code map: its paths, and the crate's modules it says they know about.

@@ -253,6 +253,23 @@ fn a_first_row_of_numbers_is_data_and_the_columns_get_names() {
     assert!(!report.files[0].tables[0].header.taken());
 }
 
+/// A first row read as data counts in its columns' types like any other row (the two passes'
+/// `headed_columns`). Mutation: the first row's kinds not folded in when it is data fails it
+/// (column_1 typed INTEGER, then its 1.5 does not fit: "the file changed").
+#[test]
+fn a_first_row_taken_as_data_counts_in_its_columns_types() {
+    let (conn, report) = import(&[("m.csv", b"1.5,2\n3,4\n")]).unwrap();
+    assert!(!report.files[0].tables[0].header.taken());
+    assert_eq!(
+        types(&conn, "m"),
+        [
+            ("column_1".into(), "REAL".into()),
+            ("column_2".into(), "INTEGER".into()),
+        ]
+    );
+    assert_eq!(report.files[0].tables[0].rows_read, 2);
+}
+
 #[test]
 fn a_json_array_takes_the_union_of_keys_in_order_nested_values_as_json_text() {
     let json = br#"[{"id": 1, "tags": ["a", "b"], "ok": true},

@@ -304,20 +304,7 @@ fn check_demo(
     if raw.max_tokens == 0 {
         return Err(field_error(field("max_tokens"), "must be more than 0"));
     }
-    if raw.origins.is_empty() {
-        return Err(field_error(
-            field("origins"),
-            "name the docs' origin, e.g. https://docs.example.com",
-        ));
-    }
-    for origin in &raw.origins {
-        if !is_origin(origin) {
-            return Err(field_error(
-                field("origins"),
-                format!("`{origin}` is not an origin (scheme://host[:port], no path)"),
-            ));
-        }
-    }
+    check_origins(&raw.origins, &field)?;
     for pin in &raw.pins {
         if !is_sha256_hex(&pin.system_sha256) || !is_sha256_hex(&pin.tools_sha256) {
             return Err(field_error(
@@ -327,29 +314,13 @@ fn check_demo(
         }
     }
     let database = match raw.database {
-        Some(path) => {
-            let database = folder.join(path);
-            if !is_sqlite_file(&database) {
-                return Err(field_error(
-                    field("database"),
-                    format!("{} is not a SQLite file", database.display()),
-                ));
-            }
-            let notes = raw.notes.map(|notes| folder.join(notes));
-            if let Some(notes) = &notes {
-                if !notes.is_file() {
-                    return Err(field_error(
-                        field("notes"),
-                        format!("{} is not a file", notes.display()),
-                    ));
-                }
-            }
-            Some(PinSource {
-                database,
-                notes,
-                hide: raw.hide,
-            })
-        }
+        Some(path) => Some(pin_source(
+            folder.join(path),
+            raw.notes,
+            raw.hide,
+            folder,
+            &field,
+        )?),
         None if raw.pins.is_empty() => {
             return Err(field_error(
                 field("database"),
@@ -377,6 +348,56 @@ fn check_demo(
         pins: raw.pins,
         database,
         limits,
+    })
+}
+
+/// The origins a demo answers: at least one, each `scheme://host[:port]`.
+fn check_origins(origins: &[String], field: &dyn Fn(&str) -> String) -> Result<(), ConfigError> {
+    if origins.is_empty() {
+        return Err(field_error(
+            field("origins"),
+            "name the docs' origin, e.g. https://docs.example.com",
+        ));
+    }
+    for origin in origins {
+        if !is_origin(origin) {
+            return Err(field_error(
+                field("origins"),
+                format!("`{origin}` is not an origin (scheme://host[:port], no path)"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// What a demo's prompt is pinned from: its SQLite `database`, its notes file if any (beside
+/// the configuration, as `folder` holds it) and what it hides.
+fn pin_source(
+    database: PathBuf,
+    notes: Option<PathBuf>,
+    hide: Vec<String>,
+    folder: &Path,
+    field: &dyn Fn(&str) -> String,
+) -> Result<PinSource, ConfigError> {
+    if !is_sqlite_file(&database) {
+        return Err(field_error(
+            field("database"),
+            format!("{} is not a SQLite file", database.display()),
+        ));
+    }
+    let notes = notes.map(|notes| folder.join(notes));
+    if let Some(notes) = &notes {
+        if !notes.is_file() {
+            return Err(field_error(
+                field("notes"),
+                format!("{} is not a file", notes.display()),
+            ));
+        }
+    }
+    Ok(PinSource {
+        database,
+        notes,
+        hide,
     })
 }
 

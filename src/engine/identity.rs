@@ -294,7 +294,7 @@ mod tests {
         ];
         for (x, y) in pairs {
             let (Identity::OnDemand(lx), Identity::OnDemand(ly)) = (&x, &y) else {
-                unreachable!()
+                panic!("both of a pair are read on demand")
             };
             let expected = if lx.same_as(ly) {
                 Sameness::Same

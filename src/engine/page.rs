@@ -10,10 +10,13 @@
 //! - how the model is kept from what it must not see: [`PageDatabase::hiding`], and for a
 //!   copy, [`PageDatabase::model_view_copy`].
 //!
-//! Two engines stand behind it: sql.js with the whole file in a worker's memory
-//! ([`InMemory`]), and the engine that reads a local `File` or a URL on demand
-//! ([`OnDemand`], `engine::on_demand::lazy`), whose identity is what that engine found at open and which
-//! cannot be copied for the model (its [`DatabaseKind::hiding`] refuses); and a Datasette
+//! What differs between the backends that can stand behind it is each one's [`Backend`]
+//! (no `match` on kinds here); what a kind affords is its descriptor's ([`DatabaseKind`]'s
+//! `count_policy`, `hiding`, `reads`). Two engines stand behind it: sql.js with the whole file
+//! in a worker's memory ([`InMemory`]), and the engine that reads a local `File` or a URL on
+//! demand ([`OnDemand`], `engine::on_demand::lazy`), whose identity is what that engine found
+//! at open and which cannot be copied for the model (its [`DatabaseKind::hiding`] refuses);
+//! and a Datasette
 //! server's JSON API ([`Served`], `engine::datasette`), identified by what the server reports of
 //! its file, from which nothing can be taken away either. Which kind a file opens as is the
 //! opening's business (`ui/opening.rs`, by `engine::kind::kind_for_local_file`), and nothing
@@ -33,12 +36,56 @@ use js_sys::{Array, Uint8Array};
 use std::rc::Rc;
 use web_sys::{Blob, File};
 
-/// An open database, of one of the kinds the page can open.
-pub enum PageDatabase {
-    InMemory(InMemory),
-    // Boxed: the engine read on demand keeps more state than the one in memory.
-    OnDemand(Box<OnDemand>),
-    Datasette(Box<Served>),
+/// An open database, of one of the kinds the page can open: its backend ([`Backend`]) says
+/// what differs between them, its kind's descriptor what each kind affords.
+pub struct PageDatabase(Box<dyn Backend>);
+
+/// What each backend the page holds does its own way. Futures are boxed so that the page holds
+/// any of them alike (they are not `Send`: they wait on a Web Worker or a `fetch`).
+trait Backend {
+    /// Where its bytes are.
+    fn kind(&self) -> DatabaseKind;
+    /// The file's size in bytes.
+    fn size(&self) -> u64;
+    /// See [`PageDatabase::identity`].
+    fn identity(&self) -> LocalBoxFuture<'_, Result<Identity, String>>;
+    /// Runs one statement (`Database::run`).
+    fn run<'q>(
+        &'q self,
+        sql: &'q ReadOnlySql,
+        values: &'q [Value],
+        limits: &'q QueryLimits,
+    ) -> LocalBoxFuture<'q, Result<QueryResult, DbError>>;
+    /// See [`PageDatabase::after_stop`].
+    fn after_stop(&self) -> String;
+    /// Stops its worker and lets its memory go; nothing when it holds nothing open.
+    fn close(&self) -> LocalBoxFuture<'_, ()>;
+    /// Everything read from the file or server since it opened; `None` where reading costs
+    /// nothing.
+    fn total_reads(&self) -> Option<ReadStats> {
+        None
+    }
+    /// Bounds what its queries read from now on (`None`: no bound); only a backend that reads
+    /// over the network has reads to bound.
+    fn set_read_budget(&self, _limit: Option<u64>) {}
+    /// A copy without what `script` leaves out, for a kind whose hiding is
+    /// [`HidingMechanism::Copy`].
+    fn copy_for_model<'c>(
+        &'c self,
+        _script: &'c str,
+    ) -> LocalBoxFuture<'c, Result<PageDatabase, DbError>> {
+        Box::pin(futures::future::ready(Err(DbError::Unavailable(
+            "a database read on demand or on a server cannot be copied".into(),
+        ))))
+    }
+    /// The bytes it was opened from, where they are in memory.
+    fn source_bytes(&self) -> LocalBoxFuture<'_, Result<Uint8Array, DbError>> {
+        Box::pin(futures::future::ready(Err(not_in_memory())))
+    }
+    /// The database as its engine writes it out, where it is in memory.
+    fn export(&self) -> LocalBoxFuture<'_, Result<Uint8Array, DbError>> {
+        Box::pin(futures::future::ready(Err(not_in_memory())))
+    }
 }
 
 /// The database the model reads: the open one or a copy of it, behind a fence of names
@@ -125,12 +172,12 @@ impl PageDatabase {
         // Read and hashed while the schema is read: the identity is ready soon after the
         // tables are shown. Not during the open, whose reading it would slow down.
         let (digest, stop_digest) = start_digest(&engine, source);
-        Ok(PageDatabase::InMemory(InMemory {
+        Ok(PageDatabase(Box::new(InMemory {
             engine,
             size: source.size() as u64,
             digest,
             stop_digest,
-        }))
+        })))
     }
 
     /// Opens the local `file` on demand in `engine` (a `LazyDatabase` with nothing open): no
@@ -140,20 +187,14 @@ impl PageDatabase {
         file: &File,
     ) -> Result<PageDatabase, DbError> {
         let opened = engine.open_file(file).await?;
-        Ok(PageDatabase::OnDemand(Box::new(OnDemand {
-            engine,
-            opened,
-        })))
+        Ok(PageDatabase(Box::new(OnDemand { engine, opened })))
     }
 
     /// Opens the database at `url` on demand in `engine`, with HTTP Range requests (the error
     /// says why when the server does not allow them: `DbError::Remote`).
     pub async fn open_remote(engine: LazyDatabase, url: &str) -> Result<PageDatabase, DbError> {
         let opened = engine.open_url(url).await?;
-        Ok(PageDatabase::OnDemand(Box::new(OnDemand {
-            engine,
-            opened,
-        })))
+        Ok(PageDatabase(Box::new(OnDemand { engine, opened })))
     }
 
     /// Opens the database at `url` on demand in `engine`, pinned by what its first ranged GET
@@ -166,10 +207,7 @@ impl PageDatabase {
         first: &Uint8Array,
     ) -> Result<PageDatabase, DbError> {
         let opened = engine.open_pinned(url, pins, first).await?;
-        Ok(PageDatabase::OnDemand(Box::new(OnDemand {
-            engine,
-            opened,
-        })))
+        Ok(PageDatabase(Box::new(OnDemand { engine, opened })))
     }
 
     /// Opens the database at the Datasette address `address` (`https://host/dbname`), with
@@ -195,31 +233,17 @@ impl PageDatabase {
             }
             Err(other) => return Err(other),
         }
-        Ok(PageDatabase::Datasette(Box::new(Served {
-            engine,
-            identity,
-        })))
+        Ok(PageDatabase(Box::new(Served { engine, identity })))
     }
 
     /// Where its bytes are.
     pub fn kind(&self) -> DatabaseKind {
-        match self {
-            PageDatabase::Datasette(_) => DatabaseKind::Datasette,
-            PageDatabase::InMemory(_) => DatabaseKind::InMemory,
-            PageDatabase::OnDemand(db) if db.opened.identity.remote.is_some() => {
-                DatabaseKind::Remote
-            }
-            PageDatabase::OnDemand(_) => DatabaseKind::LocalFile,
-        }
+        self.0.kind()
     }
 
     /// The file's size in bytes.
     pub fn size(&self) -> u64 {
-        match self {
-            PageDatabase::InMemory(db) => db.size,
-            PageDatabase::OnDemand(db) => db.opened.identity.size,
-            PageDatabase::Datasette(db) => db.identity.size,
-        }
+        self.0.size()
     }
 
     /// How its tables' rows are counted as it opens.
@@ -239,70 +263,31 @@ impl PageDatabase {
     /// Read on demand: what the open found (size, header, sampled pages, the server's
     /// validators), at once.
     pub async fn identity(&self) -> Result<Identity, String> {
-        match self {
-            PageDatabase::InMemory(db) => db.digest.clone().await.map(|sha256| Identity::Bytes {
-                size: db.size,
-                sha256,
-            }),
-            PageDatabase::OnDemand(db) => Ok(Identity::OnDemand(db.opened.identity.clone())),
-            PageDatabase::Datasette(db) => Ok(Identity::Datasette(db.identity.clone())),
-        }
+        self.0.identity().await
     }
 
     /// The copy the model reads when `script` (from `model_view::plan`) leaves things out: a
     /// database of its own, in its own worker. Only for a kind whose [`Self::hiding`] is
     /// [`HidingMechanism::Copy`].
     pub async fn model_view_copy(&self, script: &str) -> Result<PageDatabase, DbError> {
-        match self {
-            PageDatabase::InMemory(db) => {
-                let source = db.engine.source().ok_or(DbError::NotOpen)?;
-                let copy = db.engine.sibling();
-                let derived = copy.derive(&source, script).await?;
-                let bytes = Blob::new_with_u8_array_sequence(&Array::of1(&derived))
-                    .map_err(|e| DbError::Unavailable(crate::browser::describe(&e)))?;
-                copy.open(&bytes).await?;
-                Ok(PageDatabase::InMemory(InMemory {
-                    size: bytes.size() as u64,
-                    // Never asked for: a copy is not a database the person opened.
-                    digest: futures::future::ready(Err(
-                        "a copy made for the model is not identified".to_string(),
-                    ))
-                    .boxed_local()
-                    .shared(),
-                    stop_digest: AbortHandle::new_pair().0,
-                    engine: copy,
-                }))
-            }
-            PageDatabase::OnDemand(_) | PageDatabase::Datasette(_) => Err(DbError::Unavailable(
-                "a database read on demand or on a server cannot be copied".into(),
-            )),
-        }
+        self.0.copy_for_model(script).await
     }
 
     /// Everything read from the file or server since it opened (`None` in memory, where
     /// reading costs nothing).
     pub fn total_reads(&self) -> Option<ReadStats> {
-        match self {
-            PageDatabase::InMemory(_) => None,
-            PageDatabase::OnDemand(db) => Some(db.engine.total_reads()),
-            PageDatabase::Datasette(db) => Some(db.engine.total_requests()),
-        }
+        self.0.total_reads()
     }
 
     /// Starts a question's read budget: from now on the queries run here (the agent's, its
     /// trap inspections, the answer's re-run, every candidate's: everything a question runs
     /// goes through this database) may read `limit` bytes from the server between them, in
     /// whatever order they run, and the query that would read past what is left stops with
-    /// [`DbError::ByteBudget`]. `None` ends the budget. Only a database read from a web server
-    /// has one: elsewhere reading costs no transfer.
+    /// [`DbError::ByteBudget`]. `None` ends the budget. Only a kind whose reads have a budget
+    /// ([`DatabaseKind::reads`]) has one: elsewhere reading costs no transfer.
     pub fn set_question_budget(&self, limit: Option<u64>) {
-        match self {
-            PageDatabase::OnDemand(db) => {
-                let budgeted = self.kind().reads().has_budget();
-                db.engine.set_read_budget(limit.filter(|_| budgeted));
-            }
-            PageDatabase::InMemory(_) | PageDatabase::Datasette(_) => {}
-        }
+        let budgeted = self.kind().reads().has_budget();
+        self.0.set_read_budget(limit.filter(|_| budgeted));
     }
 
     /// [`Self::set_question_budget`] for as long as the returned guard lives.
@@ -316,54 +301,23 @@ impl PageDatabase {
     /// the worker is terminated and the next query opens the file again, with an empty page
     /// cache.
     pub fn after_stop(&self) -> String {
-        match self {
-            PageDatabase::InMemory(_) => "The database is ready for the next one.".into(),
-            PageDatabase::OnDemand(db) => format!(
-                "This database is read on demand: its worker was stopped, and the next query \
-                 opens the file again (a few pages) with its page cache (up to {}) empty, so it \
-                 may read more of the file than it would have.",
-                super::format_bytes(db.opened.cache_bytes)
-            ),
-            PageDatabase::Datasette(_) => "The query was left to the Datasette server, whose own \
-                 time limit ends it; the page asks nothing more of it."
-                .into(),
-        }
+        self.0.after_stop()
     }
 
     /// Closes it: its worker is stopped and its memory let go (after a query that runs).
     pub async fn close(&self) {
-        match self {
-            PageDatabase::InMemory(db) => {
-                db.stop_digest.abort();
-                db.engine.close().await
-            }
-            PageDatabase::OnDemand(db) => db.engine.close().await,
-            // Nothing held open: each query is a request of its own.
-            PageDatabase::Datasette(_) => {}
-        }
+        self.0.close().await
     }
 
     /// The bytes it was opened from (for the tests' hooks: they compare them with the file).
     pub async fn source_bytes(&self) -> Result<Uint8Array, DbError> {
-        match self {
-            PageDatabase::InMemory(db) => {
-                let source = db.engine.source().ok_or(DbError::NotOpen)?;
-                let buffer = wasm_bindgen_futures::JsFuture::from(source.array_buffer())
-                    .await
-                    .map_err(|e| DbError::Unreadable(crate::browser::describe(&e)))?;
-                Ok(Uint8Array::new(&buffer))
-            }
-            PageDatabase::OnDemand(_) | PageDatabase::Datasette(_) => Err(not_in_memory()),
-        }
+        self.0.source_bytes().await
     }
 
     /// The database as its engine writes it out (for the tests' hooks: nothing typed into the
     /// page may change it).
     pub async fn export(&self) -> Result<Uint8Array, DbError> {
-        match self {
-            PageDatabase::InMemory(db) => db.engine.export().await,
-            PageDatabase::OnDemand(_) | PageDatabase::Datasette(_) => Err(not_in_memory()),
-        }
+        self.0.export().await
     }
 }
 
@@ -382,10 +336,168 @@ impl Database for PageDatabase {
         values: &[Value],
         limits: &QueryLimits,
     ) -> Result<QueryResult, DbError> {
-        match self {
-            PageDatabase::InMemory(db) => db.engine.run(sql, values, limits).await,
-            PageDatabase::OnDemand(db) => db.engine.run(sql, values, limits).await,
-            PageDatabase::Datasette(db) => db.engine.run(sql, values, limits).await,
+        self.0.run(sql, values, limits).await
+    }
+}
+
+impl Backend for InMemory {
+    fn kind(&self) -> DatabaseKind {
+        DatabaseKind::InMemory
+    }
+
+    fn size(&self) -> u64 {
+        self.size
+    }
+
+    fn identity(&self) -> LocalBoxFuture<'_, Result<Identity, String>> {
+        let size = self.size;
+        let digest = self.digest.clone();
+        Box::pin(async move { digest.await.map(|sha256| Identity::Bytes { size, sha256 }) })
+    }
+
+    fn run<'q>(
+        &'q self,
+        sql: &'q ReadOnlySql,
+        values: &'q [Value],
+        limits: &'q QueryLimits,
+    ) -> LocalBoxFuture<'q, Result<QueryResult, DbError>> {
+        Box::pin(self.engine.run(sql, values, limits))
+    }
+
+    fn after_stop(&self) -> String {
+        "The database is ready for the next one.".into()
+    }
+
+    fn close(&self) -> LocalBoxFuture<'_, ()> {
+        self.stop_digest.abort();
+        Box::pin(self.engine.close())
+    }
+
+    fn copy_for_model<'c>(
+        &'c self,
+        script: &'c str,
+    ) -> LocalBoxFuture<'c, Result<PageDatabase, DbError>> {
+        Box::pin(async move {
+            let source = self.engine.source().ok_or(DbError::NotOpen)?;
+            let copy = self.engine.sibling();
+            let derived = copy.derive(&source, script).await?;
+            let bytes = Blob::new_with_u8_array_sequence(&Array::of1(&derived))
+                .map_err(|e| DbError::Unavailable(crate::browser::describe(&e)))?;
+            copy.open(&bytes).await?;
+            Ok(PageDatabase(Box::new(InMemory {
+                size: bytes.size() as u64,
+                // Never asked for: a copy is not a database the person opened.
+                digest: futures::future::ready(Err(
+                    "a copy made for the model is not identified".to_string()
+                ))
+                .boxed_local()
+                .shared(),
+                stop_digest: AbortHandle::new_pair().0,
+                engine: copy,
+            })))
+        })
+    }
+
+    fn source_bytes(&self) -> LocalBoxFuture<'_, Result<Uint8Array, DbError>> {
+        Box::pin(async move {
+            let source = self.engine.source().ok_or(DbError::NotOpen)?;
+            let buffer = wasm_bindgen_futures::JsFuture::from(source.array_buffer())
+                .await
+                .map_err(|e| DbError::Unreadable(crate::browser::describe(&e)))?;
+            Ok(Uint8Array::new(&buffer))
+        })
+    }
+
+    fn export(&self) -> LocalBoxFuture<'_, Result<Uint8Array, DbError>> {
+        Box::pin(self.engine.export())
+    }
+}
+
+impl Backend for OnDemand {
+    /// A local file, or one on a web server (what the open found says which).
+    fn kind(&self) -> DatabaseKind {
+        if self.opened.identity.remote.is_some() {
+            DatabaseKind::Remote
+        } else {
+            DatabaseKind::LocalFile
         }
+    }
+
+    fn size(&self) -> u64 {
+        self.opened.identity.size
+    }
+
+    fn identity(&self) -> LocalBoxFuture<'_, Result<Identity, String>> {
+        let identity = Identity::OnDemand(self.opened.identity.clone());
+        Box::pin(futures::future::ready(Ok(identity)))
+    }
+
+    fn run<'q>(
+        &'q self,
+        sql: &'q ReadOnlySql,
+        values: &'q [Value],
+        limits: &'q QueryLimits,
+    ) -> LocalBoxFuture<'q, Result<QueryResult, DbError>> {
+        Box::pin(self.engine.run(sql, values, limits))
+    }
+
+    fn after_stop(&self) -> String {
+        format!(
+            "This database is read on demand: its worker was stopped, and the next query \
+             opens the file again (a few pages) with its page cache (up to {}) empty, so it \
+             may read more of the file than it would have.",
+            super::format_bytes(self.opened.cache_bytes)
+        )
+    }
+
+    fn close(&self) -> LocalBoxFuture<'_, ()> {
+        Box::pin(self.engine.close())
+    }
+
+    fn total_reads(&self) -> Option<ReadStats> {
+        Some(self.engine.total_reads())
+    }
+
+    fn set_read_budget(&self, limit: Option<u64>) {
+        self.engine.set_read_budget(limit);
+    }
+}
+
+impl Backend for Served {
+    fn kind(&self) -> DatabaseKind {
+        DatabaseKind::Datasette
+    }
+
+    fn size(&self) -> u64 {
+        self.identity.size
+    }
+
+    fn identity(&self) -> LocalBoxFuture<'_, Result<Identity, String>> {
+        let identity = Identity::Datasette(self.identity.clone());
+        Box::pin(futures::future::ready(Ok(identity)))
+    }
+
+    fn run<'q>(
+        &'q self,
+        sql: &'q ReadOnlySql,
+        values: &'q [Value],
+        limits: &'q QueryLimits,
+    ) -> LocalBoxFuture<'q, Result<QueryResult, DbError>> {
+        Box::pin(self.engine.run(sql, values, limits))
+    }
+
+    fn after_stop(&self) -> String {
+        "The query was left to the Datasette server, whose own time limit ends it; the page \
+         asks nothing more of it."
+            .into()
+    }
+
+    /// Nothing held open: each query is a request of its own.
+    fn close(&self) -> LocalBoxFuture<'_, ()> {
+        Box::pin(futures::future::ready(()))
+    }
+
+    fn total_reads(&self) -> Option<ReadStats> {
+        Some(self.engine.total_requests())
     }
 }

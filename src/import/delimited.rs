@@ -9,13 +9,16 @@
 
 use super::decode::{self, BadLines, Encoding};
 use super::error::{ImportError, MAX_COLUMNS};
-use super::header;
+use super::header::HeaderDecision;
 use super::infer::{classify, convert_text, ColumnFold, Kind};
 use super::names;
 use super::places::Places;
 use super::report::{PlaceKind, TableReport};
 use super::source::{ByteSource, Counted};
-use super::table::{write_row, Columns, Context, ROWS_PER_TICK};
+use super::table::{Columns, Context, ROWS_PER_TICK};
+use super::two_pass::{
+    headed_columns, import_table, Findings, Surveyed, Target, TwoPass, WriteRow,
+};
 use crate::engine::Value;
 use std::borrow::Cow;
 use std::io::Read;
@@ -28,150 +31,151 @@ pub fn import(
     encoding: Encoding,
     cx: &mut Context,
 ) -> Result<TableReport, ImportError> {
-    let read_error = |e: std::io::Error| ImportError::Read {
-        file: file.to_string(),
-        message: e.to_string(),
+    let reader = Delimited {
+        file,
+        source,
+        delimiter,
+        encoding,
+        bad: BadLines::default(),
+        ragged: Places::default(),
     };
-    let csv_error = |e: csv::Error| ImportError::Read {
-        file: file.to_string(),
-        message: e.to_string(),
-    };
-
-    // Pass 1: the columns.
-    let bad: BadLines = Default::default();
-    let (mut reader, bytes) = open(source, delimiter, encoding, bad.clone()).map_err(read_error)?;
-    let mut record = csv::ByteRecord::new();
-    let mut first: Option<Vec<String>> = None;
-    let mut folds: Vec<ColumnFold> = Vec::new();
-    let mut first_row_fold: Vec<ColumnFold> = Vec::new();
-    let mut ragged = Places::default();
-    let mut rows: u64 = 0;
-    while reader.read_byte_record(&mut record).map_err(csv_error)? {
-        let line = line_of(&record);
-        if record.len() > MAX_COLUMNS {
-            return Err(ImportError::TooManyColumns {
-                file: file.to_string(),
-                columns: record.len(),
-            });
-        }
-        if folds.len() < record.len() {
-            folds.resize(record.len(), ColumnFold::default());
-        }
-        match &first {
-            None => {
-                let cells: Vec<String> = record
-                    .iter()
-                    .map(|f| field_text(f, line, Some(&bad)).into_owned())
-                    .collect();
-                first_row_fold = vec![ColumnFold::default(); cells.len()];
-                for (fold, cell) in first_row_fold.iter_mut().zip(&cells) {
-                    fold.add(classify(cell), cell);
-                }
-                first = Some(cells);
-            }
-            Some(head) => {
-                rows += 1;
-                if record.len() != head.len() {
-                    ragged.add(line);
-                }
-                for (fold, field) in folds.iter_mut().zip(record.iter()) {
-                    let text = field_text(field, line, Some(&bad));
-                    fold.add(classify(&text), &text);
-                }
-                if rows.is_multiple_of(ROWS_PER_TICK) {
-                    cx.tick(bytes.get(), ROWS_PER_TICK);
-                }
-            }
-        }
-    }
-    let Some(head) = first else {
-        return Err(ImportError::Empty {
-            file: file.to_string(),
-        });
-    };
-    cx.tick(bytes.get(), rows % ROWS_PER_TICK);
-    cx.pass_done(source.size());
-
-    let kinds: Vec<(Kind, &str)> = head.iter().map(|c| (classify(c), c.as_str())).collect();
-    let decision = header::decide(&kinds, &folds, rows);
-    if decision.taken() {
-        // The first row's cells are names, not values.
-    } else {
-        rows += 1;
-        for (fold, first_fold) in folds.iter_mut().zip(first_row_fold) {
-            merge(fold, first_fold);
-        }
-    }
-    let header_cells: Vec<Option<&str>> = (0..folds.len())
-        .map(|i| {
-            decision
-                .taken()
-                .then(|| head.get(i).map(String::as_str))
-                .flatten()
-        })
-        .collect();
-    let columns = Columns::new(
-        names::column_names(&header_cells),
-        header_cells
-            .iter()
-            .map(|c| c.unwrap_or("").to_string())
-            .collect(),
-        folds,
-    );
-    let table = cx.tables.unique(&names::table_name_of_file(file), "data");
-    columns.create(&table, cx.sink)?;
-
-    // Pass 2: the rows.
-    let (mut reader, bytes) =
-        open(source, delimiter, encoding, Default::default()).map_err(read_error)?;
-    let width = columns.names.len();
-    let mut nulls = vec![0u64; width];
-    let mut row: Vec<Value> = Vec::with_capacity(width);
-    let mut written: u64 = 0;
-    let mut skip_first = decision.taken();
-    while reader.read_byte_record(&mut record).map_err(csv_error)? {
-        if std::mem::take(&mut skip_first) {
-            continue;
-        }
-        if record.len() > width {
-            return Err(ImportError::Changed {
-                file: file.to_string(),
-            });
-        }
-        row.clear();
-        for (field, ty) in record.iter().zip(&columns.types) {
-            let text = field_text(field, 0, None);
-            let value = convert_text(&text, *ty).ok_or_else(|| ImportError::Changed {
-                file: file.to_string(),
-            })?;
-            row.push(value);
-        }
-        row.resize(width, Value::Null);
-        write_row(cx.sink, &row, &mut nulls)?;
-        written += 1;
-        if written.is_multiple_of(ROWS_PER_TICK) {
-            cx.tick(bytes.get(), 0);
-        }
-    }
-    cx.pass_done(source.size());
-    if written != rows {
-        return Err(ImportError::Changed {
-            file: file.to_string(),
-        });
-    }
-    let undecodable = bad.borrow().clone();
-    Ok(TableReport {
-        table,
+    let name = names::table_name_of_file(file);
+    let target = Target {
+        file,
+        name: &name,
+        fallback: "data",
         sheet: None,
-        header: decision,
-        rows_read: rows,
-        rows_written: written,
-        columns: columns.reports(&nulls),
-        places: PlaceKind::Line,
-        ragged,
-        undecodable,
-        duplicate_keys: Places::default(),
-    })
+        pass_bytes: source.size(),
+    };
+    import_table(reader, target, cx)
+}
+
+/// A delimited file's rows, and what its first pass noticed of them.
+struct Delimited<'a> {
+    file: &'a str,
+    source: &'a dyn ByteSource,
+    delimiter: u8,
+    encoding: Encoding,
+    /// Lines with bytes that are not text in `encoding` (pass 1's).
+    bad: BadLines,
+    /// Lines with another number of fields than the first.
+    ragged: Places,
+}
+
+impl Delimited<'_> {
+    fn read_error(&self, e: impl ToString) -> ImportError {
+        ImportError::Read {
+            file: self.file.to_string(),
+            message: e.to_string(),
+        }
+    }
+
+    fn changed(&self) -> ImportError {
+        ImportError::Changed {
+            file: self.file.to_string(),
+        }
+    }
+}
+
+impl TwoPass for Delimited<'_> {
+    fn survey(&mut self, cx: &mut Context) -> Result<Surveyed, ImportError> {
+        let (mut reader, bytes) =
+            open(self.source, self.delimiter, self.encoding, self.bad.clone())
+                .map_err(|e| self.read_error(e))?;
+        let mut record = csv::ByteRecord::new();
+        let mut first: Option<Vec<(Kind, String)>> = None;
+        let mut folds: Vec<ColumnFold> = Vec::new();
+        let mut rows: u64 = 0;
+        while reader
+            .read_byte_record(&mut record)
+            .map_err(|e| self.read_error(e))?
+        {
+            let line = line_of(&record);
+            if record.len() > MAX_COLUMNS {
+                return Err(ImportError::TooManyColumns {
+                    file: self.file.to_string(),
+                    columns: record.len(),
+                });
+            }
+            if folds.len() < record.len() {
+                folds.resize(record.len(), ColumnFold::default());
+            }
+            let Some(head) = &first else {
+                let cells = record.iter().map(|f| {
+                    let text = field_text(f, line, Some(&self.bad)).into_owned();
+                    (classify(&text), text)
+                });
+                first = Some(cells.collect());
+                continue;
+            };
+            rows += 1;
+            if record.len() != head.len() {
+                self.ragged.add(line);
+            }
+            for (fold, field) in folds.iter_mut().zip(record.iter()) {
+                let text = field_text(field, line, Some(&self.bad));
+                fold.add(classify(&text), &text);
+            }
+            if rows.is_multiple_of(ROWS_PER_TICK) {
+                cx.tick(bytes.get(), ROWS_PER_TICK);
+            }
+        }
+        let Some(head) = first else {
+            return Err(ImportError::Empty {
+                file: self.file.to_string(),
+            });
+        };
+        cx.tick(bytes.get(), rows % ROWS_PER_TICK);
+        Ok(headed_columns(&head, folds, rows))
+    }
+
+    fn write_rows(
+        &mut self,
+        columns: &Columns,
+        header: &HeaderDecision,
+        write: &mut WriteRow,
+    ) -> Result<(), ImportError> {
+        let (mut reader, bytes) = open(
+            self.source,
+            self.delimiter,
+            self.encoding,
+            Default::default(),
+        )
+        .map_err(|e| self.read_error(e))?;
+        let width = columns.names.len();
+        let mut record = csv::ByteRecord::new();
+        let mut row: Vec<Value> = Vec::with_capacity(width);
+        let mut skip_first = header.taken();
+        while reader
+            .read_byte_record(&mut record)
+            .map_err(|e| self.read_error(e))?
+        {
+            if std::mem::take(&mut skip_first) {
+                continue;
+            }
+            if record.len() > width {
+                return Err(self.changed());
+            }
+            row.clear();
+            for (field, ty) in record.iter().zip(&columns.types) {
+                let text = field_text(field, 0, None);
+                row.push(convert_text(&text, *ty).ok_or_else(|| self.changed())?);
+            }
+            row.resize(width, Value::Null);
+            write(&row, bytes.get())?;
+        }
+        Ok(())
+    }
+
+    fn findings(self) -> Findings {
+        let undecodable = self.bad.borrow().clone();
+        Findings {
+            places: PlaceKind::Line,
+            ragged: self.ragged,
+            undecodable,
+            duplicate_keys: Places::default(),
+        }
+    }
 }
 
 type Reader<'a> = csv::Reader<Box<dyn Read + 'a>>;
@@ -207,17 +211,5 @@ fn field_text<'f>(field: &'f [u8], line: u64, bad: Option<&BadLines>) -> Cow<'f,
             }
             String::from_utf8_lossy(field)
         }
-    }
-}
-
-fn merge(into: &mut ColumnFold, from: ColumnFold) {
-    into.empty += from.empty;
-    into.integer += from.integer;
-    into.real += from.real;
-    into.boolean += from.boolean;
-    into.zero_padded += from.zero_padded;
-    into.text += from.text;
-    if into.padded_example.is_none() {
-        into.padded_example = from.padded_example;
     }
 }

@@ -13,7 +13,8 @@ use super::places::Places;
 use super::report::{PlaceKind, TableReport};
 use super::sniff::JsonShape;
 use super::source::{ByteSource, Counted};
-use super::table::{write_row, Columns, Context, ROWS_PER_TICK};
+use super::table::{Columns, Context, ROWS_PER_TICK};
+use super::two_pass::{import_table, Findings, Surveyed, Target, TwoPass, WriteRow};
 use crate::engine::Value;
 use serde::de::{Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
@@ -24,6 +25,7 @@ use std::io::{BufRead, BufReader};
 /// The column a non-object element goes into.
 const VALUE_KEY: &str = "value";
 
+/// The file `file` (its name), from `source`, as one table.
 pub fn import(
     file: &str,
     source: &dyn ByteSource,
@@ -31,113 +33,146 @@ pub fn import(
     encoding: Encoding,
     cx: &mut Context,
 ) -> Result<TableReport, ImportError> {
-    // Pass 1: the keys and their values' kinds.
-    let mut keys: Vec<String> = Vec::new();
-    let mut index: HashMap<String, usize> = HashMap::new();
-    let mut folds: Vec<ColumnFold> = Vec::new();
-    let mut duplicates = Places::default();
-    let mut rows: u64 = 0;
-    let mut seen_in_row: Vec<u64> = Vec::new();
-    let (bytes_pass1, elements) =
-        each_element(file, source, shape, encoding, &mut |place, raw, bytes| {
-            rows += 1;
-            let object = object_of(raw).map_err(|e| json_error(file, place, &e))?;
-            for (key, value) in &object {
-                let i = match index.get(key.as_str()) {
-                    Some(&i) => i,
-                    None => {
-                        if keys.len() == MAX_COLUMNS {
-                            return Err(ImportError::TooManyColumns {
-                                file: file.to_string(),
-                                columns: keys.len() + 1,
-                            });
-                        }
-                        index.insert(key.clone(), keys.len());
-                        keys.push(key.clone());
-                        folds.push(ColumnFold::default());
-                        seen_in_row.push(0);
-                        keys.len() - 1
-                    }
-                };
-                if seen_in_row[i] == rows {
-                    duplicates.add(place);
-                }
-                seen_in_row[i] = rows;
-                let (kind, text) = kind_of(value.get());
-                folds[i].add(kind, text);
-            }
-            if rows.is_multiple_of(ROWS_PER_TICK) {
-                cx.tick(bytes, ROWS_PER_TICK);
-            }
-            Ok(())
-        })?;
-    // `[]`, or only whitespace: no column to make a table of.
-    let _ = elements;
-    if keys.is_empty() {
-        return Err(ImportError::Empty {
-            file: file.to_string(),
-        });
-    }
-    cx.tick(bytes_pass1, rows % ROWS_PER_TICK);
-    cx.pass_done(source.size());
-
-    let mut namer = Namer::default();
-    let names: Vec<String> = keys
-        .iter()
-        .enumerate()
-        .map(|(i, k)| namer.unique(k, &format!("column_{}", i + 1)))
-        .collect();
-    let columns = Columns::new(names, keys, folds);
-    let table = cx.tables.unique(&names::table_name_of_file(file), "data");
-    columns.create(&table, cx.sink)?;
-
-    // Pass 2: the rows.
-    let width = columns.names.len();
-    let mut nulls = vec![0u64; width];
-    let mut row = vec![Value::Null; width];
-    let mut written = 0u64;
-    each_element(file, source, shape, encoding, &mut |place, raw, bytes| {
-        let object = object_of(raw).map_err(|e| json_error(file, place, &e))?;
-        row.iter_mut().for_each(|v| *v = Value::Null);
-        for (key, value) in &object {
-            let i = *index
-                .get(key.as_str())
-                .ok_or_else(|| ImportError::Changed {
-                    file: file.to_string(),
-                })?;
-            row[i] =
-                convert(value.get(), columns.types[i]).ok_or_else(|| ImportError::Changed {
-                    file: file.to_string(),
-                })?;
-        }
-        write_row(cx.sink, &row, &mut nulls)?;
-        written += 1;
-        if written.is_multiple_of(ROWS_PER_TICK) {
-            cx.tick(bytes, 0);
-        }
-        Ok(())
-    })?;
-    cx.pass_done(source.size());
-    if written != rows {
-        return Err(ImportError::Changed {
-            file: file.to_string(),
-        });
-    }
-    Ok(TableReport {
-        table,
+    let reader = Elements {
+        file,
+        source,
+        shape,
+        encoding,
+        index: HashMap::new(),
+        duplicates: Places::default(),
+    };
+    let name = names::table_name_of_file(file);
+    let target = Target {
+        file,
+        name: &name,
+        fallback: "data",
         sheet: None,
-        header: HeaderDecision::Keys,
-        rows_read: rows,
-        rows_written: written,
-        columns: columns.reports(&nulls),
-        places: match shape {
-            JsonShape::Array => PlaceKind::Element,
-            JsonShape::Lines => PlaceKind::Line,
-        },
-        ragged: Places::default(),
-        undecodable: Places::default(),
-        duplicate_keys: duplicates,
-    })
+        pass_bytes: source.size(),
+    };
+    import_table(reader, target, cx)
+}
+
+/// A JSON file's elements, and what its first pass found of their keys.
+struct Elements<'a> {
+    file: &'a str,
+    source: &'a dyn ByteSource,
+    shape: JsonShape,
+    encoding: Encoding,
+    /// Each key's column.
+    index: HashMap<String, usize>,
+    /// Elements with a key twice.
+    duplicates: Places,
+}
+
+impl Elements<'_> {
+    fn each(&self, each: &mut OnElement) -> Result<(u64, u64), ImportError> {
+        each_element(self.file, self.source, self.shape, self.encoding, each)
+    }
+
+    fn changed(&self) -> ImportError {
+        ImportError::Changed {
+            file: self.file.to_string(),
+        }
+    }
+}
+
+impl TwoPass for Elements<'_> {
+    /// The keys and their values' kinds.
+    fn survey(&mut self, cx: &mut Context) -> Result<Surveyed, ImportError> {
+        let file = self.file;
+        let (mut keys, mut folds): (Vec<String>, Vec<ColumnFold>) = Default::default();
+        let mut rows: u64 = 0;
+        let mut seen_in_row: Vec<u64> = Vec::new();
+        let (index, duplicates) = (&mut self.index, &mut self.duplicates);
+        let (bytes_pass1, _elements) = each_element(
+            file,
+            self.source,
+            self.shape,
+            self.encoding,
+            &mut |place, raw, bytes| {
+                rows += 1;
+                let object = object_of(raw).map_err(|e| json_error(file, place, &e))?;
+                for (key, value) in &object {
+                    let i = match index.get(key.as_str()) {
+                        Some(&i) => i,
+                        None => {
+                            if keys.len() == MAX_COLUMNS {
+                                return Err(ImportError::TooManyColumns {
+                                    file: file.to_string(),
+                                    columns: keys.len() + 1,
+                                });
+                            }
+                            index.insert(key.clone(), keys.len());
+                            keys.push(key.clone());
+                            folds.push(ColumnFold::default());
+                            seen_in_row.push(0);
+                            keys.len() - 1
+                        }
+                    };
+                    if seen_in_row[i] == rows {
+                        duplicates.add(place);
+                    }
+                    seen_in_row[i] = rows;
+                    let (kind, text) = kind_of(value.get());
+                    folds[i].add(kind, text);
+                }
+                if rows.is_multiple_of(ROWS_PER_TICK) {
+                    cx.tick(bytes, ROWS_PER_TICK);
+                }
+                Ok(())
+            },
+        )?;
+        // `[]`, or only whitespace: no column to make a table of.
+        if keys.is_empty() {
+            return Err(ImportError::Empty {
+                file: file.to_string(),
+            });
+        }
+        cx.tick(bytes_pass1, rows % ROWS_PER_TICK);
+        let mut namer = Namer::default();
+        let names: Vec<String> = keys
+            .iter()
+            .enumerate()
+            .map(|(i, k)| namer.unique(k, &format!("column_{}", i + 1)))
+            .collect();
+        Ok(Surveyed {
+            columns: Columns::new(names, keys, folds),
+            rows_read: rows,
+            header: HeaderDecision::Keys,
+        })
+    }
+
+    /// The rows, each object's values in its keys' columns.
+    fn write_rows(
+        &mut self,
+        columns: &Columns,
+        _header: &HeaderDecision,
+        write: &mut WriteRow,
+    ) -> Result<(), ImportError> {
+        let mut row = vec![Value::Null; columns.names.len()];
+        self.each(&mut |place, raw, bytes| {
+            let object = object_of(raw).map_err(|e| json_error(self.file, place, &e))?;
+            row.iter_mut().for_each(|v| *v = Value::Null);
+            for (key, value) in &object {
+                let i = *self.index.get(key.as_str()).ok_or_else(|| self.changed())?;
+                row[i] = convert(value.get(), columns.types[i]).ok_or_else(|| self.changed())?;
+            }
+            write(&row, bytes)
+        })?;
+        Ok(())
+    }
+
+    fn findings(self) -> Findings {
+        Findings {
+            places: match self.shape {
+                JsonShape::Array => PlaceKind::Element,
+                JsonShape::Lines => PlaceKind::Line,
+            },
+            ragged: Places::default(),
+            undecodable: Places::default(),
+            duplicate_keys: self.duplicates,
+        }
+    }
 }
 
 type Entries = Vec<(String, Box<RawValue>)>;

@@ -9,8 +9,8 @@
 //! - [`decode`]: its text encoding (UTF-8 with or without BOM, UTF-16), as UTF-8.
 //! - [`infer`]: values' kinds and columns' types; [`header`]: whether the first row is one.
 //! - [`names`]: file, sheet and column names as SQL identifiers, unique.
-//! - [`delimited`], [`json`], [`xlsx`]: one reader per format, two passes each (types, then
-//!   values), so that a file is streamed and never held twice.
+//! - [`delimited`], [`json`], [`xlsx`]: one reader per format, each in the two passes of
+//!   [`two_pass`] (types, then values), so that a file is streamed and never held twice.
 //! - [`sink`]: where rows go (`native::RusqliteSink`; the worker's sql.js sink).
 //! - [`places`]: where in a file something happened (lines, elements, rows), kept short.
 //! - [`report`]: what was done, as data, and [`report::describe`], as sentences.
@@ -30,6 +30,7 @@ pub mod sink;
 pub mod sniff;
 pub mod source;
 pub mod table;
+pub mod two_pass;
 pub mod xlsx;
 
 #[cfg(target_arch = "wasm32")]

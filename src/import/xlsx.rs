@@ -6,13 +6,15 @@
 //! `2024-01-31 12:30:00`), error cells their text (`#DIV/0!`).
 
 use super::error::{ImportError, MAX_COLUMNS};
-use super::header;
+use super::header::HeaderDecision;
 use super::infer::{ColumnFold, Kind, SqlType};
-use super::names;
 use super::places::Places;
 use super::report::{PlaceKind, TableReport};
 use super::source::ByteSource;
-use super::table::{write_row, Columns, Context, ROWS_PER_TICK};
+use super::table::{Columns, Context, ROWS_PER_TICK};
+use super::two_pass::{
+    headed_columns, import_table, Findings, Surveyed, Target, TwoPass, WriteRow,
+};
 use crate::engine::Value;
 use calamine::{Data, Reader, Xlsx};
 use std::io::{Cursor, Read};
@@ -71,85 +73,80 @@ fn import_sheet(
             columns: width,
         });
     }
-    let height = range.height() as u64;
-    let tick =
-        |cx: &mut Context, done: u64, new_rows| cx.tick(share * done / height.max(1), new_rows);
+    let target = Target {
+        file,
+        name: sheet,
+        fallback: "sheet",
+        sheet: Some(sheet),
+        pass_bytes: share,
+    };
+    import_table(Sheet { range, share }, target, cx)
+}
 
-    // Pass 1: kinds.
-    let mut rows = range.rows();
-    let first: Vec<(Kind, String)> = rows
-        .next()
-        .map(|r| r.iter().map(cell_kind).collect())
-        .unwrap_or_default();
-    let mut folds = vec![ColumnFold::default(); width];
-    let mut below = 0u64;
-    for row in rows {
-        for (fold, cell) in folds.iter_mut().zip(row) {
-            let (kind, text) = cell_kind(cell);
-            fold.add(kind, &text);
-        }
-        below += 1;
-        if below.is_multiple_of(ROWS_PER_TICK) {
-            tick(cx, below, ROWS_PER_TICK);
-        }
-    }
-    tick(cx, height, below % ROWS_PER_TICK);
-    cx.pass_done(share);
-    let kinds: Vec<(Kind, &str)> = first.iter().map(|(k, t)| (*k, t.as_str())).collect();
-    let decision = header::decide(&kinds, &folds, below);
-    let mut rows_read = below;
-    if !decision.taken() {
-        rows_read += 1;
-        for (fold, (kind, text)) in folds.iter_mut().zip(&first) {
-            fold.add(*kind, text);
-        }
-    }
-    let header_cells: Vec<Option<&str>> = (0..width)
-        .map(|i| {
-            decision
-                .taken()
-                .then(|| first.get(i).map(|(_, t)| t.as_str()))
-                .flatten()
-        })
-        .collect();
-    let columns = Columns::new(
-        names::column_names(&header_cells),
-        header_cells
-            .iter()
-            .map(|c| c.unwrap_or("").to_string())
-            .collect(),
-        folds,
-    );
-    let table = cx.tables.unique(sheet, "sheet");
-    columns.create(&table, cx.sink)?;
+/// A sheet's rows, its share of the workbook's bytes counting for each pass's progress.
+struct Sheet<'a> {
+    range: &'a calamine::Range<Data>,
+    share: u64,
+}
 
-    // Pass 2: values.
-    let mut nulls = vec![0u64; width];
-    let mut values: Vec<Value> = Vec::with_capacity(width);
-    let mut written = 0u64;
-    for row in range.rows().skip(usize::from(decision.taken())) {
-        values.clear();
-        values.extend(row.iter().zip(&columns.types).map(|(c, t)| convert(c, *t)));
-        values.resize(width, Value::Null);
-        write_row(cx.sink, &values, &mut nulls)?;
-        written += 1;
-        if written.is_multiple_of(ROWS_PER_TICK) {
-            tick(cx, written, 0);
+impl Sheet<'_> {
+    /// How far a pass is after `done` of the sheet's rows, in its share of bytes.
+    fn read(&self, done: u64) -> u64 {
+        self.share * done / (self.range.height() as u64).max(1)
+    }
+}
+
+impl TwoPass for Sheet<'_> {
+    /// The kinds.
+    fn survey(&mut self, cx: &mut Context) -> Result<Surveyed, ImportError> {
+        let mut rows = self.range.rows();
+        let first: Vec<(Kind, String)> = rows
+            .next()
+            .map(|r| r.iter().map(cell_kind).collect())
+            .unwrap_or_default();
+        let mut folds = vec![ColumnFold::default(); self.range.width()];
+        let mut below = 0u64;
+        for row in rows {
+            for (fold, cell) in folds.iter_mut().zip(row) {
+                let (kind, text) = cell_kind(cell);
+                fold.add(kind, &text);
+            }
+            below += 1;
+            if below.is_multiple_of(ROWS_PER_TICK) {
+                cx.tick(self.read(below), ROWS_PER_TICK);
+            }
+        }
+        cx.tick(self.read(self.range.height() as u64), below % ROWS_PER_TICK);
+        Ok(headed_columns(&first, folds, below))
+    }
+
+    /// The values.
+    fn write_rows(
+        &mut self,
+        columns: &Columns,
+        header: &HeaderDecision,
+        write: &mut WriteRow,
+    ) -> Result<(), ImportError> {
+        let width = columns.names.len();
+        let mut values: Vec<Value> = Vec::with_capacity(width);
+        let rows = self.range.rows().skip(usize::from(header.taken()));
+        for (written, row) in (1..).zip(rows) {
+            values.clear();
+            values.extend(row.iter().zip(&columns.types).map(|(c, t)| convert(c, *t)));
+            values.resize(width, Value::Null);
+            write(&values, self.read(written))?;
+        }
+        Ok(())
+    }
+
+    fn findings(self) -> Findings {
+        Findings {
+            places: PlaceKind::Row,
+            ragged: Places::default(),
+            undecodable: Places::default(),
+            duplicate_keys: Places::default(),
         }
     }
-    cx.pass_done(share);
-    Ok(TableReport {
-        table,
-        sheet: Some(sheet.to_string()),
-        header: decision,
-        rows_read,
-        rows_written: written,
-        columns: columns.reports(&nulls),
-        places: PlaceKind::Row,
-        ragged: Places::default(),
-        undecodable: Places::default(),
-        duplicate_keys: Places::default(),
-    })
 }
 
 fn whole(f: f64) -> bool {

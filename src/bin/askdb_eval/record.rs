@@ -73,6 +73,27 @@ pub struct RecordArgs {
     pub one_file: Option<PathBuf>,
 }
 
+/// Where a recording is written: clap lets one of `--out` and `--one-file` through.
+enum Destination<'a> {
+    /// A conversation per question, in this folder.
+    Folder(&'a Path),
+    /// One conversation of every question, in this file.
+    OneFile(&'a Path),
+}
+
+impl RecordArgs {
+    fn destination(&self) -> Result<Destination<'_>, EvalError> {
+        match (&self.out, &self.one_file) {
+            (_, Some(file)) => Ok(Destination::OneFile(file)),
+            (Some(folder), None) => Ok(Destination::Folder(folder)),
+            // Arguments made without clap.
+            (None, None) => Err(EvalError::BadArgument(
+                "--out or --one-file: where to write the recording".into(),
+            )),
+        }
+    }
+}
+
 /// What a finished recording wrote.
 pub struct Recorded {
     pub files: Vec<PathBuf>,
@@ -82,6 +103,7 @@ pub struct Recorded {
 
 /// Records the questions `args` names, with the environment's variables read by `env`.
 pub fn run(args: &RecordArgs, env: impl Fn(&str) -> Option<String>) -> Result<Recorded, EvalError> {
+    let destination = args.destination()?;
     let settings = args.model.model_settings()?;
     let key = args.model.api_key(env)?;
     must_exist("--db", &args.db)?;
@@ -125,17 +147,17 @@ pub fn run(args: &RecordArgs, env: impl Fn(&str) -> Option<String>) -> Result<Re
         unanswered: Vec::new(),
     };
     let session = &mut opened.session;
-    match (&args.out, &args.one_file) {
-        (_, Some(file)) => {
+    match destination {
+        Destination::OneFile(file) => {
             let mut all = Vec::new();
             for (index, question) in questions.iter().enumerate() {
                 let one = asking.ask(session, index, question, &mut recorded)?;
                 all.push(one);
             }
             write(file, &header.file(all), &key)?;
-            recorded.files.push(file.clone());
+            recorded.files.push(file.to_path_buf());
         }
-        (Some(folder), None) => {
+        Destination::Folder(folder) => {
             create_folder(folder)?;
             for (index, question) in questions.iter().enumerate() {
                 // Each file is a conversation of its own: no question sees another.
@@ -146,7 +168,6 @@ pub fn run(args: &RecordArgs, env: impl Fn(&str) -> Option<String>) -> Result<Re
                 recorded.files.push(path);
             }
         }
-        (None, None) => unreachable!("clap requires --out or --one-file"),
     }
     Ok(recorded)
 }
