@@ -12,6 +12,8 @@
 //!   left out) and how that is enforced, for the page and `askdb-eval` alike.
 //! - [`agent`]: the question-answering loop and its tools; knows nothing of the browser.
 //! - [`eval`]: golden questions asked of a model, judged by comparing results.
+//! - [`identify`]: what a file is (a database, a conversation, notes, a data file), from its
+//!   name and first bytes.
 //! - `opened` (native only): a database file or server opened as the page opens it, for the
 //!   native tools (`askdb-eval`, `pin`).
 //! - `pin` (native only): the first request the page would send about a database, whose
@@ -35,6 +37,7 @@ pub mod conversation;
 pub mod count;
 pub mod engine;
 pub mod eval;
+pub mod identify;
 pub mod import;
 pub mod knowledge;
 pub mod llm;

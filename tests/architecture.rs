@@ -305,19 +305,22 @@ fn opening_does_not_conduct_hiding_knowledge_or_the_values() {
     );
 }
 
-// One place tells what a file is (`engine::file_check::sniff`), with the one SQLite magic.
-// Mutation: a second `b"SQLite format 3\0"` (as `conversation::sniff` had) fails it.
+// One place tells what a file is (`identify::identify`), with the one SQLite magic and the one
+// list of data files' extensions. Mutations: a second `b"SQLite format 3\0"` (as
+// `conversation::sniff` had), or a second `fn sniff(` (as `engine::file_check` had), fails it.
 #[test]
-fn one_place_knows_sqlites_magic_and_sniffs_a_file() {
+fn one_place_knows_sqlites_magic_and_what_a_file_is() {
     let sources = read_sources();
     assert_eq!(
         files_saying(&sources, "SQLite format 3\\0\""),
-        ["src/engine/file_check.rs"]
+        ["src/identify.rs"]
     );
     assert_eq!(
-        files_saying(&sources, "fn sniff("),
-        ["src/engine/file_check.rs"]
+        files_saying(&sources, "pub fn identify(name"),
+        ["src/identify.rs"]
     );
+    assert_eq!(files_saying(&sources, "fn sniff("), Vec::<String>::new());
+    assert_eq!(files_saying(&sources, "\"ndjson\""), ["src/identify.rs"]);
 }
 
 #[test]

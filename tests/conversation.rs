@@ -304,6 +304,32 @@ fn text_that_is_not_json_or_is_cut_short_is_refused() {
     assert_eq!(read("{\"a\": 1}").unwrap_err(), ReadError::NotAConversation);
 }
 
+/// Another program's JSON that has a `"format"` of its own is said to be that, not a
+/// conversation of another version. Mutation: reading any string `format` as a version (as
+/// before) says "this conversation is in the format \"geojson\"".
+#[test]
+fn another_programs_format_is_not_called_a_conversation() {
+    for (text, found) in [
+        (r#"{"format": "geojson", "features": []}"#, "geojson"),
+        (r#"{"format": 2}"#, "2"),
+        (r#"{"format": "askdb-knowledge/1"}"#, "askdb-knowledge/1"),
+    ] {
+        let refused = read(text).unwrap_err();
+        assert_eq!(
+            refused,
+            ReadError::ForeignFormat {
+                found: found.into()
+            }
+        );
+        let message = refused.to_string();
+        assert!(
+            message.contains("not a conversation saved by askdb"),
+            "{message}"
+        );
+        assert!(!message.contains("this conversation"), "{message}");
+    }
+}
+
 #[test]
 fn another_version_is_named() {
     let mut value = saved_json();

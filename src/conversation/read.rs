@@ -10,6 +10,7 @@ use crate::agent::candidates::{Approach, MAX_CANDIDATES};
 use crate::agent::tools::ToolName;
 use crate::count::grouped;
 use crate::engine::identity::from_hex;
+use crate::identify::CONVERSATION_FORMAT_PREFIX;
 use crate::llm::text_calls;
 use crate::text::cut_chars;
 use serde::Deserialize;
@@ -60,6 +61,10 @@ pub enum ReadError {
     CutShort,
     /// JSON without `"format"`: some other file.
     NotAConversation,
+    /// JSON whose `"format"` is not a conversation's: some other program's file.
+    ForeignFormat {
+        found: String,
+    },
     WrongVersion {
         found: String,
     },
@@ -95,6 +100,12 @@ impl fmt::Display for ReadError {
                 f,
                 "this JSON file is not a conversation saved by askdb (it has no \"format\": \
                  \"{FORMAT}\")"
+            ),
+            ReadError::ForeignFormat { found } => write!(
+                f,
+                "this JSON file is not a conversation saved by askdb (its \"format\" is \"{}\", \
+                 not \"{FORMAT}\")",
+                cut_chars(found, 60)
             ),
             ReadError::WrongVersion { found } => write!(
                 f,
@@ -154,8 +165,13 @@ fn read_version(text: &str) -> Result<String, ReadError> {
     }
     let probe: Probe = serde_json::from_str(text).map_err(not_read)?;
     match probe.format {
-        Some(serde_json::Value::String(version)) => Ok(version),
-        Some(other) => Err(ReadError::WrongVersion {
+        Some(serde_json::Value::String(version))
+            if version.starts_with(CONVERSATION_FORMAT_PREFIX) =>
+        {
+            Ok(version)
+        }
+        Some(serde_json::Value::String(found)) => Err(ReadError::ForeignFormat { found }),
+        Some(other) => Err(ReadError::ForeignFormat {
             found: other.to_string(),
         }),
         None => Err(ReadError::NotAConversation),

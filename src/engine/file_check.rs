@@ -1,36 +1,11 @@
-//! A first look at a file's bytes: what a file a person opened holds ([`sniff`], the one place
-//! that decides), and before SQLite sees a database, whether its header is one, so that a CSV,
-//! an empty file or a truncated copy gets a message that names the problem (sql.js opens lazily
-//! and would only complain later, vaguely, at the first query).
+//! Before SQLite sees a database: whether its header is one, so that a CSV, an empty file or a
+//! truncated copy gets a message that names the problem (sql.js opens lazily and would only
+//! complain later, vaguely, at the first query). What a file is, is `crate::identify`'s to say.
+
+use crate::identify::SQLITE_MAGIC;
 
 /// The first 100 bytes of every SQLite database file.
 pub const HEADER_LEN: usize = 100;
-/// The first 16 bytes of every SQLite database file.
-pub const MAGIC: &[u8; 16] = b"SQLite format 3\0";
-
-/// What a file a person opened holds, told by its first bytes (never by its name).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FileKind {
-    /// Starts with SQLite's header.
-    Database,
-    /// Starts (after a byte-order mark and white space) with `{`: JSON, so a conversation or a
-    /// notes file (their readers decide).
-    Json,
-    /// Anything else; opened as a database, whose checks say what is wrong with it.
-    Other,
-}
-
-/// What `head` (the first bytes of a file, 64 are plenty) looks like.
-pub fn sniff(head: &[u8]) -> FileKind {
-    if head.starts_with(MAGIC) {
-        return FileKind::Database;
-    }
-    let text = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
-    match text.iter().find(|b| !b.is_ascii_whitespace()) {
-        Some(b'{') => FileKind::Json,
-        _ => FileKind::Other,
-    }
-}
 
 /// Checks the header (`head`: at least the file's first 100 bytes, when it has them) against
 /// the file's total length. Returns a message that names the problem.
@@ -43,7 +18,7 @@ pub fn check_header(head: &[u8], file_len: u64) -> Result<(), String> {
             "the file has only {file_len} bytes; a SQLite database has at least {HEADER_LEN}"
         ));
     }
-    if &head[..16] != MAGIC {
+    if &head[..16] != SQLITE_MAGIC {
         return Err(if looks_like_text(&head[..HEADER_LEN]) {
             "it does not start with the SQLite header; it looks like a text file (CSV, SQL or JSON?)"
                 .into()
@@ -86,18 +61,9 @@ fn looks_like_text(bytes: &[u8]) -> bool {
 mod tests {
     use super::*;
 
-    #[test]
-    fn files_are_told_apart_by_their_first_bytes() {
-        assert_eq!(sniff(b"SQLite format 3\0\x10\x00"), FileKind::Database);
-        assert_eq!(sniff(b"  \n{\"format\""), FileKind::Json);
-        assert_eq!(sniff(b"\xEF\xBB\xBF{"), FileKind::Json);
-        assert_eq!(sniff(b"<html>"), FileKind::Other);
-        assert_eq!(sniff(b""), FileKind::Other);
-    }
-
     fn header(page_size: u16, pages: u32) -> Vec<u8> {
         let mut h = vec![0u8; HEADER_LEN];
-        h[..16].copy_from_slice(MAGIC);
+        h[..16].copy_from_slice(SQLITE_MAGIC);
         h[16..18].copy_from_slice(&page_size.to_be_bytes());
         h[24..28].copy_from_slice(&7u32.to_be_bytes());
         h[28..32].copy_from_slice(&pages.to_be_bytes());

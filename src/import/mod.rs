@@ -5,7 +5,7 @@
 //! a worker of its own (`worker`, the `askdb-import-worker` binary), written into sql.js, and
 //! the page talks to it through `client::ImportJob`.
 //!
-//! - [`sniff`]: what a file is, from its name and first bytes (one function, one place).
+//! - [`sniff`]: how a data file is written, from its name and first bytes.
 //! - [`decode`]: its text encoding (UTF-8 with or without BOM, UTF-16), as UTF-8.
 //! - [`infer`]: values' kinds and columns' types; [`header`]: whether the first row is one.
 //! - [`names`]: file, sheet and column names as SQL identifiers, unique.
@@ -44,6 +44,6 @@ pub use error::{ImportError, MAX_COLUMNS};
 pub use report::{describe, ImportReport};
 pub use run::{import_files, InputFile};
 pub use sink::Sink;
-pub use sniff::{data_format, is_data_file, Sniffed};
+pub use sniff::{data_format, Sniffed};
 pub use source::ByteSource;
 pub use table::Progress;

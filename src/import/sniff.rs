@@ -1,8 +1,9 @@
-//! What an opened or dropped file is, from its name and first bytes: the one place that decides
-//! whether the importer reads it, and how. A SQLite database is not the importer's: the caller
-//! opens it as a database.
+//! How a data file is written, from its name and first bytes: delimited text (which delimiter,
+//! which encoding), JSON (which shape) or an Excel workbook. Whether a file is a data file at all
+//! is `crate::identify`'s to say; a SQLite database is not the importer's whatever its name.
 
 use super::decode::{self, Encoding};
+use crate::identify::{extension, is_sqlite, DataKind};
 use serde::{Deserialize, Serialize};
 
 /// How many first bytes the sniffer wants (the caller reads up to this many).
@@ -37,24 +38,16 @@ pub enum JsonShape {
     Lines,
 }
 
-/// The names the page hands to the importer rather than open as a database: by extension,
-/// in any case ([`data_format`] then decides what they hold).
-pub fn is_data_file(name: &str) -> bool {
-    matches!(
-        extension(name).as_str(),
-        "csv" | "tsv" | "txt" | "json" | "ndjson" | "jsonl" | "xlsx" | "xlsm"
-    )
-}
-
 /// What `name` with these `first` bytes (up to [`SNIFF_BYTES`]) is.
 pub fn data_format(name: &str, first: &[u8]) -> Sniffed {
     let ext = extension(name);
-    if first.starts_with(crate::engine::file_check::MAGIC) {
+    let kind = DataKind::by_name(name);
+    if is_sqlite(first) {
         return Sniffed::SqliteDatabase;
     }
     if first.starts_with(b"PK\x03\x04") {
-        return match ext.as_str() {
-            "xlsx" | "xlsm" => Sniffed::Xlsx,
+        return match kind {
+            Some(DataKind::Excel) => Sniffed::Xlsx,
             _ => Sniffed::Unrecognised {
                 why: "it is a zip archive; of those only Excel workbooks (.xlsx) are imported"
                     .into(),
@@ -74,7 +67,7 @@ pub fn data_format(name: &str, first: &[u8]) -> Sniffed {
         };
     }
     let start = text.trim_start().chars().next();
-    let json_ext = matches!(ext.as_str(), "json" | "ndjson" | "jsonl");
+    let json_ext = kind == Some(DataKind::Json);
     match start {
         Some('[') if json_ext || ext != "csv" => {
             return Sniffed::Json {
@@ -109,14 +102,6 @@ pub fn data_format(name: &str, first: &[u8]) -> Sniffed {
             why: "no delimiter (comma, tab, semicolon or |) separates its first lines into columns"
                 .into(),
         },
-    }
-}
-
-/// The lower-case extension of a file name ("" without one).
-pub fn extension(name: &str) -> String {
-    match name.rsplit_once('.') {
-        Some((stem, ext)) if !stem.is_empty() => ext.to_ascii_lowercase(),
-        _ => String::new(),
     }
 }
 
@@ -214,19 +199,6 @@ fn mode(counts: &[usize]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    // Mutation: `is_data_file` answering true for every name sends `shop.db` to the importer.
-    #[test]
-    fn data_files_are_told_by_their_extension_in_any_case() {
-        for name in [
-            "a.csv", "B.TSV", "x.txt", "d.json", "e.ndjson", "f.jsonl", "g.xlsx", "h.XLSM",
-        ] {
-            assert!(is_data_file(name), "{name}");
-        }
-        for name in ["shop.db", "notes", "old.xls", "csv", "a.sqlite"] {
-            assert!(!is_data_file(name), "{name}");
-        }
-    }
 
     fn delimiter_of(name: &str, text: &str) -> Option<u8> {
         match data_format(name, text.as_bytes()) {

@@ -1,10 +1,10 @@
-//! What a file a person opens is, and who takes it: the one place that decides
-//! (`engine::file_check::sniff`, by its first bytes, never by its name). A database goes to
-//! `ui::opening`; a file whose first bytes are JSON is a saved conversation
-//! ([`conversation::read`], which refuses anything unsafe), handed to the chat to replay, or a
-//! notes file ([`knowledge::looks_like_sidecar`]), read as the open database's notes. `?notes=`
-//! and "Open notes file" read a notes file and nothing else. Only the first bytes are read
-//! here; a database's bytes are its engine's to read.
+//! What a file a person opens is, and who takes it. [`crate::identify`] says what it is, by
+//! its first bytes and name, unless the person named its role by where they gave it
+//! (`?replay=` is a conversation; `?notes=` and "Open notes file" a notes file), which wins.
+//! A database goes to `ui::opening`; a data file to `ui::importing`; a saved conversation
+//! ([`conversation::read`], which refuses anything unsafe) to the chat, to replay; a notes file
+//! is read as the open database's notes. Only the first bytes are read here; a database's
+//! bytes are its engine's to read.
 
 use super::importing;
 use super::knowledge;
@@ -14,10 +14,9 @@ use super::opening::{self, fetch_whole, Came, RemoteOpen};
 use super::state::{AppState, Loading};
 use crate::browser::{last_path_segment, page_origin, read_start, resolve_against_page};
 use crate::conversation::{self, ReadError};
-use crate::engine::file_check::{sniff, FileKind};
 use crate::engine::on_demand::remote::{DbAddress, WholeReason, WHOLE_DOWNLOAD_LIMIT_BYTES};
-use crate::import::is_data_file;
-use crate::knowledge::{sidecar, LIMITS};
+use crate::identify::{identify, DataKind, FileIs, Role, FIRST_BYTES};
+use crate::knowledge::LIMITS;
 use js_sys::Uint8Array;
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -47,6 +46,8 @@ pub enum Source {
     NotesFile(File),
     /// A notes file's address (`?notes=`).
     NotesUrl { url: String, name: String },
+    /// A saved conversation's address (`?replay=`), read as one whatever its bytes say.
+    ConversationUrl { url: String, name: String },
     /// A database on a Datasette server (`?datasette=`, or the form beside "Open a file"),
     /// asked through its JSON API; `token` goes to that server only.
     Datasette {
@@ -68,6 +69,12 @@ impl Source {
     pub fn notes_address(url: &str) -> Source {
         let (url, name) = named(url);
         Source::NotesUrl { url, name }
+    }
+
+    /// A saved conversation's address given in `?replay=`.
+    pub fn conversation_address(url: &str) -> Source {
+        let (url, name) = named(url);
+        Source::ConversationUrl { url, name }
     }
 
     /// An address given in `?db=`; named after its last path segment.
@@ -100,7 +107,8 @@ impl Source {
             Source::Url { name, .. }
             | Source::Remote { name, .. }
             | Source::WholeDownload { name, .. }
-            | Source::NotesUrl { name, .. } => name.clone(),
+            | Source::NotesUrl { name, .. }
+            | Source::ConversationUrl { name, .. } => name.clone(),
             // The address as typed: it names the database and carries no token.
             Source::Datasette { address, .. } => address.trim().to_string(),
         }
@@ -192,7 +200,7 @@ async fn open_source(state: AppState, source: Source, name: String) {
     state.download_offer.set(None);
     state.server_help.set(None);
     let outcome = match source {
-        Source::File(file) => take_in(state, &name, file.into(), None).await,
+        Source::File(file) => take_in(state, &name, file.into(), None, None).await,
         Source::Files(files) => take_several(state, files).await,
         Source::DataUrls(urls) => {
             let mut files = Vec::new();
@@ -214,12 +222,14 @@ async fn open_source(state: AppState, source: Source, name: String) {
                 .map_err(OpenError::Database)
         }
         Source::Url { url, .. } => match fetch_whole(&url, progress, None).await {
-            Ok(blob) => take_in(state, &name, blob, None).await,
+            Ok(blob) => take_in(state, &name, blob, None, None).await,
             Err(why) => Err(OpenError::Database(why)),
         },
         Source::Remote { url, name } => match opening::open_remote(state, &name, &url).await {
             Ok(RemoteOpen::Opened) => Ok(()),
-            Ok(RemoteOpen::Downloaded(blob, came)) => take_in(state, &name, blob, Some(came)).await,
+            Ok(RemoteOpen::Downloaded(blob, came)) => {
+                take_in(state, &name, blob, Some(came), None).await
+            }
             Err(why) => Err(OpenError::Database(why)),
         },
         Source::WholeDownload { url, .. } => {
@@ -230,20 +240,30 @@ async fn open_source(state: AppState, source: Source, name: String) {
                         &name,
                         blob,
                         Some(Came::from(&url, WholeReason::Asked)),
+                        None,
                     )
                     .await
                 }
                 Err(why) => Err(OpenError::Database(why)),
             }
         }
-        Source::NotesFile(file) => take_notes(state, &name, Ok(file.into())).await,
+        Source::NotesFile(file) => {
+            take_in(state, &name, file.into(), None, Some(Role::Notes)).await
+        }
         Source::NotesUrl { url, .. } => {
             let blob = match allowed_notes_address(&url) {
                 Ok(()) => fetch_whole(&url, progress, None).await,
                 Err(why) => Err(why),
             };
-            take_notes(state, &name, blob).await
+            match blob {
+                Ok(blob) => take_in(state, &name, blob, None, Some(Role::Notes)).await,
+                Err(why) => Err(OpenError::Notes(why)),
+            }
         }
+        Source::ConversationUrl { url, .. } => match fetch_whole(&url, progress, None).await {
+            Ok(blob) => take_in(state, &name, blob, None, Some(Role::Conversation)).await,
+            Err(why) => Err(OpenError::Conversation(why)),
+        },
         Source::Datasette { address, token } => {
             opening::open_datasette(state, &name, &address, token)
                 .await
@@ -264,7 +284,7 @@ fn finish(state: AppState, name: &str, outcome: Result<(), OpenError>) {
         Ok(()) => None,
         Err(OpenError::Database(why)) => Some(format!("Could not open {name}: {why}.{still_open}")),
         Err(OpenError::Conversation(why)) => Some(format!(
-            "Could not replay {name}: {why}. Nothing of it was run."
+            "Could not replay {name}: {why}. Nothing of it was run.{still_open}"
         )),
         Err(OpenError::Notes(why)) => Some(format!(
             "Could not read the notes file {name}: {why}.{still_open}"
@@ -276,66 +296,59 @@ fn finish(state: AppState, name: &str, outcome: Result<(), OpenError>) {
     state.start_spare();
 }
 
-/// Reads a notes file (small: read whole, after a look at its size).
-async fn take_notes(
-    state: AppState,
-    name: &str,
-    blob: Result<Blob, String>,
-) -> Result<(), OpenError> {
-    let bytes = match blob {
-        Ok(blob) => read_start(&blob, LIMITS.sidecar_bytes + 1).await,
-        Err(why) => Err(why),
-    };
-    bytes
-        .and_then(|bytes| knowledge::take_sidecar(state, name, &bytes))
-        .map_err(OpenError::Notes)
-}
-
-/// Opens `blob` as a database, or reads it as a conversation or a notes file when it looks
-/// like one. `came`: where it was downloaded from, when it was.
+/// Takes `blob` by what it is: what [`identify`] says, or the `role` the person gave it.
+/// `came`: where it was downloaded from, when it was.
 async fn take_in(
     state: AppState,
     name: &str,
     blob: Blob,
     came: Option<Came>,
+    role: Option<Role>,
 ) -> Result<(), OpenError> {
-    let head = read_start(&blob, SNIFF_BYTES)
-        .await
-        .map_err(OpenError::Database)?
-        .to_vec();
-    let data = is_data_file(name);
-    match sniff(&head) {
-        FileKind::Json if data && !names_askdb_format(&blob).await => {
-            importing::import(state, vec![as_file(&blob, name)])
+    let is = match role {
+        Some(role) => role.read_as(),
+        None => {
+            let first = read_start(&blob, FIRST_BYTES)
                 .await
-                .map_err(OpenError::Database)
+                .map_err(OpenError::Database)?;
+            identify(name, &first.to_vec())
         }
-        FileKind::Other if data => importing::import(state, vec![as_file(&blob, name)])
+    };
+    match is {
+        FileIs::Data(_) => importing::import(state, vec![as_file(&blob, name)])
             .await
             .map_err(OpenError::Database),
-        FileKind::Json => {
-            // Either kind of file is refused when larger than its limit: read no more.
-            let most = LIMITS.sidecar_bytes.max(conversation::LIMITS.file_bytes) + 1;
-            let bytes = read_start(&blob, most)
-                .await
-                .map_err(OpenError::Conversation)?;
-            if looks_like_sidecar(&bytes) {
-                knowledge::take_sidecar(state, name, &bytes).map_err(OpenError::Notes)
-            } else {
-                read_conversation(state, &bytes, blob.size() as usize)
-                    .map_err(OpenError::Conversation)
-            }
-        }
-        FileKind::Database | FileKind::Other => opening::open_database(state, name, blob, came)
+        FileIs::Notes => take_notes(state, name, &blob).await,
+        FileIs::Conversation => take_conversation(state, &blob).await,
+        FileIs::Database | FileIs::Unknown => opening::open_database(state, name, blob, came)
             .await
             .map_err(OpenError::Database),
     }
 }
 
+/// Reads a notes file (small: read whole, one byte past its limit to refuse a larger one).
+async fn take_notes(state: AppState, name: &str, blob: &Blob) -> Result<(), OpenError> {
+    read_start(blob, LIMITS.sidecar_bytes + 1)
+        .await
+        .and_then(|bytes| knowledge::take_sidecar(state, name, &bytes))
+        .map_err(OpenError::Notes)
+}
+
+/// Reads a saved conversation and hands it to the chat to replay.
+async fn take_conversation(state: AppState, blob: &Blob) -> Result<(), OpenError> {
+    let bytes = read_start(blob, conversation::LIMITS.file_bytes + 1)
+        .await
+        .map_err(OpenError::Conversation)?;
+    read_conversation(state, &bytes, blob.size() as usize).map_err(OpenError::Conversation)
+}
+
 /// Several files at once: data files are imported together into one database; anything else
 /// is refused with what to do (one database, conversation or notes file at a time).
 async fn take_several(state: AppState, files: Vec<File>) -> Result<(), OpenError> {
-    if let Some(other) = files.iter().find(|file| !is_data_file(&file.name())) {
+    if let Some(other) = files
+        .iter()
+        .find(|file| DataKind::by_name(&file.name()).is_none())
+    {
         return Err(OpenError::Database(format!(
             "{} is not a data file (CSV, TSV, JSON or Excel): several files open together only \
              when all of them are, as one database with a table each; open a database, a \
@@ -348,36 +361,12 @@ async fn take_several(state: AppState, files: Vec<File>) -> Result<(), OpenError
         .map_err(OpenError::Database)
 }
 
-/// Whether a JSON file's first bytes name one of askdb's formats (a conversation, a notes
-/// file), which are read as such; other JSON is data.
-async fn names_askdb_format(blob: &Blob) -> bool {
-    read_start(blob, ASKDB_FORMAT_WITHIN)
-        .await
-        .is_ok_and(|head| String::from_utf8_lossy(&head.to_vec()).contains("\"askdb-"))
-}
-
-/// askdb's JSON files say their format near their start.
-const ASKDB_FORMAT_WITHIN: usize = 4096;
-
 /// `blob` as a `File` named `name` (a download is a `Blob`; the importer reads `File`s).
 fn as_file(blob: &Blob, name: &str) -> File {
     if let Some(file) = blob.dyn_ref::<File>() {
         return file.clone();
     }
     File::new_with_blob_sequence(&js_sys::Array::of1(blob), name).expect("a File made of a Blob")
-}
-
-/// The first bytes read to tell a database from JSON.
-const SNIFF_BYTES: usize = 64;
-
-/// Whether JSON `bytes` are a notes file: read whole (its format is a field of the object), or,
-/// past the size a notes file may have, by its first bytes (to be refused as too large).
-fn looks_like_sidecar(bytes: &Uint8Array) -> bool {
-    if bytes.length() as usize <= LIMITS.sidecar_bytes {
-        return knowledge::looks_like_sidecar(&bytes.to_vec());
-    }
-    let head = bytes.subarray(0, 1024).to_vec();
-    String::from_utf8_lossy(&head).contains(sidecar::FORMAT)
 }
 
 /// `?notes=` reads from this page's site or from https only (see `check_notes_url`).

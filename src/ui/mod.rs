@@ -88,7 +88,12 @@ fn App() -> impl IntoView {
     let data = (!start.data.is_empty()).then(|| Source::DataUrls(start.data.clone()));
     let sources = sources.chain(data);
     let sources = sources.chain(served).chain(notes);
-    let sources = sources.chain(start.replay.iter().map(|url| Source::address(url)));
+    let sources = sources.chain(
+        start
+            .replay
+            .iter()
+            .map(|url| Source::conversation_address(url)),
+    );
     intake::start_opening(state, sources.collect());
 
     if shown.embed {

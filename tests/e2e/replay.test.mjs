@@ -21,6 +21,7 @@ import {
   exportedBytes,
   openDemo,
   ROOT,
+  schemaNames,
   sessionForFile,
   settledStatus,
   shopDbBytes,
@@ -376,4 +377,41 @@ test('HTML and remote images in a replayed answer are shown as text: no script, 
   assert.ok(await visibleText(page, 'replay-other-database'), 'the made-up hash is not the demo');
   assert.deepEqual(await cspViolations(page), []);
   assert.deepEqual(page.problems, []);
+});
+
+test('?replay= names a conversation: a JSON file that is not one is refused in one sentence, and the database named by ?db= stays open', async (t) => {
+  // Issue 42: before, `identify` guessed from the bytes, so a `.json` file that named no askdb
+  // format was imported as a data table that replaced the database `?db=` named, and nothing
+  // said the replay had failed. Mutation: `Source::address` for `?replay=` (the guess) imports
+  // rows.json and geo.json and fails the table and status checks.
+  const files = [
+    // Malformed: askdb's format, cut short.
+    ['malformed.json', '{"format": "askdb-conversation/1", "questions": [{"question": "How m', /cut short/],
+    // Hostile: markup and a write where a format and a question go; shown as text, run nowhere.
+    [
+      'hostile.json',
+      JSON.stringify({ format: '<img src=x onerror=alert(1)>', questions: [{ question: 'DROP TABLE orders' }] }),
+      /not a conversation saved by askdb \(its "format" is "<img src=x onerror=alert\(1\)>"/,
+    ],
+    // Foreign: another program's JSON, rows a data import would make a table of.
+    ['rows.json', JSON.stringify([{ id: 1, name: 'junk' }, { id: 2, name: 'more junk' }]), /not a conversation saved by askdb/],
+    ['geo.json', JSON.stringify({ type: 'FeatureCollection', features: [] }), /not a conversation saved by askdb/],
+  ];
+  for (const [name, text] of files) await writeFile(path.join(CONVERSATIONS, name), text);
+  for (const [name, , expected] of files) {
+    const page = await watchedPage(t, `?db=data/shop.db&replay=${encodeURIComponent(`conv/${name}`)}`);
+    const status = await waitUntil(`the refusal of ${name}`, () => settledStatus(page), (s) => s?.includes(name));
+    assert.match(status, new RegExp(`^Could not replay ${name.replace('.', '\\.')}: `));
+    assert.match(status, expected);
+    assert.match(status, /Nothing of it was run\. shop\.db is still open\.$/, status);
+    // Positive control: the database named by ?db= is the one open, with the demo's tables.
+    const tables = await schemaNames(page);
+    assert.ok(tables.includes('orders') && tables.includes('customers'), `${name}: ${tables}`);
+    assert.ok(!tables.some((table) => /rows|geo|junk/.test(table)), `${name}: nothing imported: ${tables}`);
+    assert.equal(await page.getByTestId('replay-banner').count(), 0, `${name}: no replay`);
+    assert.equal(await page.locator('.status-line img').count(), 0, `${name}: markup shown as text`);
+    assert.deepEqual(page.dialogs, []);
+    assert.deepEqual(page.requests.filter((r) => r.method === 'POST'), []);
+    assert.deepEqual(page.problems, []);
+  }
 });

@@ -216,23 +216,6 @@ pub fn write_for(knowledge: &Knowledge, database: Option<&DatabaseRef>) -> Strin
     text
 }
 
-/// True when `bytes` are a sidecar's (a JSON object whose `format` is `askdb-knowledge/…`),
-/// to tell one from a database or a conversation when a file is opened or dropped.
-pub fn looks_like_sidecar(bytes: &[u8]) -> bool {
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
-        return false;
-    }
-    #[derive(Deserialize)]
-    struct Probe {
-        format: Option<Value>,
-    }
-    matches!(
-        serde_json::from_slice::<Probe>(bytes),
-        Ok(Probe { format: Some(Value::String(format)) }) if format.starts_with("askdb-knowledge/")
-    )
-}
-
 fn not_read(error: serde_json::Error) -> SidecarError {
     use serde_json::error::Category;
     match error.classify() {

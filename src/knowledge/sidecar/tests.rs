@@ -1,4 +1,5 @@
 use super::*;
+use crate::identify::{identify, FileIs};
 
 fn knowledge() -> Knowledge {
     Knowledge {
@@ -62,7 +63,10 @@ fn a_written_sidecar_reads_back_equal_from_the_sidecar() {
         written.starts_with("{\n  \"format\": \"askdb-knowledge/1\""),
         "{written}"
     );
-    assert!(looks_like_sidecar(written.as_bytes()));
+    assert_eq!(
+        identify("shop.notes.json", written.as_bytes()),
+        FileIs::Notes
+    );
     let (read_back, problems) = read(&written).unwrap();
     assert!(problems.is_empty(), "{problems:?}");
     assert_eq!(read_back, as_sidecar(knowledge()));
@@ -205,22 +209,22 @@ fn hostile_text_is_read_as_text() {
     );
 }
 
+// Mutation: `identify` reading `"askdb-knowledge/` as a conversation sends notes to the replay.
 #[test]
-fn only_a_json_object_naming_the_format_looks_like_a_sidecar() {
-    assert!(looks_like_sidecar(
+fn a_notes_file_is_identified_by_the_format_it_names_and_nothing_else_is() {
+    let notes = |bytes: &[u8]| identify("n", bytes) == FileIs::Notes;
+    assert!(notes(
         b"\xEF\xBB\xBF \n{\"notes\": [], \"format\": \"askdb-knowledge/1\"}"
     ));
-    assert!(looks_like_sidecar(b"{\"format\": \"askdb-knowledge/2\"}"));
-    assert!(!looks_like_sidecar(
-        b"{\"format\": \"askdb-conversation/1\"}"
-    ));
-    assert!(!looks_like_sidecar(
+    assert!(notes(b"{\"format\": \"askdb-knowledge/2\"}"));
+    assert!(notes(format!("{{\"format\": \"{FORMAT}\"}}").as_bytes()));
+    assert!(!notes(b"{\"format\": \"askdb-conversation/1\"}"));
+    assert!(!notes(
         b"{\"format\": \"askdb-conversation/1\", \"q\": \"\\\"askdb-knowledge/1\\\"\"}"
     ));
-    assert!(!looks_like_sidecar(b"SQLite format 3\0"));
-    assert!(!looks_like_sidecar(b"{\"format\": \"askdb-knowledge/1\""));
-    assert!(!looks_like_sidecar(b"[]"));
-    assert!(!looks_like_sidecar(b""));
+    assert!(!notes(b"SQLite format 3\0"));
+    assert!(!notes(b"[]"));
+    assert!(!notes(b""));
 }
 
 /// The code block of `docs/knowledge-format.md` that starts with `opening`.

@@ -16,7 +16,6 @@ pub mod view;
 
 pub use editor::NoteView;
 pub use panel::KnowledgeSection;
-pub use sources::looks_like_sidecar;
 
 use super::follow::follower::Follower;
 use super::lazy::on_first_use;

@@ -26,11 +26,6 @@ pub fn write_sidecar(knowledge: &Knowledge, name: &str, sha256: Option<&str>) ->
     sidecar::write_for(knowledge, Some(&database))
 }
 
-/// Whether a file's bytes (all of them) are a notes file rather than a conversation.
-pub fn looks_like_sidecar(bytes: &[u8]) -> bool {
-    sidecar::looks_like_sidecar(bytes)
-}
-
 /// The sources in rising priority, merged and validated against `schema`.
 pub fn combine(parts: Vec<Knowledge>, schema: &Schema) -> (Knowledge, Vec<Problem>) {
     Knowledge::merged(parts).validated(schema)
