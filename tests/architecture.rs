@@ -495,10 +495,6 @@ const KNOWN_TOO_LONG: &[(&str, &str)] = &[
         "an index, a strategy per kind and sentences in one file: split by issue 42's move 1",
     ),
     (
-        "src/agent/run.rs::steps",
-        "the agent's loop: becomes a `step()` the chat's one runner drives (issue 42, move 3)",
-    ),
-    (
         "src/ui/chat/question.rs::QuestionBox",
         "the question box: shortened with the chat's one runner (issue 42, move 3)",
     ),
