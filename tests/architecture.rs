@@ -305,6 +305,42 @@ fn opening_does_not_conduct_hiding_knowledge_or_the_values() {
     );
 }
 
+// Everything that follows an open is a follower in `ui::follow`'s list: hiding tells the others
+// that what the model reads was made again (`follow::view_changes`) without naming them, and
+// the chat watches no open database with an Effect (it is a follower). Mutations: hiding
+// calling `super::value_index::refresh(state)` again, or the chat's
+// `Effect::new(move |_| { app.open.track(); … })` put back, fails it.
+#[test]
+fn what_follows_an_open_is_told_through_the_followers() {
+    let sources = read_sources();
+    let hiding = sources
+        .iter()
+        .find(|s| s.path == Path::new("src/ui/hiding/mod.rs"))
+        .expect("ui/hiding/mod.rs");
+    for part in ["value_index::", "chat::", "knowledge::"] {
+        assert!(
+            !hiding.code.contains(part),
+            "ui/hiding names {part}: tell it through follow::view_changes instead"
+        );
+    }
+    assert!(
+        hiding.code.contains("view_changes("),
+        "the control: hiding announces"
+    );
+    let chat: Vec<&Source> = sources
+        .iter()
+        .filter(|s| s.path.starts_with("src/ui/chat"))
+        .collect();
+    assert!(!chat.is_empty(), "the control: the chat's files are read");
+    for file in chat {
+        assert!(
+            !file.code.contains("open.track()"),
+            "{} watches the open database: follow it through ui::follow instead",
+            file.path.display()
+        );
+    }
+}
+
 // One place tells what a file is (`engine::file_check::sniff`), with the one SQLite magic.
 // Mutation: a second `b"SQLite format 3\0"` (as `conversation::sniff` had) fails it.
 #[test]
