@@ -305,6 +305,42 @@ fn opening_does_not_conduct_hiding_knowledge_or_the_values() {
     );
 }
 
+// Everything that follows an open is a follower in `ui::follow`'s list: hiding tells the others
+// that what the model reads was made again (`follow::view_changes`) without naming them, and
+// the chat watches no open database with an Effect (it is a follower). Mutations: hiding
+// calling `super::value_index::refresh(state)` again, or the chat's
+// `Effect::new(move |_| { app.open.track(); … })` put back, fails it.
+#[test]
+fn what_follows_an_open_is_told_through_the_followers() {
+    let sources = read_sources();
+    let hiding = sources
+        .iter()
+        .find(|s| s.path == Path::new("src/ui/hiding/mod.rs"))
+        .expect("ui/hiding/mod.rs");
+    for part in ["value_index::", "chat::", "knowledge::"] {
+        assert!(
+            !hiding.code.contains(part),
+            "ui/hiding names {part}: tell it through follow::view_changes instead"
+        );
+    }
+    assert!(
+        hiding.code.contains("view_changes("),
+        "the control: hiding announces"
+    );
+    let chat: Vec<&Source> = sources
+        .iter()
+        .filter(|s| s.path.starts_with("src/ui/chat"))
+        .collect();
+    assert!(!chat.is_empty(), "the control: the chat's files are read");
+    for file in chat {
+        assert!(
+            !file.code.contains("open.track()"),
+            "{} watches the open database: follow it through ui::follow instead",
+            file.path.display()
+        );
+    }
+}
+
 // One place tells what a file is (`identify::identify`), with the one SQLite magic and the one
 // list of data files' extensions. Mutations: a second `b"SQLite format 3\0"` (as
 // `conversation::sniff` had), or a second `fn sniff(` (as `engine::file_check` had), fails it.
@@ -492,20 +528,10 @@ const MOST_LINES_PER_FILE: usize = 1_000;
 /// What breaks a size rule today and is being mended elsewhere, with why: `path` for a file,
 /// `path::function` for a function. An entry that no longer breaks its rule fails the test
 /// (remove it then), so the list cannot outlive the work.
-const KNOWN_TOO_LONG: &[(&str, &str)] = &[
-    (
-        "src/agent/selection/values.rs",
-        "an index, a strategy per kind and sentences in one file: split by issue 42's move 1",
-    ),
-    (
-        "src/agent/run.rs::steps",
-        "the agent's loop: becomes a `step()` the chat's one runner drives (issue 42, move 3)",
-    ),
-    (
-        "src/ui/chat/question.rs::QuestionBox",
-        "the question box: shortened with the chat's one runner (issue 42, move 3)",
-    ),
-];
+const KNOWN_TOO_LONG: &[(&str, &str)] = &[(
+    "src/agent/selection/values.rs",
+    "an index, a strategy per kind and sentences in one file: split by issue 42's move 1",
+)];
 
 /// A source file of the crate or of askdb-proxy, its code only (`scan::code_only`).
 struct SizedSource {

@@ -246,111 +246,165 @@ struct Turn {
     tool_specs: Vec<crate::llm::ToolSpec>,
 }
 
+impl Turn {
+    /// The request for the next step: everything so far.
+    fn request(&self, config: &super::AgentConfig) -> ChatRequest {
+        ChatRequest {
+            model: config.model.clone(),
+            system: self.system.clone(),
+            messages: self.messages.clone(),
+            tools: self.tool_specs.clone(),
+            temperature: config.temperature,
+            max_tokens: config.max_tokens,
+        }
+    }
+}
+
+/// What the steps of one question carry from one to the next.
+struct Steps<'t, D: Database + ?Sized> {
+    toolbox: Toolbox<'t, D>,
+    turn: Turn,
+    /// Whether the model was asked, once, for `final_answer` after a reply in plain text.
+    nudged: bool,
+    /// Whether the model called any tool in this question, through the API or in its text.
+    called_tools: bool,
+}
+
 /// The steps of a question: ask the model, run the tools it calls, send the results back, until
 /// `final_answer` accepts an answer or the steps run out.
 async fn steps<D, L>(
     agent: &Agent<'_, D, L>,
     run: &mut Run<'_>,
-    mut toolbox: Toolbox<'_, D>,
-    mut turn: Turn,
+    toolbox: Toolbox<'_, D>,
+    turn: Turn,
 ) -> Result<Answer, AgentError>
 where
     D: Database + ?Sized,
     L: LlmProvider + ?Sized,
 {
-    let config = &agent.config;
-    let mut nudged = false;
-    // Whether the model called any tool in this question, through the API or in its text.
-    let mut called_tools = false;
-    let offered: Vec<String> = turn.tool_specs.iter().map(|t| t.name.clone()).collect();
-    let offered: Vec<&str> = offered.iter().map(String::as_str).collect();
-    while run.steps < config.max_steps {
+    let max_steps = agent.config.max_steps;
+    let mut state = Steps {
+        toolbox,
+        turn,
+        nudged: false,
+        called_tools: false,
+    };
+    while run.steps < max_steps {
         run.steps += 1;
-        let step = run.steps;
-        run.emit(EventKind::StepStarted {
+        if let Some(answer) = step(agent, run, &mut state).await? {
+            return Ok(answer);
+        }
+    }
+    if !state.called_tools {
+        run.emit(EventKind::ToolsNeverCalled { steps: max_steps });
+    }
+    Err(AgentError::StepLimit { steps: max_steps })
+}
+
+/// One step (`run.steps`): one model turn and the tool calls it makes. An answer ends the
+/// question; `None` goes on to the next step with the request grown by this one.
+async fn step<D, L>(
+    agent: &Agent<'_, D, L>,
+    run: &mut Run<'_>,
+    state: &mut Steps<'_, D>,
+) -> Result<Option<Answer>, AgentError>
+where
+    D: Database + ?Sized,
+    L: LlmProvider + ?Sized,
+{
+    let config = &agent.config;
+    let step = run.steps;
+    run.emit(EventKind::StepStarted {
+        step,
+        max_steps: config.max_steps,
+    });
+    let request = state.turn.request(config);
+    let reply = run.call_model(agent.llm, &agent.retry, &request).await?;
+    let offered: Vec<&str> = state
+        .turn
+        .tool_specs
+        .iter()
+        .map(|t| t.name.as_str())
+        .collect();
+    let (reply, written, unreadable) = match written_calls::lift(reply, step, &offered) {
+        Lifted::AsSent(reply) => (reply, None, None),
+        Lifted::Written { reply, calls } => (reply, Some(calls), None),
+        Lifted::Unreadable { reply, unreadable } => (reply, None, Some(unreadable)),
+    };
+    state.turn.messages.push(reply.to_message());
+    let text = reply
+        .text
+        .as_deref()
+        .map(str::trim)
+        .filter(|text| !text.is_empty());
+    if let Some(text) = text {
+        run.emit(EventKind::ModelText {
             step,
-            max_steps: config.max_steps,
-        });
-        let request = ChatRequest {
-            model: config.model.clone(),
-            system: turn.system.clone(),
-            messages: turn.messages.clone(),
-            tools: turn.tool_specs.clone(),
-            temperature: config.temperature,
-            max_tokens: config.max_tokens,
-        };
-        let reply = run.call_model(agent.llm, &agent.retry, &request).await?;
-        let (reply, written, unreadable) = match written_calls::lift(reply, step, &offered) {
-            Lifted::AsSent(reply) => (reply, None, None),
-            Lifted::Written { reply, calls } => (reply, Some(calls), None),
-            Lifted::Unreadable { reply, unreadable } => (reply, None, Some(unreadable)),
-        };
-        turn.messages.push(reply.to_message());
-        let text = reply
-            .text
-            .as_deref()
-            .map(str::trim)
-            .filter(|text| !text.is_empty());
-        if let Some(text) = text {
-            run.emit(EventKind::ModelText {
-                step,
-                text: text.to_string(),
-            });
-        }
-        if let Some(calls) = written {
-            run.emit(EventKind::CallsInText { step, calls });
-        }
-        if let Some(unreadable) = unreadable {
-            // Not the once-only nudge: the model tried to call a tool, and may well manage
-            // when told how (the step limit bounds it).
-            run.emit(EventKind::Nudged {
-                step,
-                reason: format!(
-                    "wrote a tool call as text that could not be read ({})",
-                    unreadable.problem
-                ),
-            });
-            turn.messages.push(Message::User {
-                text: written_calls::correction(&unreadable),
-            });
-            continue;
-        }
-        if reply.tool_calls.is_empty() {
-            // Plain text is an answer without evidence: ask once for final_answer, then take it.
-            if nudged {
-                if !called_tools {
-                    run.emit(EventKind::ToolsNeverCalled { steps: step });
-                }
-                return match text {
-                    Some(text) => Ok(run.finish(AcceptedAnswer {
-                        answer: text.to_string(),
-                        sql: None,
-                        values: Vec::new(),
-                        notes: None,
-                        verified: false,
-                    })),
-                    None => Err(AgentError::EmptyReply),
-                };
-            }
-            nudged = true;
-            turn.messages
-                .push(nudge(run, config.mode, step, text.is_some()));
-            continue;
-        }
-        called_tools = true;
-        match run_calls(run, &mut toolbox, config.mode, step, &reply.tool_calls).await? {
-            Calls::Answered(accepted) => return Ok(run.finish(accepted)),
-            Calls::Results(results) => turn.messages.push(Message::ToolResults { results }),
-        }
-    }
-    if !called_tools {
-        run.emit(EventKind::ToolsNeverCalled {
-            steps: config.max_steps,
+            text: text.to_string(),
         });
     }
-    Err(AgentError::StepLimit {
-        steps: config.max_steps,
-    })
+    if let Some(calls) = written {
+        run.emit(EventKind::CallsInText { step, calls });
+    }
+    if let Some(unreadable) = unreadable {
+        // Not the once-only nudge: the model tried to call a tool, and may well manage when
+        // told how (the step limit bounds it).
+        run.emit(EventKind::Nudged {
+            step,
+            reason: format!(
+                "wrote a tool call as text that could not be read ({})",
+                unreadable.problem
+            ),
+        });
+        state.turn.messages.push(Message::User {
+            text: written_calls::correction(&unreadable),
+        });
+        return Ok(None);
+    }
+    if reply.tool_calls.is_empty() {
+        return plain_text(run, state, config.mode, text);
+    }
+    state.called_tools = true;
+    let calls = &reply.tool_calls;
+    match run_calls(run, &mut state.toolbox, config.mode, step, calls).await? {
+        Calls::Answered(accepted) => Ok(Some(run.finish(accepted))),
+        Calls::Results(results) => {
+            state.turn.messages.push(Message::ToolResults { results });
+            Ok(None)
+        }
+    }
+}
+
+/// A reply in plain text (or an empty one) is an answer without evidence: ask once for
+/// `final_answer`, then take it.
+fn plain_text<D: Database + ?Sized>(
+    run: &mut Run<'_>,
+    state: &mut Steps<'_, D>,
+    mode: Mode,
+    text: Option<&str>,
+) -> Result<Option<Answer>, AgentError> {
+    let step = run.steps;
+    if !state.nudged {
+        state.nudged = true;
+        state
+            .turn
+            .messages
+            .push(nudge(run, mode, step, text.is_some()));
+        return Ok(None);
+    }
+    if !state.called_tools {
+        run.emit(EventKind::ToolsNeverCalled { steps: step });
+    }
+    match text {
+        Some(text) => Ok(Some(run.finish(AcceptedAnswer {
+            answer: text.to_string(),
+            sql: None,
+            values: Vec::new(),
+            notes: None,
+            verified: false,
+        }))),
+        None => Err(AgentError::EmptyReply),
+    }
 }
 
 /// The message that asks, once, for `final_answer` after a reply in plain text (or an empty

@@ -2,9 +2,10 @@
 //! read from the database the model reads once it is ready: after the open has settled (so
 //! that it never slows the tables, the identity, the model view or the notes down), and again
 //! when what is hidden changes (the copy the model reads is another database then). Until it
-//! is built, questions go without named values; a question never waits for it.
+//! is built, questions go without named values; a question never waits for it. Both are told
+//! through `ui::follow`.
 
-use super::follow::follower::Follower;
+use super::follow::follower::{Follower, ViewChange};
 use super::lazy::on_first_use;
 use super::state::{AppState, ValueIndexState};
 use crate::agent::selection::value_plan;
@@ -30,6 +31,12 @@ pub const FOLLOWS: Follower = Follower {
     settle: |state, _| {
         refresh(state);
         Box::pin(async {})
+    },
+    // Read again from the new view, once it is made.
+    view_changes: |state, change| {
+        if change == ViewChange::Ready {
+            refresh(state);
+        }
     },
 };
 

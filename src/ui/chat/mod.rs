@@ -19,6 +19,7 @@ mod setup_line;
 mod transcript;
 
 use super::connection::{connect, Connection};
+use super::follow::Follower;
 use super::lazy::{on_first_use, NotLoaded};
 use super::result_table::QueryOutcome;
 use super::settings::{ModelChoice, SettingsButton, SettingsPanel};
@@ -38,6 +39,7 @@ use crate::settings::readiness::{Asking, NotReady};
 use candidates::CandidateRun;
 use leptos::prelude::*;
 use replay::ReplayInfo;
+use std::cell::Cell;
 use std::sync::Arc;
 use transcript::{Transcript, TranscriptView};
 
@@ -174,7 +176,9 @@ impl ChatState {
         }
     }
 
-    /// A database was opened (or closed): a new session, nothing of the old one shown.
+    /// Another database, or another view of it for the model (`FOLLOWS`): a new session on
+    /// `schema`, the one the model may see (none until it may be asked), nothing of the old
+    /// one shown.
     fn start_afresh(&self, schema: Option<Schema>) {
         self.task.stop();
         self.generation.update_value(|g| *g += 1);
@@ -440,6 +444,40 @@ struct Asked {
     generation: u64,
 }
 
+thread_local! {
+    /// The chat on the page, for what follows an open ([`FOLLOWS`]): set as it is made.
+    static ON_PAGE: Cell<Option<ChatState>> = const { Cell::new(None) };
+}
+
+/// The chat follows each open, and each change of what the model sees (`ui::follow`): a new
+/// session on what the model may see, nothing of the old one on screen, and a replay that
+/// waited for a database starts once it may.
+pub const FOLLOWS: Follower = Follower {
+    shown: None,
+    forget: afresh,
+    settle: |state, _| {
+        afresh(state);
+        Box::pin(async {})
+    },
+    view_changes: |state, _| afresh(state),
+};
+
+fn afresh(state: AppState) {
+    let Some(chat) = ON_PAGE.with(Cell::get) else {
+        return;
+    };
+    chat.start_afresh(model_view_schema(state));
+    chat.replay_pending();
+}
+
+/// The schema the model is given, when it may be asked.
+fn model_view_schema(state: AppState) -> Option<Schema> {
+    state
+        .assistant
+        .hiding
+        .with_untracked(|h| h.model_view.schema().cloned())
+}
+
 /// The chat: settings, the question box, the current question and the earlier ones.
 #[component]
 pub fn Chat() -> impl IntoView {
@@ -449,22 +487,9 @@ pub fn Chat() -> impl IntoView {
     super::golden_run::GoldenRunState::provide(app, model);
     let chat = ChatState::new(app, model, question.unwrap_or_default());
     provide_context(chat);
-
-    // Another database, or another choice of what is hidden from the model: a new session on
-    // what the model may see, and nothing of the old one on screen.
-    let model_view_schema = Memo::new(move |_| {
-        app.assistant
-            .hiding
-            .with(|h| h.model_view.schema().cloned())
-    });
-    Effect::new(move |_| {
-        app.open.track();
-        let schema = model_view_schema.get();
-        untrack(|| {
-            chat.start_afresh(schema);
-            chat.replay_pending();
-        });
-    });
+    // From now on it follows each open (`FOLLOWS`); a database may be open already.
+    ON_PAGE.with(|on_page| on_page.set(Some(chat)));
+    chat.start_afresh(model_view_schema(app));
     // A conversation opened to be replayed: at once if a database is open (else once one is).
     Effect::new(move |_| {
         if app.assistant.pending_replay.with(Option::is_some) {

@@ -12,17 +12,6 @@ use wasm_bindgen::JsCast;
 #[component]
 pub fn QuestionBox() -> impl IntoView {
     let chat = chat_state();
-    let running = move || chat.task.running();
-
-    // Enter asks; Shift+Enter is a new line; Enter that ends an IME composition (Japanese,
-    // Chinese…) only confirms the characters.
-    let on_keydown = move |event: ev::KeyboardEvent| {
-        if event.key() == "Enter" && !event.shift_key() && !event.is_composing() {
-            event.prevent_default();
-            chat.ask();
-        }
-    };
-
     view! {
         <form
             class="ask-form"
@@ -35,80 +24,115 @@ pub fn QuestionBox() -> impl IntoView {
             }
         >
             <label class="visually-hidden" for="question">"Your question"</label>
-            <textarea
-                id="question"
-                class="question-input"
-                data-testid="question"
-                rows="3"
-                placeholder="Ask about the data, in any language. For example: which category sold most in 2024?"
-                prop:value=move || chat.question.get()
-                on:input=move |event| chat.question.set(event_target_value(&event))
-                on:keydown=on_keydown
-            ></textarea>
-            <div class="ask-bar">
-                <button
-                    type="submit"
-                    class="button primary"
-                    data-testid="ask"
-                    disabled=running
-                >
-                    {move || if running() { "Asking…" } else { "Ask" }}
-                </button>
-                <button
-                    type="button"
-                    class="button"
-                    data-testid="stop"
-                    disabled=move || !running()
-                    on:click=move |_| {
-                        chat.task.stop();
-                        // Stop turns itself off: the focus would fall to the page's top.
-                        focus_question();
-                    }
-                >
-                    "Stop"
-                </button>
-                <button
-                    type="button"
-                    class="button"
-                    data-testid="new-conversation"
-                    title="Forget the questions so far: the next one starts afresh"
-                    disabled=running
-                    on:click=move |_| chat.new_conversation()
-                >
-                    "New conversation"
-                </button>
-                <button
-                    type="button"
-                    class="button"
-                    data-testid="save-conversation"
-                    title="Download the questions, the model's turns and the answers as a file that replays without a key"
-                    disabled=move || running() || !chat.can_save()
-                    on:click=move |_| chat.save()
-                >
-                    "Save conversation"
-                </button>
-                <span class="hint keys">"Enter asks, Shift+Enter starts a new line."</span>
-            </div>
+            <QuestionInput/>
+            <AskBar/>
         </form>
-        {move || {
-            chat.error
-                .get()
-                .map(|message| {
-                    // Read out by the chat's log (`announce`), once: not an alert as well.
-                    view! { <p class="agent-error" data-testid="agent-error">{message}</p> }
-                })
-        }}
-        {move || {
-            // A limit of the demo's endpoint is no error: said in a sentence, with the
-            // recording on offer (read out by the chat's log too).
-            chat.limit_reached.get().map(|said| view! {
+        <AgentError/>
+        <DemoLimit/>
+        <UsageLine/>
+    }
+}
+
+/// Where the question is typed.
+#[component]
+fn QuestionInput() -> impl IntoView {
+    let chat = chat_state();
+    // Enter asks; Shift+Enter is a new line; Enter that ends an IME composition (Japanese,
+    // Chinese…) only confirms the characters.
+    let on_keydown = move |event: ev::KeyboardEvent| {
+        if event.key() == "Enter" && !event.shift_key() && !event.is_composing() {
+            event.prevent_default();
+            chat.ask();
+        }
+    };
+    view! {
+        <textarea
+            id="question"
+            class="question-input"
+            data-testid="question"
+            rows="3"
+            placeholder="Ask about the data, in any language. For example: which category sold most in 2024?"
+            prop:value=move || chat.question.get()
+            on:input=move |event| chat.question.set(event_target_value(&event))
+            on:keydown=on_keydown
+        ></textarea>
+    }
+}
+
+/// The buttons under the box: ask, stop, start afresh, save.
+#[component]
+fn AskBar() -> impl IntoView {
+    let chat = chat_state();
+    let running = move || chat.task.running();
+    view! {
+        <div class="ask-bar">
+            <button type="submit" class="button primary" data-testid="ask" disabled=running>
+                {move || if running() { "Asking…" } else { "Ask" }}
+            </button>
+            <button
+                type="button"
+                class="button"
+                data-testid="stop"
+                disabled=move || !running()
+                on:click=move |_| {
+                    chat.task.stop();
+                    // Stop turns itself off: the focus would fall to the page's top.
+                    focus_question();
+                }
+            >
+                "Stop"
+            </button>
+            <button
+                type="button"
+                class="button"
+                data-testid="new-conversation"
+                title="Forget the questions so far: the next one starts afresh"
+                disabled=running
+                on:click=move |_| chat.new_conversation()
+            >
+                "New conversation"
+            </button>
+            <button
+                type="button"
+                class="button"
+                data-testid="save-conversation"
+                title="Download the questions, the model's turns and the answers as a file that replays without a key"
+                disabled=move || running() || !chat.can_save()
+                on:click=move |_| chat.save()
+            >
+                "Save conversation"
+            </button>
+            <span class="hint keys">"Enter asks, Shift+Enter starts a new line."</span>
+        </div>
+    }
+}
+
+/// What went wrong with the last question, if anything.
+#[component]
+fn AgentError() -> impl IntoView {
+    let chat = chat_state();
+    move || {
+        chat.error.get().map(|message| {
+            // Read out by the chat's log (`announce`), once: not an alert as well.
+            view! { <p class="agent-error" data-testid="agent-error">{message}</p> }
+        })
+    }
+}
+
+/// A limit of the demo's endpoint is no error: said in a sentence, with the recording on offer
+/// (read out by the chat's log too).
+#[component]
+fn DemoLimit() -> impl IntoView {
+    let chat = chat_state();
+    move || {
+        chat.limit_reached.get().map(|said| {
+            view! {
                 <div class="demo-limit" data-testid="demo-limit">
                     <p>{said}</p>
                     <super::replay::WatchRecording/>
                 </div>
-            })
-        }}
-        <UsageLine/>
+            }
+        })
     }
 }
 

@@ -47,7 +47,8 @@ pub struct ReplayInfo {
 
 impl ChatState {
     /// Replays the conversation waiting in the shared state, once a database is open and the
-    /// model's view of it ready (this runs again when either changes).
+    /// model's view of it ready (the chat follows each open and each change of the view,
+    /// `chat::FOLLOWS`, and runs this again then).
     pub(super) fn replay_pending(&self) {
         if self
             .app

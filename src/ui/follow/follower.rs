@@ -1,5 +1,5 @@
 //! What a part of the page that follows each open is ([`Follower`]), and what it is told
-//! ([`Settled`]); the list of them is `ui::follow`'s.
+//! ([`Settled`], [`ViewChange`]); the list of them is `ui::follow`'s.
 
 use crate::engine::Schema;
 use crate::ui::state::AppState;
@@ -24,4 +24,16 @@ pub struct Follower {
     pub forget: fn(AppState),
     /// The database is identified: do this part for it.
     pub settle: fn(AppState, Settled) -> LocalBoxFuture<'static, ()>,
+    /// What the model reads is made again without an open (the person hid or showed a table
+    /// or column): do this part again, if it depends on it.
+    pub view_changes: fn(AppState, ViewChange),
+}
+
+/// How far the model's view of the open database, made again without an open, has come.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ViewChange {
+    /// It is being made: the model may not be asked until it is ready.
+    Preparing,
+    /// It is settled (the model may be asked, or why not is known).
+    Ready,
 }

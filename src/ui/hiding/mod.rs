@@ -17,7 +17,7 @@ pub mod view;
 use view::{Hiding, ModelViewState};
 
 use super::app_state;
-use super::follow::follower::Follower;
+use super::follow::{self, Follower, ViewChange};
 use super::lazy::on_first_use;
 use super::state::AppState;
 use crate::browser::storage;
@@ -63,6 +63,8 @@ pub const FOLLOWS: Follower = Follower {
     settle: |state, settled| {
         Box::pin(async move { prepare_for_open(state, &settled.schema, settled.key).await })
     },
+    // Hiding is what tells the others (`follow::view_changes`).
+    view_changes: |_, _| {},
 };
 
 /// Called as a database opens, before the page shows it: until [`prepare_for_open`], the model
@@ -129,6 +131,7 @@ pub fn toggle(state: AppState, table: &str, column: Option<&str>) {
             h.not_kept = not_kept;
         }
     });
+    follow::view_changes(state, ViewChange::Preparing);
     leptos::task::spawn_local(make_model_view(state, schema, hidden, generation));
 }
 
@@ -166,9 +169,9 @@ async fn make_model_view(state: AppState, schema: Schema, hidden: Hidden, genera
         keep_model_view_db(&state, None);
     }
     state.assistant.hiding.update(|h| h.model_view = view);
-    // While a database opens, its values are read once it has settled (`ui::opening`).
+    // While a database opens, what follows it settles after hiding (`ui::opening`).
     if state.loading.with_untracked(Option::is_none) {
-        super::value_index::refresh(state);
+        follow::view_changes(state, ViewChange::Ready);
     }
 }
 

@@ -43,6 +43,8 @@ pub const FOLLOWS: Follower = Follower {
     settle: |state, settled| {
         Box::pin(async move { load_for_open(state, &settled.schema, settled.key).await })
     },
+    // The notes are the whole database's: what is hidden does not change them.
+    view_changes: |_, _| {},
 };
 
 /// Called as a database opens, before the page shows it: nothing known of the database open
