@@ -15,11 +15,11 @@
 //! only the few values filed there, however big the index; a value held by many columns is
 //! checked once.
 
-use super::fold::fold;
 use crate::clock::Clock;
 use crate::engine::{query, query_bound, Database, DbError, QueryLimits};
 use crate::engine::{QueryResult, Schema, Table, TableKind, Value};
-use crate::knowledge::retrieve::{contains_phrase, is_cjk, is_word_char};
+use crate::search::fold::{fold, width_folded};
+use crate::search::tokens::{contains_phrase, is_cjk, is_word_char};
 use crate::sql::{ident, quote_literal};
 use crate::text::format_bytes;
 use std::cmp::Ordering;
@@ -473,17 +473,6 @@ fn key_forms(token: &str) -> impl Iterator<Item = &str> {
     std::iter::once(token)
         .chain(singular("s"))
         .chain(singular("es"))
-}
-
-/// `text` with full-width forms folded and its case kept: where a code is looked for.
-fn width_folded(text: &str) -> String {
-    text.chars()
-        .map(|c| match c {
-            '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
-            '\u{3000}' => ' ',
-            _ => c,
-        })
-        .collect()
 }
 
 impl ValueIndex {
