@@ -511,10 +511,6 @@ const MOST_LINES_PER_FILE: usize = 1_000;
 /// (remove it then), so the list cannot outlive the work.
 const KNOWN_TOO_LONG: &[(&str, &str)] = &[
     (
-        "src/agent/selection/values.rs",
-        "an index, a strategy per kind and sentences in one file: split by issue 42's move 1",
-    ),
-    (
         "src/agent/run.rs::steps",
         "the agent's loop: becomes a `step()` the chat's one runner drives (issue 42, move 3)",
     ),

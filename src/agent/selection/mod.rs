@@ -14,9 +14,9 @@ use super::prompt::{note_line, table_line};
 use crate::engine::Schema;
 use crate::knowledge::budget::Budget;
 use crate::knowledge::Knowledge;
+use crate::search::values::ValueIndex;
 use crate::sql::ident;
 use rank::{TableIndex, ValueMatch};
-use values::ValueIndex;
 
 /// At most this many tables are picked for a question by their own words; the tables on the
 /// join paths between them come on top (`rank::MAX_TABLES_BETWEEN` each), all within
