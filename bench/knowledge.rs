@@ -15,9 +15,10 @@
 mod support;
 
 use askdb::agent::{system_prompt, AgentConfig, EventKind};
-use askdb::knowledge::retrieve::{ExampleIndex, SCORE_FLOOR};
+use askdb::knowledge::retrieve::SCORE_FLOOR;
 use askdb::knowledge::{Example, Knowledge, Note, Source, Term};
 use askdb::llm::Message;
+use askdb::search::bm25::TextIndex;
 use std::time::Instant;
 use support::scripted_llm::{ask, calls, final_answer, session};
 use support::RusqliteDb;
@@ -52,7 +53,7 @@ fn retrieval() {
         let mut searches = Vec::new();
         for _ in 0..ROUNDS {
             let started = Instant::now();
-            let index = ExampleIndex::new(examples.iter().map(String::as_str));
+            let index = TextIndex::new(examples.iter().map(String::as_str));
             builds.push(started.elapsed().as_secs_f64() * 1e3);
             let started = Instant::now();
             let mut found = 0;

@@ -24,7 +24,7 @@
 #[path = "../tests/support/mod.rs"]
 mod support;
 
-use askdb::agent::selection::values::{Bounds, IndexPlan, ValueIndex};
+use askdb::agent::selection::values::{self, Bounds, IndexPlan};
 use askdb::clock::SystemClock;
 use askdb::engine::Schema;
 use askdb::eval::selection::written_names;
@@ -190,7 +190,7 @@ fn mondial_questions(root: &Path, prefix: &str) -> Vec<Question> {
 fn report(label: &str, file: &Path, questions: &[Question]) {
     let db = RusqliteDb::open(file);
     let mut template = session(&db);
-    let values = futures::executor::block_on(ValueIndex::build(
+    let values = futures::executor::block_on(values::build(
         &db,
         template.schema(),
         &IndexPlan::Sample {

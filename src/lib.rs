@@ -4,6 +4,8 @@
 //! - [`sql`]: pure rules about SQL text (what may run, tidying, what a query compares).
 //! - [`engine`]: the database as the app sees it, behind the [`engine::Database`] trait.
 //! - [`llm`]: LLM providers and their wire formats; they know messages and tools, not the loop.
+//! - [`search`]: text folded, cut into words and grams, and ranked by BM25, for the agent's
+//!   selection and the knowledge that fits a question alike.
 //! - [`knowledge`]: what the data means (notes, glossary, examples, golden questions), from
 //!   the schema, the file, a sidecar or the person.
 //! - [`compare`]: whether two query results are the same answer (the judge of golden questions
@@ -47,6 +49,7 @@ pub mod opened;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod pin;
 pub mod present;
+pub mod search;
 pub mod settings;
 pub mod sql;
 pub mod text;

@@ -8,7 +8,7 @@
 //! Native only (rusqlite, a blocking Datasette client). Problems with the knowledge, which do
 //! not stop the opening, are written to stderr, for the person at the command line.
 
-use crate::agent::selection::{self, values::Bounds, values::ValueIndex};
+use crate::agent::selection::{self, values, values::Bounds};
 use crate::agent::Session;
 use crate::clock::SystemClock;
 use crate::conversation::DatabaseIdentity;
@@ -146,7 +146,7 @@ impl<D: Database> Opened<D> {
         // The values a question may name, read from the database the model reads, as the page
         // does once its model view is ready.
         let mut session = Session::for_view(view);
-        let values = block_on(ValueIndex::build(
+        let values = block_on(values::build(
             &model_view,
             session.schema(),
             &selection::value_plan(kind),

@@ -8,11 +8,12 @@
 
 mod support;
 
-use askdb::agent::selection::values::{Bounds, IndexPlan, ValueIndex};
+use askdb::agent::selection::values::{self, Bounds, IndexPlan};
 use askdb::agent::{EventKind, SchemaSent, Session};
 use askdb::clock::SystemClock;
 use askdb::knowledge::{Knowledge, Note, Source, Term};
 use askdb::llm::{ChatRequest, Message};
+use askdb::search::values::ValueIndex;
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 use support::scripted_llm::{ask, calls, final_answer, session, Episode};
@@ -48,7 +49,7 @@ fn merged() -> &'static PathBuf {
 }
 
 fn values_of(db: &RusqliteDb, session: &Session) -> Arc<ValueIndex> {
-    Arc::new(futures::executor::block_on(ValueIndex::build(
+    Arc::new(futures::executor::block_on(values::build(
         db,
         session.schema(),
         &IndexPlan::Sample {
@@ -277,7 +278,7 @@ fn selection_never_shows_a_hidden_table_a_hidden_column_or_a_knowledge_table() {
         everything.tables.iter().any(|t| t.name == "askdb_checks"),
         "control"
     );
-    let every_value = Arc::new(futures::executor::block_on(ValueIndex::build(
+    let every_value = Arc::new(futures::executor::block_on(values::build(
         &knowing,
         &everything,
         &IndexPlan::Sample {

@@ -9,7 +9,8 @@
 
 mod support;
 
-use askdb::knowledge::retrieve::{ExampleIndex, SCORE_FLOOR};
+use askdb::knowledge::retrieve::SCORE_FLOOR;
+use askdb::search::bm25::TextIndex;
 use std::collections::HashMap;
 
 struct Case {
@@ -38,7 +39,7 @@ fn leave_one_out(cases: &[Case], floor: f32) -> (usize, usize) {
                 continue;
             }
             with_twin += 1;
-            let index = ExampleIndex::new(others.iter().map(|other| other.question.as_str()));
+            let index = TextIndex::new(others.iter().map(|other| other.question.as_str()));
             let top = index.search(&case.question, 3, floor);
             if top.iter().any(|hit| others[hit.index].sql == case.sql) {
                 found += 1;
@@ -165,7 +166,7 @@ fn questions_about_another_database_mostly_find_nothing() {
     let (mut asked, mut found) = (0, 0);
     for (at, name) in names.iter().enumerate() {
         let other = &groups[names[(at + 1) % names.len()]];
-        let index = ExampleIndex::new(other.iter().map(|case| case.question.as_str()));
+        let index = TextIndex::new(other.iter().map(|case| case.question.as_str()));
         for case in &groups[name] {
             asked += 1;
             if !index.search(&case.question, 1, SCORE_FLOOR).is_empty() {

@@ -12,8 +12,9 @@ use crate::knowledge::budget::{
     one_line, Budget, EXAMPLE_QUESTION_CHARS, MEANING_CHARS, PROMPT_NOTES_BYTES,
     QUESTION_KNOWLEDGE_BYTES, TERM_CHARS,
 };
-use crate::knowledge::retrieve::{matching_terms, ExampleIndex, SCORE_FLOOR};
+use crate::knowledge::retrieve::{matching_terms, SCORE_FLOOR};
 use crate::knowledge::{is_knowledge_table, Example, Knowledge};
+use crate::search::bm25::TextIndex;
 use crate::sql::analysis::Query;
 use crate::sql::guard;
 
@@ -30,7 +31,7 @@ check that yours fits this question):\n";
 /// The worked examples the model may be shown, indexed by their questions.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Examples {
-    index: ExampleIndex,
+    index: TextIndex,
     /// For each indexed question, its place in the knowledge's examples.
     positions: Vec<usize>,
 }
@@ -47,7 +48,7 @@ impl Examples {
             .iter()
             .map(|&at| knowledge.examples[at].question.as_str());
         Examples {
-            index: ExampleIndex::new(questions),
+            index: TextIndex::new(questions),
             positions,
         }
     }

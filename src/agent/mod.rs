@@ -32,6 +32,8 @@ pub use memory::{Conversation, Turn};
 pub use prompt::system_prompt;
 pub use values::TableRows;
 
+use crate::search::values::ValueIndex;
+
 use crate::clock::Clock;
 use crate::engine::{schema, Database, DbError, QueryLimits, Schema, Value};
 use crate::knowledge::Knowledge;
@@ -192,10 +194,10 @@ pub struct Session {
     /// The tables of `schema`, ready to be ranked for a question (with the knowledge's words).
     tables: selection::rank::TableIndex,
     /// The short text values of the data, for the values a question names (within `schema`).
-    values: Arc<selection::values::ValueIndex>,
+    values: Arc<ValueIndex>,
     /// The index `set_values` was given, so that the same one is not kept within the schema
     /// again at every question.
-    values_from: Option<Arc<selection::values::ValueIndex>>,
+    values_from: Option<Arc<ValueIndex>>,
 }
 
 impl Session {
@@ -263,7 +265,7 @@ impl Session {
     /// once the database the model reads is ready; `askdb-eval` when it opens one). Kept
     /// within this session's schema: a value of a table or column the model cannot see is
     /// never named to it.
-    pub fn set_values(&mut self, values: Arc<selection::values::ValueIndex>) {
+    pub fn set_values(&mut self, values: Arc<ValueIndex>) {
         if self
             .values_from
             .as_ref()
@@ -271,12 +273,12 @@ impl Session {
         {
             return;
         }
-        self.values = Arc::new(values.within(&self.schema));
+        self.values = Arc::new(selection::values::within(&values, &self.schema));
         self.values_from = Some(values);
     }
 
     /// The value index as it was handed over (before it was kept within this schema).
-    pub fn values(&self) -> Option<Arc<selection::values::ValueIndex>> {
+    pub fn values(&self) -> Option<Arc<ValueIndex>> {
         self.values_from.clone()
     }
 

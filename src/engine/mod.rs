@@ -27,6 +27,7 @@ pub mod identity;
 pub mod kind;
 pub mod reads;
 pub mod schema;
+pub mod stopped;
 pub use schema::{Schema, Table, TableKind};
 #[cfg(target_arch = "wasm32")]
 mod channel;

@@ -30,6 +30,7 @@ use super::in_memory::worker::WorkerDatabase;
 use super::kind::{CountPolicy, DatabaseKind, HidingMechanism};
 use super::on_demand::lazy::{LazyDatabase, LazyOpened};
 use super::on_demand::remote::Pins;
+use super::stopped::AfterStop;
 use super::{Database, DbError, QueryLimits, QueryResult, ReadOnlySql, ReadStats, Value};
 use futures::future::{AbortHandle, Abortable, FutureExt, LocalBoxFuture, Shared};
 use js_sys::{Array, Uint8Array};
@@ -57,7 +58,7 @@ trait Backend {
         limits: &'q QueryLimits,
     ) -> LocalBoxFuture<'q, Result<QueryResult, DbError>>;
     /// See [`PageDatabase::after_stop`].
-    fn after_stop(&self) -> String;
+    fn after_stop(&self) -> AfterStop;
     /// Stops its worker and lets its memory go; nothing when it holds nothing open.
     fn close(&self) -> LocalBoxFuture<'_, ()>;
     /// Everything read from the file or server since it opened; `None` where reading costs
@@ -297,10 +298,10 @@ impl PageDatabase {
     }
 
     /// What stopping a query costs this database, for the person who stopped it: nothing in
-    /// memory (its worker is restarted on the same bytes, `engine::in_memory::worker`); read on demand,
-    /// the worker is terminated and the next query opens the file again, with an empty page
-    /// cache.
-    pub fn after_stop(&self) -> String {
+    /// memory (its worker is restarted on the same bytes, `engine::in_memory::worker`); read on
+    /// demand, the worker is terminated and the next query opens the file again, with an empty
+    /// page cache; on a server, the query is left to it.
+    pub fn after_stop(&self) -> AfterStop {
         self.0.after_stop()
     }
 
@@ -364,8 +365,8 @@ impl Backend for InMemory {
         Box::pin(self.engine.run(sql, values, limits))
     }
 
-    fn after_stop(&self) -> String {
-        "The database is ready for the next one.".into()
+    fn after_stop(&self) -> AfterStop {
+        AfterStop::Ready
     }
 
     fn close(&self) -> LocalBoxFuture<'_, ()> {
@@ -441,13 +442,10 @@ impl Backend for OnDemand {
         Box::pin(self.engine.run(sql, values, limits))
     }
 
-    fn after_stop(&self) -> String {
-        format!(
-            "This database is read on demand: its worker was stopped, and the next query \
-             opens the file again (a few pages) with its page cache (up to {}) empty, so it \
-             may read more of the file than it would have.",
-            super::format_bytes(self.opened.cache_bytes)
-        )
+    fn after_stop(&self) -> AfterStop {
+        AfterStop::Reopens {
+            cache_bytes: self.opened.cache_bytes,
+        }
     }
 
     fn close(&self) -> LocalBoxFuture<'_, ()> {
@@ -486,10 +484,8 @@ impl Backend for Served {
         Box::pin(self.engine.run(sql, values, limits))
     }
 
-    fn after_stop(&self) -> String {
-        "The query was left to the Datasette server, whose own time limit ends it; the page \
-         asks nothing more of it."
-            .into()
+    fn after_stop(&self) -> AfterStop {
+        AfterStop::LeftToServer
     }
 
     /// Nothing held open: each query is a request of its own.

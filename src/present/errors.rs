@@ -2,6 +2,7 @@
 //! (and what logs say): what to change in the query. A person is told what happened and what
 //! they can do in the page, which is sometimes something else (a setting, the console).
 
+use crate::engine::stopped::AfterStop;
 use crate::engine::DbError;
 use crate::text::format_bytes;
 
@@ -31,6 +32,22 @@ pub fn for_person(error: &DbError) -> String {
     }
 }
 
+/// What stopping a query left of the database, for the person who stopped it.
+pub fn after_stop(after: AfterStop) -> String {
+    match after {
+        AfterStop::Ready => "The database is ready for the next one.".into(),
+        AfterStop::Reopens { cache_bytes } => format!(
+            "This database is read on demand: its worker was stopped, and the next query opens \
+             the file again (a few pages) with its page cache (up to {}) empty, so it may read \
+             more of the file than it would have.",
+            format_bytes(cache_bytes)
+        ),
+        AfterStop::LeftToServer => "The query was left to the Datasette server, whose own time \
+                                    limit ends it; the page asks nothing more of it."
+            .into(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -52,5 +69,24 @@ mod tests {
         // The rest read the same for both.
         let sqlite = DbError::Sqlite("no such table: x".into());
         assert_eq!(for_person(&sqlite), sqlite.to_string());
+    }
+
+    /// Mutation: the page cache's size left out of what a stop costs a database read on
+    /// demand (`(up to {})` dropped).
+    #[test]
+    fn a_stop_says_what_it_cost_each_kind_of_database() {
+        assert_eq!(
+            after_stop(AfterStop::Ready),
+            "The database is ready for the next one."
+        );
+        assert_eq!(
+            after_stop(AfterStop::Reopens {
+                cache_bytes: 64 * 1024 * 1024
+            }),
+            "This database is read on demand: its worker was stopped, and the next query opens \
+             the file again (a few pages) with its page cache (up to 67 MB) empty, so it may \
+             read more of the file than it would have."
+        );
+        assert!(after_stop(AfterStop::LeftToServer).starts_with("The query was left to the"));
     }
 }

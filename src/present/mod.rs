@@ -9,6 +9,8 @@
 //! - [`time`]: how long something took.
 //! - [`ledger`]: what was sent to the model and what it cost (tokens, cached tokens, bytes).
 //! - [`transcript`]: the agent's events as the steps and notes of a question's transcript.
+//! - [`readiness`]: why the model cannot be asked now, and what to do.
+//! - [`remote`]: what a web address that cannot be read in parts offers instead.
 
 pub mod chart;
 pub mod csv;
@@ -17,5 +19,7 @@ pub mod errors;
 pub mod hiding;
 pub mod ledger;
 pub mod markdown;
+pub mod readiness;
+pub mod remote;
 pub mod time;
 pub mod transcript;

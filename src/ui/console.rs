@@ -6,7 +6,7 @@ use super::number_input::NumberInput;
 use super::result_table::{QueryOutcome, ResultView};
 use super::task::Task;
 use crate::engine::{query, DbError};
-use crate::present::errors::for_person;
+use crate::present::errors::{after_stop, for_person};
 use futures::future::{select, Either};
 use leptos::ev;
 use leptos::prelude::*;
@@ -51,7 +51,9 @@ pub fn Console() -> impl IntoView {
             // its worker at once.
             let result = match select(query, started.stopped.clone()).await {
                 Either::Left((result, _)) => result.map(Arc::new).map_err(|e| for_person(&e)),
-                Either::Right(_stopped) => Err(format!("{STOPPED} {}", db.after_stop())),
+                Either::Right(_stopped) => {
+                    Err(format!("{STOPPED} {}", after_stop(db.after_stop())))
+                }
             };
             outcome.set(Some(result));
         });

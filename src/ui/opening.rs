@@ -26,6 +26,7 @@ use crate::engine::page::PageDatabase;
 use crate::engine::schema;
 use crate::engine::DbError;
 use crate::present::errors::for_person;
+use crate::present::remote::whole_download;
 use crate::text::format_bytes;
 use leptos::prelude::*;
 use std::rc::Rc;
@@ -197,8 +198,7 @@ pub async fn open_remote(state: AppState, name: &str, url: &str) -> Result<Remot
 /// the offer (`engine::on_demand::remote::WholeDownload`), set beside it with what to set on the server.
 fn refuse(state: AppState, url: &str, name: &str, problem: RemoteProblem) -> String {
     let offer = WholeDownload::for_problem(&problem, WHOLE_DOWNLOAD_LIMIT_BYTES);
-    let sentence = offer
-        .sentence(WHOLE_DOWNLOAD_LIMIT_BYTES)
+    let sentence = whole_download(&offer, WHOLE_DOWNLOAD_LIMIT_BYTES)
         .map(|s| format!(" {s}"))
         .unwrap_or_default();
     if let WholeDownload::Offer { size } = offer {

@@ -2,7 +2,6 @@
 
 use super::hiding::view::Hiding;
 use super::knowledge::view::KnowledgeState;
-use crate::agent::selection::values::ValueIndex;
 use crate::conversation::{ConversationFile, DatabaseIdentity};
 use crate::count::plural;
 use crate::engine::fenced::Fenced;
@@ -16,6 +15,7 @@ use crate::engine::page::{ModelDatabase, PageDatabase};
 use crate::engine::{DbError, QueryLimits, ReadStats, Schema};
 use crate::llm::ledger::Ledger;
 use crate::present::ledger::QuestionReads;
+use crate::search::values::ValueIndex;
 use crate::settings::address::PageAddress;
 use leptos::prelude::*;
 use std::rc::Rc;

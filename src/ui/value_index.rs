@@ -9,10 +9,11 @@ use super::follow::follower::{Follower, ViewChange};
 use super::lazy::on_first_use;
 use super::state::{AppState, ValueIndexState};
 use crate::agent::selection::value_plan;
-use crate::agent::selection::values::{Bounds, IndexPlan, ValueIndex};
+use crate::agent::selection::values::{self, Bounds, IndexPlan};
 use crate::browser::{now_ms, BrowserClock};
 use crate::engine::page::ModelDatabase;
 use crate::engine::Schema;
+use crate::search::values::ValueIndex;
 use leptos::prelude::*;
 use std::cell::Cell;
 use std::rc::Rc;
@@ -91,9 +92,9 @@ pub fn refresh(state: AppState) {
 
 on_first_use! {
     database =>
-    /// Reads the values of `db` (see [`ValueIndex::build`]), downloaded once a database has
+    /// Reads the values of `db` (see [`values::build`]), downloaded once a database has
     /// opened.
     fn build_in_chunk(db: Rc<ModelDatabase>, schema: Schema, plan: IndexPlan, bounds: Bounds) -> ValueIndex {
-        ValueIndex::build(&*db, &schema, &plan, &bounds, &BrowserClock).await
+        values::build(&*db, &schema, &plan, &bounds, &BrowserClock).await
     }
 }

@@ -2,10 +2,9 @@
 //! the tables ranked by the words of the question against their names, columns, notes,
 //! glossary and worked examples, with the tables on the join paths between them (`rank`), and
 //! the short text values of the data that the question names (`values`), all compared folded
-//! (`fold`, `words`). Pure: the agent puts what is found after the question; the page and
+//! (`search::fold`, `words`). Pure: the agent puts what is found after the question; the page and
 //! `askdb-eval` build the value index from the open database.
 
-pub mod fold;
 pub mod rank;
 pub mod values;
 pub mod words;
@@ -15,9 +14,9 @@ use super::prompt::{note_line, table_line};
 use crate::engine::Schema;
 use crate::knowledge::budget::Budget;
 use crate::knowledge::Knowledge;
+use crate::search::values::ValueIndex;
 use crate::sql::ident;
 use rank::{TableIndex, ValueMatch};
-use values::ValueIndex;
 
 /// At most this many tables are picked for a question by their own words; the tables on the
 /// join paths between them come on top (`rank::MAX_TABLES_BETWEEN` each), all within

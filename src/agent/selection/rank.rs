@@ -1,4 +1,5 @@
-//! Which tables a question needs, without a model: BM25 with the tables as documents.
+//! Which tables a question needs, without a model: BM25 (`search::bm25`) with the tables as
+//! documents.
 //!
 //! A table's words sit in four fields, weighted: its name's own words, the prefix it shares
 //! with a merged database's other tables, its columns' names, and the notes on it and its
@@ -13,21 +14,16 @@
 //! Only the schema the index was built from is ever returned: knowledge, hits and keys that
 //! name another table bring nothing.
 
-use super::fold::fold;
 use super::words::{content_words, words, SharedPrefixes, Word};
 use crate::engine::Schema;
 use crate::knowledge::budget::one_line;
-use crate::knowledge::retrieve::{
-    contains_phrase, is_word_char, matching_terms, ExampleIndex, SCORE_FLOOR,
-};
+use crate::knowledge::retrieve::{matching_terms, SCORE_FLOOR};
 use crate::knowledge::{Knowledge, Term};
+use crate::search::bm25::{idf, length_discount, term_score, TextIndex};
+use crate::search::fold::fold;
+use crate::search::tokens::{contains_phrase, is_word_char};
 use crate::sql::analysis::Query;
 use std::collections::{HashMap, HashSet, VecDeque};
-
-/// BM25's usual constants: how fast repeated matches stop counting, and how much a long field
-/// (a table of 40 columns, a long note) is discounted.
-const K1: f32 = 1.2;
-const B: f32 = 0.75;
 
 /// Where in a table a word is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -185,7 +181,7 @@ pub struct TableIndex {
     /// The glossary terms whose meaning names a table, and those tables.
     glossary: Vec<Term>,
     glossary_tables: Vec<Vec<usize>>,
-    examples: ExampleIndex,
+    examples: TextIndex,
     /// For each example (in the index's order), its question and the tables its SQL reads.
     example_tables: Vec<(String, Vec<usize>)>,
 }
@@ -335,7 +331,7 @@ impl TableIndex {
     }
 
     fn add_examples(&mut self, knowledge: &Knowledge) {
-        self.examples = ExampleIndex::new(knowledge.examples.iter().map(|e| e.question.as_str()));
+        self.examples = TextIndex::new(knowledge.examples.iter().map(|e| e.question.as_str()));
         self.example_tables = knowledge
             .examples
             .iter()
@@ -386,7 +382,7 @@ impl TableIndex {
                     strongest = Some((part, posting));
                 }
             }
-            let gain = weight * idf * frequency * (K1 + 1.0) / (frequency + K1);
+            let gain = term_score(weight * idf, frequency, 1.0);
             if let Some((_, posting)) = strongest {
                 let reason = self.reason(posting, &word.1.written);
                 let table = posting.table as usize;
@@ -399,8 +395,8 @@ impl TableIndex {
     fn weighted_count(&self, posting: &Posting) -> f32 {
         let field = posting.field.at();
         let length = self.tables[posting.table as usize].lengths[field];
-        let relative = length / self.average_lengths[field].max(1.0);
-        posting.field.weight() * posting.count as f32 / (1.0 - B + B * relative)
+        let discount = length_discount(length, self.average_lengths[field]);
+        posting.field.weight() * posting.count as f32 / discount
     }
 
     fn reason(&self, posting: &Posting, written: &str) -> Reason {
@@ -555,12 +551,6 @@ fn path_between(parents: &HashMap<usize, usize>, from: usize, to: usize) -> Vec<
     }
     between.reverse();
     between
-}
-
-/// BM25's idf of a key that `having` of `tables` tables have.
-fn idf(tables: usize, having: usize) -> f32 {
-    let (n, df) = (tables as f32, having as f32);
-    (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
 }
 
 /// What a text (a glossary meaning) can name a table by: its name, or a column only it has.

@@ -6,14 +6,14 @@
 //! singular: `films` meets `film`) and its [`stem`] (one common inflection ending cut:
 //! `rented` meets `rental`, `Konzerte` meets `konzert`), the second a weaker match. CJK text
 //! has no spaces, so it is cut into the 2- and 3-grams the worked examples are searched by
-//! (`retrieve::grams`, hiragana splitting Japanese).
+//! (`search::tokens::grams`, hiragana splitting Japanese).
 //!
 //! Tables of merged databases often share a prefix (`nw_orders`, `sk_film`, `dbo.Orders`):
 //! [`SharedPrefixes`] finds them so that the prefix is a weak word of those tables, not the
 //! strong one every table of that database has.
 
-use super::fold::fold;
-use crate::knowledge::retrieve::{grams, is_cjk};
+use crate::search::fold::fold;
+use crate::search::tokens::{grams, is_cjk};
 use std::collections::{HashMap, HashSet};
 
 /// One word of a text, with the keys it is matched by.

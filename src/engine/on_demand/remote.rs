@@ -363,26 +363,6 @@ impl WholeDownload {
             | RemoteProblem::NoLength => WholeDownload::Offer { size: None },
         }
     }
-
-    /// The sentence a person reads after the problem: what the offer is, or why there is none.
-    pub fn sentence(&self, limit: u64) -> Option<String> {
-        let limit_text = format_bytes(limit);
-        match self {
-            WholeDownload::Offer { size: Some(size) } => Some(format!(
-                "It can be downloaded whole instead ({}) and read in this browser's memory.",
-                format_bytes(*size)
-            )),
-            WholeDownload::Offer { size: None } => Some(format!(
-                "It can be downloaded whole instead and read in this browser's memory (its size \
-                 is not known yet: the download stops past {limit_text})."
-            )),
-            WholeDownload::TooLarge { size } => Some(format!(
-                "At {} it is too large to download whole here (at most {limit_text}).",
-                format_bytes(*size)
-            )),
-            WholeDownload::NotOffered => None,
-        }
-    }
 }
 
 #[cfg(test)]
@@ -455,22 +435,6 @@ mod tests {
             WholeDownload::for_problem(&RemoteProblem::Status { status: 404 }, limit),
             WholeDownload::NotOffered
         );
-        let offer = WholeDownload::Offer {
-            size: Some(12_000_000),
-        }
-        .sentence(limit)
-        .unwrap();
-        assert!(
-            offer.contains("downloaded whole instead (12 MB)"),
-            "{offer}"
-        );
-        let refused = WholeDownload::TooLarge {
-            size: 1_100_000_000,
-        }
-        .sentence(limit)
-        .unwrap();
-        assert!(refused.contains("At 1.1 GB it is too large"), "{refused}");
-        assert!(refused.contains("at most 537 MB"), "{refused}");
     }
 
     const MIB: u64 = 1024 * 1024;

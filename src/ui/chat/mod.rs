@@ -35,6 +35,7 @@ use crate::engine::ReadStats;
 use crate::engine::{query_bound, QueryLimits, Schema};
 use crate::llm::{LlmError, LlmProvider, Usage};
 use crate::present::demo_endpoint::limit_sentence;
+use crate::present::readiness::not_ready as not_ready_sentence;
 use crate::settings::readiness::{Asking, NotReady};
 use candidates::CandidateRun;
 use leptos::prelude::*;
@@ -214,13 +215,14 @@ impl ChatState {
         let connection = match connect(self.app, self.model, Asking::Question(&question)) {
             Ok(connection) => connection,
             Err(not_ready) => {
-                self.error.set(Some(not_ready.to_string()));
+                self.error.set(Some(not_ready_sentence(&not_ready)));
                 return;
             }
         };
         // The session is made from the schema the model sees, once its view is ready.
         if self.session.with_value(Option::is_none) {
-            self.error.set(Some(NotReady::NoDatabase.to_string()));
+            self.error
+                .set(Some(not_ready_sentence(&NotReady::NoDatabase)));
             return;
         }
         let Some(started) = self.task.start() else {
@@ -265,7 +267,8 @@ impl ChatState {
             return;
         }
         let Some(session) = self.session.try_update_value(Option::take).flatten() else {
-            self.error.set(Some(NotReady::NoDatabase.to_string()));
+            self.error
+                .set(Some(not_ready_sentence(&NotReady::NoDatabase)));
             return;
         };
         let Connection {

@@ -16,6 +16,7 @@ use crate::conversation::{
 use crate::count::plural;
 use crate::engine::page::ModelDatabase;
 use crate::llm::ProviderKind;
+use crate::present::readiness::not_ready as not_ready_sentence;
 use crate::present::transcript::StepDifference;
 use crate::settings::readiness::{Asking, NotReady};
 use leptos::prelude::*;
@@ -62,7 +63,7 @@ impl ChatState {
             Ok(db) => db,
             Err(NotReady::NoDatabase | NotReady::ModelViewPreparing) => return,
             Err(not_ready) => {
-                self.error.set(Some(not_ready.to_string()));
+                self.error.set(Some(not_ready_sentence(&not_ready)));
                 self.app.assistant.pending_replay.set(None);
                 return;
             }

@@ -24,6 +24,7 @@ use crate::eval::report;
 use crate::eval::run::{run_golden, Candidate, Report};
 use crate::knowledge::GoldenQuestion;
 use crate::model_view::ModelView;
+use crate::present::readiness::not_ready as not_ready_sentence;
 use crate::settings::readiness::{Asking, NotReady};
 use leptos::prelude::*;
 use std::rc::Rc;
@@ -97,7 +98,7 @@ impl GoldenRunState {
         ) {
             Ok(connection) => connection,
             Err(not_ready) => {
-                self.error.set(Some(not_ready.to_string()));
+                self.error.set(Some(not_ready_sentence(&not_ready)));
                 return;
             }
         };
@@ -107,7 +108,7 @@ impl GoldenRunState {
             (super::knowledge::model_view(self.app), self.app.database())
         else {
             self.error
-                .set(Some(NotReady::ModelViewPreparing.to_string()));
+                .set(Some(not_ready_sentence(&NotReady::ModelViewPreparing)));
             return;
         };
         let Some(started) = self.task.start() else {

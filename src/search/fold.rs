@@ -1,13 +1,35 @@
-//! Text folded for matching a question against names and values: case, width (full-width
-//! Latin from a Japanese keyboard), the accents of Latin letters (`Müller` meets `Muller`,
-//! `Straße` meets `Strasse`), and padding (`'English   '` is `english`).
+//! Text folded for matching a question against names, values and examples: width (full-width
+//! Latin from a Japanese keyboard), case, the accents of Latin letters (`Müller` meets
+//! `Muller`, `Straße` meets `Strasse`), and padding (`'English   '` is `english`).
 //!
 //! The accents are folded by a table of the Latin letters in Unicode's first two Latin
 //! blocks, written here: the crates that decompose every script carry tables many times the
 //! size of this page, and the names and values in databases are Latin, CJK (which has no
 //! accents to fold) or other scripts left as they are.
 
-use crate::knowledge::retrieve::normalise;
+/// `text` with full-width Latin letters, digits and signs folded to ASCII and the ideographic
+/// space to a space, its case kept (the part of NFKC that questions typed on a Japanese
+/// keyboard need; the rest of NFKC would cost a table of its own).
+pub fn width_folded(text: &str) -> String {
+    text.chars().map(narrow).collect()
+}
+
+/// [`width_folded`] and lower-cased.
+pub fn normalise(text: &str) -> String {
+    text.chars()
+        .map(narrow)
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// A full-width form as its ASCII character, the ideographic space as a space.
+fn narrow(c: char) -> char {
+    match c {
+        '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
+        '\u{3000}' => ' ',
+        _ => c,
+    }
+}
 
 /// `text` lower-cased, its full-width forms and Latin accents folded, its runs of white space
 /// made one space, trimmed.
@@ -65,6 +87,13 @@ fn unaccented(c: char) -> Option<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn full_width_text_folds_to_ascii() {
+        assert_eq!(normalise("ＳＱＬ　Ｔｅｓｔ１"), "sql test1");
+        assert_eq!(normalise("Übersicht"), "übersicht");
+        assert_eq!(width_folded("ＳＱＬ　Ｔｅｓｔ１"), "SQL Test1");
+    }
 
     #[test]
     fn case_width_accents_and_padding_fold_away() {
