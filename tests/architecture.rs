@@ -324,27 +324,44 @@ fn opening_does_not_conduct_hiding_knowledge_or_the_values() {
     );
 }
 
-// Everything that follows an open is a follower in `ui::follow`'s list: hiding tells the others
-// that what the model reads was made again (`follow::view_changes`) without naming them, and
-// the chat watches no open database with an Effect (it is a follower). Mutations: hiding
-// calling `super::value_index::refresh(state)` again, or the chat's
-// `Effect::new(move |_| { app.open.track(); … })` put back, fails it.
+// Everything that follows an open is a follower in `ui::follow`'s list: when the person hides
+// or shows a part, `follow::toggle_hidden` has hiding make the model's view again and tells the
+// others (`view_changes`); hiding names none of them, nor the list (which names hiding: a
+// circle), and the chat watches no open database with an Effect (it is a follower). Mutations:
+// hiding calling `super::value_index::refresh(state)` or `follow::view_changes` again, or the
+// chat's `Effect::new(move |_| { app.open.track(); … })` put back, fails it.
 #[test]
 fn what_follows_an_open_is_told_through_the_followers() {
     let sources = read_sources();
-    let hiding = sources
-        .iter()
-        .find(|s| s.path == Path::new("src/ui/hiding/mod.rs"))
-        .expect("ui/hiding/mod.rs");
-    for part in ["value_index::", "chat::", "knowledge::"] {
+    let file = |path: &str| {
+        sources
+            .iter()
+            .find(|s| s.path == Path::new(path))
+            .unwrap_or_else(|| panic!("{path}"))
+    };
+    let hiding = file("src/ui/hiding/mod.rs");
+    for part in [
+        "value_index::",
+        "chat::",
+        "knowledge::",
+        "view_changes(",
+        "follow::{",
+        "follow::toggle",
+    ] {
         assert!(
             !hiding.code.contains(part),
-            "ui/hiding names {part}: tell it through follow::view_changes instead"
+            "ui/hiding names {part}: ui::follow tells the others (toggle_hidden)"
         );
     }
     assert!(
-        hiding.code.contains("view_changes("),
-        "the control: hiding announces"
+        hiding.code.contains("follow::follower::Follower"),
+        "the control: hiding is a follower"
+    );
+    assert!(
+        file("src/ui/follow/mod.rs")
+            .code
+            .contains("hiding::toggle("),
+        "the control: the list's conductor has hiding make the view again"
     );
     let chat: Vec<&Source> = sources
         .iter()

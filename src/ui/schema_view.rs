@@ -5,7 +5,7 @@
 //! section names them. With `read_only` (the embedded page) notes are shown, not edited.
 
 use super::app_state;
-use super::hiding;
+use super::follow;
 use super::knowledge::{KnowledgeSection, NoteView};
 use super::state::AppState;
 use crate::count::rows;
@@ -114,7 +114,7 @@ fn TableEntry(table: Table, unfold: bool, read_only: bool, counting: bool) -> im
                             "The model's queries run on a copy without this {what}; the console \
                              still sees it"
                         )
-                        on:click=move |_| hiding::toggle(state, &name, None)
+                        on:click=move |_| follow::toggle_hidden(state, &name, None)
                     >
                         {move || if hidden.get() { "Show to the model" } else { "Hide from the model" }}
                     </button>
@@ -196,7 +196,7 @@ fn column_entry(state: AppState, table: &Table, column: &Column, read_only: bool
                         aria-label=move || {
                             format!("{} {label}", if column_hidden.get() { "Show" } else { "Hide" })
                         }
-                        on:click=move |_| hiding::toggle(state, &table_name, Some(&column_name))
+                        on:click=move |_| follow::toggle_hidden(state, &table_name, Some(&column_name))
                     >
                         {move || if column_hidden.get() { "show" } else { "hide" }}
                     </button>

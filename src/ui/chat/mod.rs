@@ -19,7 +19,7 @@ mod setup_line;
 mod transcript;
 
 use super::connection::{connect, Connection};
-use super::follow::Follower;
+use super::follow::follower::Follower;
 use super::lazy::{on_first_use, NotLoaded};
 use super::result_table::QueryOutcome;
 use super::settings::{ModelChoice, SettingsButton, SettingsPanel};

@@ -2,14 +2,16 @@
 //! database is opening (nothing of the one before applies any more) and, once it is shown and
 //! identified, what it is ([`Settled`]); each [`Follower`] does its part then (what the model
 //! may see, the chat's session on it, the notes, the values a question may name), in the order
-//! of [`FOLLOWERS`]. Opening names none of them. Hiding announces, the same way, that what the
-//! model may see is made again without an open ([`view_changes`]).
+//! of [`FOLLOWERS`]. Opening names none of them. When the person hides or shows a table or
+//! column ([`toggle_hidden`]), hiding makes what the model may see again and the followers are
+//! told, the same way ([`view_changes`]); hiding names none of them.
 
 pub mod follower;
 
 pub use follower::{Follower, Settled, ViewChange};
 
 use crate::ui::state::AppState;
+use leptos::prelude::*;
 
 /// The followers, in the order they settle: what the model sees first (the chat's session, the
 /// notes and the values are made on it), then the chat (a new session, and a replay that waited
@@ -21,9 +23,25 @@ pub const FOLLOWERS: &[&Follower] = &[
     &super::value_index::FOLLOWS,
 ];
 
+/// The person hid or showed `table` (or its `column`): hiding makes the model's view again, and
+/// each follower is told that it is being made, then that it is (unless a later change or an
+/// open came meanwhile: then that one tells them).
+pub fn toggle_hidden(state: AppState, table: &str, column: Option<&str>) {
+    let Some(remake) = super::hiding::toggle(state, table, column) else {
+        return;
+    };
+    view_changes(state, ViewChange::Preparing);
+    leptos::task::spawn_local(async move {
+        // While a database opens, what follows it settles after hiding (`ui::opening`).
+        if remake.await && state.loading.with_untracked(Option::is_none) {
+            view_changes(state, ViewChange::Ready);
+        }
+    });
+}
+
 /// What the model sees of the open database is being made again, or is made (`change`): each
 /// follower is told, in the list's order.
-pub fn view_changes(state: AppState, change: ViewChange) {
+fn view_changes(state: AppState, change: ViewChange) {
     for follower in FOLLOWERS {
         (follower.view_changes)(state, change);
     }

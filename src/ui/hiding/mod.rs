@@ -17,7 +17,7 @@ pub mod view;
 use view::{Hiding, ModelViewState};
 
 use super::app_state;
-use super::follow::{self, Follower, ViewChange};
+use super::follow::follower::Follower;
 use super::lazy::on_first_use;
 use super::state::AppState;
 use crate::browser::storage;
@@ -29,6 +29,7 @@ use crate::present;
 use futures::lock::Mutex;
 use leptos::prelude::*;
 use std::cell::Cell;
+use std::future::Future;
 use std::rc::Rc;
 
 thread_local! {
@@ -63,7 +64,7 @@ pub const FOLLOWS: Follower = Follower {
     settle: |state, settled| {
         Box::pin(async move { prepare_for_open(state, &settled.schema, settled.key).await })
     },
-    // Hiding is what tells the others (`follow::view_changes`).
+    // Hiding is what changes the view (`follow::toggle_hidden` tells the others).
     view_changes: |_, _| {},
 };
 
@@ -102,21 +103,26 @@ pub async fn prepare_for_open(state: AppState, schema: &Schema, key: Result<Stri
             .map(|why| format!("This choice lasts until the tab closes: {why}.")),
         key: key.ok(),
     });
+    // What follows the open settles after hiding (`ui::follow`): no one else is told here.
     make_model_view(state, schema.clone(), hidden, generation).await;
 }
 
-/// Hides (or shows again) a table, or a column when `column` is given, and remakes the view.
-pub fn toggle(state: AppState, table: &str, column: Option<&str>) {
+/// Hides (or shows again) a table, or a column when `column` is given; what remakes the view
+/// is returned, to be run (`follow::toggle_hidden`, which tells the others). It ends `true`
+/// when the view it made is the model view (no other change came meanwhile). `None`: nothing
+/// changed.
+pub fn toggle(
+    state: AppState,
+    table: &str,
+    column: Option<&str>,
+) -> Option<impl Future<Output = bool> + 'static> {
     // While another database opens, the panel still shows the old one's names.
     if state.loading.with_untracked(Option::is_some) {
-        return;
+        return None;
     }
-    let Some(schema) = state
+    let schema = state
         .open
-        .with_untracked(|o| o.as_ref().map(|o| o.schema.clone()))
-    else {
-        return;
-    };
+        .with_untracked(|o| o.as_ref().map(|o| o.schema.clone()))?;
     let mut hidden = state.assistant.hiding.with_untracked(|h| h.hidden.clone());
     match column {
         Some(column) => hidden.toggle_column(table, column),
@@ -131,8 +137,7 @@ pub fn toggle(state: AppState, table: &str, column: Option<&str>) {
             h.not_kept = not_kept;
         }
     });
-    follow::view_changes(state, ViewChange::Preparing);
-    leptos::task::spawn_local(make_model_view(state, schema, hidden, generation));
+    Some(make_model_view(state, schema, hidden, generation))
 }
 
 /// Saves the choice under the database's key; the reason when it cannot be.
@@ -149,12 +154,12 @@ fn keep(state: AppState, hidden: &Hidden) -> Option<String> {
 }
 
 /// Settles what the model reads with `hidden` kept from it ([`model_view::plan`]); the
-/// outcome becomes the model view unless something changed meanwhile.
-async fn make_model_view(state: AppState, schema: Schema, hidden: Hidden, generation: u64) {
+/// outcome becomes the model view unless something changed meanwhile (then `false`).
+async fn make_model_view(state: AppState, schema: Schema, hidden: Hidden, generation: u64) -> bool {
     let preparing = PREPARING.with(Rc::clone);
     let _one_at_a_time = preparing.lock().await;
     if !is_current(generation) {
-        return;
+        return false;
     }
     let view = match model_view_in_chunk(state, schema, hidden).await {
         Ok(Ok(view)) => view,
@@ -162,17 +167,14 @@ async fn make_model_view(state: AppState, schema: Schema, hidden: Hidden, genera
         Err(not_loaded) => ModelViewState::Failed(not_loaded.to_string()),
     };
     if !is_current(generation) {
-        return;
+        return false;
     }
     if !matches!(view, ModelViewState::Copy(_) | ModelViewState::Fenced(_)) {
         // A copy made for the database or the choice before is not needed any more.
         keep_model_view_db(&state, None);
     }
     state.assistant.hiding.update(|h| h.model_view = view);
-    // While a database opens, what follows it settles after hiding (`ui::opening`).
-    if state.loading.with_untracked(Option::is_none) {
-        follow::view_changes(state, ViewChange::Ready);
-    }
+    true
 }
 
 on_first_use! {
