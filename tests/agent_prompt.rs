@@ -38,14 +38,11 @@ fn a_small_schema_is_given_whole() {
     assert!(prompt.contains("at most 50 rows"));
 }
 
-/// A database of `tables` tables of eight columns each, made in a temporary file.
-fn wide_database(tables: usize) -> RusqliteDb {
-    let path = std::env::temp_dir().join(format!(
-        "askdb-prompt-wide-{}-{tables}.db",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_file(&path);
-    let db = rusqlite::Connection::open(&path).expect("a temporary database");
+/// A database of `tables` tables of eight columns each, made in a temporary file (removed when
+/// the `TempFile` is dropped).
+fn wide_database(tables: usize) -> (support::TempFile, RusqliteDb) {
+    let file = support::TempFile::new(&format!("prompt-wide-{tables}"));
+    let db = rusqlite::Connection::open(&file.0).expect("a temporary database");
     for n in 0..tables {
         db.execute_batch(&format!(
             "CREATE TABLE shelf_{n} (id INTEGER PRIMARY KEY, label TEXT NOT NULL, \
@@ -56,12 +53,13 @@ fn wide_database(tables: usize) -> RusqliteDb {
         .expect("a table");
     }
     drop(db);
-    RusqliteDb::open(&path)
+    let db = RusqliteDb::open(&file.0);
+    (file, db)
 }
 
 #[test]
 fn a_schema_past_the_budget_is_given_as_names_with_row_counts() {
-    let db = wide_database(60);
+    let (_file, db) = wide_database(60);
     let (prompt, session) = prompt_for(&db);
     let tables = &session.schema().tables;
     assert_eq!(tables.len(), 60);
@@ -96,7 +94,8 @@ fn the_whole_schema_is_given_up_to_the_budget_mondial_too() {
     );
     // The budget is bytes, not a count of tables: 35 tables of about 200 bytes each fit (the
     // 60 above do not).
-    let (fits, _) = prompt_for(&wide_database(35));
+    let (_file, wide) = wide_database(35);
+    let (fits, _) = prompt_for(&wide);
     assert!(fits.contains("weight_grams"), "35 tables (about 7 KB) fit");
 }
 

@@ -156,6 +156,123 @@ fn a_large_catalog_is_cut_to_the_budget_and_says_where_the_rest_is() {
     );
 }
 
+/// The first request's message of `episode` (the question, then what goes with it).
+fn question_message(episode: &Episode) -> &str {
+    match episode.requests[0].messages.last() {
+        Some(askdb::llm::Message::User { text }) => text,
+        other => panic!("the first request ends with {other:?}"),
+    }
+}
+
+/// Mondial with sixty tables of eight columns more: a schema too large to send whole.
+fn mondial_and_shelves() -> support::TempFile {
+    let file = support::TempFile::new("safe-mode-big");
+    std::fs::copy(support::dataset("mondial/mondial.db"), &file.0).expect("a copy");
+    let conn = rusqlite::Connection::open(&file.0).unwrap();
+    for n in 0..60 {
+        conn.execute_batch(&format!(
+            "CREATE TABLE shelf_{n} (id INTEGER PRIMARY KEY, label TEXT NOT NULL, \
+             placed_at TEXT, weight_grams INTEGER, colour TEXT, owner_name TEXT, \
+             notes TEXT, previous_id INTEGER REFERENCES shelf_{n}(id)); \
+             INSERT INTO shelf_{n} (label) VALUES ('a'), ('b');"
+        ))
+        .unwrap();
+    }
+    file
+}
+
+/// Safe mode on a schema too large to send whole (Mondial and sixty more tables, 106: in SQL
+/// mode each question brings its tables' columns, the control): the model is offered no way to write SQL,
+/// its question brings the values it names but no table's columns with their SQL types (the
+/// query tool's description lists the fields), and a question is answered through `query`
+/// with its value bound. Mutation: safe mode taking the big-schema path of SQL mode (`run.rs`
+/// `first_messages`: `whole` without `config.mode == Mode::Safe`) fails it (the message carries
+/// "Schema for this question").
+#[test]
+fn on_a_schema_too_large_to_send_whole_safe_mode_sends_values_and_no_sql_schema() {
+    use askdb::agent::selection::values::{self, Bounds, IndexPlan};
+    let file = mondial_and_shelves();
+    let db = RusqliteDb::open(&file.0);
+    let mut session = session(&db);
+    assert_eq!(session.schema().tables.len(), 106);
+    let values = futures::executor::block_on(values::build(
+        &db,
+        session.schema(),
+        &IndexPlan::Sample {
+            rows_per_table: 20_000,
+        },
+        &Bounds {
+            time_ms: 60_000.0,
+            ..Bounds::default()
+        },
+        &askdb::clock::SystemClock::new(),
+    ));
+    session.set_values(std::sync::Arc::new(values));
+    let question = "How many people live in Poland?";
+    let answered = || vec![calls(vec![final_answer("a", "answered", "SELECT 1")])];
+    // The control: in SQL mode this schema takes the big-schema path.
+    let sql_mode = ask_with(
+        &db,
+        &mut session.clone(),
+        question,
+        answered(),
+        AgentConfig::default(),
+        std::future::pending(),
+    );
+    let message = question_message(&sql_mode);
+    assert!(message.contains("Schema for this question"), "{message}");
+    assert!(message.contains("\nCountry ("), "{message}");
+
+    let population = json!({
+        "table": "Country",
+        "fields": ["Population"],
+        "filters": [{ "field": "Name", "op": "eq", "value": "Poland" }],
+    });
+    let answer = call(
+        "a",
+        "final_answer",
+        json!({ "answer": "38,533,789.", "query": 1 }),
+    );
+    let turns = vec![
+        calls(vec![call("q", "query", population)]),
+        calls(vec![answer]),
+    ];
+    let episode = ask_with(
+        &db,
+        &mut session,
+        question,
+        turns,
+        safe(),
+        std::future::pending(),
+    );
+    let message = question_message(&episode);
+    assert!(!message.contains("Schema for this question"), "{message}");
+    assert!(!message.contains("Country ("), "{message}");
+    assert!(message.contains("Country.Name has 'Poland'"), "{message}");
+    let request = &episode.requests[0];
+    let tools: Vec<&str> = request.tools.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(
+        tools,
+        ["list_tables", "describe_table", "query", "final_answer"]
+    );
+    assert!(request.system.contains("You cannot write SQL"));
+    assert!(!request.system.contains("run_sql"));
+    let content: Json = serde_json::from_str(&episode.result_in(1).content).unwrap();
+    assert_eq!(content["rows"], json!([[38_533_789]]));
+    assert_eq!(content["values"], json!(["Poland"]));
+    let answer = episode.answer();
+    assert!(answer.verified);
+    assert_eq!(answer.values, vec![Value::Text("Poland".into())]);
+    assert!(
+        answer
+            .sql
+            .as_deref()
+            .is_some_and(|sql| sql.contains("= ?1") && !sql.contains("Poland")),
+        "{:?}",
+        answer.sql
+    );
+}
+
 #[test]
 fn run_sql_and_cross_check_are_not_offered_and_refused_when_called() {
     let db = RusqliteDb::shop();

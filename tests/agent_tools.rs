@@ -450,10 +450,10 @@ fn list_tables_gives_counts() {
 
 #[test]
 fn statistics_of_a_big_table_come_from_a_sample_and_say_so() {
-    let path = std::env::temp_dir().join(format!("askdb-agent-big-{}.db", std::process::id()));
-    let _ = std::fs::remove_file(&path);
+    let file = support::TempFile::new("agent-big");
+    let path = &file.0;
     {
-        let connection = rusqlite::Connection::open(&path).unwrap();
+        let connection = rusqlite::Connection::open(path).unwrap();
         connection
             .execute_batch(
                 "CREATE TABLE events (id INTEGER PRIMARY KEY, kind TEXT NOT NULL, at TEXT); \
@@ -462,14 +462,13 @@ fn statistics_of_a_big_table_come_from_a_sample_and_say_so() {
             )
             .unwrap();
     }
-    let db = RusqliteDb::open(&path);
+    let db = RusqliteDb::open(path);
     let episode = episode_with(
         &db,
         "?",
         vec![call("1", "describe_table", json!({"table": "events"}))],
     );
     let (result, content) = first_result(&episode);
-    let _ = std::fs::remove_file(&path);
     assert_eq!(result["rows"], 25_000);
     assert_eq!(
         result["statistics_from"], "the first 10000 rows",

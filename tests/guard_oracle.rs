@@ -397,11 +397,27 @@ impl Tally {
     }
 }
 
-/// A folder of its own for each test (they run in parallel, each with its scratch file).
-fn scratch_dir(test: &str) -> PathBuf {
+/// A folder of its own for each test (they run in parallel, each with its scratch file),
+/// removed when dropped, however the test ends.
+struct ScratchDir(PathBuf);
+
+impl std::ops::Deref for ScratchDir {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for ScratchDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn scratch_dir(test: &str) -> ScratchDir {
     let dir = std::env::temp_dir().join(format!("askdb-oracle-{}-{test}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a scratch folder");
-    dir
+    ScratchDir(dir)
 }
 
 /// Real queries to mutate, beside the corpus's own: Spider's Chinook gold queries.
@@ -428,7 +444,6 @@ fn every_regression_case_is_refused_or_is_exactly_what_sqlite_runs() {
         tally.judge(&mut scratch, text);
     }
     tally.report("regressions");
-    let _ = std::fs::remove_dir_all(dir);
     tally.fail_on_findings();
 }
 
@@ -456,7 +471,6 @@ fn sqlite_agrees_with_the_guard_on_a_generated_corpus() {
         by_source[Source::Mutation as usize],
         by_source[Source::Grammar as usize]
     );
-    let _ = std::fs::remove_dir_all(dir);
     tally.fail_on_findings();
     assert!(
         tally.bound > 0,
@@ -545,7 +559,6 @@ fn the_judge_sees_what_acts_outside_the_query_or_writes() {
             Err(problem) => panic!("{sql}: {problem}"),
         }
     }
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 /// The step budget is each statement's own: a statement that needs a tenth of it runs to its
@@ -570,7 +583,6 @@ fn every_statement_gets_its_own_step_budget() {
         Ok(Outcome::Prepared { ending, .. }) => assert_eq!(ending, Ending::Interrupted),
         _ => panic!("{runaway} did not run"),
     }
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 /// The guard's checks are loops: deep or long texts are refused with a message, never a stack

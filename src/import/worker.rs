@@ -244,8 +244,8 @@ impl Read for BlobReader<'_> {
 /// of SQL literals (`Value::sql_literal`, text quoted with `''`), run as one statement. Measured
 /// (docs/benchmarks.md), binding each value through sql.js's `Statement.run` costs a call into
 /// JavaScript and a copy per value, about three times the whole import; a batch crosses once.
-/// A row with a NUL character in its text (which would end SQL text early) goes through the
-/// prepared statement instead, its values bound.
+/// A row that SQL text cannot carry goes through the prepared statement instead, its values
+/// bound ([`needs_binding`]).
 struct SqlJsSink<'d> {
     db: &'d SqlDatabase,
     insert: Option<SqlStatement>,
@@ -303,6 +303,17 @@ fn to_js(v: &Value) -> JsValue {
     }
 }
 
+/// Whether `row` holds a value SQL text cannot carry: a NUL character in a text (it would end
+/// the SQL text early), or an infinite real (a JSON number past the largest double, which
+/// `Value::sql_literal` writes as NULL).
+fn needs_binding(row: &[Value]) -> bool {
+    row.iter().any(|v| match v {
+        Value::Text(t) => t.contains('\0'),
+        Value::Real(r) => !r.is_finite(),
+        _ => false,
+    })
+}
+
 impl Sink for SqlJsSink<'_> {
     fn create_table(&mut self, create_sql: &str, insert_sql: &str) -> Result<(), String> {
         if !self.began {
@@ -321,10 +332,7 @@ impl Sink for SqlJsSink<'_> {
     }
 
     fn insert(&mut self, row: &[Value]) -> Result<(), String> {
-        if row
-            .iter()
-            .any(|v| matches!(v, Value::Text(t) if t.contains('\0')))
-        {
+        if needs_binding(row) {
             self.flush()?;
             return self.bind_row(row);
         }

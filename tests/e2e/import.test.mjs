@@ -4,13 +4,15 @@
 // import worker is fetched only when a data file is opened.
 
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import {
   ROOT,
   chooseFile,
   expectRows,
+  exportedBytes,
   expectSqlError,
   resultTable,
   runSql,
@@ -23,7 +25,8 @@ import {
 } from './harness.mjs';
 import { ask, call, configureFor, expectAnswerRows, finalAnswer, openWatched, scriptedLlm, waitForAnswer } from './chat-support.mjs';
 
-const { dir: DATA } = await tempDir('import-data');
+const { dir: DATA, remove: removeData } = await tempDir('import-data');
+after(removeData);
 const ORDERS = 'id,customer,total,zip\n1,1,12.5,00501\n2,2,7,10001\n3,1,30,00501\n';
 const CUSTOMERS = 'id,name,vip\n1,Alice,true\n2,Bob,false\n';
 await writeFile(path.join(DATA, 'orders.csv'), ORDERS);
@@ -133,13 +136,79 @@ test('a hostile CSV is stored and shown as inert text', async (t) => {
   assert.deepEqual(page.dialogs, []);
 });
 
+/** Each table's values as SQLite holds them: [typeof, the value's bytes] per row, in rowid
+ * order: a text's UTF-8 in hex (NUL and all), a real's 64 bits in hex, an integer in decimal. */
+const DUMP_VALUES = `
+import json, sqlite3, struct, sys
+db = sqlite3.connect(sys.argv[1])
+db.text_factory = bytes
+def held(v):
+    if isinstance(v, bytes): return v.hex()
+    if isinstance(v, float): return struct.pack('>d', v).hex()
+    return str(v)
+print(json.dumps({t: [[ty.decode(), held(v)] for v, ty in db.execute('SELECT v, typeof(v) FROM "%s" ORDER BY rowid' % t)]
+                  for t in sys.argv[2:]}))
+`;
+
+/** A JSON array of `{"v": cell}` (as tests/import_files.rs writes it): text cells as JSON strings,
+ * number cells (`raw`) written as they are. */
+const jsonRows = (cells, raw) => `[${cells.map((cell) => `{"v": ${raw ? cell : JSON.stringify(cell)}}`).join(',\n')}]`;
+/** A REAL column's double as bytes: past the largest an infinity; a zero loses its sign (SQLite keeps a whole REAL as an integer). */
+const realBytes = (cell) => {
+  const bytes = Buffer.alloc(8);
+  const value = Number(cell);
+  bytes.writeDoubleBE(value === 0 ? 0 : value);
+  return bytes.toString('hex');
+};
+
+// The page's writer (src/import/worker.rs: rows as SQL text, `'` doubled; a row with a NUL bound
+// instead) on the hostile cells the native importer is tested on (tests/import_files.rs
+// `hostile_cells_round_trip_with_their_types_and_bytes`, tests/fixtures/import/hostile_cells.json),
+// with a text longer than one batch of SQL: every value read back from the database the page
+// made, with its type and bytes. It found the writer turning a JSON number past the largest
+// double into NULL (`Value::sql_literal`), where the native importer keeps Infinity: such a row
+// is bound now, as a NUL's is. Mutations: the NUL fallback dropped (the row batched as SQL
+// text: "unrecognized token: 'nul"), or `'` not doubled in the batch ("near calc: syntax
+// error"), each fail the import.
+test('every hostile cell the page imports reads back with its type and bytes, as the native importer writes it', async (t) => {
+  const cells = JSON.parse(await readFile(path.join(ROOT, 'tests/fixtures/import/hostile_cells.json'), 'utf8'));
+  const text = [...cells.text, 'x'.repeat(1_500_000)];
+  const page = await openPage(t);
+  await chooseFile(page, [
+    file('text.json', jsonRows(text, false)),
+    file('real.json', jsonRows(cells.real, true)),
+    file('integer.json', jsonRows(cells.integer, true)),
+  ]);
+  await waitForOpen(page, 'text.json + real.json + integer.json (imported)', 120_000);
+  const scratch = await tempDir('import-hostile');
+  t.after(scratch.remove);
+  const made = path.join(scratch.dir, 'made.db');
+  await writeFile(made, await exportedBytes(page));
+  const held = JSON.parse(execFileSync('python3', ['-c', DUMP_VALUES, made, 'text', 'real', 'integer'], { maxBuffer: 64 << 20 }));
+  const expected = {
+    text: text.map((cell) => ['text', Buffer.from(cell, 'utf8').toString('hex')]),
+    real: cells.real.map((cell) => ['real', realBytes(cell)]),
+    integer: cells.integer.map((cell) => ['integer', BigInt(cell).toString()]),
+  };
+  for (const table of ['text', 'real', 'integer']) {
+    assert.equal(held[table].length, expected[table].length, `${table}: rows`);
+    held[table].forEach((value, row) => {
+      const cell = table === 'text' ? JSON.stringify(text[row].slice(0, 40)) : cells[table][row];
+      assert.deepEqual(value, expected[table][row], `${table} row ${row + 1} (${cell})`);
+    });
+  }
+  assert.deepEqual(page.dialogs, []);
+});
+
 test('"Download as .db" saves the database the import made, which opens again as a database', async (t) => {
   const page = await openPage(t);
   await chooseFile(page, file('orders.csv', ORDERS));
   await waitForOpen(page, 'orders.csv (imported)', 60_000);
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('import-download').click()]);
   assert.equal(download.suggestedFilename(), 'orders.db');
-  const saved = path.join((await tempDir('import-download')).dir, 'orders.db');
+  const scratch = await tempDir('import-download');
+  t.after(scratch.remove);
+  const saved = path.join(scratch.dir, 'orders.db');
   await download.saveAs(saved);
   const bytes = await readFile(saved);
   assert.equal(bytes.subarray(0, 16).toString('latin1'), 'SQLite format 3\0');

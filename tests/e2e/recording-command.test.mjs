@@ -4,11 +4,11 @@
 // no key, no model and no difference from the recording.
 
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { before, test } from 'node:test';
+import { after, before, test } from 'node:test';
 import { ROOT, sessionForFile, visibleText, waitForOpen, waitUntil } from './harness.mjs';
 import {
   API_KEY,
@@ -28,6 +28,7 @@ import { nativeBinary, run } from './native-tools.mjs';
 
 // Recordings are written and served from here at /conv/; the demo database at /data/.
 const CONVERSATIONS = mkdtempSync(path.join(tmpdir(), 'askdb-recording-command-'));
+after(() => rmSync(CONVERSATIONS, { recursive: true, force: true }));
 const DEMO = path.join(ROOT, 'www', 'demo');
 const session = sessionForFile({ mounts: { conv: CONVERSATIONS, data: DEMO } });
 

@@ -9,11 +9,11 @@
 
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import {
   chooseFile,
   databaseDifferences,
@@ -52,6 +52,7 @@ import {
 
 // Conversation files are served from here at /conv/ (for ?replay=).
 const CONVERSATIONS = mkdtempSync(path.join(tmpdir(), 'askdb-replay-'));
+after(() => rmSync(CONVERSATIONS, { recursive: true, force: true }));
 // ?db=data/shop.db serves the demo the recordings are made on (www/demo: the shop with its notes).
 const DEMO = path.join(ROOT, 'www', 'demo');
 const session = sessionForFile({ mounts: { conv: CONVERSATIONS, data: DEMO } });

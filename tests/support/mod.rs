@@ -26,6 +26,24 @@ pub fn fixture(relative: &str) -> PathBuf {
         .join(relative)
 }
 
+/// A file of a test's own in the temp directory (`askdb-<label>-<process>.db`), removed when
+/// dropped, however the test ends.
+pub struct TempFile(pub PathBuf);
+
+impl TempFile {
+    pub fn new(label: &str) -> TempFile {
+        let path = std::env::temp_dir().join(format!("askdb-{label}-{}.db", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        TempFile(path)
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
 /// The crate's native database (`askdb::engine::native::RusqliteDb`), opened read-only on a
 /// test's file: a file that cannot be opened fails the test.
 pub struct RusqliteDb(NativeDb);
