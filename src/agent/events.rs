@@ -4,6 +4,7 @@ use super::tools::{ToolCall, ToolOutput};
 use super::Answer;
 use crate::llm::text_calls::{Form, Repair};
 use crate::llm::Usage;
+use crate::search::values::Coverage;
 use serde::Serialize;
 
 /// One thing that happened, and when.
@@ -117,9 +118,10 @@ pub struct SchemaSent {
     /// The values of the data the question names, beside their columns:
     /// `category.name has 'Horror'`.
     pub values: Vec<String>,
-    /// What the value index holds, for the person ("values of 12 columns, from the first
-    /// 10,000 rows of each table").
-    pub values_coverage: String,
+    /// What the value index holds, for the person (`present::value_index` says it: "407
+    /// values of 27 columns in 10 tables indexed, every row read."); `None` where no index was
+    /// asked.
+    pub values_coverage: Option<Coverage>,
     /// Bytes of the question's message spent on them.
     pub bytes: usize,
     /// The whole first request: the system prompt, the messages and the tools' descriptions.

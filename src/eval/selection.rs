@@ -125,7 +125,7 @@ mod tests {
                 })
                 .collect(),
             values: Vec::new(),
-            values_coverage: String::new(),
+            values_coverage: None,
             bytes: 0,
             first_request_bytes: 9_000,
         }

@@ -11,6 +11,7 @@
 //! - [`transcript`]: the agent's events as the steps and notes of a question's transcript.
 //! - [`readiness`]: why the model cannot be asked now, and what to do.
 //! - [`remote`]: what a web address that cannot be read in parts offers instead.
+//! - [`value_index`]: what the value index holds, and what was not read.
 
 pub mod chart;
 pub mod csv;
@@ -23,3 +24,4 @@ pub mod readiness;
 pub mod remote;
 pub mod time;
 pub mod transcript;
+pub mod value_index;

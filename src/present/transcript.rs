@@ -3,6 +3,7 @@
 //! retries, nudges), what the agent is doing now and the tokens used so far. The page only maps
 //! this to markup.
 
+use super::value_index;
 use crate::agent::tools::{ToolCall, ToolOutput};
 use crate::agent::traps::{Diagnostic, DiagnosticKind};
 use crate::agent::{AgentEvent, Answer, EventKind, KnowledgeSent, SchemaSent, WrittenCall};
@@ -102,8 +103,10 @@ impl SchemaLine {
             .iter()
             .map(|table| format!("{}: {}", table.name, table.why.join("; ")));
         let values = sent.values.iter().map(|value| format!("Value: {value}"));
-        let coverage = (!sent.values_coverage.is_empty())
-            .then(|| format!("Value index: {}", sent.values_coverage));
+        let coverage = sent
+            .values_coverage
+            .as_ref()
+            .map(|covered| format!("Value index: {}", value_index::coverage(covered)));
         Some(SchemaLine {
             summary,
             details: tables.chain(values).chain(coverage).collect(),
@@ -433,6 +436,7 @@ mod tests {
     use crate::agent::tools::run_sql::{RunSql, SqlRun};
     use crate::agent::SentExample;
     use crate::engine::RowCount;
+    use crate::search::values::{Coverage, Scanned};
 
     fn event(kind: EventKind) -> AgentEvent {
         AgentEvent { at_ms: 0.0, kind }
@@ -498,8 +502,12 @@ mod tests {
                 },
             ],
             values: vec!["category.name has 'Horror'".into()],
-            values_coverage: "407 values of 27 columns in 10 tables indexed, every row read."
-                .into(),
+            values_coverage: Some(Coverage::Full(Scanned {
+                tables: 10,
+                columns: 27,
+                values: 407,
+                unreadable: Vec::new(),
+            })),
             bytes: 1_250,
             first_request_bytes: 9_000,
         };

@@ -136,7 +136,7 @@ impl ValueIndexState {
             ValueIndexState::Building => Some("Reading the values a question may name…".into()),
             ValueIndexState::Ready { index, .. } => Some(format!(
                 "Values a question may name: {}",
-                index.coverage().sentence()
+                crate::present::value_index::coverage(index.coverage())
             )),
         }
     }

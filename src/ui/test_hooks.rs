@@ -127,7 +127,7 @@ fn value_index_report(state: AppState) -> JsValue {
             index.len(),
             index.bytes(),
             *ms,
-            index.coverage().sentence(),
+            crate::present::value_index::coverage(index.coverage()),
         ),
     });
     let report = serde_json::json!({

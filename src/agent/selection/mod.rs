@@ -119,7 +119,7 @@ pub fn for_question(
         whole,
         tables: picked_tables,
         values: named,
-        values_coverage: values.coverage().sentence(),
+        values_coverage: Some(values.coverage().clone()),
         bytes: text.len(),
         first_request_bytes: 0,
     };
