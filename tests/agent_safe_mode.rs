@@ -190,23 +190,11 @@ fn mondial_and_shelves() -> support::TempFile {
 /// "Schema for this question").
 #[test]
 fn on_a_schema_too_large_to_send_whole_safe_mode_sends_values_and_no_sql_schema() {
-    use askdb::agent::selection::values::{self, Bounds, IndexPlan};
     let file = mondial_and_shelves();
     let db = RusqliteDb::open(&file.0);
     let mut session = session(&db);
     assert_eq!(session.schema().tables.len(), 106);
-    let values = futures::executor::block_on(values::build(
-        &db,
-        session.schema(),
-        &IndexPlan::Sample {
-            rows_per_table: 20_000,
-        },
-        &Bounds {
-            time_ms: 60_000.0,
-            ..Bounds::default()
-        },
-        &askdb::clock::SystemClock::new(),
-    ));
+    let values = support::value_index(&db, session.schema());
     session.set_values(std::sync::Arc::new(values));
     let question = "How many people live in Poland?";
     let answered = || vec![calls(vec![final_answer("a", "answered", "SELECT 1")])];

@@ -52,18 +52,7 @@ fn merged() -> &'static PathBuf {
 }
 
 fn values_of(db: &RusqliteDb, session: &Session) -> Arc<ValueIndex> {
-    Arc::new(futures::executor::block_on(values::build(
-        db,
-        session.schema(),
-        &IndexPlan::Sample {
-            rows_per_table: 20_000,
-        },
-        &Bounds {
-            time_ms: 60_000.0,
-            ..Bounds::default()
-        },
-        &SystemClock::new(),
-    )))
+    Arc::new(support::value_index(db, session.schema()))
 }
 
 /// The question's own message in the first request (the question, then what goes with it).

@@ -100,3 +100,24 @@ impl Database for RusqliteDb {
         self.0.run(sql, values, limits).await
     }
 }
+
+/// The value index the page builds for a database in memory (a sample of each table), with a
+/// minute to build it in (a debug build is slow), for the tests that ask with values.
+pub fn value_index(
+    db: &RusqliteDb,
+    schema: &askdb::engine::Schema,
+) -> askdb::search::values::ValueIndex {
+    use askdb::agent::selection::values::{build, Bounds, IndexPlan};
+    futures::executor::block_on(build(
+        db,
+        schema,
+        &IndexPlan::Sample {
+            rows_per_table: 20_000,
+        },
+        &Bounds {
+            time_ms: 60_000.0,
+            ..Bounds::default()
+        },
+        &askdb::clock::SystemClock::new(),
+    ))
+}
