@@ -55,6 +55,11 @@ impl<'a> CandidateReplay<'a> {
         }
     }
 
+    /// The replayed models themselves, in the candidates' order.
+    pub fn into_models(self) -> Vec<ReplayLlm<'a>> {
+        self.llms
+    }
+
     /// Every difference found so far, candidate by candidate.
     pub fn differences(&self) -> Vec<Difference> {
         self.llms.iter().flat_map(ReplayLlm::differences).collect()

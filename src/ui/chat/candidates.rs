@@ -3,17 +3,12 @@
 //! answer; on a split each distinct result is shown with its SQL and how many candidates gave
 //! it, and the person chooses one or rephrases the question. Nothing is chosen for them.
 
+use super::runner::agreed;
 use super::transcript::{Transcript, TranscriptView};
 use super::{chat_state, ChatState, Exchange};
-use crate::agent::candidates::{CandidateAgents, Candidates};
-use crate::agent::{AgentConfig, AgentEvent, Session};
-use crate::browser::{now_ms, BrowserClock};
-use crate::conversation::{ModelInfo, RecordedQuestion, Recorder, RunSettings};
-use crate::engine::page::ModelDatabase;
-use crate::engine::QueryLimits;
-use crate::llm::{LlmProvider, Usage};
+use crate::agent::candidates::Candidates;
+use crate::llm::Usage;
 use crate::present::markdown::plain_text;
-use crate::settings::ModelSettings;
 use crate::ui::result_table::ResultView;
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -45,6 +40,11 @@ impl CandidateRun {
         }
     }
 
+    /// How many candidates there are.
+    pub fn count(&self) -> usize {
+        self.transcripts.with_value(Vec::len)
+    }
+
     /// Candidate `index`'s transcript.
     pub fn transcript(&self, index: usize) -> Option<Transcript> {
         self.transcripts.with_value(|list| list.get(index).copied())
@@ -69,91 +69,15 @@ impl CandidateRun {
 }
 
 impl ChatState {
-    /// Draws the candidates of `exchange` (which has a [`CandidateRun`]) with the person's
-    /// model until all have ended or Stop is pressed, each one recorded for a saved
-    /// conversation. `None` when another database was opened meanwhile.
-    #[allow(clippy::too_many_arguments)]
-    pub(super) async fn draw_candidates<L: LlmProvider>(
-        self,
-        session: Session,
-        exchange: Exchange,
-        generation: u64,
-        stopped: super::Stopped,
-        db: &ModelDatabase,
-        llm: &L,
-        settings: &ModelSettings,
-        config: AgentConfig,
-        limits: QueryLimits,
-    ) -> Option<Candidates> {
-        let clock = BrowserClock;
-        // The same model for each, recorded apart; every request goes into the ledger.
-        let recorders: Vec<Recorder<'_, L>> = (0..config.candidates)
-            .map(|_| Recorder::new(llm, &clock))
-            .collect();
-        let run_settings = RunSettings::new(&config, &limits);
-        let agents = CandidateAgents {
-            db,
-            llms: recorders.iter().collect(),
-            clock: &clock,
-            config,
-            evidence_limits: limits,
+    /// The candidates of `exchange` have ended (`drawn`, in `elapsed_ms`): what they gave is
+    /// shown and said once, and the agreed answer, if any, becomes the answer.
+    pub(super) fn show_drawn(&self, exchange: Exchange, drawn: &Candidates, elapsed_ms: f64) {
+        let Some(run) = exchange.candidates else {
+            return;
         };
-        let started = now_ms();
-        let drawn = self
-            .draw(session, exchange, generation, stopped, agents)
-            .await?;
-        let turns = recorders.iter().map(Recorder::turns).collect();
-        let question = exchange.question.get_value();
-        let elapsed_ms = now_ms() - started;
-        exchange
-            .recording
-            .set_value(Some(RecordedQuestion::with_candidates(
-                &question, &drawn, turns, None, elapsed_ms,
-            )));
-        let model = ModelInfo::new(settings.provider, &settings.model, &settings.endpoint_url());
-        self.recorded_with.set_value(Some((model, run_settings)));
-        Some(drawn)
-    }
-
-    /// Draws the candidates of `exchange` with `agents` (live, or replaying a recording) until
-    /// all have ended or Stop is pressed; the agreed answer, if any, becomes the answer and
-    /// what follow-ups remember. `None` when another database was opened meanwhile.
-    pub(super) async fn draw<L: LlmProvider + ?Sized>(
-        self,
-        mut session: Session,
-        exchange: Exchange,
-        generation: u64,
-        stopped: super::Stopped,
-        agents: CandidateAgents<'_, ModelDatabase, L>,
-    ) -> Option<Candidates> {
-        let run = exchange.candidates?;
-        session.set_knowledge(crate::ui::knowledge::model_view_knowledge(self.app));
-        if let Some(values) = self.app.assistant.values.with_untracked(|v| v.index()) {
-            session.set_values(values);
-        }
-        let owner = self.owner.get_value();
-        let transcripts = run.transcripts.get_value();
-        let question = exchange.question.get_value();
-        let started = now_ms();
-        let mut show = |index: usize, event: AgentEvent| {
-            if let Some(transcript) = transcripts.get(index) {
-                owner.with(|| transcript.record(event));
-            }
-        };
-        let drawn = agents.ask(&session, &question, &mut show, stopped).await;
-        if self.generation.get_value() != generation {
-            return None;
-        }
-        let elapsed_ms = now_ms() - started;
         let stopped = drawn.stopped();
-        // Stopped, nothing is taken: the person stopped the question.
-        let agreed = drawn.agreement.agreed().filter(|_| !stopped);
-        if let Some(answer) = agreed.and_then(|index| drawn.answers[index].answer()) {
-            session.remember(&question, answer);
-        }
-        self.session.set_value(Some(session));
-        self.totals.update(|t| t.add(drawn.usage(), elapsed_ms));
         if stopped {
+            let transcripts = run.transcripts.get_value();
             for (transcript, answer) in transcripts.iter().zip(&drawn.answers) {
                 if answer.stopped() {
                     transcript.stopped();
@@ -163,6 +87,7 @@ impl ChatState {
         run.elapsed_ms.set_value(Some(elapsed_ms));
         run.drawn.set(Some(drawn.clone()));
         // Said once, with the answer when they agree (on a split the person chooses one).
+        let agreed = agreed(drawn);
         let summary = drawn.agreement.summary();
         let answer = agreed.and_then(|index| drawn.answers[index].answer());
         self.announce(match (stopped, answer) {
@@ -174,9 +99,8 @@ impl ChatState {
             (false, None) => format!("{summary}."),
         });
         if let Some(index) = agreed {
-            take_answer(exchange, &drawn, index);
+            take_answer(exchange, drawn, index);
         }
-        Some(drawn)
     }
 
     /// The person chose candidate `index`'s answer on a split: it becomes the answer, and what

@@ -5,15 +5,18 @@
 //! `fetch`, and the browser's clock. Its events fill the transcript as they come; its answer's
 //! SQL is run again by the page. One [`Session`] per open database holds the conversation.
 //!
+//! Every question, asked or replayed, of one model or of candidates, runs through one
+//! [`QuestionRun`] (`runner`), which owns what they share (the session, the totals, the end).
 //! Each live question is recorded at the model's boundary ([`Recorder`]) so that the
 //! conversation can be saved (`save`); a saved one is replayed (`replay`) through the same
-//! agent with the recorded model turns.
+//! runner with the recorded model turns.
 
 mod announce;
 mod answer;
 mod candidates;
 mod question;
 mod replay;
+mod runner;
 mod save;
 mod setup_line;
 mod transcript;
@@ -24,22 +27,22 @@ use super::lazy::{on_first_use, NotLoaded};
 use super::result_table::QueryOutcome;
 use super::settings::{ModelChoice, SettingsButton, SettingsPanel};
 use super::state::AppState;
-use super::task::{Started, Stopped, Task};
+use super::task::{Started, Task};
 use super::{app_state, markdown_view::MarkdownView};
-use crate::agent::{Agent, AgentConfig, AgentError, AgentEvent, Answer, Failure, Session};
+use crate::agent::{Answer, Failure, Session};
 use crate::browser::BrowserClock;
 use crate::conversation::ConversationFile;
 use crate::conversation::{ModelInfo, Pace, RecordedQuestion, Recorder, RunSettings};
 use crate::engine::page::ModelDatabase;
 use crate::engine::ReadStats;
-use crate::engine::{query_bound, QueryLimits, Schema};
-use crate::llm::{LlmError, LlmProvider, Usage};
-use crate::present::demo_endpoint::limit_sentence;
+use crate::engine::Schema;
+use crate::llm::Usage;
 use crate::present::readiness::not_ready as not_ready_sentence;
 use crate::settings::readiness::{Asking, NotReady};
 use candidates::CandidateRun;
 use leptos::prelude::*;
 use replay::ReplayInfo;
+use runner::QuestionRun;
 use std::cell::Cell;
 use std::sync::Arc;
 use transcript::{Transcript, TranscriptView};
@@ -92,6 +95,19 @@ impl Exchange {
             replayed: true,
             candidates: candidates.map(CandidateRun::new),
             ..Exchange::new(recorded.question.clone())
+        }
+    }
+
+    /// How many models it is asked of: one, or one per candidate.
+    fn models(&self) -> usize {
+        self.candidates.map_or(1, |run| run.count())
+    }
+
+    /// The transcript of `candidate`'s steps (of the question's, with no candidates).
+    fn transcript_of(&self, candidate: Option<usize>) -> Option<Transcript> {
+        match self.candidates {
+            Some(run) => run.transcript(candidate.unwrap_or_default()),
+            None => Some(self.transcript),
         }
     }
 
@@ -261,16 +277,9 @@ impl ChatState {
         self.error.set(Some(not_loaded.to_string()));
     }
 
+    /// Runs `asked` with the person's model (one per candidate, each recorded for a saved
+    /// conversation), then records it and shows its answer's rows.
     async fn run(self, asked: Asked, connection: Connection, started: Started) {
-        // Taken out while the question runs; none when another database was opened meanwhile.
-        if self.generation.get_value() != asked.generation {
-            return;
-        }
-        let Some(session) = self.session.try_update_value(Option::take).flatten() else {
-            self.error
-                .set(Some(not_ready_sentence(&NotReady::NoDatabase)));
-            return;
-        };
         let Connection {
             db,
             llm,
@@ -281,132 +290,49 @@ impl ChatState {
         // Everything the question runs, its re-run included, shares one read budget.
         let _budget = db.database().question_budget(settings.read_budget_bytes());
         let reads_before = db.database().total_reads();
-        let app = self.app;
-        let asked_question = asked.question.clone();
-        let note_reads = |exchange: Exchange| {
-            if let (Some(before), Some(now)) = (reads_before, db.database().total_reads()) {
-                exchange.reads.set(Some(now.since(before)));
-            }
-            app.note_question_reads(&asked_question, db.database(), reads_before);
-        };
-        if asked.exchange.candidates.is_some() {
-            let (exchange, generation) = (asked.exchange, asked.generation);
-            let stopped = started.stopped.clone();
-            let drawn = self
-                .draw_candidates(
-                    session, exchange, generation, stopped, &db, &llm, &settings, config, limits,
-                )
-                .await;
-            drop(started);
-            note_reads(exchange);
-            let agreed = drawn.is_some_and(|d| d.agreed().is_some() && !d.stopped());
-            if agreed && self.question.get_untracked().trim() == asked.question {
-                self.question.set(String::new());
-            }
-            return;
-        }
+        let (question, exchange) = (asked.question, asked.exchange);
         let clock = BrowserClock;
-        let recorder = Recorder::new(&llm, &clock);
+        // The same model for each candidate, recorded apart; every request goes into the ledger.
+        let recorders: Vec<Recorder<'_, _>> = (0..exchange.models())
+            .map(|_| Recorder::new(&llm, &clock))
+            .collect();
         let run_settings = RunSettings::new(&config, &limits);
-        let (question, exchange) = (asked.question.clone(), asked.exchange);
-        let outcome = self
-            .drive(
-                session,
-                asked,
-                started.stopped.clone(),
-                &db,
-                &recorder,
-                config,
-            )
-            .await;
+        let run = QuestionRun::new(self, exchange, asked.generation, started.stopped.clone());
+        let ran = run.ask(&db, &recorders, config, limits).await;
         // The question is over: a new one may be asked while its answer's SQL runs again.
         drop(started);
-        let Some(result) = outcome else {
+        let Some(ran) = ran else {
+            // Another database was opened meanwhile; what this question read still counts.
+            self.note_reads(&question, exchange, &db, reads_before);
             return;
         };
-        exchange.recording.set_value(Some(RecordedQuestion::new(
-            &question,
-            recorder.turns(),
-            &result,
-        )));
+        let turns = recorders.iter().map(Recorder::turns).collect();
+        exchange
+            .recording
+            .set_value(Some(ran.recording(&question, turns)));
         let model = ModelInfo::new(settings.provider, &settings.model, &settings.endpoint_url());
         self.recorded_with.set_value(Some((model, run_settings)));
-        if result.is_ok() && self.question.get_untracked().trim() == question {
+        if ran.answered() && self.question.get_untracked().trim() == question {
             // The box is emptied for the next question, unless one is being typed.
             self.question.set(String::new());
         }
-        self.show_evidence(exchange, &db, &limits).await;
-        note_reads(exchange);
+        run.show_evidence(&ran, &db, &limits).await;
+        self.note_reads(&question, exchange, &db, reads_before);
     }
 
-    /// Runs the agent on `asked` with `llm` and the database the model sees, its steps shown as
-    /// they come, until it answers, fails or is `stopped`; the session goes back to the chat.
-    /// `None` when another database was opened meanwhile: the question belongs to the old one.
-    async fn drive<L: LlmProvider>(
-        self,
-        mut session: Session,
-        asked: Asked,
-        stopped: Stopped,
+    /// What the question read since `before`: on its exchange and in the ledger's list.
+    fn note_reads(
+        &self,
+        question: &str,
+        exchange: Exchange,
         db: &ModelDatabase,
-        llm: &L,
-        config: AgentConfig,
-    ) -> Option<Result<Answer, Failure>> {
-        // The notes as they are now: one saved since the last question counts.
-        session.set_knowledge(super::knowledge::model_view_knowledge(self.app));
-        if let Some(values) = self.app.assistant.values.with_untracked(|v| v.index()) {
-            session.set_values(values);
+        before: Option<ReadStats>,
+    ) {
+        if let (Some(before), Some(now)) = (before, db.database().total_reads()) {
+            exchange.reads.set(Some(now.since(before)));
         }
-        let clock = BrowserClock;
-        let agent = Agent::new(db, llm, &clock, config);
-        let owner = self.owner.get_value();
-        let exchange = asked.exchange;
-        let mut show = |event: AgentEvent| owner.with(|| exchange.transcript.record(event));
-        let result = agent
-            .ask(&mut session, &asked.question, &mut show, stopped)
-            .await;
-        if self.generation.get_value() != asked.generation {
-            return None;
-        }
-        self.session.set_value(Some(session));
-        match &result {
-            Ok(answer) => {
-                self.totals
-                    .update(|t| t.add(answer.usage, answer.elapsed_ms));
-                self.announce_answer(answer);
-            }
-            Err(failure) => {
-                self.totals
-                    .update(|t| t.add(failure.usage, failure.elapsed_ms));
-                match &failure.error {
-                    AgentError::Cancelled => exchange.transcript.stopped(),
-                    AgentError::Llm(LlmError::Proxy(refusal)) if refusal.is_limit() => {
-                        let said =
-                            limit_sentence(refusal, js_sys::Date::now(), local_offset_minutes);
-                        self.announce(said.clone());
-                        self.limit_reached.set(Some(said));
-                    }
-                    _ => self.error.set(Some(sentence(&failure.to_string()))),
-                }
-            }
-        }
-        exchange.outcome.set(Some(result.clone()));
-        Some(result)
-    }
-
-    /// Re-runs the answer's SQL on `db`, the database the agent asked (the copy, when
-    /// something is hidden), to show its rows as this page gets them.
-    async fn show_evidence(&self, exchange: Exchange, db: &ModelDatabase, limits: &QueryLimits) {
-        let Some((sql, values)) = exchange
-            .answer()
-            .and_then(|answer| Some((answer.sql?, answer.values)))
-        else {
-            return;
-        };
-        // With its values bound, as it ran for the agent (none unless in safe mode).
-        let rerun = query_bound(db, &sql, &values, limits).await;
-        exchange
-            .evidence
-            .set(Some(rerun.map(Arc::new).map_err(|e| e.to_string())));
+        self.app
+            .note_question_reads(question, db.database(), before);
     }
 
     /// What the current (or last) question read from a database read on demand, once over.

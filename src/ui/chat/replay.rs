@@ -6,12 +6,14 @@
 use super::super::connection::ready;
 use super::super::lazy::on_first_use;
 use super::super::task::Started;
+use super::runner::{QuestionRun, Ran};
 use super::transcript::Transcript;
-use super::{chat_state, Asked, ChatState, Exchange};
+use super::{chat_state, ChatState, Exchange};
+use crate::agent::Session;
 use crate::browser::BrowserClock;
 use crate::conversation::replay::{DEFAULT_PACE_MS, SLOWEST_PACE_MS};
 use crate::conversation::{
-    other_agreement, CandidateReplay, ConversationFile, Difference, ReplayLlm,
+    other_agreement, CandidateReplay, ConversationFile, Difference, RecordedQuestion, ReplayLlm,
 };
 use crate::count::plural;
 use crate::engine::page::ModelDatabase;
@@ -134,90 +136,72 @@ impl ChatState {
         db: Rc<ModelDatabase>,
         started: Started,
     ) {
-        // Taken out while it plays; none when another database was opened meanwhile.
-        if self.generation.get_value() != generation {
+        // None when another database was opened meanwhile.
+        if self.generation.get_value() != generation || self.session.with_value(Option::is_none) {
             return;
         }
-        let Some(mut session) = self.session.try_update_value(Option::take).flatten() else {
-            return;
-        };
-        session.forget_conversation();
+        self.session
+            .update_value(|session| session.iter_mut().for_each(Session::forget_conversation));
         let clock = BrowserClock;
         let config = file.settings.replay_config(&file.model.name);
         let limits = file.settings.evidence_limits();
-        let mut session = Some(session);
         for recorded in &file.questions {
-            let Some(current) = session.take() else {
-                break;
-            };
             let exchange = self
                 .owner
                 .with_value(|owner| owner.with(|| Exchange::replayed(recorded)));
             self.exchanges.update(|list| list.push(exchange));
-            let owner = self.owner.get_value();
-            let replay = self.replay;
-            if let (Some(candidates), Some(run)) = (&recorded.candidates, exchange.candidates) {
-                let on_difference = move |difference: &Difference| {
-                    let index = difference.candidate.unwrap_or_default();
-                    if let Some(transcript) = run.transcript(index) {
-                        owner.with(|| mark(transcript, replay, difference));
-                    }
-                };
-                let pace = self.pace.get_value();
-                let models = CandidateReplay::new(candidates, &clock, &pace, on_difference);
-                let agents = models.agents(&*db, &clock, config.clone(), limits);
-                let stopped = started.stopped.clone();
-                let Some(drawn) = self
-                    .draw(current, exchange, generation, stopped, agents)
-                    .await
-                else {
-                    return; // another database was opened: this replay is over
-                };
-                if let Some(why) = other_agreement(candidates, &drawn) {
+            let models = self.recorded_models(recorded, exchange, &clock);
+            let run = QuestionRun::new(self, exchange, generation, started.stopped.clone());
+            let Some(ran) = run.ask(&db, &models, config.clone(), limits).await else {
+                return; // another database was opened: this replay is over
+            };
+            run.show_evidence(&ran, &db, &limits).await;
+            let candidates = recorded.candidates.as_ref();
+            if let (Some(candidates), Ran::Several { drawn, .. }) = (candidates, &ran) {
+                if let (Some(why), Some(run)) =
+                    (other_agreement(candidates, drawn), exchange.candidates)
+                {
                     run.recorded_otherwise(why);
                     self.replay
                         .update(|r| r.iter_mut().for_each(|r| r.differences += 1));
                 }
-                if drawn.stopped() {
-                    self.replay
-                        .update(|r| r.iter_mut().for_each(|r| r.stopped = true));
-                    break;
-                }
-                if let Some(chosen) = candidates.chosen {
-                    self.take_choice(exchange, chosen);
-                }
-                session = self.session.try_update_value(Option::take).flatten();
-                continue;
             }
-            let llm = ReplayLlm::new(recorded.turns.clone(), &clock, self.pace.get_value())
-                .on_difference(move |difference| {
-                    owner.with(|| mark(exchange.transcript, replay, difference));
-                });
-            let asked = Asked {
-                question: recorded.question.clone(),
-                exchange,
-                generation,
-            };
-            let stopped = started.stopped.clone();
-            let Some(result) = self
-                .drive(current, asked, stopped, &db, &llm, config.clone())
-                .await
-            else {
-                return; // another database was opened: this replay is over
-            };
-            self.show_evidence(exchange, &db, &limits).await;
-            if result.is_err_and(|f| f.error == crate::agent::AgentError::Cancelled) {
+            if ran.stopped() {
                 self.replay
                     .update(|r| r.iter_mut().for_each(|r| r.stopped = true));
                 break;
             }
-            session = self.session.try_update_value(Option::take).flatten();
-        }
-        if let Some(session) = session {
-            self.session.set_value(Some(session));
+            if let Some(chosen) = candidates.and_then(|c| c.chosen) {
+                self.take_choice(exchange, chosen);
+            }
         }
         self.replay
             .update(|r| r.iter_mut().for_each(|r| r.playing = false));
+    }
+
+    /// The recorded models of `recorded` (one, or one per candidate), at the replay's pace;
+    /// each tool result that differs from the recording is marked at its step.
+    fn recorded_models<'a>(
+        &self,
+        recorded: &RecordedQuestion,
+        exchange: Exchange,
+        clock: &'a BrowserClock,
+    ) -> Vec<ReplayLlm<'a>> {
+        let (owner, replay, pace) = (self.owner.get_value(), self.replay, self.pace.get_value());
+        let on_difference = move |difference: &Difference| {
+            if let Some(transcript) = exchange.transcript_of(difference.candidate) {
+                owner.with(|| mark(transcript, replay, difference));
+            }
+        };
+        match &recorded.candidates {
+            Some(candidates) => {
+                CandidateReplay::new(candidates, clock, &pace, on_difference).into_models()
+            }
+            None => {
+                vec![ReplayLlm::new(recorded.turns.clone(), clock, pace)
+                    .on_difference(on_difference)]
+            }
+        }
     }
 }
 
