@@ -111,9 +111,12 @@ background "datasette setup" setup_datasette
 # built and run beside them. Two test files at a time (node's default on two cores is one); the
 # files are listed (not the folder, which Node 22 and later do not accept). Beside the spec
 # output, tests/e2e/file-times.mjs writes how long each file took, printed at the end.
+# askdb-proxy builds beside the test page: the page's last step (one codegen unit, fat LTO) uses
+# one core, and the proxy's dependencies (a debug build the native tests reuse) take the other.
+background "proxy build" cargo build -p askdb-proxy
 step "test page build" env ASKDB_FEATURES=test-hooks trunk build --offline --release --dist "$TEST_PAGE"
 step "mdbook for the e2e tests" setup_mdbook
-step "proxy build" cargo build -p askdb-proxy
+finish "proxy build"
 finish "datasette setup"
 E2E_FILES=(tests/e2e/*.test.mjs)
 E2E_TIMES="$LOG_DIR/e2e-file-times.txt"
