@@ -2,6 +2,7 @@
 
 use super::format::RecordedTurn;
 use crate::clock::Clock;
+use crate::llm::stream::Delta;
 use crate::llm::{ChatRequest, LlmError, LlmProvider, Message, ModelReply};
 use std::cell::RefCell;
 
@@ -46,9 +47,19 @@ impl<'a, L: LlmProvider + ?Sized> Recorder<'a, L> {
 
 impl<L: LlmProvider + ?Sized> LlmProvider for Recorder<'_, L> {
     async fn complete(&self, request: &ChatRequest) -> Result<ModelReply, LlmError> {
+        self.complete_streaming(request, &mut |_| {}).await
+    }
+
+    /// A streamed reply is recorded as it ends, whole: a saved conversation is the same
+    /// whether the replies were streamed or not.
+    async fn complete_streaming(
+        &self,
+        request: &ChatRequest,
+        on_delta: &mut dyn FnMut(Delta),
+    ) -> Result<ModelReply, LlmError> {
         self.keep_results(request);
         let started = self.clock.now_ms();
-        let reply = self.inner.complete(request).await?;
+        let reply = self.inner.complete_streaming(request, on_delta).await?;
         let elapsed_ms = (self.clock.now_ms() - started).max(0.0).round();
         self.turns
             .borrow_mut()

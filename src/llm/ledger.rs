@@ -178,6 +178,34 @@ impl<H: HttpClient, C: Clock> RecordedHttp<H, C> {
 
 impl<H: HttpClient, C: Clock> HttpClient for RecordedHttp<H, C> {
     async fn post(&self, request: &HttpRequest) -> Result<HttpResponse, TransportError> {
+        let pending = self.sent(request);
+        let result = self.inner.post(request).await;
+        self.answered(pending, &result);
+        result
+    }
+
+    /// A stream's pieces go on to `on_body` as they come, and are kept: a question stopped
+    /// mid-stream leaves in the ledger what had come by then.
+    async fn post_streaming(
+        &self,
+        request: &HttpRequest,
+        on_body: &mut dyn FnMut(&[u8]),
+    ) -> Result<HttpResponse, TransportError> {
+        let pending = self.sent(request);
+        let mut keep = |bytes: &[u8]| {
+            pending.received.borrow_mut().extend_from_slice(bytes);
+            on_body(bytes);
+        };
+        let result = self.inner.post_streaming(request, &mut keep).await;
+        self.answered(pending, &result);
+        result
+    }
+}
+
+impl<H: HttpClient, C: Clock> RecordedHttp<H, C> {
+    /// `request` goes into the ledger as waiting; until [`Self::answered`], dropping what this
+    /// returns (the question was stopped) marks it stopped.
+    fn sent(&self, request: &HttpRequest) -> MarkStoppedOnDrop<'_, C> {
         let secrets = Secrets::of(request);
         let started = self.clock.now_ms();
         let index = self.ledger.push(LedgerEntry {
@@ -193,21 +221,29 @@ impl<H: HttpClient, C: Clock> HttpClient for RecordedHttp<H, C> {
             bytes_received: 0,
             usage: None,
         });
-        // If this future is dropped (the question was stopped), the entry says so.
-        let mut pending = MarkStoppedOnDrop {
+        MarkStoppedOnDrop {
             ledger: &self.ledger,
             index,
             clock: &self.clock,
             started,
+            secrets,
+            received: RefCell::new(Vec::new()),
             armed: true,
-        };
+        }
+    }
 
-        let result = self.inner.post(request).await;
+    /// The answer to the request `pending` stands for, or why none came.
+    fn answered(
+        &self,
+        mut pending: MarkStoppedOnDrop<'_, C>,
+        result: &Result<HttpResponse, TransportError>,
+    ) {
         pending.armed = false;
-        let duration = Some(self.clock.now_ms() - started);
-        self.ledger.update(index, |entry| {
+        let duration = Some(self.clock.now_ms() - pending.started);
+        let secrets = &pending.secrets;
+        self.ledger.update(pending.index, |entry| {
             entry.duration_ms = duration;
-            match &result {
+            match result {
                 Ok(response) => {
                     entry.outcome = RequestOutcome::Answered {
                         status: response.status,
@@ -227,7 +263,6 @@ impl<H: HttpClient, C: Clock> HttpClient for RecordedHttp<H, C> {
                 }
             }
         });
-        result
     }
 }
 
@@ -236,6 +271,10 @@ struct MarkStoppedOnDrop<'a, C: Clock> {
     index: usize,
     clock: &'a C,
     started: f64,
+    /// The request's credentials, cut out of whatever is kept of its answer.
+    secrets: Secrets,
+    /// A stream's bytes so far.
+    received: RefCell<Vec<u8>>,
     armed: bool,
 }
 
@@ -243,9 +282,13 @@ impl<C: Clock> Drop for MarkStoppedOnDrop<'_, C> {
     fn drop(&mut self) {
         if self.armed {
             let duration = Some(self.clock.now_ms() - self.started);
+            let received = self.received.take();
+            let body = self.secrets.scrub(&String::from_utf8_lossy(&received));
             self.ledger.update(self.index, |entry| {
                 entry.outcome = RequestOutcome::Stopped;
                 entry.duration_ms = duration;
+                entry.bytes_received = received.len();
+                entry.response_body = body;
             });
         }
     }

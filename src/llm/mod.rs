@@ -13,6 +13,8 @@ pub mod http;
 pub mod ledger;
 mod provider;
 pub mod retry;
+pub mod sse;
+pub mod stream;
 pub mod text_calls;
 pub mod wire;
 
@@ -362,4 +364,16 @@ impl std::error::Error for LlmError {}
 #[allow(async_fn_in_trait)]
 pub trait LlmProvider {
     async fn complete(&self, request: &ChatRequest) -> Result<ModelReply, LlmError>;
+
+    /// The same, with what the reply adds handed to `on_delta` as it is written, when the
+    /// provider streams; one that does not (a replay, a script) gives the whole reply only,
+    /// which is this default.
+    async fn complete_streaming(
+        &self,
+        request: &ChatRequest,
+        on_delta: &mut dyn FnMut(stream::Delta),
+    ) -> Result<ModelReply, LlmError> {
+        let _ = on_delta;
+        self.complete(request).await
+    }
 }

@@ -72,4 +72,25 @@ impl std::error::Error for TransportError {}
 #[allow(async_fn_in_trait)]
 pub trait HttpClient {
     async fn post(&self, request: &HttpRequest) -> Result<HttpResponse, TransportError>;
+
+    /// The same POST, with each piece of a successful event-stream answer's body handed to
+    /// `on_body` as it arrives (never any other answer's: an error is read whole). The whole
+    /// answer still comes back at the end, its body every piece together. A client that cannot
+    /// read a body in pieces hands the whole of it at once, which is this default.
+    async fn post_streaming(
+        &self,
+        request: &HttpRequest,
+        on_body: &mut dyn FnMut(&[u8]),
+    ) -> Result<HttpResponse, TransportError> {
+        let response = self.post(request).await?;
+        if streams_its_body(&response) {
+            on_body(response.body.as_bytes());
+        }
+        Ok(response)
+    }
+}
+
+/// Whether an answer's body is read in pieces as it comes: a success that is an event stream.
+pub fn streams_its_body(response: &HttpResponse) -> bool {
+    response.is_success() && super::stream::is_event_stream(response)
 }

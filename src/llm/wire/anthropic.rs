@@ -13,6 +13,8 @@ use super::{
     success_json, temperature, Caching, EndpointConfig, ProviderDescriptor,
 };
 use crate::llm::http::{HttpRequest, HttpResponse};
+use crate::llm::sse::SseEvent;
+use crate::llm::stream::{self, Delta, StreamAssembler};
 use crate::llm::{ChatRequest, LlmError, Message, ModelReply, RawToolCall, Usage};
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -278,4 +280,189 @@ struct MessageUsage {
     cache_creation_input_tokens: Option<u64>,
     #[serde(default)]
     cache_read_input_tokens: Option<u64>,
+}
+
+/// The same request, streamed (`"stream": true`).
+pub fn stream_request(mut request: HttpRequest) -> HttpRequest {
+    if let Ok(mut body) = serde_json::from_str::<Value>(&request.body) {
+        body["stream"] = json!(true);
+        request.body = body.to_string();
+    }
+    request
+}
+
+/// A streamed message: `message_start` (the usage so far), for each content block a
+/// `content_block_start`, its `content_block_delta`s (`text_delta`, or `input_json_delta`: a
+/// tool call's input in pieces) and `content_block_stop`; `message_delta` (the stop reason, the
+/// usage now), `message_stop`. `ping`s come at any time, and an `error` event may end it.
+#[derive(Debug, Default)]
+pub struct Assembler {
+    /// The blocks by their `index`, as `content_block_start` gave them.
+    blocks: Vec<Value>,
+    /// A tool call's input as written so far, by block index.
+    inputs: Vec<String>,
+    stop_reason: Option<Value>,
+    usage: serde_json::Map<String, Value>,
+    stopped: bool,
+}
+
+impl StreamAssembler for Assembler {
+    fn event(&mut self, event: &SseEvent) -> Result<Vec<Delta>, LlmError> {
+        let data: Value =
+            serde_json::from_str(&event.data).map_err(|e| stream::not_json(&e, &event.data))?;
+        let index = data.get("index").and_then(Value::as_u64);
+        let index = index.and_then(|i| usize::try_from(i).ok());
+        match data.get("type").and_then(Value::as_str).unwrap_or_default() {
+            "message_start" => self.add_usage(data.pointer("/message/usage")),
+            "content_block_start" => return Ok(self.block_start(index, &data)),
+            "content_block_delta" => return Ok(self.block_delta(index, &data)),
+            "message_delta" => {
+                if let Some(reason) = data.pointer("/delta/stop_reason") {
+                    self.stop_reason = Some(reason.clone());
+                }
+                self.add_usage(data.get("usage"));
+            }
+            "message_stop" => self.stopped = true,
+            "error" => return Err(stream_error(&data)),
+            // ping, content_block_stop, and events added after this was written.
+            _ => {}
+        }
+        Ok(Vec::new())
+    }
+
+    fn whole_body(self: Box<Self>) -> Result<Value, LlmError> {
+        if !self.stopped {
+            return Err(stream::cut_short());
+        }
+        let mut content = self.blocks;
+        for (block, input) in content.iter_mut().zip(&self.inputs) {
+            if block.get("type").and_then(Value::as_str) == Some("tool_use") && !input.is_empty() {
+                // Broken JSON from the model is kept as text: the call then fails, and its
+                // error result tells the model why (as a whole reply's odd input would).
+                block["input"] =
+                    serde_json::from_str(input).unwrap_or_else(|_| Value::String(input.clone()));
+            }
+        }
+        Ok(json!({
+            "type": "message",
+            "role": "assistant",
+            "content": content,
+            "stop_reason": self.stop_reason,
+            "usage": self.usage,
+        }))
+    }
+}
+
+impl Assembler {
+    /// The usage counts in `usage` (each one the total so far) over those known.
+    fn add_usage(&mut self, usage: Option<&Value>) {
+        if let Some(Value::Object(counts)) = usage {
+            for (name, count) in counts {
+                if !count.is_null() {
+                    self.usage.insert(name.clone(), count.clone());
+                }
+            }
+        }
+    }
+
+    /// A block begins: text (which may already hold some), a tool call (named now), or a
+    /// kind askdb does not use. Blocks come in order; one out of order is not kept.
+    fn block_start(&mut self, index: Option<usize>, data: &Value) -> Vec<Delta> {
+        let Some(block) = data.get("content_block") else {
+            return Vec::new();
+        };
+        if index != Some(self.blocks.len()) {
+            return Vec::new();
+        }
+        self.blocks.push(block.clone());
+        self.inputs.push(String::new());
+        let tool_calls_before = self.tool_calls_before(self.blocks.len() - 1);
+        match block.get("type").and_then(Value::as_str) {
+            Some("text") => block
+                .get("text")
+                .and_then(Value::as_str)
+                .filter(|text| !text.is_empty())
+                .map(|text| vec![Delta::Text(text.to_string())])
+                .unwrap_or_default(),
+            Some("tool_use") => vec![Delta::ToolCall {
+                index: tool_calls_before,
+                name: block
+                    .get("name")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_string(),
+            }],
+            _ => Vec::new(),
+        }
+    }
+
+    /// How many of the blocks before block `index` are tool calls: the number of its call, if
+    /// it is one.
+    fn tool_calls_before(&self, index: usize) -> usize {
+        self.blocks[..index]
+            .iter()
+            .filter(|b| b.get("type").and_then(Value::as_str) == Some("tool_use"))
+            .count()
+    }
+
+    /// More of block `index`: its text, or its tool call's input.
+    fn block_delta(&mut self, index: Option<usize>, data: &Value) -> Vec<Delta> {
+        let (Some(index), Some(delta)) = (index, data.get("delta")) else {
+            return Vec::new();
+        };
+        let Some(block) = self.blocks.get_mut(index) else {
+            return Vec::new();
+        };
+        match delta.get("type").and_then(Value::as_str) {
+            Some("text_delta") => {
+                let text = delta
+                    .get("text")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default();
+                let so_far = block
+                    .get("text")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default();
+                block["text"] = Value::String(format!("{so_far}{text}"));
+                if text.is_empty() {
+                    return Vec::new();
+                }
+                vec![Delta::Text(text.to_string())]
+            }
+            Some("input_json_delta") => {
+                let piece = delta.get("partial_json").and_then(Value::as_str);
+                let piece = piece.unwrap_or_default();
+                self.inputs[index].push_str(piece);
+                if piece.is_empty() {
+                    return Vec::new();
+                }
+                vec![Delta::ToolArguments {
+                    index: self.tool_calls_before(index),
+                    piece: piece.to_string(),
+                }]
+            }
+            // Thinking and signatures: not shown, not used.
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// An `error` event: the status its type stands for (the stream itself was a 200), read as a
+/// whole error answer is.
+fn stream_error(data: &Value) -> LlmError {
+    let status = match data.pointer("/error/type").and_then(Value::as_str) {
+        Some("invalid_request_error") => 400,
+        Some("authentication_error") => 401,
+        Some("permission_error") => 403,
+        Some("not_found_error") => 404,
+        Some("request_too_large") => 413,
+        Some("rate_limit_error") => 429,
+        Some("overloaded_error") => 529,
+        _ => 500,
+    };
+    parse_error(&HttpResponse {
+        status,
+        headers: Vec::new(),
+        body: data.to_string(),
+    })
 }

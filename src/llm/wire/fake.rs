@@ -11,6 +11,8 @@ use super::{
     ProviderDescriptor,
 };
 use crate::llm::http::{HttpRequest, HttpResponse};
+use crate::llm::sse::SseEvent;
+use crate::llm::stream::{self, Delta, StreamAssembler};
 use crate::llm::{ChatRequest, LlmError, Message, ModelReply, RawToolCall, Usage};
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -75,6 +77,64 @@ pub fn parse_response(response: &HttpResponse) -> Result<ModelReply, LlmError> {
         usage: Usage::new(reply.tokens.input, reply.tokens.output),
         raw: None,
     })
+}
+
+/// Streamed, the reply comes as events `data: {"text": piece}`, `data: {"call": call}` and, last,
+/// `data: {"tokens": {…}}`.
+pub fn stream_request(mut request: HttpRequest) -> HttpRequest {
+    if let Ok(mut body) = serde_json::from_str::<Value>(&request.body) {
+        body["stream"] = json!(true);
+        request.body = body.to_string();
+    }
+    request
+}
+
+#[derive(Debug, Default)]
+pub struct Assembler {
+    text: String,
+    calls: Vec<Value>,
+    tokens: Option<Value>,
+}
+
+impl StreamAssembler for Assembler {
+    fn event(&mut self, event: &SseEvent) -> Result<Vec<Delta>, LlmError> {
+        let piece: Value =
+            serde_json::from_str(&event.data).map_err(|e| stream::not_json(&e, &event.data))?;
+        if let Some(text) = piece.get("text").and_then(Value::as_str) {
+            self.text.push_str(text);
+            return Ok(vec![Delta::Text(text.to_string())]);
+        }
+        if let Some(call) = piece.get("call") {
+            let name = call.get("name").and_then(Value::as_str).unwrap_or_default();
+            let index = self.calls.len();
+            let arguments = call.get("arguments").and_then(Value::as_str);
+            let deltas = vec![
+                Delta::ToolCall {
+                    index,
+                    name: name.to_string(),
+                },
+                Delta::ToolArguments {
+                    index,
+                    piece: arguments.unwrap_or_default().to_string(),
+                },
+            ];
+            self.calls.push(call.clone());
+            return Ok(deltas);
+        }
+        if let Some(tokens) = piece.get("tokens") {
+            self.tokens = Some(tokens.clone());
+        }
+        Ok(Vec::new())
+    }
+
+    fn whole_body(self: Box<Self>) -> Result<Value, LlmError> {
+        let tokens = self.tokens.ok_or_else(stream::cut_short)?;
+        Ok(json!({
+            "text": (!self.text.is_empty()).then_some(self.text),
+            "calls": self.calls,
+            "tokens": tokens,
+        }))
+    }
 }
 
 #[derive(Deserialize)]

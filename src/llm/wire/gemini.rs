@@ -9,6 +9,8 @@ use super::{
     success_json, temperature, Caching, EndpointConfig, ProviderDescriptor,
 };
 use crate::llm::http::{HttpRequest, HttpResponse};
+use crate::llm::sse::SseEvent;
+use crate::llm::stream::{self, Delta, StreamAssembler};
 use crate::llm::{ChatRequest, LlmError, Message, ModelReply, RawToolCall, ToolResult, Usage};
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
@@ -436,4 +438,121 @@ struct UsageMetadata {
     /// Gemini caches long prefixes by itself (implicit caching) and says how much it reused.
     #[serde(default)]
     cached_content_token_count: u64,
+}
+
+/// The same request, streamed: `:streamGenerateContent?alt=sse` in place of `:generateContent`.
+pub fn stream_request(mut request: HttpRequest) -> HttpRequest {
+    if let Some(model_path) = request.url.strip_suffix(":generateContent") {
+        request.url = format!("{model_path}:streamGenerateContent?alt=sse");
+    }
+    request
+}
+
+/// A streamed `generateContent`: each event is a reply of its own whose candidate holds the
+/// parts written since the last (text in pieces; a function call whole; a `thoughtSignature`
+/// possibly in a part of its own at the end), the usage so far, and, last, the `finishReason`.
+/// The parts are kept in order as they came: the model's turn goes back exactly so.
+#[derive(Debug, Default)]
+pub struct Assembler {
+    parts: Vec<Value>,
+    role: Option<Value>,
+    finish_reason: Option<Value>,
+    usage: Option<Value>,
+    prompt_feedback: Option<Value>,
+    calls: usize,
+}
+
+impl StreamAssembler for Assembler {
+    fn event(&mut self, event: &SseEvent) -> Result<Vec<Delta>, LlmError> {
+        let chunk: Value =
+            serde_json::from_str(&event.data).map_err(|e| stream::not_json(&e, &event.data))?;
+        if let Some(error) = chunk.get("error") {
+            let status = error.get("code").and_then(Value::as_u64);
+            let status = status
+                .and_then(|code| u16::try_from(code).ok())
+                .unwrap_or(500);
+            return Err(parse_error(&HttpResponse {
+                status,
+                headers: Vec::new(),
+                body: chunk.to_string(),
+            }));
+        }
+        if let Some(usage) = chunk.get("usageMetadata") {
+            self.usage = Some(usage.clone());
+        }
+        if let Some(feedback) = chunk.get("promptFeedback") {
+            self.prompt_feedback = Some(feedback.clone());
+        }
+        let Some(candidate) = chunk.pointer("/candidates/0") else {
+            return Ok(Vec::new());
+        };
+        if let Some(reason) = candidate.get("finishReason") {
+            self.finish_reason = Some(reason.clone());
+        }
+        if let Some(role) = candidate.pointer("/content/role") {
+            self.role = Some(role.clone());
+        }
+        let parts = candidate
+            .pointer("/content/parts")
+            .and_then(Value::as_array);
+        let mut deltas = Vec::new();
+        for part in parts.into_iter().flatten() {
+            deltas.extend(self.part(part));
+        }
+        Ok(deltas)
+    }
+
+    fn whole_body(self: Box<Self>) -> Result<Value, LlmError> {
+        let blocked = self
+            .prompt_feedback
+            .as_ref()
+            .is_some_and(|f| f.get("blockReason").is_some());
+        if self.finish_reason.is_none() && !blocked {
+            return Err(stream::cut_short());
+        }
+        let mut reply = json!({"candidates": []});
+        if self.finish_reason.is_some() || !self.parts.is_empty() {
+            let role = self.role.unwrap_or_else(|| json!("model"));
+            reply["candidates"] = json!([{
+                "content": {"role": role, "parts": self.parts},
+                "finishReason": self.finish_reason,
+            }]);
+        }
+        if let Some(usage) = self.usage {
+            reply["usageMetadata"] = usage;
+        }
+        if let Some(feedback) = self.prompt_feedback {
+            reply["promptFeedback"] = feedback;
+        }
+        Ok(reply)
+    }
+}
+
+impl Assembler {
+    /// One part: kept, and shown when it is answer text (not a thought) or a function call.
+    fn part(&mut self, part: &Value) -> Vec<Delta> {
+        self.parts.push(part.clone());
+        if part.get("thought").and_then(Value::as_bool) == Some(true) {
+            return Vec::new();
+        }
+        if let Some(call) = part.get("functionCall") {
+            let name = call.get("name").and_then(Value::as_str).unwrap_or_default();
+            let index = self.calls;
+            self.calls += 1;
+            let mut deltas = vec![Delta::ToolCall {
+                index,
+                name: name.to_string(),
+            }];
+            // A call comes whole: its arguments at once.
+            if let Some(args) = call.get("args").filter(|args| !args.is_null()) {
+                let piece = args.to_string();
+                deltas.push(Delta::ToolArguments { index, piece });
+            }
+            return deltas;
+        }
+        match part.get("text").and_then(Value::as_str) {
+            Some(text) if !text.is_empty() => vec![Delta::Text(text.to_string())],
+            _ => Vec::new(),
+        }
+    }
 }

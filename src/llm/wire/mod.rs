@@ -16,6 +16,7 @@ pub mod openai;
 pub mod prefix;
 
 use super::http::{HttpRequest, HttpResponse};
+use super::stream::{is_event_stream, ReplyStream};
 use super::{ChatRequest, LlmError, ModelReply};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -93,8 +94,25 @@ macro_rules! providers {
             }
         }
 
-        /// The model's reply in `response`, or the error the provider reports there (or, in
-        /// front of the provider, a demo's endpoint: the same refusal for every format).
+        /// `request` (made by [`build_request`] for `kind`), asking for the reply as a stream.
+        pub fn stream_request(kind: ProviderKind, request: HttpRequest) -> HttpRequest {
+            match kind {
+                $($(#[$attr])* ProviderKind::$variant => $wire::stream_request(request)),+
+            }
+        }
+
+        /// A reader for a reply streamed in `kind`'s format.
+        pub fn reply_stream(kind: ProviderKind) -> ReplyStream {
+            match kind {
+                $($(#[$attr])* ProviderKind::$variant => {
+                    ReplyStream::new(Box::<$wire::Assembler>::default())
+                }),+
+            }
+        }
+
+        /// The model's reply in `response`, whole or streamed, or the error the provider
+        /// reports there (or, in front of the provider, a demo's endpoint: the same refusal
+        /// for every format).
         pub fn parse_response(
             kind: ProviderKind,
             response: &HttpResponse,
@@ -102,6 +120,19 @@ macro_rules! providers {
             if let Some(refusal) = super::demo_endpoint::refusal_in(response) {
                 return Err(LlmError::Proxy(refusal));
             }
+            let whole;
+            let response = if is_event_stream(response) && response.is_success() {
+                // Read as the body the same reply would have had unstreamed.
+                let mut stream = reply_stream(kind);
+                stream.feed(response.body.as_bytes());
+                whole = HttpResponse {
+                    body: stream.finish()?.to_string(),
+                    ..response.clone()
+                };
+                &whole
+            } else {
+                response
+            };
             match kind {
                 $($(#[$attr])* ProviderKind::$variant => $wire::parse_response(response)),+
             }
@@ -109,8 +140,8 @@ macro_rules! providers {
     };
 }
 
-// The providers. Adding one: a wire file that declares its `PROVIDER`, `build_request` and
-// `parse_response`, and one line here. The two functions are chosen by a `match`, not kept in
+// The providers. Adding one: a wire file that declares its `PROVIDER`, `build_request`,
+// `parse_response`, `stream_request` and its stream's `Assembler`, and one line here. The two functions are chosen by a `match`, not kept in
 // the descriptor: the page's settings read the descriptors, and a function pointer there would
 // keep the wire formats in the page's first download (`ui::lazy`).
 providers! {

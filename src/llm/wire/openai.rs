@@ -6,6 +6,8 @@ use super::{
     Caching, EndpointConfig, ProviderDescriptor,
 };
 use crate::llm::http::{HttpRequest, HttpResponse};
+use crate::llm::sse::SseEvent;
+use crate::llm::stream::{self, Delta, StreamAssembler};
 use crate::llm::{ChatRequest, LlmError, Message, ModelReply, RawToolCall, Usage};
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -282,4 +284,173 @@ struct CompletionUsage {
 struct PromptTokensDetails {
     #[serde(default)]
     cached_tokens: Option<u64>,
+}
+
+/// The same request, streamed: `stream`, and `stream_options.include_usage` so that the last
+/// chunk reports the tokens (servers that do not know the option leave it out of the reply; the
+/// usage is then unknown, as with any reply that has none).
+pub fn stream_request(mut request: HttpRequest) -> HttpRequest {
+    if let Ok(mut body) = serde_json::from_str::<Value>(&request.body) {
+        body["stream"] = json!(true);
+        body["stream_options"] = json!({"include_usage": true});
+        request.body = body.to_string();
+    }
+    request
+}
+
+/// A streamed chat completion: `data:` chunks of `choices[0].delta` (text, and tool calls whose
+/// arguments come in pieces under the call's `index`), `finish_reason` in the last one, the
+/// usage in a chunk of its own, then `data: [DONE]`.
+#[derive(Debug, Default)]
+pub struct Assembler {
+    text: String,
+    refusal: String,
+    calls: Vec<StreamedCall>,
+    finish_reason: Option<String>,
+    usage: Option<Value>,
+    done: bool,
+}
+
+#[derive(Debug, Default)]
+struct StreamedCall {
+    id: Option<String>,
+    name: String,
+    arguments: String,
+}
+
+impl StreamAssembler for Assembler {
+    fn event(&mut self, event: &SseEvent) -> Result<Vec<Delta>, LlmError> {
+        let data = event.data.trim();
+        if data == "[DONE]" {
+            self.done = true;
+            return Ok(Vec::new());
+        }
+        let chunk: Value = serde_json::from_str(data).map_err(|e| stream::not_json(&e, data))?;
+        if let Some(error) = chunk.get("error") {
+            return Err(stream_error(error, &chunk));
+        }
+        if let Some(usage) = chunk.get("usage").filter(|u| !u.is_null()) {
+            self.usage = Some(usage.clone());
+        }
+        let Some(choice) = chunk.pointer("/choices/0") else {
+            return Ok(Vec::new());
+        };
+        if let Some(reason) = choice.get("finish_reason").and_then(Value::as_str) {
+            self.finish_reason = Some(reason.to_string());
+        }
+        match choice.get("delta") {
+            Some(delta) => Ok(self.delta(delta)),
+            None => Ok(Vec::new()),
+        }
+    }
+
+    fn whole_body(self: Box<Self>) -> Result<Value, LlmError> {
+        if !self.done && self.finish_reason.is_none() {
+            return Err(stream::cut_short());
+        }
+        let calls: Vec<Value> = self
+            .calls
+            .iter()
+            .map(|call| {
+                json!({
+                    "id": call.id,
+                    "type": "function",
+                    "function": {"name": call.name, "arguments": call.arguments},
+                })
+            })
+            .collect();
+        let mut message = json!({
+            "role": "assistant",
+            "content": (!self.text.is_empty()).then_some(&self.text),
+        });
+        if !self.refusal.is_empty() {
+            message["refusal"] = json!(self.refusal);
+        }
+        if !calls.is_empty() {
+            message["tool_calls"] = Value::Array(calls);
+        }
+        Ok(json!({
+            "choices": [{"index": 0, "message": message, "finish_reason": self.finish_reason}],
+            "usage": self.usage,
+        }))
+    }
+}
+
+impl Assembler {
+    /// One chunk's `delta`: text, a refusal, or pieces of tool calls.
+    fn delta(&mut self, delta: &Value) -> Vec<Delta> {
+        let mut deltas = Vec::new();
+        if let Some(text) = content_text(delta.get("content").cloned()) {
+            self.text.push_str(&text);
+            deltas.push(Delta::Text(text));
+        }
+        if let Some(refusal) = delta.get("refusal").and_then(Value::as_str) {
+            self.refusal.push_str(refusal);
+            deltas.push(Delta::Text(refusal.to_string()));
+        }
+        let pieces = delta.get("tool_calls").and_then(Value::as_array);
+        for piece in pieces.into_iter().flatten() {
+            deltas.extend(self.call_piece(piece));
+        }
+        deltas
+    }
+
+    /// A piece of a tool call. Its `index` says which call; a server that gives none (some
+    /// local ones send each call whole) starts a new call with each piece that has an id or a
+    /// name, and adds the rest to the last.
+    fn call_piece(&mut self, piece: &Value) -> Vec<Delta> {
+        let id = piece.get("id").and_then(Value::as_str);
+        let name = piece.pointer("/function/name").and_then(Value::as_str);
+        let index = match piece.get("index").and_then(Value::as_u64) {
+            Some(index) => usize::try_from(index).unwrap_or(usize::MAX),
+            None if id.is_some() || name.is_some() || self.calls.is_empty() => self.calls.len(),
+            None => self.calls.len() - 1,
+        };
+        // A made-up index far ahead is no reason to allocate: calls are numbered in order.
+        if index > self.calls.len() {
+            return Vec::new();
+        }
+        if index == self.calls.len() {
+            self.calls.push(StreamedCall::default());
+        }
+        let call = &mut self.calls[index];
+        if let Some(id) = id {
+            call.id = Some(id.to_string());
+        }
+        let mut deltas = Vec::new();
+        let unnamed = call.name.is_empty();
+        call.name.push_str(name.unwrap_or_default());
+        if unnamed && !call.name.is_empty() {
+            let name = call.name.clone();
+            deltas.push(Delta::ToolCall { index, name });
+        }
+        let piece = match piece.pointer("/function/arguments") {
+            Some(Value::String(text)) => text.clone(),
+            Some(Value::Null) | None => String::new(),
+            Some(other) => other.to_string(),
+        };
+        if !piece.is_empty() {
+            call.arguments.push_str(&piece);
+            deltas.push(Delta::ToolArguments { index, piece });
+        }
+        deltas
+    }
+}
+
+/// An error sent in the stream (OpenRouter, and servers that fail after the status was sent):
+/// read as the same body would be read unstreamed.
+fn stream_error(error: &Value, chunk: &Value) -> LlmError {
+    let response = HttpResponse {
+        status: 200,
+        headers: Vec::new(),
+        body: chunk.to_string(),
+    };
+    let message = error_message(&response, Some(chunk));
+    match error.get("code").and_then(Value::as_u64) {
+        Some(code @ 400..=599) => error_for_status(code as u16, message, None),
+        _ => LlmError::BadRequest {
+            status: 200,
+            message,
+        },
+    }
 }
