@@ -6,6 +6,7 @@ mod support;
 
 use askdb::agent::tools::RESULT_BYTES;
 use askdb::agent::{AgentConfig, AgentError, EventKind, Session};
+use askdb::llm::stream::Delta;
 use askdb::llm::{LlmError, Message, ModelReply, Usage};
 use serde_json::json;
 use support::scripted_llm::{
@@ -28,6 +29,7 @@ fn kinds(events: &[askdb::agent::AgentEvent]) -> Vec<&'static str> {
             EventKind::Schema(_) => "schema",
             EventKind::StepStarted { .. } => "step",
             EventKind::LlmRetry { .. } => "retry",
+            EventKind::Writing { .. } => "writing",
             EventKind::ModelReplied { .. } => "replied",
             EventKind::ModelText { .. } => "text",
             EventKind::Nudged { .. } => "nudged",
@@ -761,4 +763,119 @@ fn a_model_that_never_calls_a_tool_is_said_to_need_tool_calling() {
         ],
     );
     assert!(!kinds(&episode.events).contains(&"tools_never_called"));
+}
+
+#[test]
+fn a_streamed_reply_shows_its_answer_as_written_then_the_whole_turn() {
+    let db = RusqliteDb::shop();
+    let mut session = session(&db);
+    let answer_call = final_answer("c2", "7 orders.", MARCH);
+    let arguments = answer_call.arguments.clone();
+    let (first, rest) = arguments.split_at(arguments.find("7 or").unwrap() + 2);
+    let streamed = Turn::Streamed {
+        deltas: vec![
+            Delta::Text("Counting.".into()),
+            Delta::ToolCall {
+                index: 0,
+                name: "final_answer".into(),
+            },
+            Delta::ToolArguments {
+                index: 0,
+                piece: first.into(),
+            },
+            Delta::ToolArguments {
+                index: 0,
+                piece: rest.into(),
+            },
+        ],
+        reply: ModelReply {
+            text: Some("Counting.".into()),
+            tool_calls: vec![answer_call],
+            usage: Usage::new(100, 20),
+            raw: None,
+        },
+    };
+    let episode = ask(
+        &db,
+        &mut session,
+        "How many orders were placed in March 2024?",
+        vec![calls(vec![run_sql("c1", MARCH)]), streamed],
+    );
+    assert_eq!(episode.answer().text, "7 orders.");
+    assert_eq!(
+        kinds(&episode.events),
+        vec![
+            "step", "replied", "call", "result", "step", "writing", "writing", "writing",
+            "writing", "replied", "text", "call", "result", "answer"
+        ]
+    );
+    let drafts: Vec<(String, Option<String>)> = episode
+        .events
+        .iter()
+        .filter_map(|event| match &event.kind {
+            EventKind::Writing { step: 2, draft } => {
+                Some((draft.text.clone(), draft.answer.clone()))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        drafts,
+        vec![
+            ("Counting.".into(), None),
+            ("Counting.".into(), Some(String::new())),
+            ("Counting.".into(), Some("7 ".into())),
+            ("Counting.".into(), Some("7 orders.".into())),
+        ]
+    );
+    // The first step was not streamed; the second's first words came 100 ms in.
+    let first_tokens: Vec<Option<f64>> = episode
+        .events
+        .iter()
+        .filter_map(|event| match event.kind {
+            EventKind::ModelReplied { first_token_ms, .. } => Some(first_token_ms),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(first_tokens, vec![None, Some(100.0)]);
+}
+
+/// Calls written as text by a local model that streams: each reply's text arrives in pieces of
+/// 3 characters (a `<tool_call>` tag cut anywhere); the calls are read from the whole text
+/// once the reply ends, as when it came whole.
+#[test]
+fn calls_written_as_text_in_pieces_run_as_when_they_came_whole() {
+    let streamed: Vec<Turn> = written_turns()
+        .into_iter()
+        .map(|turn| match turn {
+            Turn::Reply(reply) => {
+                let text = reply.text.clone().unwrap_or_default();
+                let chars: Vec<char> = text.chars().collect();
+                let deltas = chars
+                    .chunks(3)
+                    .map(|piece| Delta::Text(piece.iter().collect()))
+                    .collect();
+                Turn::Streamed { deltas, reply }
+            }
+            other => other,
+        })
+        .collect();
+    let db = RusqliteDb::shop();
+    let mut session = session(&db);
+    let episode = ask(
+        &db,
+        &mut session,
+        "How many orders were placed in March 2024?",
+        streamed,
+    );
+    let answer = episode.answer();
+    assert_eq!(answer.text, "7 orders.");
+    assert!(answer.verified, "the query written as text ran");
+    // Positive control: the pieces reached the draft, the tag cut among them.
+    let drafts = episode
+        .events
+        .iter()
+        .filter(|event| matches!(event.kind, EventKind::Writing { .. }))
+        .count();
+    assert!(drafts > 20, "{drafts} drafts");
 }

@@ -1,5 +1,6 @@
 //! What the agent reports while it works, so the page can show a live transcript.
 
+use super::draft::Draft;
 use super::tools::{ToolCall, ToolOutput};
 use super::Answer;
 use crate::llm::text_calls::{Form, Repair};
@@ -35,10 +36,17 @@ pub enum EventKind {
         wait_ms: u32,
         reason: String,
     },
+    /// The model's reply as written so far, while it streams (only when it does). The events
+    /// of the whole reply follow once it ends; a retry starts the draft again.
+    Writing { step: u32, draft: Draft },
     /// The model replied; what the call cost and the running total for the question.
     ModelReplied {
         step: u32,
         elapsed_ms: f64,
+        /// From sending the request to the first piece of the reply the person could see,
+        /// when the reply was streamed.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        first_token_ms: Option<f64>,
         usage: Usage,
         total_usage: Usage,
     },

@@ -13,6 +13,7 @@
 
 mod briefing;
 pub mod candidates;
+pub mod draft;
 mod events;
 mod memory;
 mod prompt;

@@ -1,6 +1,7 @@
 //! The loop: ask the model, run every tool it calls, send the results back, until it calls
 //! `final_answer` or a limit is reached.
 
+use super::draft::DraftWriter;
 use super::events::SchemaSent;
 use super::events::{AgentEvent, EventKind};
 use super::question_database::QuestionDatabase;
@@ -66,12 +67,29 @@ impl Run<'_> {
         let mut attempt = 0;
         loop {
             let started = self.clock.now_ms();
-            match self.race.run(llm.complete(request)).await? {
+            let (step, clock, events) = (self.steps, self.clock, &mut *self.events);
+            let mut writer = DraftWriter::default();
+            let mut first_token_ms = None;
+            // Each piece that changes what the person sees is shown as the draft so far.
+            let mut on_delta = |delta| {
+                if writer.add(delta) {
+                    let at_ms = clock.now_ms();
+                    first_token_ms.get_or_insert(round_ms(at_ms - started));
+                    let draft = writer.draft().clone();
+                    events(AgentEvent {
+                        at_ms: round_ms(at_ms - self.started_ms),
+                        kind: EventKind::Writing { step, draft },
+                    });
+                }
+            };
+            let call = llm.complete_streaming(request, &mut on_delta);
+            match self.race.run(call).await? {
                 Ok(reply) => {
                     self.usage += reply.usage;
                     self.emit(EventKind::ModelReplied {
                         step: self.steps,
                         elapsed_ms: round_ms(self.clock.now_ms() - started),
+                        first_token_ms,
                         usage: reply.usage,
                         total_usage: self.usage,
                     });

@@ -3,7 +3,9 @@
 //! retries, nudges), what the agent is doing now and the tokens used so far. The page only maps
 //! this to markup.
 
+use super::time::elapsed;
 use super::value_index;
+use crate::agent::draft::Draft;
 use crate::agent::tools::{ToolCall, ToolOutput};
 use crate::agent::traps::{Diagnostic, DiagnosticKind};
 use crate::agent::{AgentEvent, Answer, EventKind, KnowledgeSent, SchemaSent, WrittenCall};
@@ -139,6 +141,10 @@ pub enum NoteKind {
     CallsInText,
     /// The model never called a tool in the question: what may help.
     ToolsNeverCalled,
+    /// A streamed reply's times: the whole reply, and its first words.
+    ModelTime,
+    /// What a streamed reply had written when the question was stopped.
+    Unfinished,
 }
 
 /// One tool call and, once it is done, its result.
@@ -175,6 +181,8 @@ pub struct Transcript {
     pub status: Option<String>,
     /// Tokens used so far by this question.
     pub usage: Usage,
+    /// The model's reply while it is being written (streamed replies only).
+    pub draft: Option<Draft>,
 }
 
 impl Default for Transcript {
@@ -183,6 +191,7 @@ impl Default for Transcript {
             entries: Vec::new(),
             status: Some("Starting…".into()),
             usage: Usage::default(),
+            draft: None,
         }
     }
 }
@@ -190,6 +199,14 @@ impl Default for Transcript {
 impl Transcript {
     /// Takes in one event from the agent.
     pub fn record(&mut self, event: AgentEvent) {
+        if !matches!(event.kind, EventKind::Writing { .. }) {
+            // The whole reply or a retry replaces what was being written; a failure (a stop
+            // too) leaves it, marked unfinished.
+            let draft = self.draft.take();
+            if let (Some(draft), EventKind::Error { .. }) = (draft, &event.kind) {
+                self.unfinished(draft);
+            }
+        }
         match event.kind {
             EventKind::Knowledge(sent) => self
                 .entries
@@ -199,25 +216,10 @@ impl Transcript {
                     self.entries.push(Entry::Schema(line));
                 }
             }
-            EventKind::StepStarted { step, max_steps } => {
-                self.status = Some(format!(
-                    "Step {step} of {max_steps}: waiting for the model…"
-                ))
-            }
-            EventKind::LlmRetry {
-                attempt,
-                wait_ms,
-                reason,
-                ..
-            } => {
-                let wait = crate::text::format_seconds(wait_ms);
-                self.status = Some(format!("Waiting {wait} before retry {attempt}…"));
-                self.note(
-                    NoteKind::Retry,
-                    format!("Retry {attempt} in {wait}, because {reason}"),
-                );
-            }
-            EventKind::ModelReplied { total_usage, .. } => self.usage = total_usage,
+            kind @ (EventKind::StepStarted { .. }
+            | EventKind::LlmRetry { .. }
+            | EventKind::Writing { .. }
+            | EventKind::ModelReplied { .. }) => self.model_turn(kind),
             EventKind::ModelText { text, .. } => {
                 self.note(NoteKind::ModelText, cut_chars(&text, NOTE_CHARS))
             }
@@ -282,6 +284,49 @@ impl Transcript {
         }
     }
 
+    /// The model's side of a step: asked, retried, writing, replied.
+    fn model_turn(&mut self, kind: EventKind) {
+        match kind {
+            EventKind::StepStarted { step, max_steps } => {
+                self.status = Some(format!(
+                    "Step {step} of {max_steps}: waiting for the model…"
+                ))
+            }
+            EventKind::LlmRetry {
+                attempt,
+                wait_ms,
+                reason,
+                ..
+            } => {
+                let wait = crate::text::format_seconds(wait_ms);
+                self.status = Some(format!("Waiting {wait} before retry {attempt}…"));
+                self.note(
+                    NoteKind::Retry,
+                    format!("Retry {attempt} in {wait}, because {reason}"),
+                );
+            }
+            EventKind::Writing { step, draft } => {
+                self.status = Some(match draft.calls.last() {
+                    Some(tool) => format!("Step {step}: the model is calling {tool}…"),
+                    None => format!("Step {step}: the model is writing…"),
+                });
+                self.draft = Some(draft);
+            }
+            EventKind::ModelReplied {
+                elapsed_ms,
+                first_token_ms,
+                total_usage,
+                ..
+            } => {
+                self.usage = total_usage;
+                if let Some(first) = first_token_ms {
+                    self.note(NoteKind::ModelTime, model_time(elapsed_ms, first));
+                }
+            }
+            _ => {}
+        }
+    }
+
     /// In a replay: the step of `call_id` gave another result than the recording (a note when
     /// no step made that call).
     pub fn mark_difference(&mut self, call_id: &str, difference: StepDifference) {
@@ -298,12 +343,33 @@ impl Transcript {
     /// The question was stopped: what was shown stays, marked as stopped.
     pub fn stopped(&mut self) {
         self.status = None;
+        if let Some(draft) = self.draft.take() {
+            self.unfinished(draft);
+        }
         self.note(NoteKind::Stopped, "Stopped.".into());
+    }
+
+    /// What a reply had written when the question ended without it.
+    fn unfinished(&mut self, draft: Draft) {
+        let written = draft.answer.unwrap_or(draft.text);
+        if !written.trim().is_empty() {
+            self.note(NoteKind::Unfinished, cut_chars(written.trim(), NOTE_CHARS));
+        }
     }
 
     fn note(&mut self, kind: NoteKind, text: String) {
         self.entries.push(Entry::Note { kind, text });
     }
+}
+
+/// "The model replied in 3.2 s; first token after 0.4 s." (the first piece of the reply a
+/// person could see: a word, or the name of a tool it calls).
+fn model_time(elapsed_ms: f64, first_token_ms: f64) -> String {
+    format!(
+        "The model replied in {}; first token after {}.",
+        elapsed(elapsed_ms),
+        elapsed(first_token_ms)
+    )
 }
 
 /// What a person reads when the model never called a tool in a question.

@@ -4,6 +4,7 @@
 use askdb::agent::{Agent, AgentConfig, AgentEvent, Answer, Failure, Session};
 use askdb::clock::Clock;
 use askdb::engine::Database;
+use askdb::llm::stream::Delta;
 use askdb::llm::{
     ChatRequest, LlmError, LlmProvider, Message, ModelReply, RawToolCall, ToolResult, Usage,
 };
@@ -21,6 +22,12 @@ pub enum Turn {
     /// Answers after `ms` of virtual time.
     Slow {
         ms: f64,
+        reply: ModelReply,
+    },
+    /// Streams `deltas`, one every 100 ms of virtual time, then answers `reply` (asked
+    /// without streaming, it answers `reply` at once).
+    Streamed {
+        deltas: Vec<Delta>,
         reply: ModelReply,
     },
 }
@@ -44,6 +51,14 @@ impl ScriptedLlm {
 
 impl LlmProvider for ScriptedLlm {
     async fn complete(&self, request: &ChatRequest) -> Result<ModelReply, LlmError> {
+        self.complete_streaming(request, &mut |_| {}).await
+    }
+
+    async fn complete_streaming(
+        &self,
+        request: &ChatRequest,
+        on_delta: &mut dyn FnMut(Delta),
+    ) -> Result<ModelReply, LlmError> {
         self.requests.borrow_mut().push(request.clone());
         let turn = self.turns.borrow_mut().pop_front();
         match turn {
@@ -55,6 +70,13 @@ impl LlmProvider for ScriptedLlm {
             Some(Turn::Hang) => std::future::pending().await,
             Some(Turn::Slow { ms, reply }) => {
                 self.clock.advance(ms);
+                Ok(reply)
+            }
+            Some(Turn::Streamed { deltas, reply }) => {
+                for delta in deltas {
+                    self.clock.advance(100.0);
+                    on_delta(delta);
+                }
                 Ok(reply)
             }
         }
