@@ -60,6 +60,9 @@ pub struct ModelSettings {
     /// What one question (its queries, checks, candidates and the answer's re-run) may read
     /// from a database read on demand from a web server, in MB (10^6 bytes); 0: no budget.
     pub read_budget_mb: u32,
+    /// Replies shown as they are written (streamed); on by default. Off, each reply comes
+    /// whole: for a server or proxy that streams badly.
+    pub stream: bool,
 }
 
 /// Temperature and step limit start at the agent's own defaults ([`AgentConfig`] owns them).
@@ -75,6 +78,7 @@ impl Default for ModelSettings {
             mode: agent.mode,
             candidates: agent.candidates,
             read_budget_mb: DEFAULT_READ_BUDGET_MB,
+            stream: true,
         }
     }
 }
@@ -197,6 +201,7 @@ impl ModelSettings {
         if let Ok(mb) = check_read_budget_mb(saved.read_budget_mb) {
             settings.read_budget_mb = mb;
         }
+        settings.stream = saved.stream;
         settings
     }
 }
@@ -411,10 +416,20 @@ mod tests {
             mode: Mode::Safe,
             candidates: 3,
             read_budget_mb: 250,
+            stream: false,
         };
         let json = settings.to_json();
         assert!(!json.to_lowercase().contains("key"), "{json}");
         assert_eq!(ModelSettings::from_json(&json), settings);
+    }
+
+    #[test]
+    fn replies_stream_unless_turned_off_also_for_settings_saved_before_the_setting() {
+        assert!(ModelSettings::default().stream);
+        let older = r#"{"provider": "openai", "model": "gpt-x", "candidates": 1}"#;
+        assert!(ModelSettings::from_json(older).stream);
+        let off = r#"{"provider": "openai", "stream": false}"#;
+        assert!(!ModelSettings::from_json(off).stream);
     }
 
     #[test]

@@ -81,7 +81,7 @@ pub fn connect(app: AppState, model: ModelChoice, asking: Asking) -> Result<Conn
         endpoint.kind,
         BrowserClock,
     );
-    let llm = HttpProvider::new(endpoint, http);
+    let llm = HttpProvider::new(endpoint, http).streaming(settings.stream);
     Ok(Connection {
         db,
         llm: if question.through_demo {

@@ -470,6 +470,18 @@ fn QuestionLimits() -> impl IntoView {
                     />
                 </label>
             </div>
+            <label class="check" title="Off: each reply comes whole, for a server or proxy that cannot stream">
+                <input
+                    type="checkbox"
+                    data-testid="stream-replies"
+                    prop:checked=move || settings.with(|s| s.stream)
+                    on:change=move |event| {
+                        let stream = event_target_checked(&event);
+                        choice.edit(|s| s.stream = stream)
+                    }
+                />
+                " Stream replies (show each reply as it is written)"
+            </label>
             <div class="field-row">
                 <label title="What one question may read from a database on a web server (its queries, checks and the answer's re-run); 0: no budget">
                     "Read budget per question "

@@ -169,7 +169,7 @@ test('Anthropic: settings from the address, a whole episode, Messages requests',
   assert.match(JSON.stringify(third[4].content[0].content), /Alice.*Evan/s);
 });
 
-test('Gemini: settings from the address, a whole episode, generateContent requests', async (t) => {
+test('Gemini: settings from the address, a whole episode, streamGenerateContent requests', async (t) => {
   const llm = await scriptedLlm(t, EPISODE);
   const page = await openWatched(t, session, chatAddress(llm, 'gemini'));
   await openDemo(page);
@@ -180,7 +180,9 @@ test('Gemini: settings from the address, a whole episode, generateContent reques
   const requests = await runEpisode(page, llm);
 
   for (const { path, query, headers, body } of requests) {
-    assert.equal(path, `/v1beta/models/${MODELS.gemini}:generateContent`);
+    // Streamed (the default, "Stream replies"): the same request at Gemini's stream address.
+    assert.equal(path, `/v1beta/models/${MODELS.gemini}:streamGenerateContent`);
+    assert.equal(query.alt, 'sse', 'as server-sent events');
     assert.equal(headers['x-goog-api-key'], API_KEY);
     assert.equal(query.key, undefined, 'the key is not in the address');
     assert.equal(headers.authorization, undefined);

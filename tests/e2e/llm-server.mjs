@@ -9,6 +9,11 @@
 //   { text: "..." }                               the model answers in words
 //   { toolCalls: [{ name, args }], text? }        the model calls tools (args: an object)
 //   { status, body, headers? }                    a raw HTTP answer, e.g. 429 or 500
+// A request that asks for a stream (`"stream": true`; Gemini's `:streamGenerateContent`) gets the
+// turn as its provider's server-sent events, the text and arguments in pieces of `pieceChars`
+// characters (8), `pieceDelayMs` apart (0); `whole: true` answers it whole anyway (a server that
+// does not stream). Asked whole, a turn with `pieceDelayMs` answers after the time its stream
+// would have taken (a slow model is as slow either way).
 // and may carry `delayMs` to answer late and `usage: { input, output, cached, cacheWrite }` to
 // report other token counts than the default (`cached`: prompt tokens read from the provider's
 // cache, `cacheWrite`: written to it, Anthropic only; both are part of `input`). Each model request takes the next turn; when the script is used up
@@ -48,8 +53,14 @@ const PIXEL_PNG = Buffer.from(
 export function providerOf(path) {
   if (/\/chat\/completions$/.test(path)) return 'openai';
   if (/\/messages$/.test(path)) return 'anthropic';
-  if (/\/models\/[^/]+:generateContent$/.test(path)) return 'gemini';
+  if (/\/models\/[^/]+:(stream)?[gG]enerateContent$/.test(path)) return 'gemini';
   return null;
+}
+
+/** Whether a request asks for its reply as a stream, in its provider's way. */
+export function asksForStream(record) {
+  if (record.provider === 'gemini') return /:streamGenerateContent$/.test(record.path);
+  return record.body?.stream === true;
 }
 
 /**
@@ -127,6 +138,16 @@ export async function startLlmServer(turns = []) {
     }
     counter += 1;
     const model = record.body?.model ?? url.pathname.match(/\/models\/([^/:]+)/)?.[1] ?? 'scripted';
+    if (asksForStream(record) && !turn.whole) {
+      await stream(record, response, STREAMS[record.provider](turn, model, counter, record.body), turn);
+      return;
+    }
+    if (turn.pieceDelayMs) {
+      // A slow model takes as long to write its reply whole as it would streamed.
+      const events = STREAMS[record.provider](turn, model, counter, record.body);
+      await answerLate(events.length * turn.pieceDelayMs, response);
+      if (response.destroyed) return;
+    }
     answerJson(200, FORMATS[record.provider](turn, model, counter));
   });
 
@@ -148,16 +169,131 @@ export async function startLlmServer(turns = []) {
 }
 
 /**
+ * Answers `events` as a server-sent event stream, one event a write, `turn.pieceDelayMs` apart
+ * (0 by default); stops writing when the client hangs up (the record then says `aborted`).
+ * `record.streamed` lists when each event went out (ms since the first).
+ */
+async function stream(record, response, events, turn) {
+  response.writeHead(200, { ...CORS, 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  record.responseText = '';
+  record.streamed = [];
+  const started = Date.now();
+  record.streamStartedAt = started;
+  for (const event of events) {
+    if (response.destroyed) return;
+    record.responseText += event;
+    record.streamed.push(Date.now() - started);
+    response.write(event);
+    if (turn.pieceDelayMs) await answerLate(turn.pieceDelayMs, response);
+  }
+  record.responseBytes = Buffer.byteLength(record.responseText);
+  if (!response.destroyed) response.end();
+}
+
+/** `text` in pieces of `size` characters (the last may be shorter). */
+function pieces(text, size) {
+  const chars = [...text];
+  const out = [];
+  for (let i = 0; i < chars.length; i += size) out.push(chars.slice(i, i + size).join(''));
+  return out;
+}
+
+const data = (value) => `data: ${JSON.stringify(value)}\n\n`;
+
+/**
+ * Each provider's stream for a turn, as its documentation shows it: the text and each tool
+ * call's arguments in pieces of `turn.pieceChars` characters (8 by default), the usage at the end.
+ */
+const STREAMS = {
+  openai(turn, model, n, body) {
+    const size = turn.pieceChars ?? 8;
+    const { input, output, cached } = usageOf(turn);
+    const chunk = (delta, finish = null) =>
+      data({ id: `chatcmpl-${n}`, object: 'chat.completion.chunk', model, choices: [{ index: 0, delta, finish_reason: finish }] });
+    const events = [chunk({ role: 'assistant', content: '' })];
+    for (const piece of pieces(turn.text ?? '', size)) events.push(chunk({ content: piece }));
+    (turn.toolCalls ?? []).forEach((call, i) => {
+      events.push(chunk({ tool_calls: [{ index: i, id: `call_${n}_${i}`, type: 'function', function: { name: call.name, arguments: '' } }] }));
+      for (const piece of pieces(JSON.stringify(call.args ?? {}), size)) {
+        events.push(chunk({ tool_calls: [{ index: i, function: { arguments: piece } }] }));
+      }
+    });
+    events.push(chunk({}, turn.toolCalls?.length ? 'tool_calls' : 'stop'));
+    if (body?.stream_options?.include_usage) {
+      events.push(data({
+        id: `chatcmpl-${n}`, object: 'chat.completion.chunk', model, choices: [],
+        usage: {
+          prompt_tokens: input, completion_tokens: output, total_tokens: input + output,
+          ...(cached ? { prompt_tokens_details: { cached_tokens: cached } } : {}),
+        },
+      }));
+    }
+    events.push('data: [DONE]\n\n');
+    return events;
+  },
+  anthropic(turn, model, n) {
+    const size = turn.pieceChars ?? 8;
+    const { input, output, cached, cacheWrite } = usageOf(turn);
+    const event = (name, value) => `event: ${name}\n${data({ type: name, ...value })}`;
+    const usage = {
+      input_tokens: input - cached - cacheWrite,
+      output_tokens: 1,
+      ...(cached || cacheWrite ? { cache_creation_input_tokens: cacheWrite, cache_read_input_tokens: cached } : {}),
+    };
+    const events = [event('message_start', { message: { id: `msg_${n}`, type: 'message', role: 'assistant', model, content: [], stop_reason: null, usage } })];
+    let index = 0;
+    if (turn.text) {
+      events.push(event('content_block_start', { index, content_block: { type: 'text', text: '' } }));
+      events.push(event('ping', {}));
+      for (const piece of pieces(turn.text, size)) {
+        events.push(event('content_block_delta', { index, delta: { type: 'text_delta', text: piece } }));
+      }
+      events.push(event('content_block_stop', { index }));
+      index += 1;
+    }
+    (turn.toolCalls ?? []).forEach((call, i) => {
+      events.push(event('content_block_start', { index, content_block: { type: 'tool_use', id: `toolu_${n}_${i}`, name: call.name, input: {} } }));
+      for (const piece of pieces(JSON.stringify(call.args ?? {}), size)) {
+        events.push(event('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: piece } }));
+      }
+      events.push(event('content_block_stop', { index }));
+      index += 1;
+    });
+    events.push(event('message_delta', { delta: { stop_reason: turn.toolCalls?.length ? 'tool_use' : 'end_turn', stop_sequence: null }, usage: { output_tokens: output } }));
+    events.push(event('message_stop', {}));
+    return events;
+  },
+  gemini(turn, model) {
+    const size = turn.pieceChars ?? 8;
+    const whole = FORMATS.gemini(turn, model);
+    const text = pieces(turn.text ?? '', size);
+    const calls = (turn.toolCalls ?? []).map((call) => ({ functionCall: { name: call.name, args: call.args ?? {} } }));
+    const chunks = [...text.map((piece) => [{ text: piece }]), ...calls.map((part) => [part])];
+    if (!chunks.length) chunks.push([]);
+    return chunks.map((parts, i) => {
+      const last = i === chunks.length - 1;
+      const candidate = { content: { role: 'model', parts }, index: 0, ...(last ? { finishReason: 'STOP' } : {}) };
+      // Gemini ends its events with CR LF pairs.
+      return `data: ${JSON.stringify({ candidates: [candidate], usageMetadata: whole.usageMetadata, modelVersion: model })}\r\n\r\n`;
+    });
+  },
+};
+
+/**
  * Waits `ms`, or less when the client hangs up first (a stopped question): a timer left running
  * would keep the test's process alive after its last test, for nothing.
  */
 function answerLate(ms, response) {
   return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    response.once('close', () => {
+    const hungUp = () => {
       clearTimeout(timer);
       resolve();
-    });
+    };
+    const timer = setTimeout(() => {
+      response.off('close', hungUp);
+      resolve();
+    }, ms);
+    response.once('close', hungUp);
   });
 }
 

@@ -16,6 +16,7 @@ use crate::present::time::elapsed;
 use crate::present::transcript::{
     self as model, is_warning, Entry, KnowledgeLine, NoteKind, SchemaLine, Step, StepDifference,
 };
+use crate::ui::markdown_view::MarkdownView;
 use crate::ui::table_scroll::TableScroll;
 use leptos::prelude::*;
 
@@ -80,6 +81,7 @@ pub fn TranscriptView(transcript: Transcript) -> impl IntoView {
                 }
             />
         </ol>
+        <DraftView transcript=transcript/>
         {move || {
             transcript
                 .0
@@ -88,6 +90,31 @@ pub fn TranscriptView(transcript: Transcript) -> impl IntoView {
                 // the chat's log (`announce`) says only what is finished.
                 .map(|status| view! { <p class="agent-status">{status}</p> })
         }}
+    }
+}
+
+/// The reply being written, while it streams: its words, or the answer once the model is
+/// writing it, as Markdown (read again at each piece; a half-written mark shows as typed until
+/// it closes). Outside the chat's log on purpose: a screen reader hears the finished answer
+/// once, from the log, never the half-written one; `aria-busy` says it is still changing.
+#[component]
+fn DraftView(transcript: Transcript) -> impl IntoView {
+    let written = Memo::new(move |_| {
+        transcript.0.with(|t| {
+            t.draft
+                .as_ref()
+                .map(|draft| draft.answer.clone().unwrap_or_else(|| draft.text.clone()))
+                .filter(|text| !text.trim().is_empty())
+        })
+    });
+    move || {
+        written.get().map(|text| {
+            view! {
+                <div class="draft" data-testid="draft" aria-busy="true">
+                    <MarkdownView markdown=text/>
+                </div>
+            }
+        })
     }
 }
 
@@ -153,6 +180,8 @@ fn note_view(kind: NoteKind, text: String) -> AnyView {
         NoteKind::Difference => ("note difference", ""),
         NoteKind::CallsInText => ("note calls-in-text", ""),
         NoteKind::ToolsNeverCalled => ("note tools-never-called", ""),
+        NoteKind::ModelTime => ("note model-time", ""),
+        NoteKind::Unfinished => ("note model-text unfinished", "Written before the stop: "),
     };
     view! {
         <li class=class>
