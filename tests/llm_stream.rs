@@ -344,6 +344,17 @@ fn the_provider_streams_asks_for_a_stream_and_the_ledger_keeps_its_bytes() {
             "{folder}: the stream's bytes as they came"
         );
         assert_eq!(entry.usage, Some(reply.usage), "{folder}");
+        // And put together: the body its whole reply would have, which reads as the reply.
+        let assembled = entry
+            .assembled_body
+            .clone()
+            .expect("a streamed answer is put together");
+        let whole = answer("application/json", &assembled);
+        assert_eq!(
+            wire::parse_response(kind, &whole),
+            Ok(reply.clone()),
+            "{folder}"
+        );
         // Not streaming, the same provider asks for a whole reply.
         let plain = HttpProvider::new(config, &http).streaming(false);
         let _ = block_on(plain.complete_streaming(&question(), &mut |_| {}));

@@ -7,7 +7,7 @@
 //! fragment, and any credential a header carried is cut out of every recorded text (a server
 //! may echo a key back in an error).
 
-use super::http::{HttpClient, HttpRequest, HttpResponse, TransportError};
+use super::http::{streams_its_body, HttpClient, HttpRequest, HttpResponse, TransportError};
 use super::{wire, ProviderKind, Usage};
 use crate::clock::Clock;
 use std::cell::RefCell;
@@ -57,6 +57,9 @@ pub struct LedgerEntry {
     pub request_body: String,
     /// The response body as received, the same way; empty when no answer came.
     pub response_body: String,
+    /// A streamed answer put together: the body its provider would have sent whole, which is
+    /// what askdb read (the same way, credentials cut out); `None` for an answer sent whole.
+    pub assembled_body: Option<String>,
     /// Bytes of the request body as it went over the wire.
     pub bytes_sent: usize,
     /// Bytes of the response body as the page read it.
@@ -217,6 +220,7 @@ impl<H: HttpClient, C: Clock> RecordedHttp<H, C> {
             outcome: RequestOutcome::Waiting,
             request_body: secrets.scrub(&request.body),
             response_body: String::new(),
+            assembled_body: None,
             bytes_sent: request.body.len(),
             bytes_received: 0,
             usage: None,
@@ -249,6 +253,8 @@ impl<H: HttpClient, C: Clock> RecordedHttp<H, C> {
                         status: response.status,
                     };
                     entry.response_body = secrets.scrub(&response.body);
+                    entry.assembled_body =
+                        assembled(self.provider, response).map(|whole| secrets.scrub(&whole));
                     entry.bytes_received = response.body.len();
                     // The provider parses the answer again for the agent: a small cost, and it
                     // keeps the ledger a plain wrapper around HTTP.
@@ -264,6 +270,18 @@ impl<H: HttpClient, C: Clock> RecordedHttp<H, C> {
             }
         });
     }
+}
+
+/// A streamed answer as the body its provider would have sent whole (`None` for an answer
+/// that was not streamed, or a stream that could not be put together: its error is the
+/// agent's to say).
+fn assembled(provider: ProviderKind, response: &HttpResponse) -> Option<String> {
+    if !streams_its_body(response) {
+        return None;
+    }
+    let mut stream = wire::reply_stream(provider);
+    stream.feed(response.body.as_bytes());
+    stream.finish().ok().map(|whole| whole.to_string())
 }
 
 struct MarkStoppedOnDrop<'a, C: Clock> {

@@ -157,6 +157,8 @@ pub fn is_failure(outcome: &RequestOutcome) -> bool {
 pub enum Body {
     Request,
     Response,
+    /// A streamed response put together (`LedgerEntry::assembled_body`).
+    Assembled,
 }
 
 /// "askdb-request-3.json": the name a downloaded body gets (`.txt` when it is not JSON, say a
@@ -165,6 +167,7 @@ pub fn body_file_name(number: usize, body: Body, text: &str) -> String {
     let which = match body {
         Body::Request => "request",
         Body::Response => "response",
+        Body::Assembled => "assembled",
     };
     let extension = if serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok() {
         "json"

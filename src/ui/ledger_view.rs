@@ -163,6 +163,7 @@ fn bodies(entry: &LedgerEntry) -> impl IntoView {
             {body_view(number, Body::Request, entry.request_body.clone())}
             {(entry.outcome != RequestOutcome::Waiting)
                 .then(|| body_view(number, Body::Response, entry.response_body.clone()))}
+            {entry.assembled_body.clone().map(|whole| body_view(number, Body::Assembled, whole))}
         </div>
     }
 }
@@ -171,6 +172,7 @@ fn body_view(number: usize, which: Body, text: String) -> impl IntoView {
     let (label, id) = match which {
         Body::Request => ("Request body", "ledger-request"),
         Body::Response => ("Response body", "ledger-response"),
+        Body::Assembled => ("The streamed reply put together", "ledger-assembled"),
     };
     let name = body_file_name(number, which, &text);
     let download = {

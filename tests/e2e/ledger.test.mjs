@@ -65,9 +65,11 @@ async function ledgerBodies(page) {
     const request = entry.getByTestId('ledger-request');
     const response = entry.getByTestId('ledger-response');
     await response.waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS });
+    const assembled = entry.getByTestId('ledger-assembled');
     bodies.push({
       request: await request.textContent(),
       response: await response.textContent(),
+      assembled: (await assembled.count()) ? await assembled.textContent() : null,
       summary: await entry.locator('.ledger-summary').textContent(),
       endpoint: await entry.getByTestId('ledger-endpoint').textContent(),
     });
@@ -103,10 +105,15 @@ for (const provider of ['anthropic', 'openai']) {
     bodies.forEach((shown, i) => {
       assert.equal(shown.request, received[i].rawBody, `request ${i + 1}: byte for byte`);
       assert.equal(shown.response, received[i].responseText, `response ${i + 1}: byte for byte`);
+      // Streamed (the default): the events as they came, and the reply they make.
+      assert.ok(received[i].streamed?.length > 1, `response ${i + 1} was streamed`);
+      assert.ok(shown.assembled, `response ${i + 1}: put together`);
+      JSON.parse(shown.assembled);
       assert.match(shown.summary, /^\d\d:\d\d:\d\d · 200 · /);
       assert.ok(shown.summary.includes(`${grouped(received[i].bytes)} bytes sent`), shown.summary);
       assert.equal(shown.endpoint, `POST ${llm.url}${received[i].path}`);
     });
+    assert.match(bodies[2].assembled, /Alice and Evan live in Tokyo\./, 'the last reply, whole');
     // The usage line shows what the cache saved for this question.
     assert.match((await visibleText(page, 'usage')) ?? '', /5,200 in \(3,100 cached/);
 
