@@ -154,3 +154,19 @@ test('a streamed conversation saves as a whole one and replays the same; "Stream
     }));
   assert.deepEqual(strip(saved.true), strip(saved.false));
 });
+
+test('a server that answers whole when asked for a stream is read whole', async (t) => {
+  const { llm, page } = await demoWithLlm(t, session, [
+    { ...call('run_sql', { sql: TOKYO_SQL }), whole: true },
+    { ...finalAnswer(ANSWER, TOKYO_SQL), whole: true },
+  ]);
+  await watchDraftAndLog(page);
+  await ask(page, 'Which customers live in Tokyo?');
+  assert.match(await waitForAnswer(page), /Alice and Evan/);
+  await expectAnswerRows(page, TOKYO_ROWS);
+  const requests = llm.modelRequests();
+  assert.ok(requests.every((r) => r.body.stream === true), 'asked for a stream');
+  assert.ok(requests.every((r) => !r.streamed), 'answered whole');
+  assert.equal(await page.evaluate(() => window.__seen.draftAt), null, 'nothing was shown half-written');
+  assert.doesNotMatch(await page.textContent('.transcript'), /first token/, 'no first-token time for a whole reply');
+});
