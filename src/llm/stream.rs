@@ -96,14 +96,3 @@ pub fn not_json(error: &serde_json::Error, data: &str) -> LlmError {
         message: format!("a streamed event is not the expected JSON ({error}): {shown}"),
     }
 }
-
-/// Whether an answer is an event stream (a server that does not stream answers JSON, and is
-/// read as before).
-pub fn is_event_stream(response: &super::http::HttpResponse) -> bool {
-    response.header("content-type").is_some_and(|value| {
-        value
-            .trim_start()
-            .to_ascii_lowercase()
-            .starts_with("text/event-stream")
-    })
-}

@@ -92,5 +92,16 @@ pub trait HttpClient {
 
 /// Whether an answer's body is read in pieces as it comes: a success that is an event stream.
 pub fn streams_its_body(response: &HttpResponse) -> bool {
-    response.is_success() && super::stream::is_event_stream(response)
+    response.is_success() && is_event_stream(response)
+}
+
+/// Whether an answer is an event stream (a server that does not stream answers JSON, and is
+/// read as before).
+fn is_event_stream(response: &HttpResponse) -> bool {
+    response.header("content-type").is_some_and(|value| {
+        value
+            .trim_start()
+            .to_ascii_lowercase()
+            .starts_with("text/event-stream")
+    })
 }

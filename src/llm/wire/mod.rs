@@ -15,8 +15,8 @@ pub mod gemini;
 pub mod openai;
 pub mod prefix;
 
-use super::http::{HttpRequest, HttpResponse};
-use super::stream::{is_event_stream, ReplyStream};
+use super::http::{streams_its_body, HttpRequest, HttpResponse};
+use super::stream::ReplyStream;
 use super::{ChatRequest, LlmError, ModelReply};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -121,7 +121,7 @@ macro_rules! providers {
                 return Err(LlmError::Proxy(refusal));
             }
             let whole;
-            let response = if is_event_stream(response) && response.is_success() {
+            let response = if streams_its_body(response) {
                 // Read as the body the same reply would have had unstreamed.
                 let mut stream = reply_stream(kind);
                 stream.feed(response.body.as_bytes());

@@ -3,7 +3,6 @@
 //! answer; on a split each distinct result is shown with its SQL and how many candidates gave
 //! it, and the person chooses one or rephrases the question. Nothing is chosen for them.
 
-use super::runner::agreed;
 use super::transcript::{Transcript, TranscriptView};
 use super::{chat_state, ChatState, Exchange};
 use crate::agent::candidates::Candidates;
@@ -66,6 +65,12 @@ impl CandidateRun {
         }
         (usage, None, false)
     }
+}
+
+/// The candidate whose answer the candidates agree on; none when stopped (the person stopped
+/// the question: nothing is taken).
+pub(super) fn agreed(drawn: &Candidates) -> Option<usize> {
+    drawn.agreement.agreed().filter(|_| !drawn.stopped())
 }
 
 impl ChatState {

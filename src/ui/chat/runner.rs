@@ -20,7 +20,7 @@
 //! - Errors: one model's failure is the chat's error; a candidate's is a line in the verdict.
 //! - The demo's limit: said in one sentence, with the recording offered, only for one model.
 
-use super::candidates::CandidateRun;
+use super::candidates::{agreed, CandidateRun};
 use super::{local_offset_minutes, sentence, ChatState, Exchange};
 use crate::agent::candidates::{CandidateAgents, Candidates};
 use crate::agent::{Agent, AgentConfig, AgentError, AgentEvent, Answer, Failure, Session};
@@ -97,12 +97,6 @@ impl Ran {
             Ran::Several { drawn, elapsed_ms } => (drawn.usage(), *elapsed_ms),
         }
     }
-}
-
-/// The candidate whose answer the candidates agree on; none when stopped (the person stopped
-/// the question: nothing is taken).
-pub(super) fn agreed(drawn: &Candidates) -> Option<usize> {
-    drawn.agreement.agreed().filter(|_| !drawn.stopped())
 }
 
 impl QuestionRun {
