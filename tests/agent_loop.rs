@@ -879,3 +879,48 @@ fn calls_written_as_text_in_pieces_run_as_when_they_came_whole() {
         .count();
     assert!(drafts > 20, "{drafts} drafts");
 }
+
+/// A reply in pieces 10 ms apart is shown at most every 50 ms: 100 pieces, about 20 drafts,
+/// each the text so far; the first token's time is still the first piece's.
+#[test]
+fn a_fast_stream_is_shown_at_most_every_fifty_ms() {
+    let text = "word ".repeat(100);
+    let deltas: Vec<Delta> = (0..100).map(|_| Delta::Text("word ".into())).collect();
+    let streamed = Turn::StreamedEvery {
+        ms: 10.0,
+        deltas,
+        reply: ModelReply {
+            text: Some(text.clone()),
+            tool_calls: vec![final_answer("c1", "7 orders.", MARCH)],
+            usage: Usage::new(100, 20),
+            raw: None,
+        },
+    };
+    let db = RusqliteDb::shop();
+    let mut session = session(&db);
+    let episode = ask(
+        &db,
+        &mut session,
+        "How many orders were placed in March 2024?",
+        vec![streamed],
+    );
+    let drafts: Vec<usize> = episode
+        .events
+        .iter()
+        .filter_map(|event| match &event.kind {
+            EventKind::Writing { draft, .. } => Some(draft.text.len()),
+            _ => None,
+        })
+        .collect();
+    assert!((18..=22).contains(&drafts.len()), "{} drafts", drafts.len());
+    assert_eq!(drafts[0], 5, "the first piece is shown at once");
+    assert!(
+        drafts.windows(2).all(|w| w[0] < w[1]),
+        "each draft has more: {drafts:?}"
+    );
+    let first_token = episode.events.iter().find_map(|event| match event.kind {
+        EventKind::ModelReplied { first_token_ms, .. } => first_token_ms,
+        _ => None,
+    });
+    assert_eq!(first_token, Some(10.0));
+}

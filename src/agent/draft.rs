@@ -10,6 +10,15 @@ use super::tools::Tool;
 use crate::llm::stream::Delta;
 use serde::Serialize;
 
+/// A draft stops growing past this many bytes of text, or of one call's arguments: a model
+/// that writes on and on (or a server that ignores the token limit) must not make each piece
+/// cost more than the last. The whole reply still comes when it ends.
+pub const MOST_DRAFT_BYTES: usize = 32 * 1024;
+
+/// Drafts are shown at most this often (ms): pieces that come faster are gathered, so that a
+/// reply in one-character pieces is not drawn, and copied, once per character.
+pub const DRAFT_EVERY_MS: f64 = 50.0;
+
 /// What one model turn has written so far.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Draft {
@@ -34,6 +43,9 @@ impl DraftWriter {
     pub fn add(&mut self, delta: Delta) -> bool {
         match delta {
             Delta::Text(text) => {
+                if self.draft.text.len() >= MOST_DRAFT_BYTES {
+                    return false;
+                }
                 self.draft.text.push_str(&text);
                 !text.is_empty()
             }
@@ -52,6 +64,9 @@ impl DraftWriter {
                 let Some(arguments) = self.arguments.get_mut(index) else {
                     return false;
                 };
+                if arguments.len() >= MOST_DRAFT_BYTES {
+                    return false;
+                }
                 arguments.push_str(&piece);
                 if self.draft.calls[index] != FinalAnswer::NAME {
                     return false;
@@ -234,6 +249,31 @@ mod tests {
         assert_eq!(string_so_far(r#"{"answer": 3}"#, "answer"), None);
         assert_eq!(string_so_far(r#"{"sql": "x"#, "answer"), None);
         assert_eq!(string_so_far("not json", "answer"), None);
+    }
+
+    #[test]
+    fn a_draft_stops_growing_past_its_most() {
+        let mut writer = DraftWriter::default();
+        let piece = "x".repeat(1_000);
+        let shown = (0..100)
+            .filter(|_| writer.add(Delta::Text(piece.clone())))
+            .count();
+        assert_eq!(shown, MOST_DRAFT_BYTES.div_ceil(1_000));
+        assert!(writer.draft().text.len() < MOST_DRAFT_BYTES + 1_000);
+        writer.add(Delta::ToolCall {
+            index: 0,
+            name: "final_answer".into(),
+        });
+        writer.add(Delta::ToolArguments {
+            index: 0,
+            piece: format!("{{\"answer\": \"{}", "y".repeat(MOST_DRAFT_BYTES)),
+        });
+        let answered = writer.draft().answer.clone().unwrap();
+        assert!(!writer.add(Delta::ToolArguments {
+            index: 0,
+            piece: "more".into()
+        }));
+        assert_eq!(writer.draft().answer.as_deref(), Some(answered.as_str()));
     }
 
     #[test]

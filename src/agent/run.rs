@@ -1,7 +1,7 @@
 //! The loop: ask the model, run every tool it calls, send the results back, until it calls
 //! `final_answer` or a limit is reached.
 
-use super::draft::DraftWriter;
+use super::draft::{DraftWriter, DRAFT_EVERY_MS};
 use super::events::SchemaSent;
 use super::events::{AgentEvent, EventKind};
 use super::question_database::QuestionDatabase;
@@ -70,17 +70,24 @@ impl Run<'_> {
             let (step, clock, events) = (self.steps, self.clock, &mut *self.events);
             let mut writer = DraftWriter::default();
             let mut first_token_ms = None;
-            // Each piece that changes what the person sees is shown as the draft so far.
+            let mut shown_at: Option<f64> = None;
+            // A piece that changes what the person sees is shown as the draft so far, at most
+            // once per DRAFT_EVERY_MS (the whole reply follows).
             let mut on_delta = |delta| {
-                if writer.add(delta) {
-                    let at_ms = clock.now_ms();
-                    first_token_ms.get_or_insert(round_ms(at_ms - started));
-                    let draft = writer.draft().clone();
-                    events(AgentEvent {
-                        at_ms: round_ms(at_ms - self.started_ms),
-                        kind: EventKind::Writing { step, draft },
-                    });
+                if !writer.add(delta) {
+                    return;
                 }
+                let at_ms = clock.now_ms();
+                first_token_ms.get_or_insert(round_ms(at_ms - started));
+                if shown_at.is_some_and(|shown| at_ms - shown < DRAFT_EVERY_MS) {
+                    return;
+                }
+                shown_at = Some(at_ms);
+                let draft = writer.draft().clone();
+                events(AgentEvent {
+                    at_ms: round_ms(at_ms - self.started_ms),
+                    kind: EventKind::Writing { step, draft },
+                });
             };
             let call = llm.complete_streaming(request, &mut on_delta);
             match self.race.run(call).await? {

@@ -30,6 +30,12 @@ pub enum Turn {
         deltas: Vec<Delta>,
         reply: ModelReply,
     },
+    /// The same, one delta every `ms` of virtual time.
+    StreamedEvery {
+        ms: f64,
+        deltas: Vec<Delta>,
+        reply: ModelReply,
+    },
 }
 
 /// Replays turns in order and records every request it receives.
@@ -75,6 +81,13 @@ impl LlmProvider for ScriptedLlm {
             Some(Turn::Streamed { deltas, reply }) => {
                 for delta in deltas {
                     self.clock.advance(100.0);
+                    on_delta(delta);
+                }
+                Ok(reply)
+            }
+            Some(Turn::StreamedEvery { ms, deltas, reply }) => {
+                for delta in deltas {
+                    self.clock.advance(ms);
                     on_delta(delta);
                 }
                 Ok(reply)
