@@ -7,7 +7,7 @@
 //! fragment, and any credential a header carried is cut out of every recorded text (a server
 //! may echo a key back in an error).
 
-use super::http::{streams_its_body, HttpClient, HttpRequest, HttpResponse, TransportError};
+use super::http::{HttpClient, HttpRequest, HttpResponse, TransportError};
 use super::{wire, ProviderKind, Usage};
 use crate::clock::Clock;
 use std::cell::RefCell;
@@ -253,8 +253,11 @@ impl<H: HttpClient, C: Clock> RecordedHttp<H, C> {
                         status: response.status,
                     };
                     entry.response_body = secrets.scrub(&response.body);
-                    entry.assembled_body =
-                        assembled(self.provider, response).map(|whole| secrets.scrub(&whole));
+                    // A stream that could not be put together shows none: its error is the
+                    // agent's to say.
+                    entry.assembled_body = wire::assembled(self.provider, response)
+                        .and_then(Result::ok)
+                        .map(|whole| secrets.scrub(&whole.to_string()));
                     entry.bytes_received = response.body.len();
                     // The provider parses the answer again for the agent: a small cost, and it
                     // keeps the ledger a plain wrapper around HTTP.
@@ -270,18 +273,6 @@ impl<H: HttpClient, C: Clock> RecordedHttp<H, C> {
             }
         });
     }
-}
-
-/// A streamed answer as the body its provider would have sent whole (`None` for an answer
-/// that was not streamed, or a stream that could not be put together: its error is the
-/// agent's to say).
-fn assembled(provider: ProviderKind, response: &HttpResponse) -> Option<String> {
-    if !streams_its_body(response) {
-        return None;
-    }
-    let mut stream = wire::reply_stream(provider);
-    stream.feed(response.body.as_bytes());
-    stream.finish().ok().map(|whole| whole.to_string())
 }
 
 struct MarkStoppedOnDrop<'a, C: Clock> {

@@ -283,12 +283,8 @@ struct MessageUsage {
 }
 
 /// The same request, streamed (`"stream": true`).
-pub fn stream_request(mut request: HttpRequest) -> HttpRequest {
-    if let Ok(mut body) = serde_json::from_str::<Value>(&request.body) {
-        body["stream"] = json!(true);
-        request.body = body.to_string();
-    }
-    request
+pub fn stream_request(request: HttpRequest) -> HttpRequest {
+    super::with_body_fields(request, &[("stream", json!(true))])
 }
 
 /// A streamed message: `message_start` (the usage so far), for each content block a

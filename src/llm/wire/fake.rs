@@ -81,12 +81,8 @@ pub fn parse_response(response: &HttpResponse) -> Result<ModelReply, LlmError> {
 
 /// Streamed, the reply comes as events `data: {"text": piece}`, `data: {"call": call}` and, last,
 /// `data: {"tokens": {…}}`.
-pub fn stream_request(mut request: HttpRequest) -> HttpRequest {
-    if let Ok(mut body) = serde_json::from_str::<Value>(&request.body) {
-        body["stream"] = json!(true);
-        request.body = body.to_string();
-    }
-    request
+pub fn stream_request(request: HttpRequest) -> HttpRequest {
+    super::with_body_fields(request, &[("stream", json!(true))])
 }
 
 #[derive(Debug, Default)]

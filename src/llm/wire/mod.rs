@@ -121,23 +121,49 @@ macro_rules! providers {
                 return Err(LlmError::Proxy(refusal));
             }
             let whole;
-            let response = if streams_its_body(response) {
+            let response = match assembled(kind, response) {
                 // Read as the body the same reply would have had unstreamed.
-                let mut stream = reply_stream(kind);
-                stream.feed(response.body.as_bytes());
-                whole = HttpResponse {
-                    body: stream.finish()?.to_string(),
-                    ..response.clone()
-                };
-                &whole
-            } else {
-                response
+                Some(body) => {
+                    whole = HttpResponse {
+                        body: body?.to_string(),
+                        ..response.clone()
+                    };
+                    &whole
+                }
+                None => response,
             };
             match kind {
                 $($(#[$attr])* ProviderKind::$variant => $wire::parse_response(response)),+
             }
         }
     };
+}
+
+/// A streamed answer put together: the JSON body its provider would have sent whole, or why
+/// it cannot be (an error in the stream, or its end missing); `None` for an answer that was not
+/// streamed. What `parse_response` reads, and what the ledger shows beside the stream's bytes.
+pub fn assembled(
+    kind: ProviderKind,
+    response: &HttpResponse,
+) -> Option<Result<serde_json::Value, LlmError>> {
+    if !streams_its_body(response) {
+        return None;
+    }
+    let mut stream = reply_stream(kind);
+    stream.feed(response.body.as_bytes());
+    Some(stream.finish())
+}
+
+/// `request`'s JSON body with `fields` set: how the providers that say "stream" in the body
+/// ask for a stream (their `stream_request`).
+fn with_body_fields(mut request: HttpRequest, fields: &[(&str, serde_json::Value)]) -> HttpRequest {
+    if let Ok(mut body) = serde_json::from_str::<serde_json::Value>(&request.body) {
+        for (name, value) in fields {
+            body[*name] = value.clone();
+        }
+        request.body = body.to_string();
+    }
+    request
 }
 
 // The providers. Adding one: a wire file that declares its `PROVIDER`, `build_request`,

@@ -289,13 +289,14 @@ struct PromptTokensDetails {
 /// The same request, streamed: `stream`, and `stream_options.include_usage` so that the last
 /// chunk reports the tokens (servers that do not know the option leave it out of the reply; the
 /// usage is then unknown, as with any reply that has none).
-pub fn stream_request(mut request: HttpRequest) -> HttpRequest {
-    if let Ok(mut body) = serde_json::from_str::<Value>(&request.body) {
-        body["stream"] = json!(true);
-        body["stream_options"] = json!({"include_usage": true});
-        request.body = body.to_string();
-    }
-    request
+pub fn stream_request(request: HttpRequest) -> HttpRequest {
+    super::with_body_fields(
+        request,
+        &[
+            ("stream", json!(true)),
+            ("stream_options", json!({"include_usage": true})),
+        ],
+    )
 }
 
 /// A streamed chat completion: `data:` chunks of `choices[0].delta` (text, and tool calls whose
