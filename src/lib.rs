@@ -41,6 +41,7 @@ pub mod engine;
 pub mod eval;
 pub mod identify;
 pub mod import;
+pub mod kept;
 pub mod knowledge;
 pub mod llm;
 pub mod model_view;

@@ -1,5 +1,6 @@
 //! The browser as the rest of the crate needs it (wasm32 only): the page's address and query
-//! string, time, `localStorage`, focus, saving a file, the theme, the host page around an
+//! string, time, `localStorage` and the private file system (`opfs`), focus, saving a file, the
+//! theme, the host page around an
 //! iframe, and JavaScript errors as text.
 //!
 //! A leaf: it uses web-sys, js-sys and gloo, and of this crate only [`crate::clock`], so that
@@ -11,6 +12,7 @@ mod dom;
 mod files;
 mod frame;
 mod js_error;
+pub mod opfs;
 pub mod storage;
 
 pub use address::{
