@@ -119,16 +119,26 @@ impl RecentList {
     /// `recent` was opened now: first in the list, in place of an entry that reopens the same
     /// way. Returns the entries that fell off the end, whose copies are to be removed (a copy
     /// another entry still names is not among them).
+    /// An entry that is not sound (an address that is not of the web) is not listed.
     pub fn opened(&mut self, recent: Recent) -> Vec<Recent> {
+        if !recent.is_sound() {
+            return Vec::new();
+        }
         self.0.retain(|r| r.reopen != recent.reopen);
         self.0.insert(0, recent);
         let dropped = self.0.split_off(self.0.len().min(MOST_KEPT));
         self.only_unnamed(dropped)
     }
 
-    /// Forgets the entry at `index`; it is returned, to remove its copy.
-    pub fn forget(&mut self, index: usize) -> Option<Recent> {
-        (index < self.0.len()).then(|| self.0.remove(index))
+    /// The entry that reopens as `reopen`, if one does.
+    pub fn find(&self, reopen: &Reopen) -> Option<&Recent> {
+        self.0.iter().find(|r| &r.reopen == reopen)
+    }
+
+    /// Forgets the entry that reopens as `reopen`; it is returned, to remove its copy.
+    pub fn forget(&mut self, reopen: &Reopen) -> Option<Recent> {
+        let index = self.0.iter().position(|r| &r.reopen == reopen)?;
+        Some(self.0.remove(index))
     }
 
     /// Forgets every entry; they are returned, to remove their copies.
@@ -207,12 +217,25 @@ mod tests {
     }
 
     #[test]
+    fn what_is_not_sound_is_not_listed() {
+        let mut list = RecentList::default();
+        list.opened(address("file:///home/me/a.db", 1.0));
+        list.opened(copy("shop.db", "not a sha", 1.0));
+        assert!(list.entries().is_empty());
+    }
+
+    #[test]
     fn forget_one_and_all() {
         let mut list = RecentList::default();
         list.opened(copy("shop.db", SHA, 1.0));
         list.opened(address("https://example.org/a.db", 2.0));
-        assert_eq!(list.forget(5), None);
-        assert_eq!(list.forget(1).map(|r| r.name), Some("shop.db".into()));
+        let gone = Reopen::Address {
+            url: "https://example.org/gone.db".into(),
+        };
+        assert_eq!(list.forget(&gone), None);
+        let shop = Reopen::Copy { sha256: SHA.into() };
+        assert_eq!(list.forget(&shop).map(|r| r.name), Some("shop.db".into()));
+        assert_eq!(list.find(&shop), None);
         assert_eq!(list.forget_all().len(), 1);
         assert!(list.entries().is_empty());
     }

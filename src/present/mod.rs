@@ -7,6 +7,7 @@
 //! - [`chart`]: whether a query result can be drawn as a bar or line chart, and the SVG geometry.
 //! - [`demo_endpoint`]: who answers through a demo's endpoint, and when its limit comes back.
 //! - [`time`]: how long something took.
+//! - [`kept`]: the databases kept in this browser, and what their storage costs.
 //! - [`ledger`]: what was sent to the model and what it cost (tokens, cached tokens, bytes).
 //! - [`transcript`]: the agent's events as the steps and notes of a question's transcript.
 //! - [`readiness`]: why the model cannot be asked now, and what to do.
@@ -18,6 +19,7 @@ pub mod csv;
 pub mod demo_endpoint;
 pub mod errors;
 pub mod hiding;
+pub mod kept;
 pub mod ledger;
 pub mod markdown;
 pub mod readiness;

@@ -54,6 +54,7 @@ pub fn DatabasePanel() -> impl IntoView {
                     />
                 </label>
             </div>
+            <super::recent::view::RecentDatabases/>
             <address_field::AddressField/>
             <super::datasette_form::DatasetteForm/>
             <p class="hint">
@@ -108,6 +109,7 @@ pub fn Status() -> impl IntoView {
                     })}
                 </p>
                 <ImportedLine name=open.name/>
+                <super::recent::view::KeepLine/>
             }
             .into_any(),
             None => view! { <p class="status-line muted">"No database is open."</p> }.into_any(),

@@ -6,7 +6,7 @@
 //! identity all apply), and the person may download it ("Download as .db") to reopen it later.
 
 use super::opening::open_database;
-use super::state::{AppState, ImportedFile, Loading};
+use super::state::{AppState, ImportedFile, Loading, Reopening};
 use crate::count::plural;
 use crate::import::client::{ImportEvent, ImportJob};
 use futures::channel::oneshot;
@@ -75,7 +75,8 @@ pub async fn import(state: AppState, files: Vec<File>) -> Result<(), String> {
     drop(job);
     let imported = outcome?;
     let name = format!("{label} (imported)");
-    open_database(state, &name, imported.database.clone(), None).await?;
+    let bytes = Reopening::Bytes(imported.database.clone());
+    open_database(state, &name, imported.database.clone(), None, bytes).await?;
     state.imported.set(Some(ImportedFile {
         opened_as: name,
         file_name: database_file_name(&files),

@@ -11,11 +11,12 @@ use super::knowledge;
 use super::lazy::{on_first_use, NotLoaded};
 use super::open_steps::OpenSteps;
 use super::opening::{self, fetch_whole, Came, RemoteOpen};
-use super::state::{AppState, Loading};
+use super::state::{AppState, Loading, Reopening};
 use crate::browser::{last_path_segment, page_origin, read_start, resolve_against_page};
 use crate::conversation::{self, ReadError};
 use crate::engine::on_demand::remote::{DbAddress, WholeReason, WHOLE_DOWNLOAD_LIMIT_BYTES};
 use crate::identify::{identify, DataKind, FileIs, Role, FIRST_BYTES};
+use crate::kept::Reopen;
 use crate::knowledge::LIMITS;
 use js_sys::Uint8Array;
 use leptos::prelude::*;
@@ -56,11 +57,14 @@ pub enum Source {
     },
 }
 
+/// The demo database's address, beside the page.
+const DEMO_URL: &str = "demo/shop.db";
+
 impl Source {
     /// The demo database shipped beside the page.
     pub fn demo() -> Source {
         Source::Url {
-            url: "demo/shop.db".into(),
+            url: DEMO_URL.into(),
             name: "shop.db (demo)".into(),
         }
     }
@@ -113,6 +117,23 @@ impl Source {
             Source::Datasette { address, .. } => address.trim().to_string(),
         }
     }
+}
+
+/// How a database downloaded from `url`, beside the page, comes back: from its address, made
+/// absolute (the demo does not: it is always one click away).
+fn beside_page(url: &str) -> Reopening {
+    let demo = resolve_against_page(DEMO_URL);
+    match resolve_against_page(url) {
+        Some(url) if Some(url_path(&url)) != demo.as_deref().map(url_path) => {
+            Reopening::At(Reopen::Address { url })
+        }
+        _ => Reopening::Not,
+    }
+}
+
+/// The path of `url` without its query or fragment, for comparing addresses of the demo.
+fn url_path(url: &str) -> &str {
+    url.split(['?', '#']).next().unwrap_or(url)
 }
 
 /// `url` with the name it is shown by: its last path segment, or the whole of it.
@@ -200,7 +221,10 @@ async fn open_source(state: AppState, source: Source, name: String) {
     state.download_offer.set(None);
     state.server_help.set(None);
     let outcome = match source {
-        Source::File(file) => take_in(state, &name, file.into(), None, None).await,
+        Source::File(file) => {
+            let bytes = Reopening::Bytes(file.clone().into());
+            take_in(state, &name, file.into(), None, None, bytes).await
+        }
         Source::Files(files) => take_several(state, files).await,
         Source::DataUrls(urls) => {
             let mut files = Vec::new();
@@ -222,33 +246,37 @@ async fn open_source(state: AppState, source: Source, name: String) {
                 .map_err(OpenError::Database)
         }
         Source::Url { url, .. } => match fetch_whole(&url, progress, None).await {
-            Ok(blob) => take_in(state, &name, blob, None, None).await,
+            Ok(blob) => take_in(state, &name, blob, None, None, beside_page(&url)).await,
             Err(why) => Err(OpenError::Database(why)),
         },
         Source::Remote { url, name } => match opening::open_remote(state, &name, &url).await {
             Ok(RemoteOpen::Opened) => Ok(()),
             Ok(RemoteOpen::Downloaded(blob, came)) => {
-                take_in(state, &name, blob, Some(came), None).await
+                let at = Reopening::At(Reopen::Address { url });
+                take_in(state, &name, blob, Some(came), None, at).await
             }
             Err(why) => Err(OpenError::Database(why)),
         },
         Source::WholeDownload { url, .. } => {
             match fetch_whole(&url, progress, Some(WHOLE_DOWNLOAD_LIMIT_BYTES)).await {
                 Ok(blob) => {
-                    take_in(
-                        state,
-                        &name,
-                        blob,
-                        Some(Came::from(&url, WholeReason::Asked)),
-                        None,
-                    )
-                    .await
+                    let came = Some(Came::from(&url, WholeReason::Asked));
+                    let at = Reopening::At(Reopen::Address { url });
+                    take_in(state, &name, blob, came, None, at).await
                 }
                 Err(why) => Err(OpenError::Database(why)),
             }
         }
         Source::NotesFile(file) => {
-            take_in(state, &name, file.into(), None, Some(Role::Notes)).await
+            take_in(
+                state,
+                &name,
+                file.into(),
+                None,
+                Some(Role::Notes),
+                Reopening::Not,
+            )
+            .await
         }
         Source::NotesUrl { url, .. } => {
             let blob = match allowed_notes_address(&url) {
@@ -256,12 +284,17 @@ async fn open_source(state: AppState, source: Source, name: String) {
                 Err(why) => Err(why),
             };
             match blob {
-                Ok(blob) => take_in(state, &name, blob, None, Some(Role::Notes)).await,
+                Ok(blob) => {
+                    take_in(state, &name, blob, None, Some(Role::Notes), Reopening::Not).await
+                }
                 Err(why) => Err(OpenError::Notes(why)),
             }
         }
         Source::ConversationUrl { url, .. } => match fetch_whole(&url, progress, None).await {
-            Ok(blob) => take_in(state, &name, blob, None, Some(Role::Conversation)).await,
+            Ok(blob) => {
+                let role = Some(Role::Conversation);
+                take_in(state, &name, blob, None, role, Reopening::Not).await
+            }
             Err(why) => Err(OpenError::Conversation(why)),
         },
         Source::Datasette { address, token } => {
@@ -297,13 +330,15 @@ fn finish(state: AppState, name: &str, outcome: Result<(), OpenError>) {
 }
 
 /// Takes `blob` by what it is: what [`identify`] says, or the `role` the person gave it.
-/// `came`: where it was downloaded from, when it was.
+/// `came`: where it was downloaded from, when it was; `reopening`: how a database in it could
+/// come back on a later visit.
 async fn take_in(
     state: AppState,
     name: &str,
     blob: Blob,
     came: Option<Came>,
     role: Option<Role>,
+    reopening: Reopening,
 ) -> Result<(), OpenError> {
     let is = match role {
         Some(role) => role.read_as(),
@@ -320,9 +355,11 @@ async fn take_in(
             .map_err(OpenError::Database),
         FileIs::Notes => take_notes(state, name, &blob).await,
         FileIs::Conversation => take_conversation(state, &blob).await,
-        FileIs::Database | FileIs::Unknown => opening::open_database(state, name, blob, came)
-            .await
-            .map_err(OpenError::Database),
+        FileIs::Database | FileIs::Unknown => {
+            opening::open_database(state, name, blob, came, reopening)
+                .await
+                .map_err(OpenError::Database)
+        }
     }
 }
 

@@ -27,6 +27,7 @@ mod markdown_view;
 mod number_input;
 mod open_steps;
 mod opening;
+mod recent;
 mod result_table;
 mod schema_view;
 mod settings;

@@ -13,7 +13,7 @@
 
 use super::follow::{Settled, FOLLOWERS};
 use super::open_steps::OpenSteps;
-use super::state::{AppState, DownloadOffer, Identification, Loading, OpenDatabase};
+use super::state::{AppState, DownloadOffer, Identification, Loading, OpenDatabase, Reopening};
 use crate::browser::{download, DownloadError};
 use crate::engine::kind::kind_for_local_file;
 use crate::engine::kind::DatabaseKind;
@@ -25,6 +25,7 @@ use crate::engine::on_demand::RemoteProblem;
 use crate::engine::page::PageDatabase;
 use crate::engine::schema;
 use crate::engine::DbError;
+use crate::kept::Reopen;
 use crate::present::errors::for_person;
 use crate::present::remote::whole_download;
 use crate::text::format_bytes;
@@ -51,12 +52,14 @@ impl Came {
 
 /// Opens `blob` in a new engine and shows its tables; then identifies it, settles what the
 /// model sees and reads its notes (the status says so meanwhile). The database open before
-/// stays open until this one opened.
+/// stays open until this one opened. `reopening`: how it could come back on a later visit (a
+/// file read on demand does not: it is too large to copy).
 pub async fn open_database(
     state: AppState,
     name: &str,
     blob: Blob,
     came: Option<Came>,
+    reopening: Reopening,
 ) -> Result<(), String> {
     state.loading.set(Some(Loading {
         label: format!("Opening {name}"),
@@ -80,6 +83,10 @@ pub async fn open_database(
             kind_for_local_file(size, state.on_demand_from.get_value()) == DatabaseKind::LocalFile
         })
         .cloned();
+    let reopening = match (&on_demand, reopening) {
+        (Some(_), Reopening::Bytes(_)) => Reopening::Not,
+        (_, reopening) => reopening,
+    };
     let db = match on_demand {
         Some(file) => {
             state.loading.set(Some(Loading {
@@ -103,7 +110,12 @@ pub async fn open_database(
         }
     };
     let (host, downloaded) = came.map_or((None, None), |came| (came.host, Some(came.why)));
-    show_database(state, name, db, host, downloaded).await
+    let shown = Shown {
+        host,
+        downloaded,
+        reopening,
+    };
+    show_database(state, name, db, shown).await
 }
 
 /// How a database at a web address was opened.
@@ -168,7 +180,14 @@ pub async fn open_remote(state: AppState, name: &str, url: &str) -> Result<Remot
             state
                 .open_steps
                 .update_value(|s| s.done("open on demand (ranged GET, header, schema)", started));
-            show_database(state, name, db, host, None).await?;
+            let shown = Shown {
+                host,
+                downloaded: None,
+                reopening: Reopening::At(Reopen::Address {
+                    url: url.to_string(),
+                }),
+            };
+            show_database(state, name, db, shown).await?;
             Ok(RemoteOpen::Opened)
         }
         Route::Whole { why, pins, .. } => {
@@ -235,17 +254,32 @@ pub async fn open_datasette(
     state
         .open_steps
         .update_value(|s| s.done("ask the Datasette server", started));
-    show_database(state, name, db, None, None).await
+    let shown = Shown {
+        host: None,
+        downloaded: None,
+        reopening: Reopening::At(Reopen::Datasette {
+            address: address.trim().to_string(),
+        }),
+    };
+    show_database(state, name, db, shown).await
 }
 
-/// Shows the opened `db` (read from `host`, when remote; `downloaded` whole, and why, when it
-/// is in memory): its tables, then its row counts, identity, the model view and notes.
+/// What the page says of a database beside its tables.
+struct Shown {
+    /// The server it is read from, when remote.
+    host: Option<String>,
+    /// Why it was downloaded whole, when it was.
+    downloaded: Option<WholeReason>,
+    reopening: Reopening,
+}
+
+/// Shows the opened `db` (with what is `shown` beside it): its tables, then its row counts,
+/// identity, the model view and notes.
 async fn show_database(
     state: AppState,
     name: &str,
     db: PageDatabase,
-    host: Option<String>,
-    downloaded: Option<WholeReason>,
+    shown: Shown,
 ) -> Result<(), String> {
     let step = |name: &str, started| state.open_steps.update_value(|s| s.done(name, started));
     let db = Rc::new(db);
@@ -275,9 +309,10 @@ async fn show_database(
         schema: schema.clone(),
         size: db.size(),
         kind: db.kind(),
-        host,
-        downloaded,
+        host: shown.host,
+        downloaded: shown.downloaded,
         counting: true,
+        reopening: shown.reopening,
     }));
     step("show the tables", started);
     if let Some(before) = before {

@@ -37,6 +37,21 @@ pub struct OpenDatabase {
     pub downloaded: Option<WholeReason>,
     /// True while its tables' rows are being counted (the tables are shown before).
     pub counting: bool,
+    /// How it could be opened again from "Recent databases" (`ui::recent`).
+    pub reopening: Reopening,
+}
+
+/// How the open database could come back on a later visit (`crate::kept`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Reopening {
+    /// Its bytes are in this page (a file the person chose, or the database an import made):
+    /// a copy may be kept, when the person asks.
+    Bytes(web_sys::Blob),
+    /// From where the person named: a web address, a Datasette server.
+    At(crate::kept::Reopen),
+    /// It does not come back: the demo, shipped with the page; a file too large to copy, read
+    /// on demand.
+    Not,
 }
 
 /// What tells the open database from another (`engine::identity`): computed after its tables
@@ -72,6 +87,13 @@ impl OpenDatabase {
             Identification::Known(identity) => Some(DatabaseIdentity::new(&self.name, identity)),
             _ => None,
         }
+    }
+
+    /// Its tables and views, without the knowledge tables.
+    pub fn data_tables(&self) -> usize {
+        use crate::knowledge::is_knowledge_table;
+        let data = self.schema.tables.iter();
+        data.filter(|t| !is_knowledge_table(&t.name)).count()
     }
 
     /// "3 tables", "13 tables, 17 views": the data's, without the knowledge tables
@@ -255,6 +277,8 @@ pub struct AppState {
     pub importing: RwSignal<bool>,
     /// What the model reads and is told, and what it was sent.
     pub assistant: Assistant,
+    /// The databases opened recently, to reopen, and the open one's copy.
+    pub recent: super::recent::RecentState,
 }
 
 /// The page's [`Ledger`], and what redraws the views that read it.
@@ -321,6 +345,7 @@ impl AppState {
             import_stop: StoredValue::new_local(None),
             importing: RwSignal::new(false),
             assistant: Assistant::new(),
+            recent: super::recent::RecentState::load(),
         }
     }
 

@@ -15,12 +15,13 @@ use leptos::prelude::*;
 
 /// The followers, in the order they settle: what the model sees first (the chat's session, the
 /// notes and the values are made on it), then the chat (a new session, and a replay that waited
-/// for a database starts), then the notes, then the values.
+/// for a database starts), then the notes, then the values, then the list of recent databases.
 pub const FOLLOWERS: &[&Follower] = &[
     &super::hiding::FOLLOWS,
     &super::chat::FOLLOWS,
     &super::knowledge::FOLLOWS,
     &super::value_index::FOLLOWS,
+    &super::recent::FOLLOWS,
 ];
 
 /// The person hid or showed `table` (or its `column`): hiding makes the model's view again, and

@@ -1,0 +1,123 @@
+//! The databases kept in this browser as the landing lists them ("Recent databases"), and
+//! what their storage costs.
+
+use crate::count::plural;
+use crate::engine::on_demand::remote::host_of;
+use crate::kept::{Recent, Reopen};
+use crate::text::format_bytes;
+
+/// "28.0 KB · 3 tables · a copy kept here · opened 5 minutes ago": what one entry is, where it
+/// comes back from, and when it was last opened (`now_ms` and its time on the same clock).
+pub fn entry_line(recent: &Recent, now_ms: f64) -> String {
+    let mut parts = Vec::new();
+    if let Some(size) = recent.size {
+        parts.push(format_bytes(size));
+    }
+    parts.push(plural(recent.tables as u64, "table", "tables"));
+    parts.push(match &recent.reopen {
+        Reopen::Copy { .. } => "a copy kept here".to_string(),
+        Reopen::Address { url } => format!("at {}", host_of(url).unwrap_or_else(|| url.clone())),
+        Reopen::Datasette { address } => format!(
+            "on the Datasette server at {}",
+            host_of(address).unwrap_or_else(|| address.clone())
+        ),
+    });
+    parts.push(format!("opened {}", ago(now_ms, recent.opened_at_ms)));
+    parts.join(" · ")
+}
+
+/// "just now", "5 minutes ago", "3 hours ago", "yesterday", "12 days ago": how long ago `at_ms`
+/// was at `now_ms`. A time ahead of now (another clock, a person's edit) is "just now".
+pub fn ago(now_ms: f64, at_ms: f64) -> String {
+    const MINUTE: f64 = 60_000.0;
+    const HOUR: f64 = 60.0 * MINUTE;
+    const DAY: f64 = 24.0 * HOUR;
+    let since = (now_ms - at_ms).max(0.0);
+    let whole = |unit: f64| (since / unit).floor() as u64;
+    if since < MINUTE {
+        "just now".into()
+    } else if since < HOUR {
+        format!("{} ago", plural(whole(MINUTE), "minute", "minutes"))
+    } else if since < DAY {
+        format!("{} ago", plural(whole(HOUR), "hour", "hours"))
+    } else if since < 2.0 * DAY {
+        "yesterday".into()
+    } else {
+        format!("{} ago", plural(whole(DAY), "day", "days"))
+    }
+}
+
+/// "This site stores 1.2 MB here, of the 10 GB this browser allows it.": what kept copies (and
+/// anything else of the site) take, from the browser's estimate.
+pub fn storage_line(usage: u64, quota: u64) -> String {
+    format!(
+        "This site stores {} here, of the {} this browser allows it.",
+        format_bytes(usage),
+        format_bytes(quota)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SHA: &str = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08";
+
+    fn recent(reopen: Reopen, size: Option<u64>, tables: usize) -> Recent {
+        Recent {
+            name: "shop.db".into(),
+            size,
+            tables,
+            opened_at_ms: 1_000.0,
+            reopen,
+        }
+    }
+
+    #[test]
+    fn each_way_back_is_said() {
+        let copy = recent(Reopen::Copy { sha256: SHA.into() }, Some(28_672), 3);
+        assert_eq!(
+            entry_line(&copy, 1_000.0 + 5.5 * 60_000.0),
+            "29 KB · 3 tables · a copy kept here · opened 5 minutes ago"
+        );
+        let url = "https://data.example.org/files/a.db".to_string();
+        let address = recent(Reopen::Address { url }, None, 1);
+        assert_eq!(
+            entry_line(&address, 1_000.0),
+            "1 table · at data.example.org · opened just now"
+        );
+        let address = "http://127.0.0.1:8001/fixtures".to_string();
+        let served = recent(Reopen::Datasette { address }, None, 16);
+        assert_eq!(
+            entry_line(&served, 1_000.0 + 30.0 * 3_600_000.0),
+            "16 tables · on the Datasette server at 127.0.0.1:8001 · opened yesterday"
+        );
+    }
+
+    #[test]
+    fn ago_has_a_unit_for_each_span_and_no_future() {
+        let minute = 60_000.0;
+        let cases = [
+            (0.0, "just now"),
+            (59_999.0, "just now"),
+            (minute, "1 minute ago"),
+            (59.9 * minute, "59 minutes ago"),
+            (60.0 * minute, "1 hour ago"),
+            (23.9 * 60.0 * minute, "23 hours ago"),
+            (24.0 * 60.0 * minute, "yesterday"),
+            (48.0 * 60.0 * minute, "2 days ago"),
+            (-5.0 * minute, "just now"),
+        ];
+        for (since, said) in cases {
+            assert_eq!(ago(10_000_000.0 + since, 10_000_000.0), said, "{since} ms");
+        }
+    }
+
+    #[test]
+    fn storage_is_said_in_a_persons_units() {
+        assert_eq!(
+            storage_line(1_234_567, 10_000_000_000),
+            "This site stores 1.2 MB here, of the 10 GB this browser allows it."
+        );
+    }
+}

@@ -1,0 +1,298 @@
+//! "Recent databases": the databases opened in this browser, to reopen with a click (issue 40).
+//!
+//! A database the person named by its address (a web address, a Datasette server) is listed
+//! when it opens; one whose bytes are here (a file chosen, the database an import made) only
+//! when the person keeps it ("Keep this database in this browser"): its bytes are then copied
+//! into the origin's private file system (`browser::opfs`) under its SHA-256, and reopening it
+//! opens that copy as a file. The list itself is `crate::kept`, kept in `localStorage`;
+//! nothing of it leaves the browser. Reopening opens the database the usual way
+//! (`ui::intake`), so its notes, hidden choices and replay come back as they are kept today.
+//!
+//! What touches the private file system is downloaded with the database chunk (`ui::lazy`):
+//! a first visit with nothing kept reads only the list.
+
+pub mod view;
+
+use super::follow::follower::Follower;
+use super::intake::{start_open, Source};
+use super::lazy::on_first_use;
+use super::state::{AppState, Identification, Reopening};
+use crate::browser::opfs::{usage_and_quota, Kept, StoreError};
+use crate::browser::storage;
+use crate::engine::identity::Identity;
+use crate::kept::{copy_name, Recent, RecentList, Reopen, COPY_LIMIT_BYTES};
+use leptos::prelude::*;
+
+/// Where the list is kept in `localStorage`.
+const LIST_KEY: &str = "askdb.recent";
+
+/// The list, and what the page says about keeping.
+#[derive(Clone, Copy)]
+pub struct RecentState {
+    pub list: RwSignal<RecentList>,
+    /// What the last keep, reopen or forget could not do, in a sentence.
+    pub note: RwSignal<Option<String>>,
+    /// What this site stores and may store, in bytes, once the browser said.
+    pub storage: RwSignal<Option<(u64, u64)>>,
+    /// True while the open database is being copied.
+    pub keeping: RwSignal<bool>,
+}
+
+impl RecentState {
+    /// The list as this browser keeps it (what is not sound in it is dropped: `kept`).
+    pub fn load() -> RecentState {
+        let saved = storage::read(LIST_KEY).unwrap_or_default();
+        RecentState {
+            list: RwSignal::new(RecentList::read(&saved)),
+            note: RwSignal::new(None),
+            storage: RwSignal::new(None),
+            keeping: RwSignal::new(false),
+        }
+    }
+
+    /// Changes the list and saves it; returns the entries whose copies are to be removed.
+    fn change(&self, change: impl FnOnce(&mut RecentList) -> Vec<Recent>) -> Vec<Recent> {
+        let dropped = self.list.try_update(change).unwrap_or_default();
+        let saved = self
+            .list
+            .with_untracked(|list| storage::write(LIST_KEY, &list.to_json()));
+        if saved.is_err() {
+            self.note.set(Some(
+                "This browser did not let the page save its list of recent databases (a \
+                 private window, or storage turned off): it lasts until the tab closes."
+                    .into(),
+            ));
+        }
+        dropped
+    }
+}
+
+/// The list follows each open (`ui::follow`): a database named by its address is listed, a
+/// kept one moved to the top.
+pub const FOLLOWS: Follower = Follower {
+    shown: None,
+    forget: |state| state.recent.note.set(None),
+    settle: |state, _| {
+        note_opened(state);
+        Box::pin(async {})
+    },
+    view_changes: |_, _| {},
+};
+
+/// The database that settled, as the list holds it, when it is listed (opened from an address,
+/// or kept before).
+fn note_opened(state: AppState) {
+    let Some(open) = state.open.get_untracked() else {
+        return;
+    };
+    let reopen = match open.reopening.clone() {
+        Reopening::At(reopen) => reopen,
+        Reopening::Bytes(_) => match kept_sha256(state).map(|sha256| Reopen::Copy { sha256 }) {
+            Some(copy)
+                if state
+                    .recent
+                    .list
+                    .with_untracked(|l| l.find(&copy).is_some()) =>
+            {
+                copy
+            }
+            // Not kept: listed only when the person keeps it.
+            _ => return,
+        },
+        Reopening::Not => return,
+    };
+    let recent = Recent {
+        tables: open.data_tables(),
+        name: open.name,
+        size: (open.size > 0).then_some(open.size),
+        opened_at_ms: js_sys::Date::now(),
+        reopen,
+    };
+    let dropped = state.recent.change(|list| list.opened(recent));
+    remove_copies(state, dropped);
+}
+
+/// The SHA-256 the open database would be kept under: its bytes are here, it was read whole
+/// (its identity is their SHA-256) and it is small enough to open in memory again.
+pub fn kept_sha256(state: AppState) -> Option<String> {
+    let small = state.open.with_untracked(|open| {
+        open.as_ref().is_some_and(|open| {
+            matches!(open.reopening, Reopening::Bytes(_)) && open.size <= COPY_LIMIT_BYTES
+        })
+    });
+    match state.identity.get_untracked() {
+        Identification::Known(Identity::Bytes { sha256, .. }) if small => Some(sha256),
+        _ => None,
+    }
+}
+
+/// Copies the open database into this browser's storage and lists it ("Keep this database in
+/// this browser").
+pub fn keep(state: AppState) {
+    if state.recent.keeping.get_untracked() {
+        return;
+    }
+    state.recent.keeping.set(true);
+    state.recent.note.set(None);
+    leptos::task::spawn_local(async move {
+        if let Err(not_loaded) = keep_open_database(state).await {
+            state.recent.note.set(Some(not_loaded.to_string()));
+        }
+        state.recent.keeping.set(false);
+    });
+}
+
+/// Opens `recent` again, the way it was kept.
+pub fn reopen(state: AppState, recent: Recent) {
+    state.recent.note.set(None);
+    match recent.reopen.clone() {
+        Reopen::Address { url } => start_open(state, Source::database_address(&url)),
+        Reopen::Datasette { address } => start_open(state, state.datasette_source(&address)),
+        Reopen::Copy { .. } => leptos::task::spawn_local(async move {
+            if let Err(not_loaded) = open_kept_copy(state, recent).await {
+                state.recent.note.set(Some(not_loaded.to_string()));
+            }
+        }),
+    }
+}
+
+/// Forgets the entry that reopens as `reopen`, and removes its copy.
+pub fn forget(state: AppState, reopen: &Reopen) {
+    let forgotten = state
+        .recent
+        .change(|list| list.forget(reopen).into_iter().collect());
+    remove_copies(state, forgotten);
+}
+
+/// Forgets every entry, and removes every copy (those no entry names too).
+pub fn forget_all(state: AppState) {
+    state.recent.change(RecentList::forget_all);
+    state.recent.note.set(None);
+    leptos::task::spawn_local(async move {
+        let _ = remove_every_copy(state).await;
+    });
+}
+
+/// Asks the browser what this site stores now, for the list's last line.
+pub fn refresh_storage(state: AppState) {
+    leptos::task::spawn_local(async move {
+        let _ = read_storage(state).await;
+    });
+}
+
+fn remove_copies(state: AppState, dropped: Vec<Recent>) {
+    let names: Vec<String> = dropped.iter().filter_map(Recent::copy).collect();
+    if names.is_empty() {
+        return;
+    }
+    leptos::task::spawn_local(async move {
+        let _ = remove_named(state, names).await;
+    });
+}
+
+on_first_use! {
+    database =>
+    /// The open database's bytes copied under its SHA-256, then listed.
+    fn keep_open_database(state: AppState) -> () {
+        let outcome = copy_open_database(state).await;
+        if let Err(why) = outcome {
+            state.recent.note.set(Some(format!("Not kept: {why}.")));
+        }
+        read_storage_now(state).await
+    }
+}
+
+async fn copy_open_database(state: AppState) -> Result<(), StoreError> {
+    let Some(sha256) = kept_sha256(state) else {
+        return Err(StoreError::Failed(
+            "it is not a file read whole here, of at most 512 MiB".into(),
+        ));
+    };
+    let Some(open) = state.open.get_untracked() else {
+        return Err(StoreError::Failed("no database is open".into()));
+    };
+    let Reopening::Bytes(blob) = &open.reopening else {
+        return Err(StoreError::Failed("its bytes are not here".into()));
+    };
+    let kept = Kept::open().await?;
+    kept.keep(&copy_name(&sha256), blob).await?;
+    let recent = Recent {
+        name: open.name.clone(),
+        size: Some(open.size),
+        tables: open.data_tables(),
+        opened_at_ms: js_sys::Date::now(),
+        reopen: Reopen::Copy { sha256 },
+    };
+    let dropped = state.recent.change(|list| list.opened(recent));
+    for name in dropped.iter().filter_map(Recent::copy) {
+        let _ = kept.remove(&name).await;
+    }
+    Ok(())
+}
+
+on_first_use! {
+    database =>
+    /// Opens the kept copy of `recent` as a file named as the list names it; a copy that is
+    /// gone is said, and its entry forgotten.
+    fn open_kept_copy(state: AppState, recent: Recent) -> () {
+        match kept_file(&recent).await {
+            Ok(file) => start_open(state, Source::File(file)),
+            Err(why) => {
+                if why == StoreError::Missing {
+                    state.recent.change(|list| list.forget(&recent.reopen).into_iter().collect());
+                }
+                state.recent.note.set(Some(format!("Could not reopen {}: {why}.", recent.name)));
+            }
+        }
+    }
+}
+
+async fn kept_file(recent: &Recent) -> Result<web_sys::File, StoreError> {
+    let name = recent.copy().ok_or(StoreError::Missing)?;
+    let file = Kept::open().await?.file(&name).await?;
+    // The copy's own name is its SHA-256's; the page shows the name it was kept by.
+    web_sys::File::new_with_blob_sequence(&js_sys::Array::of1(&file), &recent.name)
+        .map_err(|e| StoreError::Failed(crate::browser::describe(&e)))
+}
+
+on_first_use! {
+    database =>
+    /// Removes the copies `names` (the entries that named them are forgotten).
+    fn remove_named(state: AppState, names: Vec<String>) -> () {
+        if let Ok(kept) = Kept::open().await {
+            for name in names {
+                if let Err(why) = kept.remove(&name).await {
+                    state.recent.note.set(Some(format!("A kept copy could not be removed: {why}.")));
+                }
+            }
+        }
+        read_storage_now(state).await
+    }
+}
+
+on_first_use! {
+    database =>
+    /// Removes every file in the folder of copies ("Forget all").
+    fn remove_every_copy(state: AppState) -> () {
+        if let Ok(kept) = Kept::open().await {
+            for name in kept.names().await.unwrap_or_default() {
+                if let Err(why) = kept.remove(&name).await {
+                    state.recent.note.set(Some(format!("A kept copy could not be removed: {why}.")));
+                }
+            }
+        }
+        read_storage_now(state).await
+    }
+}
+
+on_first_use! {
+    database =>
+    /// What this site stores and may store, as the browser estimates it.
+    fn read_storage(state: AppState) -> () {
+        read_storage_now(state).await
+    }
+}
+
+async fn read_storage_now(state: AppState) {
+    state.recent.storage.set(usage_and_quota().await);
+}
