@@ -11,6 +11,7 @@ mod clock;
 mod dom;
 mod files;
 mod frame;
+pub mod idb;
 mod js_error;
 pub mod opfs;
 pub mod storage;

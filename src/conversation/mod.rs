@@ -10,12 +10,14 @@
 //!   change: what the model received and sent is exactly what crosses that boundary.
 //! - [`ReplayLlm`]: an [`crate::llm::LlmProvider`] that answers from a recording, at a pace a
 //!   person can follow, and reports where the live tool results differ from the recorded ones.
+//! - [`kept`]: a conversation kept in this browser (its text, and what its list shows).
 //! - [`check_replay`]: a whole recording replayed at once on a database, and what no longer
 //!   matches (`askdb-eval replay-check`, which a documentation build runs).
 
 mod candidates;
 mod check;
 pub mod format;
+pub mod kept;
 mod read;
 mod recording;
 pub mod replay;

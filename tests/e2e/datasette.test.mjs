@@ -276,6 +276,10 @@ test('a token goes to that server only, and is kept nowhere else', async (t) => 
   assert.ok(!(await page.getByTestId('ledger').textContent()).includes(TOKEN), 'the ledger has no token');
   const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }));
   assert.ok(!stored.includes(TOKEN), 'not remembered unless asked');
+  // The positive control: the recent databases (issue 40) are in that storage, the server's
+  // database listed by its address alone.
+  const [listed] = await page.evaluate(() => JSON.parse(localStorage.getItem('askdb.recent')));
+  assert.deepEqual(listed.reopen, { kind: 'datasette', address: served.database('shop') });
   assert.ok(!llm.modelRequests().map(bodyText).some((body) => body.includes(TOKEN)), 'the model never saw it');
 });
 
@@ -328,6 +332,15 @@ test('a remembered token is sent again after a reload, to its server only, until
     assert.ok(request.url.startsWith(`${served.url}/`), `the token went to ${request.url}`);
   }
   assert.ok(!requests.some((r) => JSON.stringify(r).includes('not-this-one') && r.url.startsWith(served.url)), 'a token in the link is never sent');
+
+  // Reopened from Recent databases (issue 40): its token, remembered for its server, goes with it.
+  await page.goto(session.url);
+  seen.length = 0;
+  await page.getByTestId('recent-reopen').filter({ hasText: served.database('shop') }).click();
+  await waitForOpen(page, served.database('shop'));
+  await expectRows(page, 'SELECT count(*) FROM customers', [['6']]);
+  const reopened = (await Promise.all(seen)).filter(Boolean);
+  assert.ok(reopened.some((r) => r.headers.authorization === `Bearer ${TOKEN}`), 'the reopened database carried the token');
 
   // Forgotten: gone from storage.
   await page.locator('.datasette-token summary').click();

@@ -14,6 +14,7 @@
 mod announce;
 mod answer;
 mod candidates;
+pub mod kept;
 mod question;
 mod replay;
 mod runner;
@@ -165,6 +166,13 @@ pub struct ChatState {
     pub limit_reached: RwSignal<Option<String>>,
     /// The conversation last replayed here, to be watched again (`replay::WatchRecording`).
     recording: RwSignal<Option<Arc<ConversationFile>>>,
+    /// The id the conversation on screen is kept under in this browser (`kept`), once its
+    /// first question ended.
+    kept_as: StoredValue<Option<String>>,
+    /// The conversations kept for the open database, newest first.
+    kept: RwSignal<Vec<crate::conversation::kept::KeptConversation>>,
+    /// Why a conversation was not kept, or could not be opened.
+    kept_note: RwSignal<Option<String>>,
 }
 
 fn chat_state() -> ChatState {
@@ -190,6 +198,9 @@ impl ChatState {
             announcements: RwSignal::new(Vec::new()),
             limit_reached: RwSignal::new(None),
             recording: RwSignal::new(None),
+            kept_as: StoredValue::new(None),
+            kept: RwSignal::new(Vec::new()),
+            kept_note: RwSignal::new(None),
         }
     }
 
@@ -206,6 +217,9 @@ impl ChatState {
         self.totals.set(Totals::default());
         self.replay.set(None);
         self.announcements.set(Vec::new());
+        self.kept_as.set_value(None);
+        self.kept.set(Vec::new());
+        self.kept_note.set(None);
     }
 
     fn new_conversation(&self) {
@@ -220,6 +234,7 @@ impl ChatState {
         self.exchanges.set(Vec::new());
         self.error.set(None);
         self.replay.set(None);
+        self.keep_apart();
     }
 
     /// Asks the question in the box, unless something is missing (then says what).
@@ -312,6 +327,7 @@ impl ChatState {
             .set_value(Some(ran.recording(&question, turns)));
         let model = ModelInfo::new(settings.provider, &settings.model, &settings.endpoint_url());
         self.recorded_with.set_value(Some((model, run_settings)));
+        self.keep_conversation();
         if ran.answered() && self.question.get_untracked().trim() == question {
             // The box is emptied for the next question, unless one is being typed.
             self.question.set(String::new());
@@ -384,12 +400,28 @@ thread_local! {
 pub const FOLLOWS: Follower = Follower {
     shown: None,
     forget: afresh,
-    settle: |state, _| {
+    settle: |state, settled| {
         afresh(state);
+        list_kept(settled.key, true);
         Box::pin(async {})
     },
-    view_changes: |state, _| afresh(state),
+    view_changes: |state, _| {
+        afresh(state);
+        let key = state.identity.get_untracked().storage_key();
+        list_kept(
+            key.unwrap_or_else(|| Err("not identified yet".into())),
+            false,
+        );
+    },
 };
+
+/// Lists the conversations kept for the database keyed `key` (when it has one); `restore`
+/// opens again the one open in this tab before a reload.
+fn list_kept(key: Result<String, String>, restore: bool) {
+    if let (Some(chat), Ok(key)) = (ON_PAGE.with(Cell::get), key) {
+        chat.list_kept(key, restore);
+    }
+}
 
 fn afresh(state: AppState) {
     let Some(chat) = ON_PAGE.with(Cell::get) else {
@@ -441,6 +473,7 @@ pub fn Chat() -> impl IntoView {
             <super::hiding::HiddenLine/>
             <setup_line::SetupLine/>
             <question::QuestionBox/>
+            <kept::KeptConversations/>
             <announce::Announcements/>
             {move || {
                 let list = chat.exchanges.get();

@@ -33,7 +33,7 @@ impl ChatState {
         self.error.set(saved.err());
     }
 
-    fn conversation_file(&self) -> Result<ConversationFile, String> {
+    pub(super) fn conversation_file(&self) -> Result<ConversationFile, String> {
         let questions: Vec<_> = self.exchanges.with_untracked(|list| {
             list.iter()
                 .filter_map(|e| e.recording.get_value())

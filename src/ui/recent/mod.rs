@@ -13,6 +13,7 @@
 
 pub mod view;
 
+use super::chat::kept::{forget_conversations_of, forget_every_conversation};
 use super::follow::follower::Follower;
 use super::intake::{start_open, Source};
 use super::lazy::on_first_use;
@@ -156,19 +157,36 @@ pub fn reopen(state: AppState, recent: Recent) {
     }
 }
 
-/// Forgets the entry that reopens as `reopen`, and removes its copy.
+/// Forgets the entry that reopens as `reopen`, and removes its copy and, for a copy, the
+/// conversations kept on it (an address's database is known by its key only once open).
 pub fn forget(state: AppState, reopen: &Reopen) {
     let forgotten = state
         .recent
         .change(|list| list.forget(reopen).into_iter().collect());
+    if let Reopen::Copy { sha256 } = reopen {
+        let key = sha256.to_ascii_lowercase();
+        leptos::task::spawn_local(async move {
+            if let Err(why) = forget_conversations_of(&key).await {
+                state.recent.note.set(Some(format!(
+                    "Its conversations could not be forgotten: {why}."
+                )));
+            }
+        });
+    }
     remove_copies(state, forgotten);
 }
 
-/// Forgets every entry, and removes every copy (those no entry names too).
+/// Forgets every entry, and removes every copy (those no entry names too) and every kept
+/// conversation.
 pub fn forget_all(state: AppState) {
     state.recent.change(RecentList::forget_all);
     state.recent.note.set(None);
     leptos::task::spawn_local(async move {
+        if let Err(why) = forget_every_conversation().await {
+            state.recent.note.set(Some(format!(
+                "The kept conversations could not be forgotten: {why}."
+            )));
+        }
         let _ = remove_every_copy(state).await;
     });
 }
