@@ -43,6 +43,25 @@ pub enum Reopen {
     Address { url: String },
     /// A database on a Datasette server, at `address` (never with its token).
     Datasette { address: String },
+    /// A file on this computer too large to copy, through the browser's handle to it (kept in
+    /// IndexedDB under `id`), as it was when last opened: `size` bytes, modified at
+    /// `modified_ms`. Reopened after the browser asks the person, read on demand.
+    Handle {
+        id: String,
+        size: u64,
+        modified_ms: u64,
+    },
+}
+
+impl Reopen {
+    /// Whether `self` and `other` open the same place (a file by its handle, whatever it is
+    /// now), so that one entry stands for it.
+    pub fn same_place(&self, other: &Reopen) -> bool {
+        match (self, other) {
+            (Reopen::Handle { id: a, .. }, Reopen::Handle { id: b, .. }) => a == b,
+            (a, b) => a == b,
+        }
+    }
 }
 
 impl Recent {
@@ -67,6 +86,7 @@ impl Recent {
             Reopen::Copy { sha256 } => is_sha256(sha256),
             Reopen::Address { url } => web(url),
             Reopen::Datasette { address } => web(address),
+            Reopen::Handle { id, .. } => is_handle_id(id),
         };
         reopen
             && short(&self.name)
@@ -79,6 +99,14 @@ impl Recent {
 /// The name of the copy of the file whose SHA-256 is `sha256` (lower-case hex).
 pub fn copy_name(sha256: &str) -> String {
     format!("db-{}.sqlite", sha256.to_ascii_lowercase())
+}
+
+/// A name for a kept handle: `h-` and digits and hyphens, as the page makes them.
+pub fn is_handle_id(text: &str) -> bool {
+    text.len() <= 40
+        && text.strip_prefix("h-").is_some_and(|rest| {
+            !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit() || b == b'-')
+        })
 }
 
 fn is_sha256(text: &str) -> bool {
@@ -99,7 +127,8 @@ impl RecentList {
         let mut list = RecentList::default();
         for entry in entries {
             if let Ok(recent) = serde_json::from_value::<Recent>(entry) {
-                if recent.is_sound() && !list.0.iter().any(|r| r.reopen == recent.reopen) {
+                if recent.is_sound() && !list.0.iter().any(|r| r.reopen.same_place(&recent.reopen))
+                {
                     list.0.push(recent);
                 }
             }
@@ -124,20 +153,20 @@ impl RecentList {
         if !recent.is_sound() {
             return Vec::new();
         }
-        self.0.retain(|r| r.reopen != recent.reopen);
+        self.0.retain(|r| !r.reopen.same_place(&recent.reopen));
         self.0.insert(0, recent);
         let dropped = self.0.split_off(self.0.len().min(MOST_KEPT));
         self.only_unnamed(dropped)
     }
 
-    /// The entry that reopens as `reopen`, if one does.
+    /// The entry that reopens the same place as `reopen`, if one does.
     pub fn find(&self, reopen: &Reopen) -> Option<&Recent> {
-        self.0.iter().find(|r| &r.reopen == reopen)
+        self.0.iter().find(|r| r.reopen.same_place(reopen))
     }
 
     /// Forgets the entry that reopens as `reopen`; it is returned, to remove its copy.
     pub fn forget(&mut self, reopen: &Reopen) -> Option<Recent> {
-        let index = self.0.iter().position(|r| &r.reopen == reopen)?;
+        let index = self.0.iter().position(|r| r.reopen.same_place(reopen))?;
         Some(self.0.remove(index))
     }
 
@@ -149,7 +178,7 @@ impl RecentList {
     fn only_unnamed(&self, dropped: Vec<Recent>) -> Vec<Recent> {
         dropped
             .into_iter()
-            .filter(|d| !self.0.iter().any(|r| r.reopen == d.reopen))
+            .filter(|d| !self.0.iter().any(|r| r.reopen.same_place(&d.reopen)))
             .collect()
     }
 }
@@ -214,6 +243,46 @@ mod tests {
         let dropped = list.opened(address("https://example.org/b.db", 99.0));
         assert_eq!(dropped, vec![copy("a.db", &sha(0), 0.0)]);
         assert_eq!(list.entries().len(), MOST_KEPT);
+    }
+
+    #[test]
+    fn a_file_by_its_handle_is_one_entry_whatever_its_size_now() {
+        let handle = |size: u64, at: f64| Recent {
+            name: "big.db".into(),
+            size: Some(size),
+            tables: 2,
+            opened_at_ms: at,
+            reopen: Reopen::Handle {
+                id: "h-1796504151062-42".into(),
+                size,
+                modified_ms: 5,
+            },
+        };
+        let mut list = RecentList::default();
+        list.opened(handle(600_000_000, 1.0));
+        list.opened(handle(700_000_000, 2.0));
+        assert_eq!(list.entries().len(), 1);
+        assert_eq!(list.entries()[0].size, Some(700_000_000));
+        let was = list.find(&handle(1, 3.0).reopen).map(|r| r.reopen.clone());
+        assert_eq!(
+            was,
+            Some(handle(700_000_000, 0.0).reopen),
+            "found by its id alone"
+        );
+        let read = RecentList::read(&list.to_json());
+        assert_eq!(read, list);
+        let mut bad = handle(1, 1.0);
+        bad.reopen = Reopen::Handle {
+            id: "h-../../x".into(),
+            size: 1,
+            modified_ms: 1,
+        };
+        list.opened(bad);
+        assert_eq!(
+            list.entries().len(),
+            1,
+            "an id the page does not make is not listed"
+        );
     }
 
     #[test]

@@ -9,6 +9,7 @@
 mod address;
 mod clock;
 mod dom;
+pub mod file_handles;
 mod files;
 mod frame;
 pub mod idb;

@@ -16,6 +16,7 @@ pub fn entry_line(recent: &Recent, now_ms: f64) -> String {
     parts.push(plural(recent.tables as u64, "table", "tables"));
     parts.push(match &recent.reopen {
         Reopen::Copy { .. } => "a copy kept here".to_string(),
+        Reopen::Handle { .. } => "the file on this computer (the browser asks first)".to_string(),
         Reopen::Address { url } => format!("at {}", host_of(url).unwrap_or_else(|| url.clone())),
         Reopen::Datasette { address } => format!(
             "on the Datasette server at {}",
@@ -45,6 +46,28 @@ pub fn ago(now_ms: f64, at_ms: f64) -> String {
     } else {
         format!("{} ago", plural(whole(DAY), "day", "days"))
     }
+}
+
+/// What the page says when a file opened by its handle is not as it was when last opened
+/// here (`None` when it is): its size and time then and now.
+pub fn changed_since(
+    name: &str,
+    (was_size, was_modified_ms): (u64, u64),
+    (size, modified_ms): (u64, u64),
+) -> Option<String> {
+    let what = match (was_size != size, was_modified_ms != modified_ms) {
+        (false, false) => return None,
+        (true, _) => format!(
+            "it was {} and is {} now",
+            format_bytes(was_size),
+            format_bytes(size)
+        ),
+        (false, true) => "it was saved again since, at the same size".to_string(),
+    };
+    Some(format!(
+        "{name} changed since it was last opened here ({what}): it is opened as it is now, and \
+         notes or hidden choices made for it before may not apply to it."
+    ))
 }
 
 /// "This site stores 1.2 MB here, of the 10 GB this browser allows it.": what kept copies (and
@@ -111,6 +134,23 @@ mod tests {
         for (since, said) in cases {
             assert_eq!(ago(10_000_000.0 + since, 10_000_000.0), said, "{since} ms");
         }
+    }
+
+    #[test]
+    fn a_changed_file_is_said_by_what_changed() {
+        assert_eq!(changed_since("big.db", (600, 5), (600, 5)), None);
+        let grown = changed_since("big.db", (600_000_000, 5), (700_000_000, 9)).unwrap();
+        assert!(
+            grown.starts_with(
+                "big.db changed since it was last opened here (it was 600 MB and is 700 MB now)"
+            ),
+            "{grown}"
+        );
+        let saved = changed_since("big.db", (600, 5), (600, 9)).unwrap();
+        assert!(
+            saved.contains("(it was saved again since, at the same size)"),
+            "{saved}"
+        );
     }
 
     #[test]

@@ -3,6 +3,7 @@
 use super::address_field;
 use super::app_state;
 use super::intake::{expect_open, start_open, Source};
+use crate::browser::file_handles::{can_pick, pick, Picked};
 use crate::text::format_bytes;
 use leptos::ev;
 use leptos::prelude::*;
@@ -20,6 +21,30 @@ pub fn DatabasePanel() -> impl IntoView {
         }
         // Lets the same file be picked again (after fixing it, say).
         input.set_value("");
+    };
+    // Where the browser gives handles to the files a person chooses, its own picker is used
+    // instead of the input's: a large file can then be reopened on a later visit
+    // (`ui::recent`). The input stays, for browsers without it (and the tests' files).
+    let on_pick = move |event: ev::MouseEvent| {
+        if !can_pick() {
+            return;
+        }
+        event.prevent_default();
+        if busy() {
+            return;
+        }
+        leptos::task::spawn_local(async move {
+            match pick().await {
+                Ok(picked) => {
+                    if let Some(source) = picked_source(picked) {
+                        start_open(state, source);
+                    }
+                }
+                Err(why) => state.open_error.set(Some(format!(
+                    "The browser could not show its file picker ({why}). Drop the file on the page instead."
+                ))),
+            }
+        });
     };
 
     view! {
@@ -51,6 +76,7 @@ pub fn DatabasePanel() -> impl IntoView {
                         multiple
                         disabled=busy
                         on:change=on_file
+                        on:click=on_pick
                     />
                 </label>
             </div>
@@ -61,6 +87,7 @@ pub fn DatabasePanel() -> impl IntoView {
                 "Or drop a SQLite file (or a saved conversation, to replay it, or a notes file) anywhere on this page. CSV, TSV, JSON and Excel files become a database, one table per file or sheet (several at once can be joined). It is read here, in your browser, and never uploaded. From a web address, a small file is downloaded whole and a large one read in parts, only the pages a query needs."
             </p>
             <Status/>
+            <super::recent::view::KeepLine/>
         </section>
     }
 }
@@ -109,7 +136,6 @@ pub fn Status() -> impl IntoView {
                     })}
                 </p>
                 <ImportedLine name=open.name/>
-                <super::recent::view::KeepLine/>
             }
             .into_any(),
             None => view! { <p class="status-line muted">"No database is open."</p> }.into_any(),
@@ -120,6 +146,16 @@ pub fn Status() -> impl IntoView {
             {body}
         </div>
     }
+}
+
+/// The files the person chose with the browser's picker: one with its handle, several to
+/// import together.
+fn picked_source(picked: Vec<Picked>) -> Option<Source> {
+    if picked.len() > 1 {
+        return Some(Source::Files(picked.into_iter().map(|p| p.file).collect()));
+    }
+    let Picked { file, handle } = picked.into_iter().next()?;
+    Some(Source::Picked { file, handle })
 }
 
 /// The files the person chose: one as it is, several to import together.

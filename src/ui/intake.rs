@@ -21,13 +21,15 @@ use crate::knowledge::LIMITS;
 use js_sys::Uint8Array;
 use leptos::prelude::*;
 use std::sync::Arc;
-use wasm_bindgen::JsCast;
+use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Blob, File};
 
 /// Where a database comes from.
 pub enum Source {
     /// A file the person picked or dropped.
     File(File),
+    /// A file the person picked, with the browser's handle to it (`browser::file_handles`).
+    Picked { file: File, handle: JsValue },
     /// Several files picked or dropped at once: data files imported together into one
     /// database (`ui::importing`).
     Files(Vec<File>),
@@ -101,7 +103,9 @@ impl Source {
 
     fn name(&self) -> String {
         match self {
-            Source::File(file) | Source::NotesFile(file) => file.name(),
+            Source::File(file) | Source::NotesFile(file) | Source::Picked { file, .. } => {
+                file.name()
+            }
             Source::Files(files) => files.iter().map(File::name).collect::<Vec<_>>().join(" + "),
             Source::DataUrls(urls) => urls
                 .iter()
@@ -224,6 +228,13 @@ async fn open_source(state: AppState, source: Source, name: String) {
         Source::File(file) => {
             let bytes = Reopening::Bytes(file.clone().into());
             take_in(state, &name, file.into(), None, None, bytes).await
+        }
+        Source::Picked { file, handle } => {
+            let picked = Reopening::Picked {
+                blob: file.clone().into(),
+                handle,
+            };
+            take_in(state, &name, file.into(), None, None, picked).await
         }
         Source::Files(files) => take_several(state, files).await,
         Source::DataUrls(urls) => {

@@ -83,8 +83,15 @@ pub async fn open_database(
             kind_for_local_file(size, state.on_demand_from.get_value()) == DatabaseKind::LocalFile
         })
         .cloned();
+    // What comes back of a file depends on how it is read: a copy of one in memory, the file
+    // itself (through its handle, when there is one) of one read on demand.
     let reopening = match (&on_demand, reopening) {
+        (Some(file), Reopening::Picked { handle, .. }) => Reopening::Handle {
+            handle,
+            modified_ms: file.last_modified().max(0.0) as u64,
+        },
         (Some(_), Reopening::Bytes(_)) => Reopening::Not,
+        (None, Reopening::Picked { blob, .. }) => Reopening::Bytes(blob),
         (_, reopening) => reopening,
     };
     let db = match on_demand {

@@ -47,6 +47,18 @@ pub enum Reopening {
     /// Its bytes are in this page (a file the person chose, or the database an import made):
     /// a copy may be kept, when the person asks.
     Bytes(web_sys::Blob),
+    /// A file chosen with the browser's handle to it (`browser::file_handles`): its bytes are
+    /// here, and the handle reopens it when it is too large to copy.
+    Picked {
+        blob: web_sys::Blob,
+        handle: wasm_bindgen::JsValue,
+    },
+    /// A file too large to copy, read on demand, through the browser's handle to it, as it was
+    /// when opened (modified at `modified_ms`).
+    Handle {
+        handle: wasm_bindgen::JsValue,
+        modified_ms: u64,
+    },
     /// From where the person named: a web address, a Datasette server.
     At(crate::kept::Reopen),
     /// It does not come back: the demo, shipped with the page; a file too large to copy, read

@@ -22,7 +22,13 @@ const session = sessionForFile({ mounts: { files: path.join(ROOT, 'www', 'demo')
 async function keptCopies(page) {
   return page.evaluate(async () => {
     const root = await navigator.storage.getDirectory();
-    const folder = await root.getDirectoryHandle('askdb-kept', { create: true });
+    let folder;
+    try {
+      folder = await root.getDirectoryHandle('askdb-kept');
+    } catch (error) {
+      if (error.name === 'NotFoundError') return [];
+      throw error;
+    }
     const names = [];
     for await (const name of folder.keys()) names.push(name);
     return names.sort();
@@ -192,4 +198,71 @@ test('two tabs open the same kept copy, and both query it', async (t) => {
   await Promise.all([reopen(first, 'shop.db'), reopen(second, 'shop.db')]);
   await expectRows(first, 'SELECT name FROM customers ORDER BY name LIMIT 2', [['Alice'], ['Bob']]);
   await expectRows(second, 'SELECT COUNT(*) FROM orders', [['12']]);
+});
+
+/** Puts `bytes` in the private file system's root as `name`: the file the stubbed picker gives. */
+async function placeFile(page, name, bytes) {
+  await page.evaluate(async ([name, data]) => {
+    const root = await navigator.storage.getDirectory();
+    const writable = await (await root.getFileHandle(name, { create: true })).createWritable();
+    await writable.write(new Uint8Array(data));
+    await writable.close();
+  }, [name, [...bytes]]);
+}
+
+/** How many handles the page keeps in IndexedDB. */
+const keptHandles = (page) => page.evaluate(() => new Promise((resolve, reject) => {
+  const open = indexedDB.open('askdb-handles');
+  open.onerror = () => reject(open.error);
+  open.onsuccess = () => {
+    const db = open.result;
+    if (!db.objectStoreNames.contains('handles')) { db.close(); resolve(0); return; }
+    const count = db.transaction('handles').objectStore('handles').count();
+    count.onsuccess = () => { db.close(); resolve(count.result); };
+  };
+}));
+
+test('a file too large to copy is listed by its handle, reopens through it after a reload, and a change to it is said', async (t) => {
+  // The browser's picker, which a headless browser cannot show, gives a handle to a file in
+  // the private file system: the same kind of handle, kept and asked the same way.
+  const page = await session.open({
+    closeAfter: t,
+    beforeLoad: (page) => page.addInitScript(() => {
+      window.showOpenFilePicker = async () => [await (await navigator.storage.getDirectory()).getFileHandle('picked.db')];
+    }),
+  });
+  const { readFile } = await import('node:fs/promises');
+  await placeFile(page, 'picked.db', await readFile(DEMO_FILE));
+  // Files from 1 KB are "too large to copy" here: read on demand, as a 600 MB one would be.
+  const smallOnDemand = async () => {
+    await page.waitForFunction(() => typeof window.askdbOpenOnDemandFrom === 'function');
+    await page.evaluate(() => window.askdbOpenOnDemandFrom(1000));
+  };
+  await smallOnDemand();
+  await page.locator('label.file-button').click();
+  await waitForOpen(page, 'picked.db');
+  await page.getByTestId('recent').waitFor({ timeout: 30_000 });
+  assert.match((await recentEntries(page))[0], /^picked\.db \| 33 KB · 3 tables · the file on this computer \(the browser asks first\) · opened just now$/);
+  assert.equal(await visibleText(page, 'keep-db'), null, 'too large to copy: no Keep button');
+  assert.equal(await keptHandles(page), 1);
+
+  await page.reload();
+  await smallOnDemand();
+  await reopen(page, 'picked.db');
+  await expectRows(page, 'SELECT COUNT(*) FROM customers', [['6']]);
+  assert.equal(await visibleText(page, 'recent-note'), null, 'unchanged: nothing said');
+  assert.equal(await keptHandles(page), 1, 'the same file keeps one handle');
+
+  // The file changes on disk between two visits.
+  await placeFile(page, 'picked.db', Buffer.concat([await readFile(DEMO_FILE), Buffer.alloc(4096)]));
+  await page.reload();
+  await smallOnDemand();
+  await reopen(page, 'picked.db');
+  const note = await waitUntil('the change to be said', () => visibleText(page, 'recent-note'), Boolean);
+  assert.match(note, /^picked\.db changed since it was last opened here \(it was 33 KB and is 37 KB now\): it is opened as it is now/);
+  assert.equal((await recentEntries(page)).length, 1, 'still one entry');
+
+  await page.getByTestId('recent-forget-all').click();
+  await waitUntil('the handle to be forgotten', () => keptHandles(page), (count) => count === 0);
+  assert.deepEqual(page.problems, []);
 });

@@ -11,6 +11,7 @@
 //! What touches the private file system is downloaded with the database chunk (`ui::lazy`):
 //! a first visit with nothing kept reads only the list.
 
+mod handles;
 pub mod view;
 
 use super::chat::kept::{forget_conversations_of, forget_every_conversation};
@@ -88,6 +89,18 @@ fn note_opened(state: AppState) {
     };
     let reopen = match open.reopening.clone() {
         Reopening::At(reopen) => reopen,
+        Reopening::Handle {
+            handle,
+            modified_ms,
+        } => {
+            let kept = handles::HandleOpened {
+                name: open.name.clone(),
+                size: open.size,
+                tables: open.data_tables(),
+                modified_ms,
+            };
+            return handles::list_by_handle(state, kept, handle);
+        }
         Reopening::Bytes(_) => match kept_sha256(state).map(|sha256| Reopen::Copy { sha256 }) {
             Some(copy)
                 if state
@@ -100,7 +113,8 @@ fn note_opened(state: AppState) {
             // Not kept: listed only when the person keeps it.
             _ => return,
         },
-        Reopening::Not => return,
+        // A file chosen with its handle is `Bytes` or `Handle` once open (`ui::opening`).
+        Reopening::Picked { .. } | Reopening::Not => return,
     };
     let recent = Recent {
         tables: open.data_tables(),
@@ -110,7 +124,7 @@ fn note_opened(state: AppState) {
         reopen,
     };
     let dropped = state.recent.change(|list| list.opened(recent));
-    remove_copies(state, dropped);
+    let_go(state, dropped);
 }
 
 /// The SHA-256 the open database would be kept under: its bytes are here, it was read whole
@@ -149,6 +163,7 @@ pub fn reopen(state: AppState, recent: Recent) {
     match recent.reopen.clone() {
         Reopen::Address { url } => start_open(state, Source::database_address(&url)),
         Reopen::Datasette { address } => start_open(state, state.datasette_source(&address)),
+        Reopen::Handle { .. } => handles::reopen_by_handle(state, recent),
         Reopen::Copy { .. } => leptos::task::spawn_local(async move {
             if let Err(not_loaded) = open_kept_copy(state, recent).await {
                 state.recent.note.set(Some(not_loaded.to_string()));
@@ -173,7 +188,7 @@ pub fn forget(state: AppState, reopen: &Reopen) {
             }
         });
     }
-    remove_copies(state, forgotten);
+    let_go(state, forgotten);
 }
 
 /// Forgets every entry, and removes every copy (those no entry names too) and every kept
@@ -188,6 +203,7 @@ pub fn forget_all(state: AppState) {
             )));
         }
         let _ = remove_every_copy(state).await;
+        let _ = crate::browser::file_handles::forget_all().await;
     });
 }
 
@@ -198,7 +214,16 @@ pub fn refresh_storage(state: AppState) {
     });
 }
 
-fn remove_copies(state: AppState, dropped: Vec<Recent>) {
+/// Lets go of what the entries `dropped` kept: their copies, their handles.
+fn let_go(state: AppState, dropped: Vec<Recent>) {
+    for recent in &dropped {
+        if let Reopen::Handle { id, .. } = &recent.reopen {
+            let id = id.clone();
+            leptos::task::spawn_local(async move {
+                let _ = crate::browser::file_handles::forget(&id).await;
+            });
+        }
+    }
     let names: Vec<String> = dropped.iter().filter_map(Recent::copy).collect();
     if names.is_empty() {
         return;
@@ -242,9 +267,7 @@ async fn copy_open_database(state: AppState) -> Result<(), StoreError> {
         reopen: Reopen::Copy { sha256 },
     };
     let dropped = state.recent.change(|list| list.opened(recent));
-    for name in dropped.iter().filter_map(Recent::copy) {
-        let _ = kept.remove(&name).await;
-    }
+    let_go(state, dropped);
     Ok(())
 }
 

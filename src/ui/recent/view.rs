@@ -93,9 +93,13 @@ pub fn RecentDatabases() -> impl IntoView {
 pub fn KeepLine() -> impl IntoView {
     let state = app_state();
     move || {
-        // Tracked: the line follows the open database, its identity and the list.
+        // Tracked: the line follows the open database, its identity and the list; it waits
+        // while something opens.
         state.open.track();
         state.identity.track();
+        if state.loading.with(Option::is_some) {
+            return None;
+        }
         let sha256 = kept_sha256(state)?;
         let copy = Reopen::Copy { sha256 };
         if state.recent.list.with(|list| list.find(&copy).is_some()) {

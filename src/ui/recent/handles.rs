@@ -1,0 +1,115 @@
+//! Files too large to copy, listed by the browser's handle to them (`browser::file_handles`):
+//! kept in IndexedDB when such a file opens, one entry per file (a handle to the same file
+//! found again takes the same id), and reopened through the handle once the browser has asked
+//! the person. A file that is not as it was when last opened here (its size, its time) is
+//! said, and opened as it is now.
+
+use super::{let_go, AppState};
+use crate::browser::file_handles::{self, every_kept, file_of, may_read, same_file};
+use crate::kept::{Recent, Reopen};
+use crate::present::kept::changed_since;
+use crate::ui::intake::{start_open, Source};
+use crate::ui::lazy::on_first_use;
+use leptos::prelude::*;
+use wasm_bindgen::JsValue;
+
+/// A file that opened on demand through its handle, as the list will hold it.
+pub struct HandleOpened {
+    pub name: String,
+    pub size: u64,
+    pub tables: usize,
+    pub modified_ms: u64,
+}
+
+/// Lists the open file by its handle (in the background: the browser is asked which kept
+/// handle names the same file).
+pub fn list_by_handle(state: AppState, opened: HandleOpened, handle: JsValue) {
+    leptos::task::spawn_local(async move {
+        if let Err(not_loaded) = keep_handle(state, opened, handle).await {
+            state.recent.note.set(Some(not_loaded.to_string()));
+        }
+    });
+}
+
+/// Reopens `recent`, kept by its handle.
+pub fn reopen_by_handle(state: AppState, recent: Recent) {
+    leptos::task::spawn_local(async move {
+        if let Err(not_loaded) = open_by_handle(state, recent).await {
+            state.recent.note.set(Some(not_loaded.to_string()));
+        }
+    });
+}
+
+fn new_handle_id() -> String {
+    let random = (js_sys::Math::random() * 1e12) as u64;
+    format!("h-{}-{random}", js_sys::Date::now() as u64)
+}
+
+on_first_use! {
+    database =>
+    /// Keeps `handle` (under the id of a kept handle to the same file, else a new one) and
+    /// lists the file; says so when it changed since it was last opened here.
+    fn keep_handle(state: AppState, opened: HandleOpened, handle: JsValue) -> () {
+        let mut id = None;
+        for (kept_id, kept) in every_kept().await.unwrap_or_default() {
+            if same_file(&kept, &handle).await {
+                id = Some(kept_id);
+                break;
+            }
+        }
+        let id = id.unwrap_or_else(new_handle_id);
+        if let Err(why) = file_handles::keep(&id, &handle).await {
+            state.recent.note.set(Some(format!("{} is not listed to reopen: {why}.", opened.name)));
+            return Ok(());
+        }
+        let reopen = Reopen::Handle { id, size: opened.size, modified_ms: opened.modified_ms };
+        let before = state.recent.list.with_untracked(|list| list.find(&reopen).cloned());
+        if let Some(Reopen::Handle { size, modified_ms, .. }) = before.map(|r| r.reopen) {
+            let now = (opened.size, opened.modified_ms);
+            state.recent.note.set(changed_since(&opened.name, (size, modified_ms), now));
+        }
+        let recent = Recent {
+            name: opened.name,
+            size: Some(opened.size),
+            tables: opened.tables,
+            opened_at_ms: js_sys::Date::now(),
+            reopen,
+        };
+        let dropped = state.recent.change(|list| list.opened(recent));
+        let_go(state, dropped);
+    }
+}
+
+on_first_use! {
+    database =>
+    /// Opens the file `recent` names through its kept handle, once the browser lets the page
+    /// read it; each way it cannot is said.
+    fn open_by_handle(state: AppState, recent: Recent) -> () {
+        let Reopen::Handle { id, .. } = &recent.reopen else {
+            return Ok(());
+        };
+        let name = recent.name.clone();
+        let handle = match file_handles::kept(id).await {
+            Ok(Some(handle)) => handle,
+            _ => {
+                state.recent.change(|list| list.forget(&recent.reopen).into_iter().collect());
+                state.recent.note.set(Some(format!(
+                    "Could not reopen {name}: this browser no longer has its handle to the file. Open it again from your disk."
+                )));
+                return Ok(());
+            }
+        };
+        if !may_read(&handle).await {
+            state.recent.note.set(Some(format!(
+                "Could not reopen {name}: the browser did not allow reading it. Reopen it and allow reading when the browser asks."
+            )));
+            return Ok(());
+        }
+        match file_of(&handle).await {
+            Ok(file) => start_open(state, Source::Picked { file, handle }),
+            Err(why) => state.recent.note.set(Some(format!(
+                "Could not reopen {name}: the file is not where it was ({why}). Open it again from your disk."
+            ))),
+        }
+    }
+}
