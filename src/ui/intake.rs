@@ -237,25 +237,7 @@ async fn open_source(state: AppState, source: Source, name: String) {
             take_in(state, &name, file.into(), None, None, picked).await
         }
         Source::Files(files) => take_several(state, files).await,
-        Source::DataUrls(urls) => {
-            let mut files = Vec::new();
-            for url in &urls {
-                let (_, file_name) = named(url);
-                let progress = move |fraction: Option<f64>| {
-                    state.loading.set(Some(Loading {
-                        label: format!("Downloading {file_name}"),
-                        fraction,
-                    }))
-                };
-                match fetch_whole(url, progress, Some(WHOLE_DOWNLOAD_LIMIT_BYTES)).await {
-                    Ok(blob) => files.push(as_file(&blob, &named(url).1)),
-                    Err(why) => return finish(state, &name, Err(OpenError::Database(why))),
-                }
-            }
-            importing::import(state, files)
-                .await
-                .map_err(OpenError::Database)
-        }
+        Source::DataUrls(urls) => import_addresses(state, &urls).await,
         Source::Url { url, .. } => match fetch_whole(&url, progress, None).await {
             Ok(blob) => take_in(state, &name, blob, None, None, beside_page(&url)).await,
             Err(why) => Err(OpenError::Database(why)),
@@ -315,6 +297,27 @@ async fn open_source(state: AppState, source: Source, name: String) {
         }
     };
     finish(state, &name, outcome);
+}
+
+/// Downloads the data files at `urls`, each whole, and imports them together.
+async fn import_addresses(state: AppState, urls: &[String]) -> Result<(), OpenError> {
+    let mut files = Vec::new();
+    for url in urls {
+        let (_, file_name) = named(url);
+        let progress = move |fraction: Option<f64>| {
+            state.loading.set(Some(Loading {
+                label: format!("Downloading {file_name}"),
+                fraction,
+            }))
+        };
+        let blob = fetch_whole(url, progress, Some(WHOLE_DOWNLOAD_LIMIT_BYTES))
+            .await
+            .map_err(OpenError::Database)?;
+        files.push(as_file(&blob, &named(url).1));
+    }
+    importing::import(state, files)
+        .await
+        .map_err(OpenError::Database)
 }
 
 /// Says how opening `name` ended (nothing when it opened), and readies the next open.
