@@ -266,3 +266,20 @@ test('a file too large to copy is listed by its handle, reopens through it after
   await waitUntil('the handle to be forgotten', () => keptHandles(page), (count) => count === 0);
   assert.deepEqual(page.problems, []);
 });
+
+test('a page embedded in documentation keeps nothing: neither the database it opened nor its conversation', async (t) => {
+  const llm = await scriptedLlm(t, [finalAnswer('Six customers.', 'SELECT COUNT(*) FROM customers')]);
+  // The same address the full page lists (the test above): here, embedded, it is not.
+  const page = await session.open({ closeAfter: t });
+  await page.goto(`${session.url}/?embed=1&db=files/shop.db`);
+  await waitForOpen(page, 'shop.db');
+  await configureFor(page, llm, 'openai');
+  await ask(page, 'How many customers?');
+  await waitForAnswer(page);
+  // The conversation would be kept as the question ends; a moment for a write that must not come.
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  assert.equal(await page.evaluate(() => localStorage.getItem('askdb.recent')), null, 'no recent database');
+  const databases = await page.evaluate(async () => (await indexedDB.databases()).map((d) => d.name));
+  assert.deepEqual(databases, [], 'no conversation kept');
+  assert.deepEqual(page.problems, []);
+});

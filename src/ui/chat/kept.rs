@@ -75,6 +75,14 @@ impl ChatState {
     /// Keeps the conversation as it is now (a question just ended), under its id (a new one
     /// for its first question); what goes wrong is said beside the list.
     pub(super) fn keep_conversation(&self) {
+        // A page embedded in documentation keeps nothing on its reader's behalf.
+        if self
+            .app
+            .address
+            .with_value(|address| address.presentation.embed)
+        {
+            return;
+        }
         let Ok(file) = self.conversation_file() else {
             return;
         };
@@ -106,6 +114,13 @@ impl ChatState {
     /// Lists the conversations kept for the open database (keyed `database`); with `restore`,
     /// the one open in this tab before a reload is opened again.
     pub(super) fn list_kept(&self, database: String, restore: bool) {
+        if self
+            .app
+            .address
+            .with_value(|address| address.presentation.embed)
+        {
+            return;
+        }
         let chat = *self;
         let generation = self.generation.get_value();
         leptos::task::spawn_local(async move {

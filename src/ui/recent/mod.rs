@@ -87,6 +87,13 @@ fn note_opened(state: AppState) {
     let Some(open) = state.open.get_untracked() else {
         return;
     };
+    // A page embedded in documentation keeps nothing on its reader's behalf.
+    if state
+        .address
+        .with_value(|address| address.presentation.embed)
+    {
+        return;
+    }
     let reopen = match open.reopening.clone() {
         Reopening::At(reopen) => reopen,
         Reopening::Handle {
