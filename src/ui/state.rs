@@ -290,7 +290,7 @@ pub struct AppState {
     /// What the model reads and is told, and what it was sent.
     pub assistant: Assistant,
     /// The databases opened recently, to reopen, and the open one's copy.
-    pub recent: super::recent::RecentState,
+    pub recent: super::recent::list::RecentState,
 }
 
 /// The page's [`Ledger`], and what redraws the views that read it.
@@ -357,7 +357,7 @@ impl AppState {
             import_stop: StoredValue::new_local(None),
             importing: RwSignal::new(false),
             assistant: Assistant::new(),
-            recent: super::recent::RecentState::load(),
+            recent: super::recent::list::RecentState::load(),
         }
     }
 

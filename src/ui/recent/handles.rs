@@ -5,10 +5,9 @@
 //! said, and opened as it is now.
 
 use super::{let_go, AppState};
-use crate::browser::file_handles::{self, every_kept, file_of, may_read, same_file};
+use crate::browser::file_handles::{self, every_kept, same_file};
 use crate::kept::{Recent, Reopen};
 use crate::present::kept::changed_since;
-use crate::ui::intake::{start_open, Source};
 use crate::ui::lazy::on_first_use;
 use leptos::prelude::*;
 use wasm_bindgen::JsValue;
@@ -26,15 +25,6 @@ pub struct HandleOpened {
 pub fn list_by_handle(state: AppState, opened: HandleOpened, handle: JsValue) {
     leptos::task::spawn_local(async move {
         if let Err(not_loaded) = keep_handle(state, opened, handle).await {
-            state.recent.note.set(Some(not_loaded.to_string()));
-        }
-    });
-}
-
-/// Reopens `recent`, kept by its handle.
-pub fn reopen_by_handle(state: AppState, recent: Recent) {
-    leptos::task::spawn_local(async move {
-        if let Err(not_loaded) = open_by_handle(state, recent).await {
             state.recent.note.set(Some(not_loaded.to_string()));
         }
     });
@@ -77,39 +67,5 @@ on_first_use! {
         };
         let dropped = state.recent.change(|list| list.opened(recent));
         let_go(state, dropped);
-    }
-}
-
-on_first_use! {
-    database =>
-    /// Opens the file `recent` names through its kept handle, once the browser lets the page
-    /// read it; each way it cannot is said.
-    fn open_by_handle(state: AppState, recent: Recent) -> () {
-        let Reopen::Handle { id, .. } = &recent.reopen else {
-            return Ok(());
-        };
-        let name = recent.name.clone();
-        let handle = match file_handles::kept(id).await {
-            Ok(Some(handle)) => handle,
-            _ => {
-                state.recent.change(|list| list.forget(&recent.reopen).into_iter().collect());
-                state.recent.note.set(Some(format!(
-                    "Could not reopen {name}: this browser no longer has its handle to the file. Open it again from your disk."
-                )));
-                return Ok(());
-            }
-        };
-        if !may_read(&handle).await {
-            state.recent.note.set(Some(format!(
-                "Could not reopen {name}: the browser did not allow reading it. Reopen it and allow reading when the browser asks."
-            )));
-            return Ok(());
-        }
-        match file_of(&handle).await {
-            Ok(file) => start_open(state, Source::Picked { file, handle }),
-            Err(why) => state.recent.note.set(Some(format!(
-                "Could not reopen {name}: the file is not where it was ({why}). Open it again from your disk."
-            ))),
-        }
     }
 }

@@ -9,65 +9,26 @@
 //! (`ui::intake`), so its notes, hidden choices and replay come back as they are kept today.
 //!
 //! What touches the private file system is downloaded with the database chunk (`ui::lazy`):
-//! a first visit with nothing kept reads only the list.
+//! a first visit with nothing kept reads only the list. The parts: `list` (the state the page
+//! shares), this file (the follower, keeping, forgetting), `handles` (files listed by the
+//! browser's handle), `reopen` (an entry opened again, through `ui::intake`: apart, since
+//! opening reaches the follower), `view`.
 
 mod handles;
+pub mod list;
+mod reopen;
 pub mod view;
+
+pub use reopen::reopen;
 
 use super::chat::kept::{forget_conversations_of, forget_every_conversation};
 use super::follow::follower::Follower;
-use super::intake::{start_open, Source};
 use super::lazy::on_first_use;
 use super::state::{AppState, Identification, Reopening};
 use crate::browser::opfs::{usage_and_quota, Kept, StoreError};
-use crate::browser::storage;
 use crate::engine::identity::Identity;
 use crate::kept::{copy_name, Recent, RecentList, Reopen, COPY_LIMIT_BYTES};
 use leptos::prelude::*;
-
-/// Where the list is kept in `localStorage`.
-const LIST_KEY: &str = "askdb.recent";
-
-/// The list, and what the page says about keeping.
-#[derive(Clone, Copy)]
-pub struct RecentState {
-    pub list: RwSignal<RecentList>,
-    /// What the last keep, reopen or forget could not do, in a sentence.
-    pub note: RwSignal<Option<String>>,
-    /// What this site stores and may store, in bytes, once the browser said.
-    pub storage: RwSignal<Option<(u64, u64)>>,
-    /// True while the open database is being copied.
-    pub keeping: RwSignal<bool>,
-}
-
-impl RecentState {
-    /// The list as this browser keeps it (what is not sound in it is dropped: `kept`).
-    pub fn load() -> RecentState {
-        let saved = storage::read(LIST_KEY).unwrap_or_default();
-        RecentState {
-            list: RwSignal::new(RecentList::read(&saved)),
-            note: RwSignal::new(None),
-            storage: RwSignal::new(None),
-            keeping: RwSignal::new(false),
-        }
-    }
-
-    /// Changes the list and saves it; returns the entries whose copies are to be removed.
-    fn change(&self, change: impl FnOnce(&mut RecentList) -> Vec<Recent>) -> Vec<Recent> {
-        let dropped = self.list.try_update(change).unwrap_or_default();
-        let saved = self
-            .list
-            .with_untracked(|list| storage::write(LIST_KEY, &list.to_json()));
-        if saved.is_err() {
-            self.note.set(Some(
-                "This browser did not let the page save its list of recent databases (a \
-                 private window, or storage turned off): it lasts until the tab closes."
-                    .into(),
-            ));
-        }
-        dropped
-    }
-}
 
 /// The list follows each open (`ui::follow`): a database named by its address is listed, a
 /// kept one moved to the top.
@@ -162,21 +123,6 @@ pub fn keep(state: AppState) {
         }
         state.recent.keeping.set(false);
     });
-}
-
-/// Opens `recent` again, the way it was kept.
-pub fn reopen(state: AppState, recent: Recent) {
-    state.recent.note.set(None);
-    match recent.reopen.clone() {
-        Reopen::Address { url } => start_open(state, Source::database_address(&url)),
-        Reopen::Datasette { address } => start_open(state, state.datasette_source(&address)),
-        Reopen::Handle { .. } => handles::reopen_by_handle(state, recent),
-        Reopen::Copy { .. } => leptos::task::spawn_local(async move {
-            if let Err(not_loaded) = open_kept_copy(state, recent).await {
-                state.recent.note.set(Some(not_loaded.to_string()));
-            }
-        }),
-    }
 }
 
 /// Forgets the entry that reopens as `reopen`, and removes its copy and, for a copy, the
@@ -276,31 +222,6 @@ async fn copy_open_database(state: AppState) -> Result<(), StoreError> {
     let dropped = state.recent.change(|list| list.opened(recent));
     let_go(state, dropped);
     Ok(())
-}
-
-on_first_use! {
-    database =>
-    /// Opens the kept copy of `recent` as a file named as the list names it; a copy that is
-    /// gone is said, and its entry forgotten.
-    fn open_kept_copy(state: AppState, recent: Recent) -> () {
-        match kept_file(&recent).await {
-            Ok(file) => start_open(state, Source::File(file)),
-            Err(why) => {
-                if why == StoreError::Missing {
-                    state.recent.change(|list| list.forget(&recent.reopen).into_iter().collect());
-                }
-                state.recent.note.set(Some(format!("Could not reopen {}: {why}.", recent.name)));
-            }
-        }
-    }
-}
-
-async fn kept_file(recent: &Recent) -> Result<web_sys::File, StoreError> {
-    let name = recent.copy().ok_or(StoreError::Missing)?;
-    let file = Kept::open().await?.file(&name).await?;
-    // The copy's own name is its SHA-256's; the page shows the name it was kept by.
-    web_sys::File::new_with_blob_sequence(&js_sys::Array::of1(&file), &recent.name)
-        .map_err(|e| StoreError::Failed(crate::browser::describe(&e)))
 }
 
 on_first_use! {
