@@ -17,6 +17,7 @@ import {
   expectRows,
   openDemo,
   runSql,
+  chooseFile,
   resultTable,
   STEP_TIMEOUT_MS,
   startSession,
@@ -204,6 +205,22 @@ const STATES = {
     await waitUntil('the evidence table', () => page.getByTestId('evidence-result').count(), (n) => n > 0);
     // Control: the state has what it is here for, tables that scroll in their boxes.
     assert.ok(await scrollsSideways(page, 'evidence-result'), 'the answer\'s table does not scroll at 400 px');
+    return page;
+  },
+  'a kept database reopened, with its conversation brought back (issue 40)': async (t, theme) => {
+    const { page } = await demoWithModel(t, theme, TOKYO_TURNS);
+    await chooseFile(page, path.join(ROOT, 'www', 'demo', 'shop.db'));
+    await waitForOpen(page, 'shop.db');
+    await page.getByTestId('keep-db').click();
+    await page.getByTestId('kept').waitFor();
+    await ask(page, 'Which customers live in Tokyo?');
+    await waitForAnswer(page);
+    await page.reload();
+    await page.getByTestId('recent-reopen').first().click();
+    await waitForOpen(page, 'shop.db');
+    await waitForAnswer(page);
+    await page.locator('[data-testid="kept-conversations"] summary').click();
+    await page.getByTestId('recent-storage').waitFor();
     return page;
   },
   'the ?embed=1 page': async (t, theme) => {
