@@ -12,9 +12,12 @@
 // - A version serves only from its own cache. File names do not change between builds
 //   (filehash = false), so a page must take every later file (a chunk loaded on first use, the
 //   SQLite worker) from the version it started with: mixing two builds' wasm breaks it.
-// - So no skipWaiting: a new version waits until no page of the old one is open (the browser
-//   holds it back), and takes over on the next visit. Only then, with no page left that needs
-//   it, are the older caches deleted (activate).
+// - So a new version waits until no page of the old one is open (the browser holds it back),
+//   and takes over on the next visit. One exception, because a reload of the only tab would
+//   otherwise never pick it up (the old page is still open while the new one loads): a page
+//   that has not started its wasm yet (www/boot.js asks first) and is the only page open lets
+//   the new version take over (skipWaiting), then starts again from it. Only when it takes
+//   over, with no page left that needs them, are the older caches deleted (activate).
 // - clients.claim at activation: the page that registered the first version (loaded from the
 //   network moments before the same server filled the cache) is served by it from then on.
 //
@@ -95,7 +98,20 @@ async function fromCache(request, key) {
   return (await cache.match(key)) ?? fetch(request);
 }
 
-// The page asks which version serves it (www/boot.js says "askdb was updated" when it changed).
+// What www/boot.js asks: which version serves the page (it says "askdb was updated" when that
+// changed), and whether a waiting version may take over now.
 self.addEventListener('message', (event) => {
-  if (event.data?.type === 'askdb:version') event.ports[0]?.postMessage(VERSION);
+  const reply = event.ports[0];
+  if (!reply) return;
+  if (event.data?.type === 'askdb:version') reply.postMessage(VERSION);
+  if (event.data?.type === 'askdb:take-over') event.waitUntil(takeOver(event.source, reply));
 });
+
+/** Takes over when the page asking, which has started nothing of the old version yet, is the
+ *  only page of this site open (controlled or not, frames too); says whether it did. */
+async function takeOver(asker, reply) {
+  const open = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+  const alone = open.length === 1 && open[0].id === asker?.id;
+  reply.postMessage(alone);
+  if (alone) await self.skipWaiting();
+}
