@@ -10,7 +10,7 @@
 //! Its calls are made by name through `js_sys::Reflect`, like `opfs`: web-sys's service worker
 //! types are features this one call does not need.
 
-use super::{in_a_frame, query_parameters};
+use super::in_a_frame;
 use js_sys::{Function, Object, Promise, Reflect};
 use std::cell::Cell;
 use wasm_bindgen::{JsCast, JsValue};
@@ -21,12 +21,12 @@ thread_local! {
     static REGISTERED: Cell<bool> = const { Cell::new(false) };
 }
 
-/// Registers `sw.js` for the page's folder. Does nothing when the page is embedded, when the
-/// browser has no service workers (an old one, an insecure address, some private windows), or
-/// the second time; never fails: a page without its service worker works as it did before,
-/// online.
-pub fn register() {
-    if REGISTERED.with(|done| done.replace(true)) || embedded() {
+/// Registers `sw.js` for the page's folder. Does nothing when the page is `embedded` (as its
+/// address says: `?embed=`, read by `settings::address`) or inside an iframe, when the browser
+/// has no service workers (an old one, an insecure address, some private windows), or the
+/// second time; never fails: a page without its service worker works as it did before, online.
+pub fn register(embedded: bool) {
+    if embedded || in_a_frame() || REGISTERED.with(|done| done.replace(true)) {
         return;
     }
     let Some(container) = service_worker_container() else {
@@ -54,23 +54,6 @@ pub fn register() {
             let _ = JsFuture::from(promise).await;
         });
     }
-}
-
-/// Whether the page is shown inside another one, or asked to be: the last `?embed=` is not one
-/// of the values `settings::address` reads as no (0, false, no). In doubt (a value neither rule
-/// reads), nothing is registered.
-fn embedded() -> bool {
-    let asked = query_parameters()
-        .into_iter()
-        .rev()
-        .find(|(name, _)| name == "embed")
-        .is_some_and(|(_, value)| {
-            !matches!(
-                value.trim().to_ascii_lowercase().as_str(),
-                "0" | "false" | "no"
-            )
-        });
-    asked || in_a_frame()
 }
 
 /// `navigator.serviceWorker`, or `None` where the browser has none.
