@@ -48,3 +48,6 @@ shopt -s nullglob
 for chunk in "$split_dir"/split_*.wasm "$split_dir"/chunk_*.wasm; do
   cp "$chunk" "$TRUNK_STAGING_DIR/"
 done
+# Last, with the whole page in the staging folder: the list of files the service worker keeps
+# for offline use, and this build's version (www/sw.js).
+python3 scripts/offline-files.py "$TRUNK_STAGING_DIR"

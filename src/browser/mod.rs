@@ -1,7 +1,8 @@
 //! The browser as the rest of the crate needs it (wasm32 only): the page's address and query
 //! string, time, `localStorage` and the private file system (`opfs`), focus, saving a file, the
 //! theme, the host page around an
-//! iframe, and JavaScript errors as text.
+//! iframe, the service worker that keeps the page offline (`offline`), and JavaScript errors as
+//! text.
 //!
 //! A leaf: it uses web-sys, js-sys and gloo, and of this crate only [`crate::clock`], so that
 //! `engine::in_memory::worker`, `llm::http` and `ui` can all use it without an import climbing back up.
@@ -14,6 +15,7 @@ mod files;
 mod frame;
 pub mod idb;
 mod js_error;
+pub mod offline;
 pub mod opfs;
 pub mod storage;
 

@@ -373,6 +373,7 @@ async fn show_database(
             step(name, started);
         }
     }
+    crate::browser::offline::register(state.address.with_value(|a| a.presentation.embed));
     match schema_error {
         // The database is open and can be queried; only the overview is missing.
         Some(why) => Err(format!(

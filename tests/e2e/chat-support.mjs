@@ -71,18 +71,21 @@ async function watch(page) {
   });
 }
 
-/** `session.open` at `search`, with `watch` in place before the page loads, closed after test `t`. */
-export async function openWatched(t, session, search = '') {
-  return session.open({ search, beforeLoad: watch, closeAfter: t });
+/**
+ * `session.open` at `search`, with `watch` in place before the page loads, closed after test
+ * `t`; `context`: playwright's options for its browser context.
+ */
+export async function openWatched(t, session, search = '', context = {}) {
+  return session.open({ search, beforeLoad: watch, closeAfter: t, context });
 }
 
 /**
  * The demo database open and the chat set up for `provider` on a scripted LLM with `turns`,
- * both for test `t` only.
+ * both for test `t` only; `context` as for `openWatched`.
  */
-export async function demoWithLlm(t, session, turns, provider = 'openai') {
+export async function demoWithLlm(t, session, turns, provider = 'openai', context = {}) {
   const llm = await scriptedLlm(t, turns);
-  const page = await openWatched(t, session);
+  const page = await openWatched(t, session, '', context);
   await openDemo(page);
   await configureFor(page, llm, provider);
   return { llm, page };

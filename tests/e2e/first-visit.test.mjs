@@ -80,7 +80,11 @@ test('a first open whose chunk cannot be downloaded says so, and the next try op
 });
 
 test('a question whose chunk cannot be downloaded is said so and not lost; asked again, it is answered', async (t) => {
-  const { page } = await demoWithLlm(t, session, [finalAnswer('Alice and Evan live in Tokyo.', TOKYO_SQL)]);
+  // Without a service worker: once the demo has opened, the page's own (src/browser/offline.rs)
+  // would hold the chunk this test refuses on the network, and answer with it.
+  const noServiceWorker = { serviceWorkers: 'block' };
+  const turns = [finalAnswer('Alice and Evan live in Tokyo.', TOKYO_SQL)];
+  const { page } = await demoWithLlm(t, session, turns, 'openai', noServiceWorker);
   await page.route('**/split_assistant.wasm', (route) => route.abort('internetdisconnected'));
   await ask(page, 'Which customers live in Tokyo?');
   const error = await waitForAgentError(page);

@@ -40,16 +40,9 @@ export async function tempDir(label) {
   return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
 }
 
-/**
- * Serves dist/ (plus `mounts`, see static-server.mjs) and starts Chromium with a fresh
- * profile. Call `close()` in an `after` hook.
- */
-export async function startSession({ mounts = {} } = {}) {
-  if (!existsSync(path.join(DIST, 'index.html'))) {
-    throw new Error(`${DIST}/index.html is missing: build the page for the tests first (scripts/build-test-page.sh)`);
-  }
-  const server = await startStaticServer(DIST, mounts);
-  const browser = await chromium.launch({
+/** Headless Chromium, as every test starts it. */
+export function launchChromium() {
+  return chromium.launch({
     executablePath: CHROMIUM,
     args: [
       '--no-sandbox',
@@ -60,6 +53,18 @@ export async function startSession({ mounts = {} } = {}) {
       '--no-first-run',
     ],
   });
+}
+
+/**
+ * Serves dist/ (plus `mounts`, see static-server.mjs) and starts Chromium with a fresh
+ * profile. Call `close()` in an `after` hook.
+ */
+export async function startSession({ mounts = {} } = {}) {
+  if (!existsSync(path.join(DIST, 'index.html'))) {
+    throw new Error(`${DIST}/index.html is missing: build the page for the tests first (scripts/build-test-page.sh)`);
+  }
+  const server = await startStaticServer(DIST, mounts);
+  const browser = await launchChromium();
   return {
     url: server.url,
     browser,

@@ -15,6 +15,7 @@ const TYPES = {
   '.json': 'application/json',
   '.wasm': 'application/wasm', // needed for WebAssembly.instantiateStreaming
   '.svg': 'image/svg+xml',
+  '.webmanifest': 'application/manifest+json',
   '.png': 'image/png',
   '.ico': 'image/x-icon',
   '.txt': 'text/plain; charset=utf-8',
