@@ -219,6 +219,27 @@ db.commit()`,
 
 // Mutation: `register` in src/browser/offline.rs ignoring its `embedded` argument (the address's
 // `?embed=`, as `ui::opening` passes it).
+test('with the server gone, a database kept in this browser reopens from Recent databases and the console queries it', async (t) => {
+  const server = await serve(t);
+  const context = await newContext(t);
+  const page = await visit(context, server.url);
+  await chooseFile(page, path.join(ROOT, 'www', 'demo', 'shop.db'));
+  await waitForOpen(page, 'shop.db');
+  await page.getByTestId('keep-db').click();
+  await page.getByTestId('kept').waitFor({ timeout: STEP_TIMEOUT_MS });
+  await waitUntilServed(page);
+
+  await server.stop();
+  await page.reload();
+  await page.getByTestId('recent-reopen').first().click();
+  await waitForOpen(page, 'shop.db');
+  // The control: the network is gone for whatever the service worker does not keep.
+  const unkept = await page.evaluate(() => fetch('askdb-embed.js').then((r) => `status ${r.status}`, (e) => e.name));
+  assert.equal(unkept, 'TypeError');
+  await expectRows(page, 'SELECT COUNT(*) FROM customers', [['6']]);
+  assert.deepEqual(page.problems, []);
+});
+
 test('?embed=1 registers no service worker, even after a database opened', async (t) => {
   const server = await serve(t);
   const context = await newContext(t);
