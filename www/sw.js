@@ -108,7 +108,9 @@ self.addEventListener('message', (event) => {
 });
 
 /** Takes over when the page asking, which has started nothing of the old version yet, is the
- *  only page of this site open (controlled or not, frames too); says whether it did. */
+ *  only page of this site open (controlled or not, frames too); says whether it did. (A tab
+ *  opened in the moment between this count and the activation would start on the old build
+ *  and be claimed by the new one: a window of milliseconds, left open.) */
 async function takeOver(asker, reply) {
   const open = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
   const alone = open.length === 1 && open[0].id === asker?.id;
