@@ -4,11 +4,11 @@
 //! asked the person. Where the API is missing, the page's file input is used as before and
 //! nothing is kept. Calls by name through `js_sys::Reflect`, as `opfs` does, for the same reason.
 
+use super::by_name::{call, error_name};
 use super::describe;
 use super::idb::{IdbError, Store};
-use js_sys::{Array, Function, Object, Promise, Reflect};
+use js_sys::{Array, Object, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
-use wasm_bindgen_futures::JsFuture;
 use web_sys::File;
 
 /// Where the handles are kept: an IndexedDB database of their own, keyed by `id`.
@@ -115,22 +115,4 @@ pub async fn forget(id: &str) -> Result<(), IdbError> {
 /// Forgets every handle.
 pub async fn forget_all() -> Result<(), IdbError> {
     store().await?.clear().await
-}
-
-fn error_name(error: &JsValue) -> String {
-    Reflect::get(error, &"name".into())
-        .ok()
-        .and_then(|n| n.as_string())
-        .unwrap_or_default()
-}
-
-/// Calls `target.name(args…)` and waits for the promise it returns.
-async fn call(target: &JsValue, name: &str, args: &[JsValue]) -> Result<JsValue, JsValue> {
-    let method: Function = Reflect::get(target, &name.into())?.dyn_into()?;
-    let array: Array = args.iter().collect();
-    let returned = method.apply(target, &array)?;
-    match returned.dyn_into::<Promise>() {
-        Ok(promise) => JsFuture::from(promise).await,
-        Err(value) => Ok(value),
-    }
 }

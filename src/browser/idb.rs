@@ -7,8 +7,9 @@
 //! `onsuccess` and `onerror` are a promise's own resolve and reject, so no closure is kept
 //! alive but the upgrade's.
 
+use super::by_name::{call_now, error_name};
 use super::describe;
-use js_sys::{Array, Function, Object, Promise, Reflect};
+use js_sys::{Array, Object, Promise, Reflect};
 use wasm_bindgen::prelude::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
@@ -56,7 +57,7 @@ impl Store {
             .ok()
             .filter(|f| !f.is_undefined() && !f.is_null())
             .ok_or(IdbError::NotAvailable)?;
-        let request = call(&factory, "open", &[database.into(), 1.into()])
+        let request = call_now(&factory, "open", &[database.into(), 1.into()])
             .map_err(|_| IdbError::NotAvailable)?;
         // Version 1 is made here: the store, keyed by `id`, and its index.
         let upgrade = Closure::once_into_js(move |event: JsValue| {
@@ -65,8 +66,8 @@ impl Store {
                 let db = Reflect::get(&target, &"result".into())?;
                 let options = Object::new();
                 Reflect::set(&options, &"keyPath".into(), &"id".into())?;
-                let store = call(&db, "createObjectStore", &[store.into(), options.into()])?;
-                call(&store, "createIndex", &[index.into(), index.into()])?;
+                let store = call_now(&db, "createObjectStore", &[store.into(), options.into()])?;
+                call_now(&store, "createIndex", &[index.into(), index.into()])?;
                 Ok(())
             })();
             if let Err(error) = made {
@@ -98,8 +99,8 @@ impl Store {
     /// Every record whose indexed field is `value`.
     pub async fn all_with(&self, value: &str) -> Result<Vec<JsValue>, IdbError> {
         let store = self.object_store("readonly")?;
-        let index = call(&store, "index", &[self.index.into()]).map_err(failed)?;
-        let request = call(&index, "getAll", &[value.into()]).map_err(failed)?;
+        let index = call_now(&store, "index", &[self.index.into()]).map_err(failed)?;
+        let request = call_now(&index, "getAll", &[value.into()]).map_err(failed)?;
         let found = done(&request).await?;
         Ok(found
             .dyn_into::<Array>()
@@ -131,20 +132,20 @@ impl Store {
 
     fn object_store(&self, mode: &str) -> Result<JsValue, IdbError> {
         let transaction =
-            call(&self.db, "transaction", &[self.store.into(), mode.into()]).map_err(failed)?;
-        call(&transaction, "objectStore", &[self.store.into()]).map_err(failed)
+            call_now(&self.db, "transaction", &[self.store.into(), mode.into()]).map_err(failed)?;
+        call_now(&transaction, "objectStore", &[self.store.into()]).map_err(failed)
     }
 
     fn request(&self, mode: &str, method: &str, args: &[JsValue]) -> Result<JsValue, IdbError> {
         let store = self.object_store(mode)?;
-        call(&store, method, args).map_err(failed)
+        call_now(&store, method, args).map_err(failed)
     }
 }
 
 impl Drop for Store {
     fn drop(&mut self) {
         // Closed when let go, so that a later version (another tab's page) is not blocked.
-        let _ = call(&self.db, "close", &[]);
+        let _ = call_now(&self.db, "close", &[]);
     }
 }
 
@@ -158,11 +159,7 @@ async fn done(request: &JsValue) -> Result<JsValue, IdbError> {
         Ok(_) => Reflect::get(request, &"result".into()).map_err(failed),
         Err(_) => {
             let error = Reflect::get(request, &"error".into()).unwrap_or(JsValue::NULL);
-            let name = Reflect::get(&error, &"name".into())
-                .ok()
-                .and_then(|n| n.as_string())
-                .unwrap_or_default();
-            Err(match name.as_str() {
+            Err(match error_name(&error).as_str() {
                 "QuotaExceededError" => IdbError::Full,
                 "SecurityError" | "InvalidStateError" => IdbError::NotAvailable,
                 _ => IdbError::Failed(describe(&error)),
@@ -173,11 +170,4 @@ async fn done(request: &JsValue) -> Result<JsValue, IdbError> {
 
 fn failed(error: JsValue) -> IdbError {
     IdbError::Failed(describe(&error))
-}
-
-/// Calls `target.name(args…)` (synchronous: IndexedDB answers through its requests).
-fn call(target: &JsValue, name: &str, args: &[JsValue]) -> Result<JsValue, JsValue> {
-    let method: Function = Reflect::get(target, &name.into())?.dyn_into()?;
-    let array: Array = args.iter().collect();
-    method.apply(target, &array)
 }

@@ -8,6 +8,7 @@
 //! `engine::in_memory::worker`, `llm::http` and `ui` can all use it without an import climbing back up.
 
 mod address;
+mod by_name;
 mod clock;
 mod dom;
 pub mod file_handles;

@@ -3,11 +3,11 @@
 //! it is sent anywhere. Its calls are made by name through `js_sys::Reflect`: web-sys has these
 //! handles only behind its unstable-API flag, which would be a build setting for one module.
 
+use super::by_name::{call, error_name};
 use super::describe;
-use js_sys::{Function, Object, Promise, Reflect};
+use js_sys::{Object, Reflect};
 use std::fmt;
 use wasm_bindgen::{JsCast, JsValue};
-use wasm_bindgen_futures::JsFuture;
 use web_sys::{Blob, File};
 
 /// The folder askdb keeps its copies in, inside the origin's private file system.
@@ -168,24 +168,9 @@ fn has_method(target: &JsValue, name: &str) -> bool {
     Reflect::get(target, &name.into()).is_ok_and(|f| f.is_function())
 }
 
-/// Calls `target.name(args…)` and waits for the promise it returns (or takes its value).
-async fn call(target: &JsValue, name: &str, args: &[JsValue]) -> Result<JsValue, JsValue> {
-    let method: Function = Reflect::get(target, &name.into())?.dyn_into()?;
-    let array: js_sys::Array = args.iter().collect();
-    let returned = method.apply(target, &array)?;
-    match returned.dyn_into::<Promise>() {
-        Ok(promise) => JsFuture::from(promise).await,
-        Err(value) => Ok(value),
-    }
-}
-
 /// The browser's error as one of ours, by its `name` (a `DOMException`).
 fn read_error(error: &JsValue) -> StoreError {
-    let name = Reflect::get(error, &"name".into())
-        .ok()
-        .and_then(|n| n.as_string())
-        .unwrap_or_default();
-    match name.as_str() {
+    match error_name(error).as_str() {
         "QuotaExceededError" => StoreError::Full,
         "NotFoundError" => StoreError::Missing,
         "SecurityError" | "NotAllowedError" => StoreError::NotAvailable,

@@ -37,3 +37,10 @@ pub fn remove(key: &str) -> Result<(), StorageRefused> {
 fn storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok()?
 }
+
+/// A new name for something kept in this browser (a conversation, a file's handle):
+/// `prefix`, the time and a random number, so that two tabs do not make the same one.
+pub fn new_id(prefix: &str) -> String {
+    let random = (js_sys::Math::random() * 1e12) as u64;
+    format!("{prefix}-{}-{random}", js_sys::Date::now() as u64)
+}

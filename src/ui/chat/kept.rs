@@ -66,11 +66,6 @@ fn tab_storage() -> Option<web_sys::Storage> {
     web_sys::window()?.session_storage().ok()?
 }
 
-fn new_id() -> String {
-    let random = (js_sys::Math::random() * 1e12) as u64;
-    format!("c-{}-{random}", js_sys::Date::now() as u64)
-}
-
 impl ChatState {
     /// Keeps the conversation as it is now (a question just ended), under its id (a new one
     /// for its first question); what goes wrong is said beside the list.
@@ -89,7 +84,10 @@ impl ChatState {
         let Some(Ok(database)) = self.app.identity.get_untracked().storage_key() else {
             return;
         };
-        let id = self.kept_as.get_value().unwrap_or_else(new_id);
+        let id = self
+            .kept_as
+            .get_value()
+            .unwrap_or_else(|| crate::browser::storage::new_id("c"));
         self.kept_as.set_value(Some(id.clone()));
         if let Some(tab) = tab_storage() {
             let _ = tab.set_item(OPEN_IN_TAB, &id);

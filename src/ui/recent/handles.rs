@@ -30,11 +30,6 @@ pub fn list_by_handle(state: AppState, opened: HandleOpened, handle: JsValue) {
     });
 }
 
-fn new_handle_id() -> String {
-    let random = (js_sys::Math::random() * 1e12) as u64;
-    format!("h-{}-{random}", js_sys::Date::now() as u64)
-}
-
 on_first_use! {
     database =>
     /// Keeps `handle` (under the id of a kept handle to the same file, else a new one) and
@@ -47,7 +42,7 @@ on_first_use! {
                 break;
             }
         }
-        let id = id.unwrap_or_else(new_handle_id);
+        let id = id.unwrap_or_else(|| crate::browser::storage::new_id("h"));
         if let Err(why) = file_handles::keep(&id, &handle).await {
             state.recent.note.set(Some(format!("{} is not listed to reopen: {why}.", opened.name)));
             return Ok(());

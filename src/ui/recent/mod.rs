@@ -155,7 +155,7 @@ pub fn forget_all(state: AppState) {
                 "The kept conversations could not be forgotten: {why}."
             )));
         }
-        let _ = remove_every_copy(state).await;
+        let _ = remove_copies(state, None).await;
         let _ = crate::browser::file_handles::forget_all().await;
     });
 }
@@ -182,7 +182,7 @@ fn let_go(state: AppState, dropped: Vec<Recent>) {
         return;
     }
     leptos::task::spawn_local(async move {
-        let _ = remove_named(state, names).await;
+        let _ = remove_copies(state, Some(names)).await;
     });
 }
 
@@ -226,25 +226,15 @@ async fn copy_open_database(state: AppState) -> Result<(), StoreError> {
 
 on_first_use! {
     database =>
-    /// Removes the copies `names` (the entries that named them are forgotten).
-    fn remove_named(state: AppState, names: Vec<String>) -> () {
+    /// Removes the copies `names`, or every file in the folder of copies when `None` ("Forget
+    /// all"); what cannot be removed is said.
+    fn remove_copies(state: AppState, names: Option<Vec<String>>) -> () {
         if let Ok(kept) = Kept::open().await {
+            let names = match names {
+                Some(names) => names,
+                None => kept.names().await.unwrap_or_default(),
+            };
             for name in names {
-                if let Err(why) = kept.remove(&name).await {
-                    state.recent.note.set(Some(format!("A kept copy could not be removed: {why}.")));
-                }
-            }
-        }
-        read_storage_now(state).await
-    }
-}
-
-on_first_use! {
-    database =>
-    /// Removes every file in the folder of copies ("Forget all").
-    fn remove_every_copy(state: AppState) -> () {
-        if let Ok(kept) = Kept::open().await {
-            for name in kept.names().await.unwrap_or_default() {
                 if let Err(why) = kept.remove(&name).await {
                     state.recent.note.set(Some(format!("A kept copy could not be removed: {why}.")));
                 }
