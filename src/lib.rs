@@ -39,6 +39,7 @@ pub mod conversation;
 pub mod count;
 pub mod engine;
 pub mod eval;
+pub mod i18n;
 pub mod identify;
 pub mod import;
 pub mod kept;

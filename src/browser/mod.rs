@@ -16,6 +16,7 @@ mod files;
 mod frame;
 pub mod idb;
 mod js_error;
+pub mod language;
 pub mod offline;
 pub mod opfs;
 pub mod storage;

@@ -21,6 +21,7 @@ mod hiding;
 mod importing;
 mod intake;
 mod knowledge;
+mod language;
 mod lazy;
 mod ledger_view;
 mod markdown_view;
@@ -42,13 +43,15 @@ mod value_index;
 
 use crate::browser::{follow_host_theme, query_parameters, set_theme};
 use crate::settings::address::{PageAddress, Theme};
+use crate::tr;
 use intake::Source;
 use leptos::prelude::*;
 use state::AppState;
 
 pub fn mount() {
     console_error_panic_hook::set_once();
-    leptos::mount::mount_to_body(App);
+    // The language first: the page is drawn once, in it.
+    language::start(&query_parameters(), || leptos::mount::mount_to_body(App));
 }
 
 #[component]
@@ -111,7 +114,8 @@ fn FullPage() -> impl IntoView {
         <div class="app">
             <header class="app-header">
                 <h1 class="brand">"askdb"</h1>
-                <p class="tagline">"Ask your SQLite database. Your file stays in this browser."</p>
+                <p class="tagline">{move || tr!("page-tagline")}</p>
+                <language::LanguageMenu keeps_choice=true/>
             </header>
             // In reading order (narrow screens show it as is); wide screens put the database
             // and its schema in a side column (style.css, `.layout`).
