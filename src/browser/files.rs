@@ -24,7 +24,8 @@ pub enum DownloadError {
     Browser { why: String },
 }
 
-/// At most the first `most` bytes of `blob` (all of a small file).
+/// At most the first `most` bytes of `blob` (all of a small file); when the browser cannot
+/// read them, its own words (the page says the rest).
 pub async fn read_start(blob: &Blob, most: usize) -> Result<Uint8Array, String> {
     let end = blob.size().min(most as f64);
     let start = blob
@@ -32,7 +33,7 @@ pub async fn read_start(blob: &Blob, most: usize) -> Result<Uint8Array, String> 
         .map_err(|e| describe(&e))?;
     let buffer = JsFuture::from(start.array_buffer())
         .await
-        .map_err(|e| format!("the browser could not read the file ({})", describe(&e)))?;
+        .map_err(|e| describe(&e))?;
     Ok(Uint8Array::new(&buffer))
 }
 

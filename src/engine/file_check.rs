@@ -3,33 +3,94 @@
 //! complain later, vaguely, at the first query). What a file is, is `crate::identify`'s to say.
 
 use crate::identify::SQLITE_MAGIC;
+use std::fmt;
 
 /// The first 100 bytes of every SQLite database file.
 pub const HEADER_LEN: usize = 100;
 
+/// Why a file's header is not a whole SQLite database's. `Display` says it as the engine's
+/// errors do (`DbError::NotADatabase`); the page says it in its language
+/// (`present::opening`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HeaderProblem {
+    Empty,
+    /// Fewer than [`HEADER_LEN`] bytes.
+    TooShort {
+        bytes: u64,
+    },
+    /// Not SQLite's magic: text (CSV, SQL or JSON?), or anything else.
+    NotSqlite {
+        text: bool,
+    },
+    InvalidPageSize {
+        size: u16,
+    },
+    /// Shorter than the pages its header counts.
+    Truncated {
+        expected: u64,
+        bytes: u64,
+    },
+    /// Not a whole number of pages (the header's page count not valid).
+    PartPage {
+        bytes: u64,
+        page_size: u64,
+    },
+}
+
+impl fmt::Display for HeaderProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            HeaderProblem::Empty => write!(f, "the file is empty"),
+            HeaderProblem::TooShort { bytes } => write!(
+                f,
+                "the file has only {bytes} bytes; a SQLite database has at least {HEADER_LEN}"
+            ),
+            HeaderProblem::NotSqlite { text: true } => write!(
+                f,
+                "it does not start with the SQLite header; it looks like a text file (CSV, SQL or JSON?)"
+            ),
+            HeaderProblem::NotSqlite { text: false } => write!(
+                f,
+                "it does not start with the SQLite header (\"SQLite format 3\")"
+            ),
+            HeaderProblem::InvalidPageSize { size } => {
+                write!(f, "the header names an invalid page size ({size})")
+            }
+            HeaderProblem::Truncated { expected, bytes } => write!(
+                f,
+                "the file is truncated: its header describes {expected} bytes but it has {bytes}"
+            ),
+            HeaderProblem::PartPage { bytes, page_size } => write!(
+                f,
+                "the file is truncated: {bytes} bytes is not a whole number of {page_size}-byte pages"
+            ),
+        }
+    }
+}
+
 /// Checks the header (`head`: at least the file's first 100 bytes, when it has them) against
 /// the file's total length. Returns a message that names the problem.
 pub fn check_header(head: &[u8], file_len: u64) -> Result<(), String> {
+    header_problem(head, file_len).map_err(|problem| problem.to_string())
+}
+
+/// What [`check_header`] finds wrong, as a [`HeaderProblem`].
+pub fn header_problem(head: &[u8], file_len: u64) -> Result<(), HeaderProblem> {
     if file_len == 0 {
-        return Err("the file is empty".into());
+        return Err(HeaderProblem::Empty);
     }
     if file_len < HEADER_LEN as u64 || head.len() < HEADER_LEN {
-        return Err(format!(
-            "the file has only {file_len} bytes; a SQLite database has at least {HEADER_LEN}"
-        ));
+        return Err(HeaderProblem::TooShort { bytes: file_len });
     }
     if &head[..16] != SQLITE_MAGIC {
-        return Err(if looks_like_text(&head[..HEADER_LEN]) {
-            "it does not start with the SQLite header; it looks like a text file (CSV, SQL or JSON?)"
-                .into()
-        } else {
-            "it does not start with the SQLite header (\"SQLite format 3\")".into()
+        return Err(HeaderProblem::NotSqlite {
+            text: looks_like_text(&head[..HEADER_LEN]),
         });
     }
     let page_size = match u16::from_be_bytes([head[16], head[17]]) {
         1 => 65_536u64,
         n if n >= 512 && n.is_power_of_two() => u64::from(n),
-        n => return Err(format!("the header names an invalid page size ({n})")),
+        n => return Err(HeaderProblem::InvalidPageSize { size: n }),
     };
     // The page count in the header is valid only when the two change counters agree.
     let change_counter = u32::from_be_bytes([head[24], head[25], head[26], head[27]]);
@@ -38,14 +99,16 @@ pub fn check_header(head: &[u8], file_len: u64) -> Result<(), String> {
     if change_counter == valid_for && page_count > 0 {
         let expected = page_count * page_size;
         if file_len < expected {
-            return Err(format!(
-                "the file is truncated: its header describes {expected} bytes but it has {file_len}"
-            ));
+            return Err(HeaderProblem::Truncated {
+                expected,
+                bytes: file_len,
+            });
         }
     } else if !file_len.is_multiple_of(page_size) {
-        return Err(format!(
-            "the file is truncated: {file_len} bytes is not a whole number of {page_size}-byte pages"
-        ));
+        return Err(HeaderProblem::PartPage {
+            bytes: file_len,
+            page_size,
+        });
     }
     Ok(())
 }

@@ -3,7 +3,9 @@
 //! progress and its end as [`ImportEvent`]s; [`ImportJob::stop`] (or dropping the job)
 //! terminates it. The protocol is in `worker`'s docs.
 
+use super::sentence::{Sentence, Value};
 use super::table::Progress;
+use crate::tr;
 use futures::channel::mpsc;
 use futures::StreamExt;
 use js_sys::{Array, Object, Reflect, Uint8Array};
@@ -18,17 +20,17 @@ pub const WORKER_SCRIPT: &str = "askdb-import-worker_loader.js";
 /// `.db` file (and for "Download as .db"), and what the import did, in sentences.
 pub struct Imported {
     pub database: Blob,
-    /// `report::describe(&report)`, worded in the worker. (The report itself stays there:
-    /// reading it here would put its deserializers in the page's wasm, which the first visit
-    /// pays for.)
-    pub sentences: Vec<String>,
+    /// `report::sentences(&report)`, made in the worker, said here in the page's language.
+    /// (The report itself stays there: reading it here would put its deserializers in the
+    /// page's wasm, which the first visit pays for.)
+    pub sentences: Vec<Sentence>,
 }
 
 pub enum ImportEvent {
     Progress(Progress),
     Done(Imported),
-    /// The import failed: the message says why and what to do (an `ImportError`'s words),
-    /// or the worker itself failed.
+    /// The import failed: the message says why and what to do (an `ImportError`'s, in the
+    /// page's language), or the worker itself failed.
     Failed(String),
 }
 
@@ -48,10 +50,10 @@ impl ImportJob {
         let url = |file: &str| {
             web_sys::Url::new_with_base(file, page_base)
                 .map(|u| u.href())
-                .map_err(|_| format!("{page_base} is not an address"))
+                .map_err(|_| tr!("open-import-not-an-address", address = page_base))
         };
         let worker = Worker::new(&url(WORKER_SCRIPT)?)
-            .map_err(|e| format!("the import worker did not start: {e:?}"))?;
+            .map_err(|e| tr!("open-import-worker-not-started", why = format!("{e:?}")))?;
         let (send, events) = mpsc::unbounded();
         let start = Object::new();
         let _ = Reflect::set(&start, &"type".into(), &"start".into());
@@ -65,9 +67,7 @@ impl ImportJob {
             let get = |key: &str| Reflect::get(&data, &key.into()).unwrap_or(JsValue::UNDEFINED);
             let event = if get("ready").is_truthy() {
                 if let Err(e) = to_worker.post_message(&start) {
-                    ImportEvent::Failed(format!(
-                        "the files could not be handed to the import worker: {e:?}"
-                    ))
+                    ImportEvent::Failed(tr!("open-import-not-handed", why = format!("{e:?}")))
                 } else {
                     return;
                 }
@@ -78,19 +78,21 @@ impl ImportJob {
                 })
             } else if get("done").is_truthy() {
                 done(&get("bytes"), &get("sentences"))
+            } else if let Some(said) = from_js(&get("said")) {
+                ImportEvent::Failed(said.say())
             } else {
                 ImportEvent::Failed(
                     get("error")
                         .as_string()
-                        .unwrap_or_else(|| "the import worker answered nothing it knows".into()),
+                        .unwrap_or_else(|| tr!("open-import-worker-unknown-answer")),
                 )
             };
             let _ = on_message_send.unbounded_send(event);
         });
         let on_error = Closure::<dyn FnMut(ErrorEvent)>::new(move |event: ErrorEvent| {
-            let _ = send.unbounded_send(ImportEvent::Failed(format!(
-                "the import worker failed: {}",
-                event.message()
+            let _ = send.unbounded_send(ImportEvent::Failed(tr!(
+                "open-import-worker-failed",
+                why = event.message()
             )));
         });
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
@@ -131,7 +133,7 @@ impl Drop for ImportJob {
 
 fn done(bytes: &JsValue, sentences: &JsValue) -> ImportEvent {
     let Some(bytes) = bytes.dyn_ref::<Uint8Array>() else {
-        return ImportEvent::Failed("the import worker sent no database".into());
+        return ImportEvent::Failed(tr!("open-import-no-database"));
     };
     let parts = Array::of1(bytes);
     let options = web_sys::BlobPropertyBag::new();
@@ -141,9 +143,29 @@ fn done(bytes: &JsValue, sentences: &JsValue) -> ImportEvent {
             database,
             sentences: Array::from(sentences)
                 .iter()
-                .filter_map(|s| s.as_string())
+                .filter_map(|s| from_js(&s))
                 .collect(),
         }),
-        Err(e) => ImportEvent::Failed(format!("the database made could not be kept: {e:?}")),
+        Err(e) => ImportEvent::Failed(tr!("open-import-not-kept", why = format!("{e:?}"))),
     }
+}
+
+/// A sentence as the worker sent it (`worker`'s protocol); `None` when it is not one.
+fn from_js(sent: &JsValue) -> Option<Sentence> {
+    let get = |from: &JsValue, key: &str| Reflect::get(from, &key.into()).ok();
+    let mut sentence = Sentence::new(&get(sent, "id")?.as_string()?);
+    for entry in Array::from(&get(sent, "values")?).iter() {
+        let entry = Array::from(&entry);
+        let name = entry.get(0).as_string()?;
+        let value = entry.get(2);
+        let value = match entry.get(1).as_string()?.as_str() {
+            "n" => Value::Number(value.as_f64()?),
+            "k" => Value::Key(value.as_string()?),
+            "d" => Value::Data(value.as_string()?),
+            "s" => Value::Said(Box::new(from_js(&value)?)),
+            _ => return None,
+        };
+        sentence = sentence.with(&name, value);
+    }
+    Some(sentence)
 }

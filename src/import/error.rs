@@ -1,5 +1,7 @@
 //! Why an import failed, in words a person can act on.
 
+use super::sentence::Sentence;
+use super::sniff::NotData;
 use std::fmt;
 
 /// The most columns a table may have: SQLite's own limit (`SQLITE_MAX_COLUMN`, 2,000 in the
@@ -15,7 +17,7 @@ pub enum ImportError {
     },
     Unrecognised {
         file: String,
-        why: String,
+        why: NotData,
     },
     /// No bytes, or only a byte order mark and white space.
     Empty {
@@ -95,3 +97,110 @@ impl fmt::Display for ImportError {
 }
 
 impl std::error::Error for ImportError {}
+
+impl ImportError {
+    /// The error as the page says it: the same words as `Display` in English, in the page's
+    /// language there (the import worker sends these facts; it has no catalogue).
+    pub fn sentence(&self) -> Sentence {
+        match self {
+            ImportError::NotForImporter { file } => {
+                Sentence::new("open-import-error-sqlite").data("file", file)
+            }
+            ImportError::Unrecognised { file, why } => {
+                Sentence::new("open-import-error-unrecognised")
+                    .data("file", file)
+                    .said("why", not_data(*why))
+            }
+            ImportError::Empty { file } => {
+                Sentence::new("open-import-error-empty").data("file", file)
+            }
+            ImportError::TooManyColumns { file, columns } => {
+                Sentence::new("open-import-error-too-many-columns")
+                    .data("file", file)
+                    .key("columns", columns.to_string())
+                    .key("most", MAX_COLUMNS.to_string())
+            }
+            ImportError::Json {
+                file,
+                line,
+                message,
+            } => Sentence::new("open-import-error-json")
+                .data("file", file)
+                .key("line", line.to_string())
+                .data("message", message),
+            ImportError::Workbook { file, message } => Sentence::new("open-import-error-workbook")
+                .data("file", file)
+                .data("message", message),
+            ImportError::Read { file, message } => Sentence::new("open-import-error-read")
+                .data("file", file)
+                .data("message", message),
+            ImportError::Changed { file } => {
+                Sentence::new("open-import-error-changed").data("file", file)
+            }
+            ImportError::Write { message } => {
+                Sentence::new("open-import-error-write").data("message", message)
+            }
+            ImportError::NoFiles => Sentence::new("open-import-error-no-files"),
+        }
+    }
+}
+
+/// Why a file is not a data file, as a clause of [`ImportError::sentence`]'s.
+fn not_data(why: NotData) -> Sentence {
+    Sentence::new(match why {
+        NotData::Zip => "open-import-not-data-zip",
+        NotData::OldExcel => "open-import-not-data-xls",
+        NotData::Binary => "open-import-not-data-binary",
+        NotData::NotJson => "open-import-not-data-json",
+        NotData::NoDelimiter => "open-import-not-data-delimiter",
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Mutation: a word changed in one of the catalogue's import errors, or two of them
+    /// swapped: the page's English is `Display`'s, byte for byte.
+    #[test]
+    fn each_error_reads_as_its_display() {
+        let file = || "orders.csv".to_string();
+        let message = || "expected value".to_string();
+        let mut errors = vec![
+            ImportError::NotForImporter { file: file() },
+            ImportError::Empty { file: file() },
+            ImportError::TooManyColumns {
+                file: file(),
+                columns: 2_500,
+            },
+            ImportError::Json {
+                file: file(),
+                line: 1_234,
+                message: message(),
+            },
+            ImportError::Workbook {
+                file: file(),
+                message: message(),
+            },
+            ImportError::Read {
+                file: file(),
+                message: message(),
+            },
+            ImportError::Changed { file: file() },
+            ImportError::Write { message: message() },
+            ImportError::NoFiles,
+        ];
+        for why in [
+            NotData::Zip,
+            NotData::OldExcel,
+            NotData::Binary,
+            NotData::NotJson,
+            NotData::NoDelimiter,
+        ] {
+            errors.push(ImportError::Unrecognised { file: file(), why });
+        }
+        for error in errors {
+            assert_eq!(error.sentence().say(), error.to_string());
+        }
+    }
+}

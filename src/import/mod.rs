@@ -13,7 +13,8 @@
 //!   [`two_pass`] (types, then values), so that a file is streamed and never held twice.
 //! - [`sink`]: where rows go (`native::RusqliteSink`; the worker's sql.js sink).
 //! - [`places`]: where in a file something happened (lines, elements, rows), kept short.
-//! - [`report`]: what was done, as data, and [`report::describe`], as sentences.
+//! - [`report`]: what was done, as data, and [`report::sentences`], as sentences' facts
+//!   ([`sentence`]: a message of the catalogue and its values, said by the page).
 //! - [`run`]: [`import_files`], the entry point.
 
 pub mod decode;
@@ -26,6 +27,7 @@ pub mod names;
 pub mod places;
 pub mod report;
 pub mod run;
+pub mod sentence;
 pub mod sink;
 pub mod sniff;
 pub mod source;
@@ -41,8 +43,9 @@ pub mod native;
 pub mod worker;
 
 pub use error::{ImportError, MAX_COLUMNS};
-pub use report::{describe, ImportReport};
+pub use report::{describe, sentences, ImportReport};
 pub use run::{import_files, InputFile};
+pub use sentence::Sentence;
 pub use sink::Sink;
 pub use sniff::{data_format, Sniffed};
 pub use source::ByteSource;

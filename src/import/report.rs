@@ -1,11 +1,12 @@
 //! What an import did, as data (for the page, the worker's JSON and the tests), and
-//! [`describe`], the one function that puts it in sentences for people.
+//! [`sentences`], the one function that puts it in sentences for people (as facts, which
+//! the page says in its language; [`describe`] says them).
 
 use super::decode::Encoding;
 use super::header::{HeaderDecision, HeaderReason, NoHeaderReason};
 use super::infer::SqlType;
 use super::places::Places;
-use crate::count::plural;
+pub use super::sentence::{Sentence, Value};
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -76,34 +77,39 @@ pub struct ColumnReport {
     pub zero_padded_example: Option<String>,
 }
 
-/// The report in sentences, one per line of what a person reads: per file, how it was read;
-/// per table, rows read and written, the header decision, types, and anything reported.
+/// The report in sentences, one per line of what a person reads, in the page's language (in
+/// English natively): see [`sentences`].
 pub fn describe(report: &ImportReport) -> Vec<String> {
+    sentences(report).iter().map(Sentence::say).collect()
+}
+
+/// The report as sentences' facts: per file, how it was read; per table, rows read and written,
+/// the header decision, types, and anything reported.
+pub fn sentences(report: &ImportReport) -> Vec<Sentence> {
     let mut out = Vec::new();
     for file in &report.files {
-        let mut how = match file.format {
-            Format::Delimited => format!(
-                "{} was read as delimited text ({})",
-                file.name,
-                delimiter_name(file.delimiter.unwrap_or(','))
-            ),
-            Format::JsonArray => format!("{} was read as a JSON array", file.name),
-            Format::JsonLines => format!("{} was read as JSON, one value per line", file.name),
-            Format::Xlsx => format!(
-                "{} was read as an Excel workbook: {}",
-                file.name,
-                plural(file.tables.len() as u64, "sheet", "sheets")
-            ),
+        let encoding = encoding_key(file.encoding.unwrap_or(Encoding::Utf8));
+        let how = match file.format {
+            Format::Delimited => Sentence::new("open-import-read-delimited")
+                .data("file", &file.name)
+                .key("delimiter", delimiter_key(file.delimiter.unwrap_or(',')))
+                .key("encoding", encoding),
+            Format::JsonArray => Sentence::new("open-import-read-json-array")
+                .data("file", &file.name)
+                .key("encoding", encoding),
+            Format::JsonLines => Sentence::new("open-import-read-json-lines")
+                .data("file", &file.name)
+                .key("encoding", encoding),
+            Format::Xlsx => Sentence::new("open-import-read-xlsx")
+                .data("file", &file.name)
+                .number("sheets", file.tables.len() as u64),
         };
-        if let Some(e) = file.encoding.filter(|e| *e != Encoding::Utf8) {
-            how.push_str(&format!(", in {}", e.label()));
-        }
-        out.push(how + ".");
+        out.push(how);
         if !file.empty_sheets.is_empty() {
-            out.push(format!(
-                "Empty sheets made no table: {}.",
-                file.empty_sheets.join(", ")
-            ));
+            out.push(
+                Sentence::new("open-import-empty-sheets")
+                    .data("sheets", file.empty_sheets.join(", ")),
+            );
         }
         for table in &file.tables {
             describe_table(table, &mut out);
@@ -112,114 +118,123 @@ pub fn describe(report: &ImportReport) -> Vec<String> {
     out
 }
 
-fn describe_table(t: &TableReport, out: &mut Vec<String>) {
-    let from = t
-        .sheet
-        .as_ref()
-        .map(|s| format!(" (sheet {s})"))
-        .unwrap_or_default();
-    let rows = if t.rows_read == t.rows_written {
-        format!(
-            "Table {}{from}: {} read and written.",
-            t.table,
-            plural(t.rows_read, "row", "rows")
-        )
-    } else {
-        format!(
-            "Table {}{from}: {} read, {} written (the import stopped before the end).",
-            t.table,
-            plural(t.rows_read, "row", "rows"),
-            plural(t.rows_written, "row", "rows")
-        )
+fn describe_table(t: &TableReport, out: &mut Vec<Sentence>) {
+    let rows = match (&t.sheet, t.rows_read == t.rows_written) {
+        (None, true) => Sentence::new("open-import-table-rows"),
+        (None, false) => Sentence::new("open-import-table-rows-stopped"),
+        (Some(_), true) => Sentence::new("open-import-sheet-rows"),
+        (Some(_), false) => Sentence::new("open-import-sheet-rows-stopped"),
     };
-    out.push(rows);
-    match &t.header {
-        HeaderDecision::Taken(HeaderReason::NumbersBelow { column }) => out.push(format!(
-            "The first row was taken as the header because it is text above numbers (under \"{column}\")."
-        )),
-        HeaderDecision::Taken(HeaderReason::DistinctText) => out.push(
-            "The first row was taken as the header because its cells are all different text; every column is text, so this is a guess: if the first row is data, its values are the column names.".into(),
-        ),
-        HeaderDecision::Taken(HeaderReason::OnlyRow) => out.push(
-            "The only row was taken as the header: the table has columns and no rows.".into(),
-        ),
-        HeaderDecision::NotTaken(why) => {
-            let because = match why {
-                NoHeaderReason::Value { column, value } => {
-                    format!("it holds \"{value}\" in column {column}, which reads as data")
-                }
-                NoHeaderReason::Repeated { value } => format!("\"{value}\" appears in it twice"),
-                NoHeaderReason::Blank => "it is empty".into(),
-            };
-            out.push(format!(
-                "The first row was read as data, not as a header, because {because}; the columns are named column_1, column_2, …"
-            ));
-        }
-        HeaderDecision::Keys => {}
+    let rows = rows
+        .data("table", &t.table)
+        .number("read", t.rows_read)
+        .number("written", t.rows_written);
+    out.push(match &t.sheet {
+        Some(sheet) => rows.data("sheet", sheet),
+        None => rows,
+    });
+    if let Some(header) = header_sentence(&t.header) {
+        out.push(header);
     }
     let types: Vec<String> = t
         .columns
         .iter()
         .map(|c| format!("{} {}", c.name, c.sql_type.sql()))
         .collect();
-    out.push(format!("Columns: {}.", types.join(", ")));
+    out.push(Sentence::new("open-import-columns").data("columns", types.join(", ")));
     for c in &t.columns {
         if let Some(example) = &c.zero_padded_example {
-            out.push(format!(
-                "{} stays TEXT: values such as {example} have leading zeros that a number would lose.",
-                c.name
-            ));
+            out.push(
+                Sentence::new("open-import-leading-zeros")
+                    .data("column", &c.name)
+                    .data("example", example),
+            );
         }
         if c.booleans {
-            out.push(format!("{} holds true/false, stored as 1/0.", c.name));
+            out.push(Sentence::new("open-import-booleans").data("column", &c.name));
         }
     }
-    let place = match t.places {
-        PlaceKind::Line => ("line", "lines"),
-        PlaceKind::Element => ("element", "elements"),
-        PlaceKind::Row => ("row", "rows"),
+    let kind = match t.places {
+        PlaceKind::Line => "line",
+        PlaceKind::Element => "element",
+        PlaceKind::Row => "row",
     };
-    if !t.ragged.is_empty() {
-        out.push(format!(
-            "{} had another number of fields than the first row ({}): short rows were filled with NULL, and fields past the header went into extra columns, so nothing was dropped.",
-            plural(t.ragged.count, "row", "rows"),
-            places_text(&t.ragged, place)
-        ));
-    }
-    if !t.undecodable.is_empty() {
-        out.push(format!(
-            "{} held bytes that are not text in this encoding ({}); each was replaced by \u{FFFD}.",
-            plural(t.undecodable.count, place.0, place.1),
-            places_text(&t.undecodable, place)
-        ));
-    }
-    if !t.duplicate_keys.is_empty() {
-        out.push(format!(
-            "{} had a key twice ({}); the last value was kept.",
-            plural(t.duplicate_keys.count, "object", "objects"),
-            places_text(&t.duplicate_keys, place)
-        ));
+    let found = [
+        ("open-import-ragged", &t.ragged),
+        ("open-import-undecodable", &t.undecodable),
+        ("open-import-duplicate-keys", &t.duplicate_keys),
+    ];
+    for (id, places) in found {
+        if !places.is_empty() {
+            out.push(
+                Sentence::new(id)
+                    .number("count", places.count)
+                    .key("kind", kind)
+                    .said("places", places_sentence(places, kind)),
+            );
+        }
     }
 }
 
-fn places_text(p: &Places, (one, many): (&str, &str)) -> String {
+/// Why the first row is, or is not, the header (nothing for JSON, whose keys name the columns).
+fn header_sentence(header: &HeaderDecision) -> Option<Sentence> {
+    Some(match header {
+        HeaderDecision::Taken(HeaderReason::NumbersBelow { column }) => {
+            Sentence::new("open-import-header-numbers-below").data("column", column)
+        }
+        HeaderDecision::Taken(HeaderReason::DistinctText) => {
+            Sentence::new("open-import-header-distinct-text")
+        }
+        HeaderDecision::Taken(HeaderReason::OnlyRow) => {
+            Sentence::new("open-import-header-only-row")
+        }
+        HeaderDecision::NotTaken(NoHeaderReason::Value { column, value }) => {
+            Sentence::new("open-import-no-header-value")
+                .data("value", value)
+                .key("column", column.to_string())
+        }
+        HeaderDecision::NotTaken(NoHeaderReason::Repeated { value }) => {
+            Sentence::new("open-import-no-header-repeated").data("value", value)
+        }
+        HeaderDecision::NotTaken(NoHeaderReason::Blank) => {
+            Sentence::new("open-import-no-header-blank")
+        }
+        HeaderDecision::Keys => return None,
+    })
+}
+
+/// "lines 2, 3, 4 and 8 more": the first places listed, and how many more.
+fn places_sentence(p: &Places, kind: &str) -> Sentence {
     let list: Vec<String> = p.first.iter().map(|n| n.to_string()).collect();
-    let word = if p.first.len() == 1 { one } else { many };
-    let more = if p.count > p.first.len() as u64 {
-        format!(" and {} more", p.count - p.first.len() as u64)
-    } else {
-        String::new()
+    let more = match p.count.saturating_sub(p.first.len() as u64) {
+        0 => "none".to_string(),
+        more => more.to_string(),
     };
-    format!("{word} {}{more}", list.join(", "))
+    Sentence::new("open-import-places")
+        .key("kind", kind)
+        .number("listed", p.first.len() as u64)
+        .key("list", list.join(", "))
+        .key("more", more)
 }
 
-fn delimiter_name(d: char) -> &'static str {
+/// The word the catalogue names a delimiter by.
+fn delimiter_key(d: char) -> &'static str {
     match d {
-        ',' => "comma-separated",
-        '\t' => "tab-separated",
-        ';' => "semicolon-separated",
-        '|' => "separated by |",
-        _ => "delimited",
+        ',' => "comma",
+        '\t' => "tab",
+        ';' => "semicolon",
+        '|' => "pipe",
+        _ => "other",
+    }
+}
+
+/// The word the catalogue names an encoding by.
+fn encoding_key(e: Encoding) -> &'static str {
+    match e {
+        Encoding::Utf8 => "utf8",
+        Encoding::Utf8Bom => "utf8-bom",
+        Encoding::Utf16Le => "utf16le",
+        Encoding::Utf16Be => "utf16be",
     }
 }
 

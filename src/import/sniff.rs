@@ -5,6 +5,7 @@
 use super::decode::{self, Encoding};
 use crate::identify::{extension, is_sqlite, DataKind};
 use serde::{Deserialize, Serialize};
+use std::fmt;
 
 /// How many first bytes the sniffer wants (the caller reads up to this many).
 pub const SNIFF_BYTES: usize = 64 * 1024;
@@ -27,7 +28,36 @@ pub enum Sniffed {
     /// A SQLite database: not for the importer, open it as a database.
     SqliteDatabase,
     /// Nothing the importer reads, with why (for the person).
-    Unrecognised { why: String },
+    Unrecognised { why: NotData },
+}
+
+/// Why a file is nothing the importer reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum NotData {
+    /// A zip archive that is not named as an Excel workbook.
+    Zip,
+    /// An Excel workbook of before 2007 (`.xls`).
+    OldExcel,
+    Binary,
+    /// Named `.json`, but it starts with neither `[` nor `{`.
+    NotJson,
+    NoDelimiter,
+}
+
+impl fmt::Display for NotData {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            NotData::Zip => "it is a zip archive; of those only Excel workbooks (.xlsx) are imported",
+            NotData::OldExcel => {
+                "it is an old Excel workbook (.xls): save it as .xlsx (Excel Workbook) and open that"
+            }
+            NotData::Binary => "it holds binary data, not text",
+            NotData::NotJson => "it is named as JSON but does not start with [ or {",
+            NotData::NoDelimiter => {
+                "no delimiter (comma, tab, semicolon or |) separates its first lines into columns"
+            }
+        })
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -48,22 +78,19 @@ pub fn data_format(name: &str, first: &[u8]) -> Sniffed {
     if first.starts_with(b"PK\x03\x04") {
         return match kind {
             Some(DataKind::Excel) => Sniffed::Xlsx,
-            _ => Sniffed::Unrecognised {
-                why: "it is a zip archive; of those only Excel workbooks (.xlsx) are imported"
-                    .into(),
-            },
+            _ => Sniffed::Unrecognised { why: NotData::Zip },
         };
     }
     if first.starts_with(&[0xD0, 0xCF, 0x11, 0xE0]) {
         return Sniffed::Unrecognised {
-            why: "it is an old Excel workbook (.xls): save it as .xlsx (Excel Workbook) and open that".into(),
+            why: NotData::OldExcel,
         };
     }
     let encoding = Encoding::detect(first);
     let text = decode::preview(first);
     if matches!(encoding, Encoding::Utf8) && first.contains(&0) {
         return Sniffed::Unrecognised {
-            why: "it holds binary data, not text".into(),
+            why: NotData::Binary,
         };
     }
     let start = text.trim_start().chars().next();
@@ -83,7 +110,7 @@ pub fn data_format(name: &str, first: &[u8]) -> Sniffed {
         }
         _ if json_ext => {
             return Sniffed::Unrecognised {
-                why: "it is named as JSON but does not start with [ or {".into(),
+                why: NotData::NotJson,
             }
         }
         _ => {}
@@ -99,8 +126,7 @@ pub fn data_format(name: &str, first: &[u8]) -> Sniffed {
             encoding,
         },
         (None, None) => Sniffed::Unrecognised {
-            why: "no delimiter (comma, tab, semicolon or |) separates its first lines into columns"
-                .into(),
+            why: NotData::NoDelimiter,
         },
     }
 }

@@ -8,10 +8,15 @@
 //! Messages out: `{ready: true}` once it listens (the client sends "start" after it);
 //!               `{progress: fraction, rowsRead}` now and then;
 //!               `{done: true, bytes: Uint8Array (its buffer transferred), report: JSON text of
-//!               an ImportReport, sentences: [text…]}` at the end, or `{error: message}`.
+//!               an ImportReport, sentences: [sentence…]}` at the end, or `{said: sentence}`
+//!               (an import error's facts) or `{error: message}` (the browser's own words).
+//!               A sentence is `{id, values: [[name, kind, value]…]}`, kind `n` (a number),
+//!               `k` (a key), `d` (data) or `s` (a sentence): the page says it in its language
+//!               (`import::sentence`), since this worker has no catalogue.
 //! Stop is the client terminating this worker: nothing here waits for a signal.
 
-use super::report::describe;
+use super::report::sentences;
+use super::sentence::{self, Sentence};
 use super::sink::Sink;
 use super::source::ByteSource;
 use super::{import_files, InputFile, Progress};
@@ -56,9 +61,16 @@ pub fn run() {
             let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
             match start(&event.data()).await {
                 Ok(()) => {}
-                Err(message) => {
+                Err(failure) => {
                     let out = Object::new();
-                    let _ = Reflect::set(&out, &"error".into(), &message.into());
+                    let _ = match failure {
+                        Failure::Said(said) => {
+                            Reflect::set(&out, &"said".into(), &sentence_js(&said))
+                        }
+                        Failure::Other(message) => {
+                            Reflect::set(&out, &"error".into(), &message.into())
+                        }
+                    };
                     let _ = scope.post_message(&out);
                 }
             }
@@ -71,6 +83,46 @@ pub fn run() {
     let _ = scope.post_message(&ready);
 }
 
+/// Why an import failed: facts the page says in its language, or the browser's (or sql.js's)
+/// own words.
+enum Failure {
+    Said(Sentence),
+    Other(String),
+}
+
+impl From<String> for Failure {
+    fn from(message: String) -> Failure {
+        Failure::Other(message)
+    }
+}
+
+impl From<&str> for Failure {
+    fn from(message: &str) -> Failure {
+        Failure::Other(message.to_string())
+    }
+}
+
+/// A sentence as the page reads it back (`client`).
+fn sentence_js(said: &Sentence) -> JsValue {
+    let values: Array = said
+        .values
+        .iter()
+        .map(|(name, value)| {
+            let (kind, value) = match value {
+                sentence::Value::Number(n) => ("n", JsValue::from(*n)),
+                sentence::Value::Key(key) => ("k", JsValue::from(key)),
+                sentence::Value::Data(data) => ("d", JsValue::from(data)),
+                sentence::Value::Said(inner) => ("s", sentence_js(inner)),
+            };
+            JsValue::from(Array::of3(&name.into(), &kind.into(), &value))
+        })
+        .collect();
+    let out = Object::new();
+    let _ = Reflect::set(&out, &"id".into(), &said.id.as_str().into());
+    let _ = Reflect::set(&out, &"values".into(), &values);
+    out.into()
+}
+
 fn describe_js(e: &JsValue) -> String {
     e.dyn_ref::<js_sys::Error>()
         .map(|e| String::from(e.message()))
@@ -78,7 +130,7 @@ fn describe_js(e: &JsValue) -> String {
         .unwrap_or_else(|| format!("{e:?}"))
 }
 
-async fn start(message: &JsValue) -> Result<(), String> {
+async fn start(message: &JsValue) -> Result<(), Failure> {
     let get = |key: &str| Reflect::get(message, &key.into()).unwrap_or(JsValue::UNDEFINED);
     if get("type").as_string().as_deref() != Some("start") {
         return Err("the import worker expected a start message".into());
@@ -132,7 +184,7 @@ async fn start(message: &JsValue) -> Result<(), String> {
         Ok(report) => report,
         Err(e) => {
             db.close();
-            return Err(e.to_string());
+            return Err(Failure::Said(e.sentence()));
         }
     };
     let bytes = db.export().map_err(|e| describe_js(&e));
@@ -143,16 +195,16 @@ async fn start(message: &JsValue) -> Result<(), String> {
     let _ = Reflect::set(&out, &"bytes".into(), &bytes);
     let json = serde_json::to_string(&report).map_err(|e| e.to_string())?;
     let _ = Reflect::set(&out, &"report".into(), &json.into());
-    let sentences: Array = describe(&report).into_iter().map(JsValue::from).collect();
+    let sentences: Array = sentences(&report).iter().map(sentence_js).collect();
     let _ = Reflect::set(&out, &"sentences".into(), &sentences);
     let transfer = Array::of1(&bytes.buffer());
     scope
         .post_message_with_transfer(&out, &transfer)
-        .map_err(|e| describe_js(&e))
+        .map_err(|e| describe_js(&e).into())
 }
 
 /// sql.js, loaded into this worker from `base` (`initSqlJs`'s module object).
-async fn load_sql_js(base: &str) -> Result<JsValue, String> {
+async fn load_sql_js(base: &str) -> Result<JsValue, Failure> {
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let url = |file: &str| {
         web_sys::Url::new_with_base(file, base)
@@ -161,7 +213,7 @@ async fn load_sql_js(base: &str) -> Result<JsValue, String> {
     };
     scope
         .import_scripts_1(&url("sql-wasm.js")?)
-        .map_err(|e| format!("sql.js did not load: {}", describe_js(&e)))?;
+        .map_err(|e| sql_js_failed("open-import-sqljs-not-loaded", &e))?;
     let init: js_sys::Function = Reflect::get(&scope, &"initSqlJs".into())
         .map_err(|e| describe_js(&e))?
         .dyn_into()
@@ -177,9 +229,14 @@ async fn load_sql_js(base: &str) -> Result<JsValue, String> {
         .map_err(|_| "initSqlJs did not answer a promise")?;
     let module = wasm_bindgen_futures::JsFuture::from(promise)
         .await
-        .map_err(|e| format!("sql.js did not start: {}", describe_js(&e)))?;
+        .map_err(|e| sql_js_failed("open-import-sqljs-not-started", &e))?;
     drop(locate);
     Ok(module)
+}
+
+/// sql.js did not load or start (`id`: which), with the browser's words.
+fn sql_js_failed(id: &str, error: &JsValue) -> Failure {
+    Failure::Said(Sentence::new(id).data("why", describe_js(error)))
 }
 
 /// A `Blob` (a `File`) read from its start in slices with `FileReaderSync`: the file is never

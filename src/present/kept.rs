@@ -1,10 +1,10 @@
 //! The databases kept in this browser as the landing lists them ("Recent databases"), and
 //! what their storage costs.
 
-use crate::count::plural;
 use crate::engine::on_demand::remote::host_of;
 use crate::kept::{Recent, Reopen};
 use crate::text::format_bytes;
+use crate::tr;
 
 /// "28.0 KB · 3 tables · a copy kept here · opened 5 minutes ago": what one entry is, where it
 /// comes back from, and when it was last opened (`now_ms` and its time on the same clock).
@@ -13,38 +13,69 @@ pub fn entry_line(recent: &Recent, now_ms: f64) -> String {
     if let Some(size) = recent.size {
         parts.push(format_bytes(size));
     }
-    parts.push(plural(recent.tables as u64, "table", "tables"));
+    parts.push(tr!("open-recent-tables", count = recent.tables));
     parts.push(match &recent.reopen {
-        Reopen::Copy { .. } => "a copy kept here".to_string(),
-        Reopen::Handle { .. } => "the file on this computer (the browser asks first)".to_string(),
-        Reopen::Address { url } => format!("at {}", host_of(url).unwrap_or_else(|| url.clone())),
-        Reopen::Datasette { address } => format!(
-            "on the Datasette server at {}",
-            host_of(address).unwrap_or_else(|| address.clone())
+        Reopen::Copy { .. } => tr!("open-recent-copy"),
+        Reopen::Handle { .. } => tr!("open-recent-handle"),
+        Reopen::Address { url } => tr!(
+            "open-recent-address",
+            host = host_of(url).unwrap_or_else(|| url.clone())
+        ),
+        Reopen::Datasette { address } => tr!(
+            "open-recent-datasette",
+            host = host_of(address).unwrap_or_else(|| address.clone())
         ),
     });
-    parts.push(format!("opened {}", ago(now_ms, recent.opened_at_ms)));
+    parts.push(match Since::of(now_ms, recent.opened_at_ms) {
+        Since::Now => tr!("open-recent-opened-now"),
+        Since::Minutes(count) => tr!("open-recent-opened-minutes", count = count),
+        Since::Hours(count) => tr!("open-recent-opened-hours", count = count),
+        Since::Yesterday => tr!("open-recent-opened-yesterday"),
+        Since::Days(count) => tr!("open-recent-opened-days", count = count),
+    });
     parts.join(" · ")
+}
+
+/// How long ago a time was, in the unit a person would say it in.
+enum Since {
+    Now,
+    Minutes(u64),
+    Hours(u64),
+    Yesterday,
+    Days(u64),
+}
+
+impl Since {
+    /// A time ahead of now (another clock, a person's edit) is now.
+    fn of(now_ms: f64, at_ms: f64) -> Since {
+        const MINUTE: f64 = 60_000.0;
+        const HOUR: f64 = 60.0 * MINUTE;
+        const DAY: f64 = 24.0 * HOUR;
+        let since = (now_ms - at_ms).max(0.0);
+        let whole = |unit: f64| (since / unit).floor() as u64;
+        if since < MINUTE {
+            Since::Now
+        } else if since < HOUR {
+            Since::Minutes(whole(MINUTE))
+        } else if since < DAY {
+            Since::Hours(whole(HOUR))
+        } else if since < 2.0 * DAY {
+            Since::Yesterday
+        } else {
+            Since::Days(whole(DAY))
+        }
+    }
 }
 
 /// "just now", "5 minutes ago", "3 hours ago", "yesterday", "12 days ago": how long ago `at_ms`
 /// was at `now_ms`. A time ahead of now (another clock, a person's edit) is "just now".
 pub fn ago(now_ms: f64, at_ms: f64) -> String {
-    const MINUTE: f64 = 60_000.0;
-    const HOUR: f64 = 60.0 * MINUTE;
-    const DAY: f64 = 24.0 * HOUR;
-    let since = (now_ms - at_ms).max(0.0);
-    let whole = |unit: f64| (since / unit).floor() as u64;
-    if since < MINUTE {
-        "just now".into()
-    } else if since < HOUR {
-        format!("{} ago", plural(whole(MINUTE), "minute", "minutes"))
-    } else if since < DAY {
-        format!("{} ago", plural(whole(HOUR), "hour", "hours"))
-    } else if since < 2.0 * DAY {
-        "yesterday".into()
-    } else {
-        format!("{} ago", plural(whole(DAY), "day", "days"))
+    match Since::of(now_ms, at_ms) {
+        Since::Now => tr!("open-ago-now"),
+        Since::Minutes(count) => tr!("open-ago-minutes", count = count),
+        Since::Hours(count) => tr!("open-ago-hours", count = count),
+        Since::Yesterday => tr!("open-ago-yesterday"),
+        Since::Days(count) => tr!("open-ago-days", count = count),
     }
 }
 
@@ -55,28 +86,25 @@ pub fn changed_since(
     (was_size, was_modified_ms): (u64, u64),
     (size, modified_ms): (u64, u64),
 ) -> Option<String> {
-    let what = match (was_size != size, was_modified_ms != modified_ms) {
-        (false, false) => return None,
-        (true, _) => format!(
-            "it was {} and is {} now",
-            format_bytes(was_size),
-            format_bytes(size)
-        ),
-        (false, true) => "it was saved again since, at the same size".to_string(),
-    };
-    Some(format!(
-        "{name} changed since it was last opened here ({what}): it is opened as it is now, and \
-         notes or hidden choices made for it before may not apply to it."
-    ))
+    match (was_size != size, was_modified_ms != modified_ms) {
+        (false, false) => None,
+        (true, _) => Some(tr!(
+            "open-recent-changed-size",
+            name = name,
+            was = format_bytes(was_size),
+            now = format_bytes(size)
+        )),
+        (false, true) => Some(tr!("open-recent-changed-saved", name = name)),
+    }
 }
 
 /// "This site stores 1.2 MB here, of the 10 GB this browser allows it.": what kept copies (and
 /// anything else of the site) take, from the browser's estimate.
 pub fn storage_line(usage: u64, quota: u64) -> String {
-    format!(
-        "This site stores {} here, of the {} this browser allows it.",
-        format_bytes(usage),
-        format_bytes(quota)
+    tr!(
+        "open-recent-storage",
+        usage = format_bytes(usage),
+        quota = format_bytes(quota)
     )
 }
 

@@ -11,7 +11,9 @@
 //! - [`ledger`]: what was sent to the model and what it cost (tokens, cached tokens, bytes).
 //! - [`transcript`]: the agent's events as the steps and notes of a question's transcript.
 //! - [`readiness`]: why the model cannot be asked now, and what to do.
-//! - [`remote`]: what a web address that cannot be read in parts offers instead.
+//! - [`remote`]: why a web address cannot be read in parts, what it offers instead, and how
+//!   the open database is read.
+//! - [`opening`]: why a database could not be opened.
 //! - [`value_index`]: what the value index holds, and what was not read.
 
 pub mod chart;
@@ -22,6 +24,7 @@ pub mod hiding;
 pub mod kept;
 pub mod ledger;
 pub mod markdown;
+pub mod opening;
 pub mod readiness;
 pub mod remote;
 pub mod time;

@@ -2,31 +2,20 @@
 //! what to do first.
 
 use crate::settings::readiness::NotReady;
+use crate::tr;
 
 /// What the person reads, and what to do.
 pub fn not_ready(reason: &NotReady) -> String {
     match reason {
-        NotReady::NoQuestion => "Type a question first.".into(),
-        NotReady::NoDatabase => "Open a database first (or try the demo).".into(),
-        NotReady::NoGoldenQuestions => "This database has no golden questions.".into(),
-        NotReady::ModelViewPreparing => "The copy of the database without what is hidden is \
-                                         still being made: ask again in a moment."
-            .into(),
-        NotReady::ModelViewFailed(why) => format!(
-            "The model cannot be asked: the copy without what is hidden could not be made \
-             ({why}). Show the hidden items again, or open the database again."
-        ),
-        NotReady::ModelViewRefused(why) => {
-            format!("The model cannot be asked on this database: {why}.")
-        }
+        NotReady::NoQuestion => tr!("open-ready-no-question"),
+        NotReady::NoDatabase => tr!("open-ready-no-database"),
+        NotReady::NoGoldenQuestions => tr!("open-ready-no-golden-questions"),
+        NotReady::ModelViewPreparing => tr!("open-ready-model-view-preparing"),
+        NotReady::ModelViewFailed(why) => tr!("open-ready-model-view-failed", why = why),
+        NotReady::ModelViewRefused(why) => tr!("open-ready-model-view-refused", why = why),
         NotReady::DemoEndpoint(why) => why.clone(),
-        NotReady::NoModel => {
-            "Choose a model first: open Settings and enter the model's name.".into()
-        }
-        NotReady::NoKey { provider } => format!(
-            "Enter your API key first: {provider} answers nothing without one (Settings, API \
-             key)."
-        ),
+        NotReady::NoModel => tr!("open-ready-no-model"),
+        NotReady::NoKey { provider } => tr!("open-ready-no-key", provider = *provider),
     }
 }
 

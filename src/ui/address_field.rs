@@ -5,6 +5,7 @@
 use super::app_state;
 use super::intake::{start_open, Source};
 use crate::engine::on_demand::remote::is_web_address;
+use crate::tr;
 use leptos::ev;
 use leptos::prelude::*;
 
@@ -21,28 +22,28 @@ pub fn AddressField() -> impl IntoView {
         } else {
             state.server_help.set(None);
             state.download_offer.set(None);
-            state.open_error.set(Some(format!(
-                "\"{address}\" is not a web address: enter one that starts with https:// (or \
-                 http://), the address of a SQLite file on a web server."
-            )));
+            state
+                .open_error
+                .set(Some(tr!("open-address-not-web", address = address)));
         }
     };
     view! {
         // `novalidate`: what is not an address gets the page's own message, not the browser's.
         <form class="address-field" data-testid="db-address-form" novalidate=true on:submit=on_submit>
-            <label for="db-address">"Or open one from a web address"</label>
+            <label for="db-address">{move || tr!("open-address-label")}</label>
             <div class="address-row">
                 <input
                     id="db-address"
                     type="url"
                     inputmode="url"
                     placeholder="https://…/data.db"
+                    translate="no"
                     data-testid="db-address"
                     prop:value=move || text.get()
                     on:input=move |event| text.set(event_target_value(&event))
                 />
                 <button class="button" type="submit" data-testid="db-address-open" disabled=busy>
-                    "Open address"
+                    {move || tr!("open-address-open")}
                 </button>
             </div>
         </form>

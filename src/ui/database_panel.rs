@@ -3,8 +3,12 @@
 use super::address_field;
 use super::app_state;
 use super::intake::{expect_open, start_open, Source};
+use super::state::OpenDatabase;
 use crate::browser::file_handles::{can_pick, pick, Picked};
+use crate::import::Sentence;
+use crate::present::remote::how_read;
 use crate::text::format_bytes;
+use crate::tr;
 use leptos::ev;
 use leptos::prelude::*;
 use web_sys::{DragEvent, HtmlInputElement};
@@ -40,9 +44,9 @@ pub fn DatabasePanel() -> impl IntoView {
                         start_open(state, source);
                     }
                 }
-                Err(why) => state.open_error.set(Some(format!(
-                    "The browser could not show its file picker ({why}). Drop the file on the page instead."
-                ))),
+                Err(why) => state
+                    .open_error
+                    .set(Some(tr!("open-picker-failed", why = why))),
             }
         });
     };
@@ -54,7 +58,7 @@ pub fn DatabasePanel() -> impl IntoView {
             on:pointerenter=move |_| expect_open(state)
             on:focusin=move |_| expect_open(state)
         >
-            <h2 id="database-heading">"Database"</h2>
+            <h2 id="database-heading">{move || tr!("open-heading")}</h2>
             <div class="open-actions">
                 // aria-disabled, not disabled: a disabled button drops the keyboard's focus to
                 // the page, and the person would have to Tab from the top after every open.
@@ -65,10 +69,10 @@ pub fn DatabasePanel() -> impl IntoView {
                     aria-disabled=move || busy().to_string()
                     on:click=move |_| start_open(state, Source::demo())
                 >
-                    "Open the demo"
+                    {move || tr!("open-demo")}
                 </button>
                 <label class="button file-button" class:disabled=busy>
-                    "Open a file…"
+                    {move || tr!("open-file")}
                     <input
                         type="file"
                         class="visually-hidden"
@@ -83,9 +87,7 @@ pub fn DatabasePanel() -> impl IntoView {
             <super::recent::view::RecentDatabases/>
             <address_field::AddressField/>
             <super::datasette_form::DatasetteForm/>
-            <p class="hint">
-                "Or drop a SQLite file (or a saved conversation, to replay it, or a notes file) anywhere on this page. CSV, TSV, JSON and Excel files become a database, one table per file or sheet (several at once can be joined). It is read here, in your browser, and never uploaded. From a web address, a small file is downloaded whole and a large one read in parts, only the pages a query needs."
-            </p>
+            <p class="hint">{move || tr!("open-hint")}</p>
             <Status/>
             <super::recent::view::KeepLine/>
         </section>
@@ -107,13 +109,17 @@ pub fn Status() -> impl IntoView {
                         data-testid="import-stop"
                         on:click=move |_| super::importing::stop(state)
                     >
-                        "Stop"
+                        {move || tr!("open-stop")}
                     </button>
                 }
             });
             return view! {
                 <p class="status-line">{loading.label}"…"</p>
-                <progress max="1" value=loading.fraction aria-label="Progress"></progress>
+                <progress
+                    max="1"
+                    value=loading.fraction
+                    aria-label=move || tr!("open-progress")
+                ></progress>
                 {stop}
             }
             .into_any();
@@ -129,16 +135,16 @@ pub fn Status() -> impl IntoView {
         match state.open.get() {
             Some(open) => view! {
                 <p class="status-line">
-                    <strong class="db-name">{open.name.clone()}</strong>
-                    <span class="db-summary">{open.summary()}</span>
-                    {open.reading().map(|reading| view! {
+                    <strong class="db-name" translate="no">{open.name.clone()}</strong>
+                    <span class="db-summary">{summary(&open)}</span>
+                    {reading(&open).map(|reading| view! {
                         <span class="db-reading" data-testid="db-reading">{reading}</span>
                     })}
                 </p>
                 <ImportedLine name=open.name/>
             }
             .into_any(),
-            None => view! { <p class="status-line muted">"No database is open."</p> }.into_any(),
+            None => view! { <p class="status-line muted">{tr!("open-none")}</p> }.into_any(),
         }
     };
     view! {
@@ -146,6 +152,21 @@ pub fn Status() -> impl IntoView {
             {body}
         </div>
     }
+}
+
+/// "3 tables", "13 tables, 17 views": the data's, without the knowledge tables (`askdb_notes`,
+/// …), which the schema panel names apart.
+fn summary(open: &OpenDatabase) -> String {
+    match open.data_tables_and_views() {
+        (tables, 0) => tr!("open-summary-tables", tables = tables),
+        (tables, views) => tr!("open-summary-tables-views", tables = tables, views = views),
+    }
+}
+
+/// How its bytes are read, when that is not "all of it, from a file here, into memory".
+fn reading(open: &OpenDatabase) -> Option<String> {
+    let reads = open.kind.reads();
+    how_read(reads, open.size, open.host.as_deref(), open.downloaded)
 }
 
 /// The files the person chose with the browser's picker: one with its handle, several to
@@ -182,16 +203,37 @@ fn ImportedLine(name: String) -> impl IntoView {
         };
         Some(view! {
             <details class="import-report" data-testid="import-report">
-                <summary>"How the files were read"</summary>
+                <summary>{move || tr!("open-import-report")}</summary>
                 <ul>
-                    {imported.sentences.iter().map(|s| view! { <li>{s.clone()}</li> }).collect_view()}
+                    {imported.sentences.iter().map(|s| {
+                        let s = s.clone();
+                        view! { <li>{move || with_data_marked(&s)}</li> }
+                    }).collect_view()}
                 </ul>
             </details>
             <button class="button" data-testid="import-download" on:click=download>
-                {format!("Download as .db ({})", imported.file_name)}
+                {move || tr!("open-import-download", file = &imported.file_name)}
             </button>
         })
     }
+}
+
+/// A sentence whose data (names and values from the files) is marked `translate="no"`: they
+/// are not the page's words, and stay as they are in every language.
+fn with_data_marked(sentence: &Sentence) -> impl IntoView {
+    const OPEN: char = '\u{E000}';
+    const CLOSE: char = '\u{E001}';
+    let said = sentence.say_with(|data| format!("{OPEN}{data}{CLOSE}"));
+    said.split(OPEN)
+        .map(|part| match part.split_once(CLOSE) {
+            Some((data, rest)) => view! {
+                <span translate="no">{data.to_string()}</span>
+                {rest.to_string()}
+            }
+            .into_any(),
+            None => part.to_string().into_any(),
+        })
+        .collect_view()
 }
 
 /// After a web address whose server cannot serve parts: what to set on the server, folded.
@@ -202,7 +244,7 @@ fn ServerHelp() -> impl IntoView {
         state.server_help.get().map(|help| {
             view! {
                 <details class="server-help" data-testid="db-server-help">
-                    <summary>"What to set on your server"</summary>
+                    <summary>{move || tr!("open-server-help")}</summary>
                     <p>{help}</p>
                 </details>
             }
@@ -217,9 +259,10 @@ fn DownloadOfferButton() -> impl IntoView {
     let state = app_state();
     move || {
         state.download_offer.get().map(|offer| {
-            let label = match offer.size {
-                Some(size) => format!("Download it whole ({})", format_bytes(size)),
-                None => "Download it whole".to_string(),
+            let size = offer.size;
+            let label = move || match size {
+                Some(size) => tr!("open-download-whole-sized", size = format_bytes(size)),
+                None => tr!("open-download-whole"),
             };
             let open = move |_| {
                 start_open(
@@ -278,7 +321,7 @@ pub fn DropOverlay() -> impl IntoView {
             aria-hidden="true"
             on:dragleave=move |_| dragging.set(false)
         >
-            <p>"Drop the database file to open it"</p>
+            <p>{move || tr!("open-drop")}</p>
         </div>
     }
 }

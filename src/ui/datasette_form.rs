@@ -11,6 +11,8 @@ use super::app_state;
 use super::intake::{start_open, Source};
 use super::state::AppState;
 use crate::engine::datasette::DatasetteAddress;
+use crate::present::opening::datasette;
+use crate::tr;
 use leptos::ev;
 use leptos::prelude::*;
 
@@ -50,13 +52,16 @@ pub fn DatasetteForm() -> impl IntoView {
                 token.set(String::new());
                 start_open(state, state.datasette_source(&typed));
             }
-            Err(why) => problem.set(Some(format!("{why}."))),
+            Err(why) => problem.set(Some(tr!(
+                "open-datasette-form-problem",
+                why = datasette(&why)
+            ))),
         }
     };
 
     view! {
         <form class="datasette-form" data-testid="datasette-form" on:submit=on_submit>
-            <label for="datasette-address">"Or ask a Datasette server"</label>
+            <label for="datasette-address">{move || tr!("open-datasette-label")}</label>
             {address_row(state, address)}
             {token_details(state, address, token, remember, problem)}
             {move || problem.get().map(|why| view! {
@@ -87,7 +92,7 @@ fn address_row(state: AppState, address: RwSignal<String>) -> impl IntoView {
                 data-testid="datasette-open"
                 disabled=move || busy() || address.with(|a| a.trim().is_empty())
             >
-                "Open"
+                {move || tr!("open-datasette-open")}
             </button>
         </div>
     }
@@ -111,14 +116,14 @@ fn token_details(
     };
     view! {
         <details class="datasette-token">
-            <summary>"API token (private servers)"</summary>
+            <summary>{move || tr!("open-datasette-token")}</summary>
             <input
                 type="password"
-                aria-label="Datasette API token"
+                aria-label=move || tr!("open-datasette-token-label")
                 data-testid="datasette-token"
                 spellcheck="false"
                 autocomplete="off"
-                placeholder=move || if held() { "a token is held for this server" } else { "dstok_…" }
+                placeholder=move || if held() { tr!("open-datasette-token-held") } else { "dstok_…".to_string() }
                 prop:value=move || token.get()
                 on:input=move |event| token.set(event_target_value(&event))
             />
@@ -129,11 +134,9 @@ fn token_details(
                     prop:checked=move || remember.get()
                     on:change=move |event| remember.set(event_target_checked(&event))
                 />
-                " Remember on this device"
+                " "{move || tr!("open-datasette-remember")}
             </label>
-            <p class="hint">
-                "Sent only to that server, never put in an address, a transcript or a recording. Kept in this tab's memory unless remembered."
-            </p>
+            <p class="hint">{move || tr!("open-datasette-token-hint")}</p>
             {move || {
                 state.server_tokens.any_remembered().then(|| view! {
                     <button
@@ -142,7 +145,7 @@ fn token_details(
                         data-testid="datasette-forget"
                         on:click=move |_| problem.set(state.server_tokens.forget_all().err())
                     >
-                        "Forget saved tokens"
+                        {move || tr!("open-datasette-forget-tokens")}
                     </button>
                 })
             }}

@@ -7,8 +7,8 @@
 
 use super::opening::open_database;
 use super::state::{AppState, ImportedFile, Loading, Reopening};
-use crate::count::plural;
 use crate::import::client::{ImportEvent, ImportJob};
+use crate::tr;
 use futures::channel::oneshot;
 use futures::future::{select, Either};
 use leptos::prelude::*;
@@ -19,10 +19,10 @@ fn label_of(files: &[File]) -> String {
     let names: Vec<String> = files.iter().map(File::name).collect();
     match names.len() {
         0..=3 => names.join(" + "),
-        n => format!(
-            "{} + {}",
-            names[0],
-            plural(n as u64 - 1, "other file", "other files")
+        n => tr!(
+            "open-import-label-others",
+            first = &names[0],
+            others = n as u64 - 1
         ),
     }
 }
@@ -53,19 +53,20 @@ pub async fn import(state: AppState, files: Vec<File>) -> Result<(), String> {
         match select(next, &mut stopped).await {
             Either::Left((Some(ImportEvent::Progress(progress)), _)) => {
                 state.loading.set(Some(Loading {
-                    label: format!(
-                        "Importing {label} ({} read)",
-                        plural(progress.rows_read, "row", "rows")
+                    label: tr!(
+                        "open-import-progress",
+                        files = &label,
+                        rows = progress.rows_read
                     ),
                     fraction: Some(progress.fraction),
                 }))
             }
             Either::Left((Some(ImportEvent::Done(imported)), _)) => break Ok(imported),
             Either::Left((Some(ImportEvent::Failed(why)), _)) => break Err(why),
-            Either::Left((None, _)) => break Err("the import worker stopped".into()),
+            Either::Left((None, _)) => break Err(tr!("open-import-worker-stopped")),
             // Stop, or the page's state let go of the sender.
             Either::Right(_) => {
-                break Err("the import was stopped; nothing was opened".into());
+                break Err(tr!("open-import-stopped"));
             }
         }
     };
@@ -74,7 +75,7 @@ pub async fn import(state: AppState, files: Vec<File>) -> Result<(), String> {
     // Stopped or done: its worker is terminated now, and what it read let go.
     drop(job);
     let imported = outcome?;
-    let name = format!("{label} (imported)");
+    let name = tr!("open-import-name", files = label);
     let bytes = Reopening::Bytes(imported.database.clone());
     open_database(state, &name, imported.database.clone(), None, bytes).await?;
     state.imported.set(Some(ImportedFile {

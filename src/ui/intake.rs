@@ -14,10 +14,13 @@ use super::opening::{self, fetch_whole, Came, RemoteOpen};
 use super::state::{AppState, Loading, Reopening};
 use crate::browser::{last_path_segment, page_origin, read_start, resolve_against_page};
 use crate::conversation::{self, ReadError};
+use crate::engine::file_check::header_problem;
 use crate::engine::on_demand::remote::{DbAddress, WholeReason, WHOLE_DOWNLOAD_LIMIT_BYTES};
 use crate::identify::{identify, DataKind, FileIs, Role, FIRST_BYTES};
 use crate::kept::Reopen;
 use crate::knowledge::LIMITS;
+use crate::present::opening::not_a_database;
+use crate::tr;
 use js_sys::Uint8Array;
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -67,7 +70,7 @@ impl Source {
     pub fn demo() -> Source {
         Source::Url {
             url: DEMO_URL.into(),
-            name: "shop.db (demo)".into(),
+            name: tr!("open-demo-name", file = "shop.db"),
         }
     }
 
@@ -180,7 +183,7 @@ pub fn start_opening(state: AppState, sources: Vec<Source>) {
     };
     // Marked as loading at once, before the first await, so the page is never "ready" between.
     state.loading.set(Some(Loading {
-        label: format!("Reading {}", first.name()),
+        label: tr!("open-reading", name = first.name()),
         fraction: Some(0.0),
     }));
     leptos::task::spawn_local(async move {
@@ -219,7 +222,7 @@ async fn open_source(state: AppState, source: Source, name: String) {
 
     let progress = {
         let name = name.clone();
-        move |fraction: Option<f64>| show(format!("Reading {name}"), fraction)
+        move |fraction: Option<f64>| show(tr!("open-reading", name = &name), fraction)
     };
     state.open_steps.set_value(OpenSteps::default());
     state.download_offer.set(None);
@@ -306,7 +309,7 @@ async fn import_addresses(state: AppState, urls: &[String]) -> Result<(), OpenEr
         let (_, file_name) = named(url);
         let progress = move |fraction: Option<f64>| {
             state.loading.set(Some(Loading {
-                label: format!("Downloading {file_name}"),
+                label: tr!("open-downloading", name = &file_name),
                 fraction,
             }))
         };
@@ -322,25 +325,59 @@ async fn import_addresses(state: AppState, urls: &[String]) -> Result<(), OpenEr
 
 /// Says how opening `name` ended (nothing when it opened), and readies the next open.
 fn finish(state: AppState, name: &str, outcome: Result<(), OpenError>) {
-    let still_open = state
-        .open
-        .get_untracked()
-        .map(|db| format!(" {} is still open.", db.name))
-        .unwrap_or_default();
-    let message = match outcome {
-        Ok(()) => None,
-        Err(OpenError::Database(why)) => Some(format!("Could not open {name}: {why}.{still_open}")),
-        Err(OpenError::Conversation(why)) => Some(format!(
-            "Could not replay {name}: {why}. Nothing of it was run.{still_open}"
-        )),
-        Err(OpenError::Notes(why)) => Some(format!(
-            "Could not read the notes file {name}: {why}.{still_open}"
-        )),
-        Err(OpenError::NotLoaded(why)) => Some(format!("Could not open {name}. {why}{still_open}")),
-    };
+    let message = outcome.err().map(|error| {
+        let still_open = state
+            .open
+            .with_untracked(|open| open.as_ref().map(|db| db.name.clone()));
+        failed(name, error, still_open)
+    });
     state.open_error.set(message);
     // Ready for the next open, now that this one no longer needs the cores.
     state.start_spare();
+}
+
+/// Why opening `name` failed, and the database still open (`open`), if one is.
+fn failed(name: &str, error: OpenError, open: Option<String>) -> String {
+    match (error, open) {
+        (OpenError::Database(why), None) => tr!("open-failed", name = name, why = why),
+        (OpenError::Database(why), Some(open)) => {
+            tr!(
+                "open-failed-still-open",
+                name = name,
+                why = why,
+                open = open
+            )
+        }
+        (OpenError::Conversation(why), None) => {
+            tr!("open-replay-failed", name = name, why = why)
+        }
+        (OpenError::Conversation(why), Some(open)) => {
+            tr!(
+                "open-replay-failed-still-open",
+                name = name,
+                why = why,
+                open = open
+            )
+        }
+        (OpenError::Notes(why), None) => tr!("open-notes-failed", name = name, why = why),
+        (OpenError::Notes(why), Some(open)) => {
+            tr!(
+                "open-notes-failed-still-open",
+                name = name,
+                why = why,
+                open = open
+            )
+        }
+        (OpenError::NotLoaded(why), None) => {
+            tr!("open-not-loaded", name = name, why = why.to_string())
+        }
+        (OpenError::NotLoaded(why), Some(open)) => tr!(
+            "open-not-loaded-still-open",
+            name = name,
+            why = why.to_string(),
+            open = open
+        ),
+    }
 }
 
 /// Takes `blob` by what it is: what [`identify`] says, or the `role` the person gave it.
@@ -359,8 +396,16 @@ async fn take_in(
         None => {
             let first = read_start(&blob, FIRST_BYTES)
                 .await
-                .map_err(OpenError::Database)?;
-            identify(name, &first.to_vec())
+                .map_err(|why| OpenError::Database(unreadable(why)))?
+                .to_vec();
+            let is = identify(name, &first);
+            // A file that is not a database is said so here, in the page's words; the engine
+            // checks again what it opens.
+            if matches!(is, FileIs::Database | FileIs::Unknown) {
+                header_problem(&first, blob.size() as u64)
+                    .map_err(|problem| OpenError::Database(not_a_database(problem)))?;
+            }
+            is
         }
     };
     match is {
@@ -377,10 +422,16 @@ async fn take_in(
     }
 }
 
+/// The browser could not read a file: `why`, in its words.
+fn unreadable(why: String) -> String {
+    tr!("open-file-unreadable", why = why)
+}
+
 /// Reads a notes file (small: read whole, one byte past its limit to refuse a larger one).
 async fn take_notes(state: AppState, name: &str, blob: &Blob) -> Result<(), OpenError> {
     read_start(blob, LIMITS.sidecar_bytes + 1)
         .await
+        .map_err(unreadable)
         .and_then(|bytes| knowledge::take_sidecar(state, name, &bytes))
         .map_err(OpenError::Notes)
 }
@@ -389,7 +440,7 @@ async fn take_notes(state: AppState, name: &str, blob: &Blob) -> Result<(), Open
 async fn take_conversation(state: AppState, blob: &Blob) -> Result<(), OpenError> {
     let bytes = read_start(blob, conversation::LIMITS.file_bytes + 1)
         .await
-        .map_err(OpenError::Conversation)?;
+        .map_err(|why| OpenError::Conversation(unreadable(why)))?;
     read_conversation(state, &bytes, blob.size() as usize).map_err(OpenError::Conversation)
 }
 
@@ -400,11 +451,9 @@ async fn take_several(state: AppState, files: Vec<File>) -> Result<(), OpenError
         .iter()
         .find(|file| DataKind::by_name(&file.name()).is_none())
     {
-        return Err(OpenError::Database(format!(
-            "{} is not a data file (CSV, TSV, JSON or Excel): several files open together only \
-             when all of them are, as one database with a table each; open a database, a \
-             conversation or a notes file on its own",
-            other.name()
+        return Err(OpenError::Database(tr!(
+            "open-not-data-file",
+            file = other.name()
         )));
     }
     importing::import(state, files)
@@ -423,7 +472,7 @@ fn as_file(blob: &Blob, name: &str) -> File {
 /// `?notes=` reads from this page's site or from https only (see `check_notes_url`).
 fn allowed_notes_address(url: &str) -> Result<(), String> {
     let resolved =
-        resolve_against_page(url).ok_or_else(|| format!("\"{url}\" is not an address"))?;
+        resolve_against_page(url).ok_or_else(|| tr!("open-not-an-address", address = url))?;
     crate::settings::address::check_notes_url(&resolved, &page_origin())
 }
 
@@ -433,8 +482,7 @@ fn read_conversation(state: AppState, bytes: &Uint8Array, size: usize) -> Result
     if size > conversation::LIMITS.file_bytes {
         return Err(ReadError::TooLarge { bytes: size }.to_string());
     }
-    let text = String::from_utf8(bytes.to_vec())
-        .map_err(|_| "the conversation file is not UTF-8 text".to_string())?;
+    let text = String::from_utf8(bytes.to_vec()).map_err(|_| tr!("open-conversation-not-utf8"))?;
     let file = conversation::read(&text).map_err(|e| e.to_string())?;
     state.assistant.pending_replay.set(Some(Arc::new(file)));
     Ok(())

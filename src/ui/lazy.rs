@@ -32,12 +32,10 @@ impl From<leptos::wasm_split::SplitLoaderError> for NotLoaded {
     }
 }
 
+/// Said to the person only (never to the model, nor in a log): in the page's language.
 impl fmt::Display for NotLoaded {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(
-            "A part of askdb could not be downloaded (is the connection down, or was the page \
-             updated since it was loaded?). Try again, or reload the page.",
-        )
+        f.write_str(&crate::tr!("open-part-not-loaded"))
     }
 }
 

@@ -26,9 +26,10 @@ use crate::engine::page::PageDatabase;
 use crate::engine::schema;
 use crate::engine::DbError;
 use crate::kept::Reopen;
-use crate::present::errors::for_person;
-use crate::present::remote::whole_download;
+use crate::present::opening::open_error;
+use crate::present::remote::{self, whole_download};
 use crate::text::format_bytes;
+use crate::tr;
 use leptos::prelude::*;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -62,7 +63,7 @@ pub async fn open_database(
     reopening: Reopening,
 ) -> Result<(), String> {
     state.loading.set(Some(Loading {
-        label: format!("Opening {name}"),
+        label: tr!("open-opening", name = name),
         fraction: None,
     }));
     let step = |name: &str, started| state.open_steps.update_value(|s| s.done(name, started));
@@ -71,7 +72,7 @@ pub async fn open_database(
         let name = name.to_string();
         move |fraction: f64| {
             state.loading.set(Some(Loading {
-                label: format!("Reading {name}"),
+                label: tr!("open-reading", name = &name),
                 fraction: Some(fraction),
             }))
         }
@@ -97,21 +98,21 @@ pub async fn open_database(
     let db = match on_demand {
         Some(file) => {
             state.loading.set(Some(Loading {
-                label: format!("Opening {name} (read on demand: only the pages a query needs)"),
+                label: tr!("open-opening-on-demand", name = name),
                 fraction: None,
             }));
-            let engine = state.lazy_engine().map_err(|e| for_person(&e))?;
+            let engine = state.lazy_engine().map_err(|e| open_error(&e))?;
             let db = PageDatabase::open_local_on_demand(engine, &file)
                 .await
-                .map_err(|e| for_person(&e))?;
+                .map_err(|e| open_error(&e))?;
             step("open on demand (header, schema, sampled pages)", started);
             db
         }
         None => {
-            let engine = state.engine().map_err(|e| for_person(&e))?;
+            let engine = state.engine().map_err(|e| open_error(&e))?;
             let db = PageDatabase::open_in_memory(engine, &blob, reading)
                 .await
-                .map_err(|e| for_person(&e))?;
+                .map_err(|e| open_error(&e))?;
             step("read the file and open it (worker)", started);
             db
         }
@@ -144,11 +145,11 @@ pub async fn open_remote(state: AppState, name: &str, url: &str) -> Result<Remot
     let host = host_of(url);
     let shown_host = host.clone().unwrap_or_else(|| url.to_string());
     state.loading.set(Some(Loading {
-        label: format!("Asking {shown_host} for {name}"),
+        label: tr!("open-asking-host", host = &shown_host, name = name),
         fraction: None,
     }));
     let started = OpenSteps::start();
-    let database = |why: String| format!("{url}: {why}");
+    let database = |why: String| tr!("open-at-address", address = url, why = why);
     let first = first_get(url)
         .await
         .map_err(|problem| refuse(state, url, name, problem))?;
@@ -160,7 +161,7 @@ pub async fn open_remote(state: AppState, name: &str, url: &str) -> Result<Remot
         let name = name.to_string();
         move |fraction: Option<f64>| {
             state.loading.set(Some(Loading {
-                label: format!("Downloading {name} from {shown_host}"),
+                label: tr!("open-downloading-from", name = &name, host = &shown_host),
                 fraction,
             }))
         }
@@ -168,9 +169,10 @@ pub async fn open_remote(state: AppState, name: &str, url: &str) -> Result<Remot
     match route {
         Route::OnDemand(pins) => {
             state.loading.set(Some(Loading {
-                label: format!(
-                    "Opening {name} on demand from {}",
-                    host.as_deref().unwrap_or(url)
+                label: tr!(
+                    "open-opening-remote",
+                    name = name,
+                    host = host.as_deref().unwrap_or(url)
                 ),
                 fraction: None,
             }));
@@ -178,11 +180,11 @@ pub async fn open_remote(state: AppState, name: &str, url: &str) -> Result<Remot
                 .first_bytes()
                 .await
                 .map_err(|problem| refuse(state, url, name, problem))?;
-            let engine = state.lazy_engine().map_err(|e| database(e.to_string()))?;
+            let engine = state.lazy_engine().map_err(|e| database(open_error(&e)))?;
             let db = match PageDatabase::open_remote_pinned(engine, url, pins, &bytes).await {
                 Ok(db) => db,
                 Err(DbError::Remote(problem)) => return Err(refuse(state, url, name, problem)),
-                Err(other) => return Err(database(other.to_string())),
+                Err(other) => return Err(database(open_error(&other))),
             };
             state
                 .open_steps
@@ -224,9 +226,16 @@ pub async fn open_remote(state: AppState, name: &str, url: &str) -> Result<Remot
 /// the offer (`engine::on_demand::remote::WholeDownload`), set beside it with what to set on the server.
 fn refuse(state: AppState, url: &str, name: &str, problem: RemoteProblem) -> String {
     let offer = WholeDownload::for_problem(&problem, WHOLE_DOWNLOAD_LIMIT_BYTES);
-    let sentence = whole_download(&offer, WHOLE_DOWNLOAD_LIMIT_BYTES)
-        .map(|s| format!(" {s}"))
-        .unwrap_or_default();
+    let said = remote::problem(&problem);
+    let message = match whole_download(&offer, WHOLE_DOWNLOAD_LIMIT_BYTES) {
+        Some(offer) => tr!(
+            "open-refused-offer",
+            address = url,
+            problem = said,
+            offer = offer
+        ),
+        None => tr!("open-refused", address = url, problem = said),
+    };
     if let WholeDownload::Offer { size } = offer {
         state.download_offer.set(Some(DownloadOffer {
             url: url.to_string(),
@@ -234,12 +243,9 @@ fn refuse(state: AppState, url: &str, name: &str, problem: RemoteProblem) -> Str
             size,
         }));
     }
-    state
-        .server_help
-        .set(problem.what_to_set().map(String::from));
+    state.server_help.set(remote::what_to_set(&problem));
     // The status adds the last full stop.
-    let message = format!("{url}: {problem}.{sentence}");
-    message.trim_end_matches('.').to_string()
+    message.trim_end_matches(['.', '。']).to_string()
 }
 
 /// Opens the database at the Datasette `address`, its `token` (if any) sent to that server
@@ -251,13 +257,13 @@ pub async fn open_datasette(
     token: Option<String>,
 ) -> Result<(), String> {
     state.loading.set(Some(Loading {
-        label: format!("Asking the Datasette server for {name}"),
+        label: tr!("open-asking-datasette", name = name),
         fraction: None,
     }));
     let started = OpenSteps::start();
     let db = PageDatabase::open_datasette(address, token)
         .await
-        .map_err(|e| for_person(&e))?;
+        .map_err(|e| open_error(&e))?;
     state
         .open_steps
         .update_value(|s| s.done("ask the Datasette server", started));
@@ -291,13 +297,13 @@ async fn show_database(
     let step = |name: &str, started| state.open_steps.update_value(|s| s.done(name, started));
     let db = Rc::new(db);
     state.loading.set(Some(Loading {
-        label: "Reading the schema".into(),
+        label: tr!("open-reading-schema"),
         fraction: None,
     }));
     let started = OpenSteps::start();
     let loaded = schema::load_tables(&*db).await;
     step("schema", started);
-    let schema_error = loaded.as_ref().err().map(|e| e.to_string());
+    let schema_error = loaded.as_ref().err().map(open_error);
     let mut schema = loaded.unwrap_or_default();
 
     // The new database takes the old one's place: nothing the model saw of the old one, nor
@@ -329,7 +335,7 @@ async fn show_database(
     // Tables shown; their rows are counted (as the kind allows) while the database is
     // identified in a worker of its own.
     state.loading.set(Some(Loading {
-        label: format!("Counting the rows of {name}'s tables"),
+        label: tr!("open-counting", name = name),
         fraction: None,
     }));
     let started = OpenSteps::start();
@@ -345,7 +351,7 @@ async fn show_database(
 
     // Tables shown; now what depends on which database this is.
     state.loading.set(Some(Loading {
-        label: format!("Identifying {name} (for its notes and hidden choices)"),
+        label: tr!("open-identifying", name = name),
         fraction: None,
     }));
     let started = OpenSteps::start();
@@ -356,7 +362,7 @@ async fn show_database(
     step("identity", started);
     let key = identity
         .storage_key()
-        .unwrap_or_else(|| Err("no identity".into()));
+        .unwrap_or_else(|| Err(tr!("open-no-identity")));
     state.identity.set(identity);
     // Announced: what follows an open does its part, in turn.
     let settled = Settled { schema, key };
@@ -364,7 +370,7 @@ async fn show_database(
         let started = OpenSteps::start();
         if let Some((label, _)) = follower.shown {
             state.loading.set(Some(Loading {
-                label: label.into(),
+                label: label(),
                 fraction: None,
             }));
         }
@@ -376,9 +382,7 @@ async fn show_database(
     crate::browser::offline::register(state.address.with_value(|a| a.presentation.embed));
     match schema_error {
         // The database is open and can be queried; only the overview is missing.
-        Some(why) => Err(format!(
-            "it opened, but its schema could not be read ({why})"
-        )),
+        Some(why) => Err(tr!("open-schema-unread", why = why)),
         None => Ok(()),
     }
 }
@@ -386,19 +390,20 @@ async fn show_database(
 /// What the page says when a download did not end with the whole file.
 fn download_failed(url: &str, error: DownloadError) -> String {
     match error {
-        DownloadError::Unreachable { why } => format!(
-            "the download from {url} failed ({why}). Either the server could not be reached, \
-             or it does not allow cross-origin requests: a database on another site opens \
-             here only if its server sends the header Access-Control-Allow-Origin"
-        ),
-        DownloadError::Status { status, text } => {
-            format!("the server at {url} answered {status} {text}")
+        DownloadError::Unreachable { why } => {
+            tr!("open-download-unreachable", address = url, why = why)
         }
-        DownloadError::Stopped { why } => format!("the download stopped ({why})"),
-        DownloadError::TooLarge { bytes, most } => format!(
-            "at {} it is larger than the {} the page downloads whole",
-            format_bytes(bytes),
-            format_bytes(most)
+        DownloadError::Status { status, text } => tr!(
+            "open-download-status",
+            address = url,
+            status = status.to_string(),
+            text = text
+        ),
+        DownloadError::Stopped { why } => tr!("open-download-stopped", why = why),
+        DownloadError::TooLarge { bytes, most } => tr!(
+            "open-download-too-large",
+            size = format_bytes(bytes),
+            most = format_bytes(most)
         ),
         DownloadError::Browser { why } => why,
     }
@@ -408,9 +413,7 @@ fn download_failed(url: &str, error: DownloadError) -> String {
 fn rest_failed(url: &str, error: RestError) -> String {
     match error {
         RestError::Download(error) => download_failed(url, error),
-        RestError::Changed(why) => {
-            format!("the file on the server changed while it was downloaded ({why}): open it again")
-        }
+        RestError::Changed(why) => tr!("open-download-changed", why = why),
     }
 }
 

@@ -3,7 +3,6 @@
 use super::hiding::view::Hiding;
 use super::knowledge::view::KnowledgeState;
 use crate::conversation::{ConversationFile, DatabaseIdentity};
-use crate::count::plural;
 use crate::engine::fenced::Fenced;
 use crate::engine::identity::Identity;
 use crate::engine::in_memory::worker::WorkerDatabase;
@@ -108,9 +107,9 @@ impl OpenDatabase {
         data.filter(|t| !is_knowledge_table(&t.name)).count()
     }
 
-    /// "3 tables", "13 tables, 17 views": the data's, without the knowledge tables
-    /// (`askdb_notes`, …), which the schema panel names apart.
-    pub fn summary(&self) -> String {
+    /// Its tables and its views, without the knowledge tables (`askdb_notes`, …), which the
+    /// schema panel names apart.
+    pub fn data_tables_and_views(&self) -> (usize, usize) {
         use crate::engine::TableKind;
         use crate::knowledge::is_knowledge_table;
         let count = |kind| {
@@ -121,24 +120,7 @@ impl OpenDatabase {
                 .filter(|t| !is_knowledge_table(&t.name));
             data.filter(|t| t.kind == kind).count()
         };
-        let tables = plural(count(TableKind::Table) as u64, "table", "tables");
-        match count(TableKind::View) {
-            0 => tables,
-            views => format!("{tables}, {}", plural(views as u64, "view", "views")),
-        }
-    }
-}
-
-impl OpenDatabase {
-    /// How its bytes are read, when that is not "all of it, from a file here, into memory":
-    /// "4.6 GB, read on demand" (the person then knows why hiding is refused and a scan is
-    /// slower), or why a file at a web address was downloaded whole.
-    pub fn reading(&self) -> Option<String> {
-        let host = self.host.as_deref();
-        let downloaded = self
-            .downloaded
-            .map(|why| why.note(self.size, host.unwrap_or("its server")));
-        crate::present::ledger::how_read(self.kind.reads(), self.size, host).or(downloaded)
+        (count(TableKind::Table), count(TableKind::View))
     }
 }
 
@@ -194,8 +176,9 @@ pub struct ImportedFile {
     /// The name "Download as .db" saves it under.
     pub file_name: String,
     pub database: web_sys::Blob,
-    /// What the import read and wrote, in sentences (`import::describe`).
-    pub sentences: Vec<String>,
+    /// What the import read and wrote, in sentences (`import::sentences`), said in the page's
+    /// language.
+    pub sentences: Vec<crate::import::Sentence>,
 }
 
 /// A database being read or opened.

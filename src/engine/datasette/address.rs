@@ -3,6 +3,37 @@
 //! server run with `base_url`).
 
 use super::DatasetteProblem;
+use std::fmt;
+
+/// Why a text is not the address of a database on a Datasette server.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NotAnAddress {
+    NoScheme,
+    NotHttp,
+    NoHost,
+    /// It carries a user name or password.
+    Credentials,
+    HostSpace,
+    /// One of the server's own pages (`/-/…`).
+    ServerPage,
+    NoDatabase,
+}
+
+impl fmt::Display for NotAnAddress {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            NotAnAddress::NoScheme => "no http:// or https://",
+            NotAnAddress::NotHttp => "only http and https addresses",
+            NotAnAddress::NoHost => "no host",
+            NotAnAddress::Credentials => {
+                "it carries a user name or password; enter a token apart instead"
+            }
+            NotAnAddress::HostSpace => "the host has a space or a backslash",
+            NotAnAddress::ServerPage => "it is one of the server's own pages, not a database",
+            NotAnAddress::NoDatabase => "no database named after the host",
+        })
+    }
+}
 
 /// A database on a Datasette server.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -18,38 +49,36 @@ impl DatasetteAddress {
     /// query string, a fragment, a trailing `/` or `.json` are dropped; an address that carries
     /// a user name or password is refused (a token is entered apart, never in an address).
     pub fn parse(text: &str) -> Result<DatasetteAddress, DatasetteProblem> {
-        let bad = |why: &str| DatasetteProblem::BadAddress { why: why.into() };
+        let bad = |why: NotAnAddress| DatasetteProblem::BadAddress { why };
         let text = text.trim();
         let text = text.split(['#', '?']).next().unwrap_or_default();
         let (scheme, rest) = text
             .split_once("://")
-            .ok_or_else(|| bad("no http:// or https://"))?;
+            .ok_or_else(|| bad(NotAnAddress::NoScheme))?;
         let scheme = scheme.to_ascii_lowercase();
         if scheme != "http" && scheme != "https" {
-            return Err(bad("only http and https addresses"));
+            return Err(bad(NotAnAddress::NotHttp));
         }
         let (authority, path) = rest.split_once('/').unwrap_or((rest, ""));
         if authority.is_empty() {
-            return Err(bad("no host"));
+            return Err(bad(NotAnAddress::NoHost));
         }
         if authority.contains('@') {
-            return Err(bad(
-                "it carries a user name or password; enter a token apart instead",
-            ));
+            return Err(bad(NotAnAddress::Credentials));
         }
         if authority.contains(|c: char| c.is_whitespace() || c == '\\') {
-            return Err(bad("the host has a space or a backslash"));
+            return Err(bad(NotAnAddress::HostSpace));
         }
         let mut segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
         if segments.contains(&"-") {
-            return Err(bad("it is one of the server's own pages, not a database"));
+            return Err(bad(NotAnAddress::ServerPage));
         }
         let last = segments
             .pop()
-            .ok_or_else(|| bad("no database named after the host"))?;
+            .ok_or_else(|| bad(NotAnAddress::NoDatabase))?;
         let database = last.strip_suffix(".json").unwrap_or(last);
         if database.is_empty() || database.starts_with('-') {
-            return Err(bad("no database named after the host"));
+            return Err(bad(NotAnAddress::NoDatabase));
         }
         let mut server = format!("{scheme}://{authority}");
         for segment in segments {

@@ -48,7 +48,7 @@ pub const KIND: KindDescriptor = KindDescriptor {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum DatasetteProblem {
     /// The text typed is not the address of a database on a Datasette server.
-    BadAddress { why: String },
+    BadAddress { why: address::NotAnAddress },
     /// No HTTP answer. `cors` when the page could tell that the server answered but does not
     /// let other pages read its answers (no `--cors`).
     Unreachable {

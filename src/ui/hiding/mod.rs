@@ -57,7 +57,7 @@ fn storage_key(key: &str) -> String {
 /// Hiding follows each open (`ui::follow`): it settles what the model reads.
 pub const FOLLOWS: Follower = Follower {
     shown: Some((
-        "Preparing what the model may see",
+        || crate::tr!("open-step-model-view"),
         "what the model sees (hiding)",
     )),
     forget: start_opening,

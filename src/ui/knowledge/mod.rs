@@ -38,7 +38,7 @@ fn storage_key(key: &str) -> String {
 
 /// The notes follow each open (`ui::follow`): they are read for it.
 pub const FOLLOWS: Follower = Follower {
-    shown: Some(("Reading the notes", "notes (knowledge)")),
+    shown: Some((|| crate::tr!("open-step-notes"), "notes (knowledge)")),
     forget: start_opening,
     settle: |state, settled| {
         Box::pin(async move { load_for_open(state, &settled.schema, settled.key).await })

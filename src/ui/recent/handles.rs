@@ -4,10 +4,11 @@
 //! the person. A file that is not as it was when last opened here (its size, its time) is
 //! said, and opened as it is now.
 
-use super::{let_go, AppState};
+use super::{idb_error, let_go, AppState};
 use crate::browser::file_handles::{self, every_kept, same_file};
 use crate::kept::{Recent, Reopen};
 use crate::present::kept::changed_since;
+use crate::tr;
 use crate::ui::lazy::on_first_use;
 use leptos::prelude::*;
 use wasm_bindgen::JsValue;
@@ -44,7 +45,8 @@ on_first_use! {
         }
         let id = id.unwrap_or_else(|| crate::browser::storage::new_id("h"));
         if let Err(why) = file_handles::keep(&id, &handle).await {
-            state.recent.note.set(Some(format!("{} is not listed to reopen: {why}.", opened.name)));
+            let why = idb_error(&why);
+            state.recent.note.set(Some(tr!("open-recent-not-listed", name = &opened.name, why = why)));
             return Ok(());
         }
         let reopen = Reopen::Handle { id, size: opened.size, modified_ms: opened.modified_ms };

@@ -4,6 +4,7 @@
 
 use crate::browser::storage;
 use crate::kept::{Recent, RecentList};
+use crate::tr;
 use leptos::prelude::*;
 
 /// Where the list is kept in `localStorage`.
@@ -43,11 +44,7 @@ impl RecentState {
             .list
             .with_untracked(|list| storage::write(LIST_KEY, &list.to_json()));
         if saved.is_err() {
-            self.note.set(Some(
-                "This browser did not let the page save its list of recent databases (a \
-                 private window, or storage turned off): it lasts until the tab closes."
-                    .into(),
-            ));
+            self.note.set(Some(tr!("open-recent-list-not-saved")));
         }
         dropped
     }

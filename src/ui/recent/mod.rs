@@ -25,9 +25,11 @@ use super::chat::kept::{forget_conversations_of, forget_every_conversation};
 use super::follow::follower::Follower;
 use super::lazy::on_first_use;
 use super::state::{AppState, Identification, Reopening};
+use crate::browser::idb::IdbError;
 use crate::browser::opfs::{usage_and_quota, Kept, StoreError};
 use crate::engine::identity::Identity;
 use crate::kept::{copy_name, Recent, RecentList, Reopen, COPY_LIMIT_BYTES};
+use crate::tr;
 use leptos::prelude::*;
 
 /// The list follows each open (`ui::follow`): a database named by its address is listed, a
@@ -135,9 +137,11 @@ pub fn forget(state: AppState, reopen: &Reopen) {
         let key = sha256.to_ascii_lowercase();
         leptos::task::spawn_local(async move {
             if let Err(why) = forget_conversations_of(&key).await {
-                state.recent.note.set(Some(format!(
-                    "Its conversations could not be forgotten: {why}."
-                )));
+                let why = idb_error(&why);
+                state
+                    .recent
+                    .note
+                    .set(Some(tr!("open-recent-conversations-kept", why = why)));
             }
         });
     }
@@ -151,9 +155,11 @@ pub fn forget_all(state: AppState) {
     state.recent.note.set(None);
     leptos::task::spawn_local(async move {
         if let Err(why) = forget_every_conversation().await {
-            state.recent.note.set(Some(format!(
-                "The kept conversations could not be forgotten: {why}."
-            )));
+            let why = idb_error(&why);
+            state
+                .recent
+                .note
+                .set(Some(tr!("open-recent-all-conversations-kept", why = why)));
         }
         let _ = remove_copies(state, None).await;
         let _ = crate::browser::file_handles::forget_all().await;
@@ -192,7 +198,7 @@ on_first_use! {
     fn keep_open_database(state: AppState) -> () {
         let outcome = copy_open_database(state).await;
         if let Err(why) = outcome {
-            state.recent.note.set(Some(format!("Not kept: {why}.")));
+            state.recent.note.set(Some(tr!("open-recent-not-kept", why = store_error(&why))));
         }
         read_storage_now(state).await
     }
@@ -200,15 +206,13 @@ on_first_use! {
 
 async fn copy_open_database(state: AppState) -> Result<(), StoreError> {
     let Some(sha256) = kept_sha256(state) else {
-        return Err(StoreError::Failed(
-            "it is not a file read whole here, of at most 512 MiB".into(),
-        ));
+        return Err(StoreError::Failed(tr!("open-recent-not-whole")));
     };
     let Some(open) = state.open.get_untracked() else {
-        return Err(StoreError::Failed("no database is open".into()));
+        return Err(StoreError::Failed(tr!("open-recent-none-open")));
     };
     let Reopening::Bytes(blob) = &open.reopening else {
-        return Err(StoreError::Failed("its bytes are not here".into()));
+        return Err(StoreError::Failed(tr!("open-recent-bytes-gone")));
     };
     let kept = Kept::open().await?;
     kept.keep(&copy_name(&sha256), blob).await?;
@@ -236,7 +240,8 @@ on_first_use! {
             };
             for name in names {
                 if let Err(why) = kept.remove(&name).await {
-                    state.recent.note.set(Some(format!("A kept copy could not be removed: {why}.")));
+                    let why = store_error(&why);
+                    state.recent.note.set(Some(tr!("open-recent-not-removed", why = why)));
                 }
             }
         }
@@ -249,6 +254,26 @@ on_first_use! {
     /// What this site stores and may store, as the browser estimates it.
     fn read_storage(state: AppState) -> () {
         read_storage_now(state).await
+    }
+}
+
+/// Why the private file system did not keep (or give back, or remove) a copy, as the person
+/// reads it.
+pub(crate) fn store_error(error: &StoreError) -> String {
+    match error {
+        StoreError::NotAvailable => tr!("open-store-not-available"),
+        StoreError::Full => tr!("open-store-full"),
+        StoreError::Missing => tr!("open-store-missing"),
+        StoreError::Failed(why) => tr!("open-store-failed", why = why),
+    }
+}
+
+/// Why IndexedDB did not keep (or forget) something, as the person reads it.
+pub(crate) fn idb_error(error: &IdbError) -> String {
+    match error {
+        IdbError::NotAvailable => tr!("open-idb-not-available"),
+        IdbError::Full => tr!("open-idb-full"),
+        IdbError::Failed(why) => tr!("open-store-failed", why = why),
     }
 }
 

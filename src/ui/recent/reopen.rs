@@ -3,10 +3,11 @@
 //! read it. Each is handed to `ui::intake` as any open is; what cannot be done is said in the
 //! list's note. (Apart from the list's follower, which `ui::intake` reaches through opening.)
 
-use super::AppState;
+use super::{store_error, AppState};
 use crate::browser::file_handles::{self, file_of, may_read};
 use crate::browser::opfs::{Kept, StoreError};
 use crate::kept::{Recent, Reopen};
+use crate::tr;
 use crate::ui::intake::{start_open, Source};
 use crate::ui::lazy::on_first_use;
 use leptos::prelude::*;
@@ -46,7 +47,8 @@ on_first_use! {
                 if why == StoreError::Missing {
                     state.recent.change(|list| list.forget(&recent.reopen).into_iter().collect());
                 }
-                state.recent.note.set(Some(format!("Could not reopen {}: {why}.", recent.name)));
+                let why = store_error(&why);
+                state.recent.note.set(Some(tr!("open-recent-reopen-failed", name = &recent.name, why = why)));
             }
         }
     }
@@ -73,23 +75,17 @@ on_first_use! {
             Ok(Some(handle)) => handle,
             _ => {
                 state.recent.change(|list| list.forget(&recent.reopen).into_iter().collect());
-                state.recent.note.set(Some(format!(
-                    "Could not reopen {name}: this browser no longer has its handle to the file. Open it again from your disk."
-                )));
+                state.recent.note.set(Some(tr!("open-recent-handle-gone", name = &name)));
                 return Ok(());
             }
         };
         if !may_read(&handle).await {
-            state.recent.note.set(Some(format!(
-                "Could not reopen {name}: the browser did not allow reading it. Reopen it and allow reading when the browser asks."
-            )));
+            state.recent.note.set(Some(tr!("open-recent-not-allowed", name = &name)));
             return Ok(());
         }
         match file_of(&handle).await {
             Ok(file) => start_open(state, Source::Picked { file, handle }),
-            Err(why) => state.recent.note.set(Some(format!(
-                "Could not reopen {name}: the file is not where it was ({why}). Open it again from your disk."
-            ))),
+            Err(why) => state.recent.note.set(Some(tr!("open-recent-file-moved", name = &name, why = why))),
         }
     }
 }

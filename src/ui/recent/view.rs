@@ -4,6 +4,7 @@
 use super::{forget, forget_all, keep, kept_sha256, refresh_storage, reopen};
 use crate::kept::Reopen;
 use crate::present::kept::{entry_line, storage_line};
+use crate::tr;
 use crate::ui::app_state;
 use leptos::prelude::*;
 
@@ -35,6 +36,7 @@ pub fn RecentDatabases() -> impl IntoView {
                             <button
                                 class="link-button recent-name"
                                 data-testid="recent-reopen"
+                                translate="no"
                                 aria-disabled=move || state.loading.with(Option::is_some).to_string()
                                 on:click=move |_| reopen(state, reopening.clone())
                             >
@@ -44,10 +46,10 @@ pub fn RecentDatabases() -> impl IntoView {
                             <button
                                 class="button small recent-forget"
                                 data-testid="recent-forget"
-                                aria-label=format!("Forget {name}")
+                                aria-label=move || tr!("open-recent-forget-name", name = &name)
                                 on:click=move |_| forget(state, &forgotten)
                             >
-                                "Forget"
+                                {move || tr!("open-recent-forget")}
                             </button>
                         </li>
                     }
@@ -69,7 +71,7 @@ pub fn RecentDatabases() -> impl IntoView {
     view! {
         <Show when=any>
             <section class="recent" aria-labelledby="recent-heading" data-testid="recent">
-                <h3 id="recent-heading">"Recent databases"</h3>
+                <h3 id="recent-heading">{move || tr!("open-recent-heading")}</h3>
                 <ul class="recent-list">{entries}</ul>
                 <div class="recent-actions">
                     <button
@@ -77,7 +79,7 @@ pub fn RecentDatabases() -> impl IntoView {
                         data-testid="recent-forget-all"
                         on:click=move |_| forget_all(state)
                     >
-                        "Forget all"
+                        {move || tr!("open-recent-forget-all")}
                     </button>
                 </div>
                 {storage}
@@ -105,9 +107,7 @@ pub fn KeepLine() -> impl IntoView {
         if state.recent.list.with(|list| list.find(&copy).is_some()) {
             return Some(
                 view! {
-                    <p class="hint" data-testid="kept">
-                        "Kept in this browser: it is in Recent databases, and reopens with a click."
-                    </p>
+                    <p class="hint" data-testid="kept">{move || tr!("open-recent-kept")}</p>
                 }
                 .into_any(),
             );
@@ -122,11 +122,9 @@ pub fn KeepLine() -> impl IntoView {
                         aria-disabled=move || keeping.get().to_string()
                         on:click=move |_| keep(state)
                     >
-                        {move || if keeping.get() { "Keeping a copy…" } else { "Keep this database in this browser" }}
+                        {move || if keeping.get() { tr!("open-recent-keeping") } else { tr!("open-recent-keep") }}
                     </button>
-                    <p class="hint">
-                        "A copy stays in this browser's storage for this page, to reopen it from Recent databases on your next visit. It is never uploaded."
-                    </p>
+                    <p class="hint">{move || tr!("open-recent-keep-hint")}</p>
                 </div>
             }
             .into_any(),
