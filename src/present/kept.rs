@@ -9,6 +9,12 @@ use crate::tr;
 /// "28.0 KB · 3 tables · a copy kept here · opened 5 minutes ago": what one entry is, where it
 /// comes back from, and when it was last opened (`now_ms` and its time on the same clock).
 pub fn entry_line(recent: &Recent, now_ms: f64) -> String {
+    entry_line_with(recent, now_ms, str::to_string)
+}
+
+/// [`entry_line`], with the host it comes back from written as `data` makes it (the page marks
+/// it apart: it is never translated).
+pub fn entry_line_with(recent: &Recent, now_ms: f64, data: impl Fn(&str) -> String) -> String {
     let mut parts = Vec::new();
     if let Some(size) = recent.size {
         parts.push(format_bytes(size));
@@ -19,11 +25,11 @@ pub fn entry_line(recent: &Recent, now_ms: f64) -> String {
         Reopen::Handle { .. } => tr!("open-recent-handle"),
         Reopen::Address { url } => tr!(
             "open-recent-address",
-            host = host_of(url).unwrap_or_else(|| url.clone())
+            host = data(&host_of(url).unwrap_or_else(|| url.clone()))
         ),
         Reopen::Datasette { address } => tr!(
             "open-recent-datasette",
-            host = host_of(address).unwrap_or_else(|| address.clone())
+            host = data(&host_of(address).unwrap_or_else(|| address.clone()))
         ),
     });
     parts.push(match Since::of(now_ms, recent.opened_at_ms) {
@@ -142,6 +148,18 @@ mod tests {
         assert_eq!(
             entry_line(&served, 1_000.0 + 30.0 * 3_600_000.0),
             "16 tables · on the Datasette server at 127.0.0.1:8001 · opened yesterday"
+        );
+    }
+
+    /// Mutation: the host written as it is, not through `data` (the page would then let a
+    /// translation touch it).
+    #[test]
+    fn the_host_is_marked_as_data() {
+        let url = "https://data.example.org/files/a.db".to_string();
+        let address = recent(Reopen::Address { url }, None, 2);
+        assert_eq!(
+            entry_line_with(&address, 1_000.0, |host| format!("<{host}>")),
+            "2 tables · at <data.example.org> · opened just now"
         );
     }
 

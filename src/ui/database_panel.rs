@@ -126,7 +126,7 @@ pub fn Status() -> impl IntoView {
         }
         if let Some(error) = state.open_error.get() {
             return view! {
-                <p class="status-line error" role="alert">{error}</p>
+                <p class="status-line error" role="alert">{marked(error)}</p>
                 <ServerHelp/>
                 <DownloadOfferButton/>
             }
@@ -138,7 +138,7 @@ pub fn Status() -> impl IntoView {
                     <strong class="db-name" translate="no">{open.name.clone()}</strong>
                     <span class="db-summary">{summary(&open)}</span>
                     {reading(&open).map(|reading| view! {
-                        <span class="db-reading" data-testid="db-reading">{reading}</span>
+                        <span class="db-reading" data-testid="db-reading">{marked(reading)}</span>
                     })}
                 </p>
                 <ImportedLine name=open.name/>
@@ -166,7 +166,8 @@ fn summary(open: &OpenDatabase) -> String {
 /// How its bytes are read, when that is not "all of it, from a file here, into memory".
 fn reading(open: &OpenDatabase) -> Option<String> {
     let reads = open.kind.reads();
-    how_read(reads, open.size, open.host.as_deref(), open.downloaded)
+    let host = open.host.as_deref().map(mark);
+    how_read(reads, open.size, host.as_deref(), open.downloaded)
 }
 
 /// The files the person chose with the browser's picker: one with its handle, several to
@@ -221,11 +222,25 @@ fn ImportedLine(name: String) -> impl IntoView {
 /// A sentence whose data (names and values from the files) is marked `translate="no"`: they
 /// are not the page's words, and stay as they are in every language.
 fn with_data_marked(sentence: &Sentence) -> impl IntoView {
-    const OPEN: char = '\u{E000}';
-    const CLOSE: char = '\u{E001}';
-    let said = sentence.say_with(|data| format!("{OPEN}{data}{CLOSE}"));
-    said.split(OPEN)
-        .map(|part| match part.split_once(CLOSE) {
+    marked(sentence.say_with(mark))
+}
+
+/// Where data begins and ends in a sentence (characters of Unicode's private use area, which
+/// no text of the page has): [`marked`] shows what is between them apart.
+const DATA_BEGINS: char = '\u{E000}';
+const DATA_ENDS: char = '\u{E001}';
+
+/// `data` (a file name, an address, a host) marked as data, to go into a sentence that
+/// [`marked`] shows.
+pub fn mark(data: &str) -> String {
+    format!("{DATA_BEGINS}{data}{DATA_ENDS}")
+}
+
+/// `said`, its data ([`mark`]) each in a `<span translate="no">`: not the page's words, they
+/// stay as they are in every language (and a browser's translation leaves them alone).
+pub fn marked(said: String) -> impl IntoView {
+    said.split(DATA_BEGINS)
+        .map(|part| match part.split_once(DATA_ENDS) {
             Some((data, rest)) => view! {
                 <span translate="no">{data.to_string()}</span>
                 {rest.to_string()}

@@ -6,6 +6,7 @@
 //! is read as the open database's notes. Only the first bytes are read here; a database's
 //! bytes are its engine's to read.
 
+use super::database_panel::mark;
 use super::importing;
 use super::knowledge;
 use super::lazy::{on_first_use, NotLoaded};
@@ -328,8 +329,8 @@ fn finish(state: AppState, name: &str, outcome: Result<(), OpenError>) {
     let message = outcome.err().map(|error| {
         let still_open = state
             .open
-            .with_untracked(|open| open.as_ref().map(|db| db.name.clone()));
-        failed(name, error, still_open)
+            .with_untracked(|open| open.as_ref().map(|db| mark(&db.name)));
+        failed(&mark(name), error, still_open)
     });
     state.open_error.set(message);
     // Ready for the next open, now that this one no longer needs the cores.

@@ -9,6 +9,7 @@ use crate::browser::file_handles::{self, every_kept, same_file};
 use crate::kept::{Recent, Reopen};
 use crate::present::kept::changed_since;
 use crate::tr;
+use crate::ui::database_panel::mark;
 use crate::ui::lazy::on_first_use;
 use leptos::prelude::*;
 use wasm_bindgen::JsValue;
@@ -46,14 +47,14 @@ on_first_use! {
         let id = id.unwrap_or_else(|| crate::browser::storage::new_id("h"));
         if let Err(why) = file_handles::keep(&id, &handle).await {
             let why = idb_error(&why);
-            state.recent.note.set(Some(tr!("open-recent-not-listed", name = &opened.name, why = why)));
+            state.recent.note.set(Some(tr!("open-recent-not-listed", name = mark(&opened.name), why = why)));
             return Ok(());
         }
         let reopen = Reopen::Handle { id, size: opened.size, modified_ms: opened.modified_ms };
         let before = state.recent.list.with_untracked(|list| list.find(&reopen).cloned());
         if let Some(Reopen::Handle { size, modified_ms, .. }) = before.map(|r| r.reopen) {
             let now = (opened.size, opened.modified_ms);
-            state.recent.note.set(changed_since(&opened.name, (size, modified_ms), now));
+            state.recent.note.set(changed_since(&mark(&opened.name), (size, modified_ms), now));
         }
         let recent = Recent {
             name: opened.name,

@@ -8,6 +8,7 @@ use crate::browser::file_handles::{self, file_of, may_read};
 use crate::browser::opfs::{Kept, StoreError};
 use crate::kept::{Recent, Reopen};
 use crate::tr;
+use crate::ui::database_panel::mark;
 use crate::ui::intake::{start_open, Source};
 use crate::ui::lazy::on_first_use;
 use leptos::prelude::*;
@@ -48,7 +49,7 @@ on_first_use! {
                     state.recent.change(|list| list.forget(&recent.reopen).into_iter().collect());
                 }
                 let why = store_error(&why);
-                state.recent.note.set(Some(tr!("open-recent-reopen-failed", name = &recent.name, why = why)));
+                state.recent.note.set(Some(tr!("open-recent-reopen-failed", name = mark(&recent.name), why = why)));
             }
         }
     }
@@ -75,17 +76,17 @@ on_first_use! {
             Ok(Some(handle)) => handle,
             _ => {
                 state.recent.change(|list| list.forget(&recent.reopen).into_iter().collect());
-                state.recent.note.set(Some(tr!("open-recent-handle-gone", name = &name)));
+                state.recent.note.set(Some(tr!("open-recent-handle-gone", name = mark(&name))));
                 return Ok(());
             }
         };
         if !may_read(&handle).await {
-            state.recent.note.set(Some(tr!("open-recent-not-allowed", name = &name)));
+            state.recent.note.set(Some(tr!("open-recent-not-allowed", name = mark(&name))));
             return Ok(());
         }
         match file_of(&handle).await {
             Ok(file) => start_open(state, Source::Picked { file, handle }),
-            Err(why) => state.recent.note.set(Some(tr!("open-recent-file-moved", name = &name, why = why))),
+            Err(why) => state.recent.note.set(Some(tr!("open-recent-file-moved", name = mark(&name), why = why))),
         }
     }
 }

@@ -3,9 +3,10 @@
 
 use super::{forget, forget_all, keep, kept_sha256, refresh_storage, reopen};
 use crate::kept::Reopen;
-use crate::present::kept::{entry_line, storage_line};
+use crate::present::kept::{entry_line_with, storage_line};
 use crate::tr;
 use crate::ui::app_state;
+use crate::ui::database_panel::{mark, marked};
 use leptos::prelude::*;
 
 /// "Recent databases": each with its size, tables, where it comes back from and when it was
@@ -27,7 +28,7 @@ pub fn RecentDatabases() -> impl IntoView {
             list.entries()
                 .iter()
                 .map(|entry| {
-                    let line = entry_line(entry, now);
+                    let line = entry_line_with(entry, now, mark);
                     let name = entry.name.clone();
                     let reopening = entry.clone();
                     let forgotten = entry.reopen.clone();
@@ -42,7 +43,7 @@ pub fn RecentDatabases() -> impl IntoView {
                             >
                                 {name.clone()}
                             </button>
-                            <span class="recent-line">{line}</span>
+                            <span class="recent-line">{marked(line)}</span>
                             <button
                                 class="button small recent-forget"
                                 data-testid="recent-forget"
@@ -65,7 +66,7 @@ pub fn RecentDatabases() -> impl IntoView {
     };
     let note = move || {
         recent.note.get().map(|note| {
-            view! { <p class="hint recent-note" data-testid="recent-note" role="status">{note}</p> }
+            view! { <p class="hint recent-note" data-testid="recent-note" role="status">{marked(note)}</p> }
         })
     };
     view! {
