@@ -364,7 +364,7 @@ async fn show_database(
         let started = OpenSteps::start();
         if let Some((label, _)) = follower.shown {
             state.loading.set(Some(Loading {
-                label: label.into(),
+                label: label(),
                 fraction: None,
             }));
         }

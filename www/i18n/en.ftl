@@ -26,6 +26,122 @@ page-tagline = Ask your SQLite database. Your file stays in this browser.
 
 ## The data described (ui/schema_view, hiding, knowledge; present/hiding; knowledge's errors)
 # (the schema, hidden columns, notes about the data)
+# The schema panel (ui/schema_view.rs)
+schema-heading = Schema
+schema-no-tables = This database has no tables.
+schema-badge-view = view
+schema-query-table = Query this table
+schema-primary-key = PK
+schema-primary-key-title = primary key
+schema-foreign-key-title = foreign key
+schema-not-null = not null
+schema-counted-now = counted now
+schema-count-failed = could not count
+schema-count-failed-title = Counting failed: { $why }
+schema-counting = counting…
+schema-count-rows = Count rows
+schema-counting-button = Counting…
+schema-count-rows-title = Counts every row of this table (count(*)): on a large table this reads all of it
+schema-rows-estimated = { $rows } (estimated)
+schema-rows-estimated-title = Estimated from SQLite's statistics (sqlite_stat1, written by ANALYZE): it may be out of date. "Count rows" counts them.
+schema-rows-stopped-title = Counting stopped there, so that opening stays quick. "Count rows" counts them all.
+schema-rows-not-counted = rows not counted
+schema-rows-not-counted-title = Not counted when the database opened. "Count rows" counts them.
+
+# Hiding tables and columns from the model (ui/schema_view.rs, ui/hiding, present/hiding.rs)
+hide-table-title = { $kind ->
+    [view] The model's queries run on a copy without this view; the console still sees it
+   *[other] The model's queries run on a copy without this table; the console still sees it
+}
+hide-table-show = Show to the model
+hide-table-hide = Hide from the model
+hide-badge = hidden
+hide-badge-title = hidden from the model
+hide-left-out = not for the model
+hide-left-out-title = The model does not see this: it reads something hidden from the model, or askdb's notes
+hide-column-show = show
+hide-column-hide = hide
+hide-column-show-label = Show { $column } from the model
+hide-column-hide-label = Hide { $column } from the model
+hide-preparing-status = Preparing what the model may see
+hide-not-kept = This choice lasts until the tab closes: { $why }.
+hide-not-saved = This browser did not allow saving (private mode or storage turned off): the settings last until the tab closes.
+hide-unresolved-label = Not hidden (from the address):{ " " }
+hide-reason-separator = ;{ " " }
+hide-unresolved-not-found = { $name }: this database has no such table or column
+hide-unresolved-view-column = { $name }: a view's column cannot be hidden alone; hide the view, or the table's column it shows
+hide-line-label = Hidden from the model:{ " " }
+hide-line-title = The model's queries run on a copy of the database without these; the console still sees everything. Changing this starts a new conversation.
+hide-line-preparing = { " " }(making the copy the model sees…)
+hide-line-failed = { " " }(the copy could not be made: { $why })
+hide-line-refused = { " " }(the model cannot be asked: { $why })
+hide-no-copy-on-demand = this file is read on demand (files of { $mib } MiB and more are), not copied into memory, and hiding works by a copy without what is hidden
+hide-no-copy-from-server = this database is read on demand from its server, not copied into memory, and hiding works by a copy without what is hidden
+hide-no-copy-on-server = the model's queries run on the Datasette server, on the whole database, and this page cannot take tables or columns away from a server: serve a copy without them (drop them from a copy of the file with sqlite-utils or the sqlite3 shell) and open that instead
+hide-refusal = { $why }; { $hidden } must be hidden from the model
+
+# Notes about the data (ui/knowledge, knowledge::sidecar)
+notes-reading-status = Reading the notes
+notes-not-kept = Your notes last until the tab closes: this database cannot be told from another here ({ $why }).
+notes-read-failed = The notes inside this database could not be read ({ $why }); it is open all the same.
+notes-file-not-utf8 = the notes file is not UTF-8 text
+notes-not-saved = This browser did not allow saving (private mode or storage turned off): the settings last until the tab closes.
+notes-file-too-large = the notes file has { $bytes } bytes; a notes file may have at most { $limit_mib } MiB ({ $limit_bytes } bytes)
+notes-file-not-json = the notes file is not valid JSON ({ $message }): export it from askdb again, or fix it as docs/knowledge-format.md describes
+notes-file-cut-short = the notes file is cut short (its JSON ends in the middle): save or download it again
+notes-file-not-notes = this JSON file is not an askdb notes file (it has no "format": "{ $format }")
+notes-file-wrong-version = this notes file is in the format "{ $found }"; this page reads "{ $format }"
+notes-file-damaged = the notes file is damaged: { $message }
+notes-heading = Knowledge
+notes-reading = Reading the notes in this database…
+notes-none = No notes yet.
+notes-list-separator = ,{ " " }
+notes-count-notes = { $count ->
+    [one] { $count } note
+   *[other] { $count } notes
+}
+notes-count-terms = { $count ->
+    [one] { $count } glossary term
+   *[other] { $count } glossary terms
+}
+notes-count-examples = { $count ->
+    [one] { $count } worked example
+   *[other] { $count } worked examples
+}
+notes-count-golden = { $count ->
+    [one] { $count } golden question
+   *[other] { $count } golden questions
+}
+notes-tables-label = Knowledge kept in this database:{ " " }
+notes-table-rows = { " " }({ $rows })
+notes-tables-not-data = { " " }(not shown to the model as data)
+notes-file-label = Notes file:{ " " }
+notes-problems = { $count ->
+    [one] { $count } problem with the notes
+   *[other] { $count } problems with the notes
+}
+notes-export = Export notes file
+notes-export-title = Everything above, as a notes file that ?notes= or “Open notes file” reads
+notes-open = Open notes file…
+notes-edit-label = Edit note on { $name }
+notes-add-label = Add a note on { $name }
+notes-edit-column = edit note
+notes-add-column = + note
+notes-edit-table = Edit note
+notes-add-table = Add a note
+notes-more = more
+notes-less = less
+notes-source-schema = schema comment
+notes-source-database = in the database
+notes-source-sidecar = notes file
+notes-source-person = your note
+notes-editor-label = Note on { $name }
+notes-editor-placeholder = What it means, how it is used (Ctrl+Enter saves, Esc cancels)
+notes-save = Save
+notes-save-title = Saved empty, your note hides the one from the schema, database or notes file
+notes-cancel = Cancel
+notes-delete = Delete my note
+notes-delete-title = Deletes your note; a note from the schema, the database or a notes file shows again
 
 ## The data queried (ui/console, result_table, chart_view, ledger_view, table_scroll, value_index, follow, task; present/ledger, value_index, errors, chart, csv, time; count)
 # (the console, results, charts, the ledger, a database's errors)

@@ -95,6 +95,37 @@ impl fmt::Display for SidecarError {
 
 impl std::error::Error for SidecarError {}
 
+impl SidecarError {
+    /// What the page tells the person who opened the file, in the page's language: the same
+    /// as `Display` in English. `Display` stays English for the native tools and logs.
+    pub fn for_person(&self) -> String {
+        // Byte counts as `Display` writes them (not grouped), so that the English is the same.
+        let limit_bytes = LIMITS.sidecar_bytes.to_string();
+        let limit_mib = LIMITS.sidecar_bytes / (1024 * 1024);
+        match self {
+            SidecarError::TooLarge { bytes } => crate::tr!(
+                "notes-file-too-large",
+                bytes = bytes.to_string(),
+                limit_mib = limit_mib,
+                limit_bytes = limit_bytes
+            ),
+            SidecarError::NotJson { message } => {
+                crate::tr!("notes-file-not-json", message = message)
+            }
+            SidecarError::CutShort => crate::tr!("notes-file-cut-short"),
+            SidecarError::NotASidecar => crate::tr!("notes-file-not-notes", format = FORMAT),
+            SidecarError::WrongVersion { found } => crate::tr!(
+                "notes-file-wrong-version",
+                found = cut_chars(found, 60),
+                format = FORMAT
+            ),
+            SidecarError::WrongShape { message } => {
+                crate::tr!("notes-file-damaged", message = message)
+            }
+        }
+    }
+}
+
 /// Reads a sidecar's text into knowledge (every piece `Source::Sidecar`) and the entries it
 /// skipped.
 pub fn read(text: &str) -> Result<(Knowledge, Vec<Problem>), SidecarError> {
