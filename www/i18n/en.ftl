@@ -143,5 +143,70 @@ notes-cancel = Cancel
 notes-delete = Delete my note
 notes-delete-title = Deletes your note; a note from the schema, the database or a notes file shows again
 
+# Problems with the notes (knowledge::validate, tables, sidecar, hiding; ui/knowledge/panel.rs)
+notes-problem-line = { $subject } ({ $source }): { $message }
+notes-problem-notes = notes
+notes-problem-glossary = glossary terms
+notes-problem-examples = worked examples
+notes-problem-golden-questions = golden questions
+notes-problem-capped = at most { $limit } are kept; { $count } more were dropped
+notes-problem-note-on-column = note on { $table }.{ $column }
+notes-problem-note-on-table = note on { $table }
+notes-problem-note-on-knowledge-table = is on one of askdb's own knowledge tables, which the model never sees: dropped
+notes-problem-no-table = this database has no such table: dropped
+notes-problem-no-table-near = this database has no such table (did you mean { $near }?): dropped
+notes-problem-no-column = { $table } has no such column: dropped
+notes-problem-no-column-near = { $table } has no such column (did you mean { $near }?): dropped
+notes-problem-cut = { $part ->
+    [term] the term was cut to { $limit } characters
+    [meaning] the meaning was cut to { $limit } characters
+    [question] the question was cut to { $limit } characters
+   *[other] was cut to { $limit } characters
+}
+notes-problem-controls = { $part ->
+    [term] the term had control characters, which were taken out
+    [meaning] the meaning had control characters, which were taken out
+    [question] the question had control characters, which were taken out
+   *[other] had control characters, which were taken out
+}
+notes-problem-controls-cut = { $part ->
+    [term] the term had control characters, which were taken out, and was cut to { $limit } characters
+    [meaning] the meaning had control characters, which were taken out, and was cut to { $limit } characters
+    [question] the question had control characters, which were taken out, and was cut to { $limit } characters
+   *[other] had control characters, which were taken out, and was cut to { $limit } characters
+}
+notes-problem-term = glossary term "{ $term }"
+notes-problem-term-empty = has no term or no meaning: dropped
+notes-problem-example = example "{ $question }"
+notes-problem-golden = golden question "{ $question }"
+notes-problem-question-empty = has no question: dropped
+notes-problem-also-capped = has { $count } other accepted answers; the first { $limit } are kept
+notes-problem-sql-too-long = its SQL is { $bytes } bytes long; at most { $limit } are allowed: dropped
+notes-problem-sql-refused = its SQL is refused: { $refusal }: dropped
+notes-problem-sql-reads-knowledge = its SQL reads { $table }, one of askdb's own knowledge tables, which the model never sees: dropped
+notes-problem-sql-reads-missing = its SQL reads { $table }, which this database does not have: dropped
+notes-problem-sql-reads-missing-near = its SQL reads { $table }, which this database does not have (did you mean { $near }?): dropped
+notes-problem-other-too-long = its other accepted answer { $number } is { $bytes } bytes long; at most { $limit } are allowed: that answer is dropped
+notes-problem-other-refused = its other accepted answer { $number } is refused: { $refusal }: that answer is dropped
+notes-problem-other-reads-knowledge = its other accepted answer { $number } reads { $table }, one of askdb's own knowledge tables, which the model never sees: that answer is dropped
+notes-problem-other-reads-missing = its other accepted answer { $number } reads { $table }, which this database does not have: that answer is dropped
+notes-problem-other-reads-missing-near = its other accepted answer { $number } reads { $table }, which this database does not have (did you mean { $near }?): that answer is dropped
+notes-problem-row = row { $number } of { $table }
+notes-problem-table = table { $table }
+notes-problem-required-missing = a required value is NULL or empty: skipped
+notes-problem-not-text = { $column } is a { $kind }, not text: skipped
+notes-problem-also-not-list = also_accepted starts with [ but is not a JSON list of SQL texts: ignored
+notes-problem-table-unreadable = cannot be read ({ $error }): skipped
+notes-problem-missing-columns = has no column { $missing } (it needs { $required }): skipped
+notes-problem-rows-capped = has { $rows } rows; the first { $limit } are read
+notes-problem-file-list = "{ $list }"
+notes-problem-entry-not-object = is not an object: skipped
+notes-problem-entry-missing = has no "{ $key }": skipped
+notes-problem-entry-not-text = has a "{ $key }" that is not text: skipped
+notes-problem-entry-also-item = has an "also_accepted" entry that is not text: skipped
+notes-problem-entry-also-list = has an "also_accepted" that is not a list of SQL: skipped
+notes-problem-entries-capped = holds { $total } entries; the first { $limit } are read, the rest skipped
+notes-problem-names-hidden = names { $name }, which is hidden from the model: not sent
+
 ## The data queried (ui/console, result_table, chart_view, ledger_view, table_scroll, value_index, follow, task; present/ledger, value_index, errors, chart, csv, time; count)
 # (the console, results, charts, the ledger, a database's errors)

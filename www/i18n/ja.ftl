@@ -128,5 +128,70 @@ notes-cancel = キャンセル
 notes-delete = 自分のメモを削除
 notes-delete-title = あなたのメモを削除します。スキーマ、データベース、メモファイルのメモが再び表示されます
 
+# Problems with the notes (knowledge::validate, tables, sidecar, hiding; ui/knowledge/panel.rs)
+notes-problem-line = { $subject }（{ $source }）：{ $message }
+notes-problem-notes = メモ
+notes-problem-glossary = 用語
+notes-problem-examples = 解答例
+notes-problem-golden-questions = 正解付きの質問
+notes-problem-capped = 残せるのは最大 { $limit } 件です。ほかの { $count } 件は削除しました
+notes-problem-note-on-column = { $table }.{ $column } のメモ
+notes-problem-note-on-table = { $table } のメモ
+notes-problem-note-on-knowledge-table = askdb 自身のナレッジテーブルへのメモです。モデルはこのテーブルを見ないため、削除しました
+notes-problem-no-table = このデータベースにはそのテーブルがありません。削除しました
+notes-problem-no-table-near = このデータベースにはそのテーブルがありません（{ $near } のことですか？）。削除しました
+notes-problem-no-column = { $table } にはその列がありません。削除しました
+notes-problem-no-column-near = { $table } にはその列がありません（{ $near } のことですか？）。削除しました
+notes-problem-cut = { $part ->
+    [term] 用語を { $limit } 文字に切り詰めました
+    [meaning] 意味を { $limit } 文字に切り詰めました
+    [question] 質問を { $limit } 文字に切り詰めました
+   *[other] { $limit } 文字に切り詰めました
+}
+notes-problem-controls = { $part ->
+    [term] 用語に含まれていた制御文字を取り除きました
+    [meaning] 意味に含まれていた制御文字を取り除きました
+    [question] 質問に含まれていた制御文字を取り除きました
+   *[other] 含まれていた制御文字を取り除きました
+}
+notes-problem-controls-cut = { $part ->
+    [term] 用語に含まれていた制御文字を取り除き、{ $limit } 文字に切り詰めました
+    [meaning] 意味に含まれていた制御文字を取り除き、{ $limit } 文字に切り詰めました
+    [question] 質問に含まれていた制御文字を取り除き、{ $limit } 文字に切り詰めました
+   *[other] 含まれていた制御文字を取り除き、{ $limit } 文字に切り詰めました
+}
+notes-problem-term = 用語「{ $term }」
+notes-problem-term-empty = 用語か意味が空です。削除しました
+notes-problem-example = 解答例「{ $question }」
+notes-problem-golden = 正解付きの質問「{ $question }」
+notes-problem-question-empty = 質問が空です。削除しました
+notes-problem-also-capped = 別解が { $count } 件あります。最初の { $limit } 件を残しました
+notes-problem-sql-too-long = SQL が { $bytes } バイトあります。最大 { $limit } バイトまでのため、削除しました
+notes-problem-sql-refused = SQL が拒否されました（{ $refusal }）。削除しました
+notes-problem-sql-reads-knowledge = SQL が askdb 自身のナレッジテーブル { $table } を読んでいます。モデルはこのテーブルを見ないため、削除しました
+notes-problem-sql-reads-missing = SQL が読んでいる { $table } は、このデータベースにありません。削除しました
+notes-problem-sql-reads-missing-near = SQL が読んでいる { $table } は、このデータベースにありません（{ $near } のことですか？）。削除しました
+notes-problem-other-too-long = 別解 { $number } の SQL が { $bytes } バイトあります。最大 { $limit } バイトまでのため、この別解を削除しました
+notes-problem-other-refused = 別解 { $number } の SQL が拒否されました（{ $refusal }）。この別解を削除しました
+notes-problem-other-reads-knowledge = 別解 { $number } の SQL が askdb 自身のナレッジテーブル { $table } を読んでいます。モデルはこのテーブルを見ないため、この別解を削除しました
+notes-problem-other-reads-missing = 別解 { $number } の SQL が読んでいる { $table } は、このデータベースにありません。この別解を削除しました
+notes-problem-other-reads-missing-near = 別解 { $number } の SQL が読んでいる { $table } は、このデータベースにありません（{ $near } のことですか？）。この別解を削除しました
+notes-problem-row = { $table } の { $number } 行目
+notes-problem-table = テーブル { $table }
+notes-problem-required-missing = 必須の値が NULL か空です。スキップしました
+notes-problem-not-text = { $column } の値が { $kind } 型で、テキストではありません。スキップしました
+notes-problem-also-not-list = also_accepted が「[」で始まっていますが、SQL テキストの JSON リストではありません。無視しました
+notes-problem-table-unreadable = 読み込めませんでした（{ $error }）。スキップしました
+notes-problem-missing-columns = 列 { $missing } がありません（必要な列：{ $required }）。スキップしました
+notes-problem-rows-capped = { $rows } 行あります。最初の { $limit } 行を読み込みました
+notes-problem-file-list = 「{ $list }」
+notes-problem-entry-not-object = オブジェクトではありません。スキップしました
+notes-problem-entry-missing = "{ $key }" がありません。スキップしました
+notes-problem-entry-not-text = "{ $key }" がテキストではありません。スキップしました
+notes-problem-entry-also-item = "also_accepted" にテキストでない項目があります。スキップしました
+notes-problem-entry-also-list = "also_accepted" が SQL のリストではありません。スキップしました
+notes-problem-entries-capped = 項目が { $total } 件あります。最初の { $limit } 件を読み込み、残りはスキップしました
+notes-problem-names-hidden = モデルから隠している { $name } に触れているため、モデルに送りませんでした
+
 ## The data queried (ui/console, result_table, chart_view, ledger_view, table_scroll, value_index, follow, task; present/ledger, value_index, errors, chart, csv, time; count)
 # (the console, results, charts, the ledger, a database's errors)

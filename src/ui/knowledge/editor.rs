@@ -148,7 +148,7 @@ fn note_text(note: Note) -> impl IntoView {
 }
 
 /// The source as the page shows it ("schema comment"; `Source::label` in English).
-fn source_label(source: Source) -> String {
+pub(super) fn source_label(source: Source) -> String {
     match source {
         Source::Schema => tr!("notes-source-schema"),
         Source::Database => tr!("notes-source-database"),

@@ -5,6 +5,8 @@
 use super::super::app_state;
 use super::super::intake::{start_open, Source};
 use super::super::state::AppState;
+use super::editor::source_label;
+use crate::knowledge::Problem;
 use crate::tr;
 use leptos::ev;
 use leptos::prelude::*;
@@ -100,13 +102,24 @@ fn problems_list(state: AppState) -> impl IntoView {
                     <ul>
                         {problems
                             .into_iter()
-                            .map(|problem| view! { <li>{problem.to_string()}</li> })
+                            .map(|problem| view! { <li>{problem_line(&problem)}</li> })
                             .collect_view()}
                     </ul>
                 </details>
             }
         })
     }
+}
+
+/// A problem as the page says it: what `Problem`'s `Display` says for the tools, in the page's
+/// language (its subject and message were said in it when the problem was found).
+fn problem_line(problem: &Problem) -> String {
+    tr!(
+        "notes-problem-line",
+        subject = &problem.subject,
+        source = source_label(problem.source),
+        message = &problem.message
+    )
 }
 
 /// The value index's state, when there is one.
