@@ -23,6 +23,181 @@ page-tagline = SQLite データベースに質問できます。ファイルは�
 
 ## Settings and the model (ui/settings, demo_endpoint, number_input, golden_run, embed; present/demo_endpoint; settings/*)
 # (the model, keys, limits, the demo's endpoint, checking the model)
+# The settings panel (ui/settings.rs)
+settings-button = 設定
+settings-panel-label = モデルの設定
+settings-model = モデル
+settings-address-ignored = ページのアドレスで指定されたもののうち、使わなかったもの：
+settings-query-deadline = 各クエリは最長 { $deadline } 実行できます（SQL コンソールの「制限時間」）。
+settings-storage-refused = このブラウザーでは保存が許可されていません（プライベートモード、またはストレージが無効）。設定はタブを閉じるまで有効です。
+settings-saved-where = キー以外の設定はこのブラウザーに保存されます。質問、スキーマ、クエリ結果は上のモデルのアドレスにだけ送られ、ほかには送られません。
+settings-demo-endpoint-note = このデモの質問は、デモ専用のエンドポイントに送られます（あなたのキーは使いません）。ここでプロバイダー、モデル、キーのいずれかを選ぶと、この訪問のあいだは代わりにあなたのモデルが答えます。
+settings-base-url-kept = { $why }。引き続き { $url } を使います
+settings-provider = プロバイダー
+settings-provider-openai = OpenAI または互換サーバー
+settings-caching-by-itself = { $provider } は、繰り返されるプロンプトの先頭を（対応している場合）自動でキャッシュします。askdb は各ステップの先頭を変えずに送ります。
+settings-caching-marked = askdb は { $provider } のプロンプトキャッシュ用に、ツール、システムプロンプト、会話に印を付けます。各ステップはそれらを割引価格で読み直します。
+settings-presets-label = OpenAI 互換サーバーのプリセット
+settings-presets-lead = OpenAI 互換：
+settings-preset-title = { $url } の OpenAI 形式
+settings-base-url = ベース URL
+settings-model-placeholder = 例：{ $example }
+settings-model-placeholder-listed = 例：{ $server } に表示されるモデル ID
+settings-api-key = API キー
+settings-api-key-placeholder = Ollama と LM Studio では不要
+settings-key-kept-in-browser = このブラウザーのストレージに保存され、{ $endpoint } にだけ送られます。
+settings-key-kept-in-tab = このタブのメモリーにだけ保持され、{ $endpoint } にだけ送られます。
+settings-key-per-address = アドレスごとに別のキーを使います。
+settings-remember-key = この端末に保存する
+settings-forget-keys = 保存したキーを消去
+settings-temperature = 温度
+settings-step-limit = ステップ数の上限
+settings-candidates = 候補数
+settings-candidates-title = 各質問にこの回数だけ、それぞれ独立に答えます。回答には結果が一致したかどうかが示されます
+settings-stream = 返答をストリーミング表示（書かれるそばから表示）
+settings-stream-title = オフにすると、返答はまとめて届きます。ストリーミングできないサーバーやプロキシ向けです
+settings-read-budget = 1 質問あたりの読み取り上限
+settings-read-budget-title = Web サーバー上のデータベースから 1 つの質問が読み取れる量（クエリ、確認、回答の再実行を含む）。0：上限なし
+settings-read-budget-hint = Web サーバーから読むデータベースでは、合計で { $budget } を超えて読むクエリを止めます（既定は { $default } MB、0：上限なし）。リンクでは ?budget=MB で指定できます。
+settings-read-budget-none = Web サーバーから読むデータベースでは、質問は必要なだけ読み取れます（0：上限なし）。
+settings-safe-mode = セーフモード：モデルは SQL を書けません
+settings-safe-mode-hint = モデルはこのデータベースから作った一覧からテーブル、フィールド、絞り込み、集計を選びます。SQL はページが書き、値は SQL と分けて渡します。
+
+# A typed setting that is not taken (settings/mod.rs, settings/demo_endpoint.rs)
+settings-base-url-not-web = ベース URL が Web アドレスではありません
+settings-base-url-scheme = ベース URL は http:// か https:// で始まる必要があります
+settings-base-url-no-host = ベース URL にホスト名がありません
+settings-model-invalid = モデル名として使えません
+settings-endpoint-empty = エンドポイントが空です
+settings-endpoint-not-web = エンドポイントが Web アドレスではありません
+settings-endpoint-scheme = エンドポイントは http:// か https:// で始まる必要があります
+settings-endpoint-no-host = エンドポイントにホスト名がありません
+
+# What the page's address asked for and was not used (settings/address.rs); the parameter's
+# name and what it was given stay as they are
+settings-address-provider = provider「{ $value }」は { $providers } のいずれでもありません
+settings-address-base-url = { "base_url" }：{ $why }
+settings-address-model = { "model" }：{ $why }
+settings-address-mode-sql = mode=sql：リンクではセーフモードをオンにできますが、オフにはできません。設定でチェックを外してください
+settings-address-mode = mode「{ $value }」は safe でも sql でもありません
+settings-address-candidates = candidates「{ $value }」は 1 から { $most } までの整数ではありません
+settings-address-budget = budget「{ $value }」は 0（上限なし）から { $most } までの MB 単位の整数ではありません
+settings-address-endpoint = { "endpoint" }：{ $why }
+settings-address-key = アドレス内の API キーは使いません。設定で入力してください（リンクからは削除してください）
+settings-address-embed = embed「{ $value }」は 1 でも 0 でもありません
+settings-address-theme = theme「{ $value }」は light でも dark でもありません
+settings-address-notes = notes「{ $value }」：メモファイルは、このページのサイトか https のアドレスからだけ読み込みます
+
+# A demo's endpoint (settings/demo_endpoint.rs, ui/demo_endpoint.rs, present/demo_endpoint.rs):
+# why its card cannot be read, who answers, and a limit that ran out
+settings-demo-card-too-large = カードが { $kb } KB を超えています
+settings-demo-card-not-json = カードが askdb-proxy の送る JSON ではありません
+settings-demo-card-format = カードの形式 { $format } は、このページでは読めません
+settings-demo-card-provider = カードのプロバイダー「{ $provider }」は { $providers } のいずれでもありません
+settings-demo-card-no-model = カードにモデルの指定がありません
+settings-demo-card-unreadable = カードを読み取れませんでした
+settings-demo-no-answer = 応答がありません。オフラインか、エンドポイントが停止しているか、このページからの接続を受け付けていません
+# Who pays, when the card does not say
+settings-demo-paid-by-author = デモの作成者
+settings-demo-still-asking = どのモデルが答えるかを、デモのエンドポイントに問い合わせているところです。少し待ってからもう一度質問してください。
+settings-demo-answered-by = ここでの質問には { $model } が答えます（費用負担：{ $paid_by }）
+settings-demo-answered-by-left = ここでの質問には { $model } が答えます（費用負担：{ $paid_by }） · { $left ->
+        [0] 今日のモデル呼び出しは残っていません
+       *[other] 今日のモデル呼び出しは残り { $left } 回
+    }
+settings-demo-unreachable = このデモのエンドポイントに接続できませんでした（{ $why }）。ご自分のモデルを使ってください（設定）。
+settings-demo-unreachable-recording = このデモのエンドポイントに接続できませんでした（{ $why }）。記録された会話を見るか、ご自分のモデルを使ってください（設定）。
+settings-demo-readers-own = 設定でモデルを選んだため、質問はこのデモのエンドポイントではなく、そのモデルに送られます。
+# $when is one of the settings-demo-when-… phrases below
+settings-demo-limit-burst = 短い時間にこのデモへ多くの質問をしました。{ $when }また答えます。
+settings-demo-limit-reader-day = このデモが 1 人の読者に 1 日に答える質問をすべて使いました。{ $when }また質問できます。
+settings-demo-limit-demo-requests = このデモは、作成者が 1 日分の費用を負担する質問にすべて答えました。{ $when }また質問できます。
+settings-demo-limit-demo-tokens = このデモは、作成者が 1 日分の費用を負担するモデルの利用量を使い切りました。{ $when }また利用できます。
+settings-demo-limit-all-demos = 作成者のすべてのデモで使うモデルの予算を、今日の分は使い切りました。{ $when }また利用できます。
+settings-demo-limit-other = このデモのエンドポイントは上限（{ $reason }）に達しました。{ $when }また答えます。
+settings-demo-when-today = { $clock }（現地時間）に
+settings-demo-when-tomorrow = 明日の { $clock }（現地時間）に
+settings-demo-when-on = { $date } の { $clock }（現地時間）に
+settings-demo-when-later = 後ほど
+
+# The compact page for documentation (ui/embed.rs)
+embed-more = askdb のその他の機能
+embed-schema = スキーマ
+embed-console = SQL コンソール
+embed-open-full = askdb で開く ↗
+
+# Check the model: the golden run (ui/golden_run, eval/said.rs)
+golden-button-title = このデータベースの正解付きの質問をモデルに尋ね、モデルの結果を期待される結果と比べます
+golden-check-the-model = モデルを検証
+golden-intro = このデータベースの正解付きの質問 { $count } 件を、選んだモデルにそれぞれ新しい会話で尋ね、モデルの SQL の結果を期待される SQL の結果と比べます。期待される SQL がモデルに見えることはありません。
+golden-checking = 検証中…
+golden-run = 質問を実行
+golden-stop = 停止
+golden-download-markdown = レポートをダウンロード（Markdown）
+golden-download-json = レポートをダウンロード（JSON）
+golden-not-saved = ブラウザーがファイルを保存しませんでした（{ $why }）。
+golden-asking = 質問 { $number } / { $total } を尋ねています…
+# $stopped is yes or no
+golden-summary = { $total } 問中 { $passed } 問正解、{ $tokens } トークン{ $broken ->
+        [0] { "" }
+       *[other] 、不備のあるチェック { $broken } 件
+    }{ $stopped ->
+        [yes] 、中断
+       *[other] { "" }
+    }
+golden-summary-took = { $summary }（{ $took }）
+golden-calibration-label = 一致は正しさを予測するか
+golden-calibration-agreed = 一致した回答（ほかのどの結果よりも多くの候補が出した結果）：{ $asked } 問中 { $right } 問正解。下の各質問の結果は、最初の候補のものです。
+golden-calibration-table = 較正
+golden-column-agreeing = 一致した候補
+golden-column-questions = 質問数
+golden-column-agreed-right = 一致した回答が正解
+golden-column-share-right = 正解率
+golden-agreement = { $agreeing ->
+        [0] 結果を出した候補なし
+        [1] { $candidates } 件中 1 件（一致なし）
+       *[other] { $candidates } 件中 { $agreeing } 件が一致
+    }
+golden-cost = { $steps } ステップ · { $tokens } トークン · { $took }
+golden-expected-sql = 期待される SQL
+golden-model-sql = モデルの SQL
+golden-no-sql = SQL なし。
+golden-outcome-pass = 合格
+golden-outcome-fail = 不合格
+golden-outcome-no-answer = 回答なし
+golden-outcome-no-sql = { "SQL" } なし
+golden-outcome-broken = チェック不備
+golden-why-no-sql = 確認できる SQL なしで回答しました
+golden-why-expected-failed = 期待される SQL が失敗しました：{ $why }
+golden-why-reads-knowledge = モデルの SQL が、正解付きの質問を保存している { $table } を読んでいます
+golden-why-model-sql-failed = モデルの SQL が失敗しました：{ $error }
+golden-why-model-sql-did-not-run = モデルの SQL が実行されませんでした
+golden-why-too-many = { $most } 行を超える結果を返すため、多すぎて比較できません
+# How the model's result differs from the expected one; values are the data's
+golden-differs-columns = 期待 { $expected } 列、実際 { $returned } 列
+# $expected is a golden-rows phrase, $returned a golden-count one
+golden-differs-row-count = 期待 { $expected }、実際 { $returned }
+golden-differs-row = { $at ->
+        [position] { $position } 行目が違います：{ $detail }
+        [one] 1 行が違います：{ $detail }
+        [many] { $differing } 行が違います。例：{ $detail }
+       *[single] { $detail }
+    }
+golden-differs-value = { $column }（{ $name }）：期待 { $expected }、実際 { $returned }
+golden-differs-whole = 期待 { $expected }、実際 { $returned }
+golden-column = { $number } 列目
+golden-differs-order = 同じ行が別の順序で並んでいます（{ $position } 行目から）。期待される SQL は順序を指定しています
+golden-differs-too-many = どちらも { $rows } 行を超える結果を返すため、多すぎて比較できません
+golden-rows = { $kind ->
+        [more] { $count } 行超
+        [about] 約 { $count } 行
+       *[exact] { $count } 行
+    }
+golden-count = { $kind ->
+        [more] { $count } 行超
+        [about] 約 { $count } 行
+       *[exact] { $count } 行
+    }
 
 ## The data described (ui/schema_view, hiding, knowledge; present/hiding; knowledge's errors)
 # (the schema, hidden columns, notes about the data)
