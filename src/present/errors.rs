@@ -1,56 +1,191 @@
 //! A database's errors as a person reads them. `DbError`'s `Display` is what the model is told
 //! (and what logs say): what to change in the query. A person is told what happened and what
-//! they can do in the page, which is sometimes something else (a setting, the console).
+//! they can do in the page, which is sometimes something else (a setting, the console), in the
+//! page's language (`www/i18n`): every error a person can meet has its message there, with
+//! what comes from outside (SQLite's own message, a server's answer, a name) as a value.
 
+use crate::engine::datasette::DatasetteProblem;
+use crate::engine::on_demand::RemoteProblem;
 use crate::engine::stopped::AfterStop;
 use crate::engine::DbError;
-use crate::text::format_bytes;
+use crate::sql::guard::{Refusal, READ_ONLY_PRAGMAS};
+use crate::text::{format_bytes, format_seconds};
+use crate::tr;
 
 /// `error` for the person who ran the query or opened the database.
 pub fn for_person(error: &DbError) -> String {
     match error {
-        DbError::Timeout { .. } => format!(
-            "{error}: the query ran past its deadline. The database was reopened and is ready; \
-             raise the deadline to give a query longer."
-        ),
+        DbError::Refused(refusal) => refused(refusal),
+        DbError::Sqlite(message) => tr!("error-sqlite", message = message),
+        DbError::Timeout { after_ms } => tr!("error-timeout", after = format_seconds(*after_ms)),
+        DbError::TooLarge { limit_bytes } => {
+            tr!(
+                "error-too-large",
+                megabytes = (limit_bytes / (1024 * 1024)).to_string()
+            )
+        }
+        DbError::Crashed {
+            why,
+            reopened: true,
+        } => tr!("error-crashed-reopened", why = why),
+        DbError::Crashed {
+            why,
+            reopened: false,
+        } => tr!("error-crashed", why = why),
+        DbError::Unavailable(why) => tr!("error-unavailable", why = why),
+        DbError::NotADatabase(why) => tr!("error-not-a-database", why = why),
+        DbError::Unreadable(why) => tr!("error-unreadable", why = why),
         DbError::ByteBudget {
             limit_bytes,
             read_bytes,
-        } => format!(
-            "stopped: this query would read more from the database's server than the read \
-             budget of {} allows ({} read against it so far). Raise the budget (Settings: read \
-             budget per question), or ask for less: a filter on an indexed column reads a few \
-             pages, a whole-table count or sort reads them all",
-            format_bytes(*limit_bytes),
-            format_bytes(*read_bytes)
+        } => tr!(
+            "error-byte-budget",
+            limit = format_bytes(*limit_bytes),
+            read = format_bytes(*read_bytes)
         ),
-        DbError::Fenced(name) => format!(
-            "{name} holds askdb's notes about the data (or reads them): the model may not read \
-             it on this database; the console may"
+        DbError::Changed(why) => tr!("error-changed", why = why),
+        DbError::ReadFailed(why) => tr!("error-read-failed", why = why),
+        DbError::Remote(problem) => remote(problem),
+        DbError::Datasette(problem) => datasette(problem),
+        DbError::Fenced(name) => tr!("error-fenced", name = name),
+        DbError::NotOpen => tr!("error-not-open"),
+    }
+}
+
+/// Why the read-only rules refused a statement.
+fn refused(refusal: &Refusal) -> String {
+    // Numbers ungrouped, as `Display` writes them ("102400 bytes").
+    match refusal {
+        Refusal::Empty => tr!("error-refused-empty"),
+        Refusal::TooLong { bytes } => tr!(
+            "error-refused-too-long",
+            bytes = bytes.to_string(),
+            limit = crate::sql::guard::MAX_SQL_BYTES.to_string()
         ),
-        other => other.to_string(),
+        Refusal::TooDeep { depth } => tr!(
+            "error-refused-too-deep",
+            depth = depth.to_string(),
+            limit = crate::sql::guard::MAX_NESTING.to_string()
+        ),
+        Refusal::MultipleStatements { count } => {
+            tr!(
+                "error-refused-several-statements",
+                count = count.to_string()
+            )
+        }
+        // English says "an ALTER TABLE", "a DELETE".
+        Refusal::NotReadOnly { kind } if kind.starts_with(['A', 'E', 'I', 'O', 'U']) => {
+            tr!("error-refused-not-read-only-an", kind = kind)
+        }
+        Refusal::NotReadOnly { kind } => tr!("error-refused-not-read-only", kind = kind),
+        Refusal::ForbiddenFunction { name } => tr!("error-refused-function", name = name),
+        Refusal::ForbiddenPragma { name } => {
+            let allowed: Vec<String> = READ_ONLY_PRAGMAS
+                .iter()
+                .map(|p| format!("pragma_{p}"))
+                .collect();
+            tr!(
+                "error-refused-pragma",
+                name = name,
+                allowed = allowed.join(", ")
+            )
+        }
+        Refusal::Parameter { token } => tr!("error-refused-parameter", token = token),
+        Refusal::UnboundParameters { values, reason } => tr!(
+            "error-refused-unbound-parameters",
+            values = values.to_string(),
+            reason = reason
+        ),
+        Refusal::Malformed { reason } => tr!("error-refused-malformed", reason = reason),
+    }
+}
+
+/// Why a database at a web address cannot be read in parts, in one sentence without its full
+/// stop (`RemoteProblem`'s `Display`, for a person).
+pub fn remote(problem: &RemoteProblem) -> String {
+    match problem {
+        RemoteProblem::Unreachable { why } => tr!("error-remote-unreachable", why = why),
+        RemoteProblem::RangeIgnored { .. } => tr!("error-remote-range-ignored"),
+        RemoteProblem::Status { status } if matches!(status, 401 | 403) => {
+            tr!("error-remote-status-private", status = status.to_string())
+        }
+        RemoteProblem::Status { status } => {
+            tr!("error-remote-status", status = status.to_string())
+        }
+        RemoteProblem::HeaderHidden { header } => {
+            tr!("error-remote-header-hidden", header = header)
+        }
+        RemoteProblem::HeaderMissing { header } => {
+            tr!("error-remote-header-missing", header = header)
+        }
+        RemoteProblem::BadContentRange { value } => {
+            tr!(
+                "error-remote-bad-content-range",
+                value = format!("{value:?}")
+            )
+        }
+        RemoteProblem::NoLength => tr!("error-remote-no-length"),
+        RemoteProblem::NoValidator { .. } => tr!("error-remote-no-validator"),
+    }
+}
+
+/// What a Datasette server did instead of answering with rows.
+fn datasette(problem: &DatasetteProblem) -> String {
+    match problem {
+        DatasetteProblem::BadAddress { why } => tr!("error-datasette-bad-address", why = why),
+        DatasetteProblem::Unreachable {
+            server, cors: true, ..
+        } => tr!("error-datasette-no-cors", server = server),
+        DatasetteProblem::Unreachable { server, why, .. } => {
+            tr!("error-datasette-unreachable", server = server, why = why)
+        }
+        DatasetteProblem::TimeLimit { message } => {
+            tr!("error-datasette-time-limit", message = message)
+        }
+        DatasetteProblem::SqlNotAllowed { database, status } => tr!(
+            "error-datasette-sql-not-allowed",
+            database = database,
+            status = status.to_string()
+        ),
+        DatasetteProblem::NoSuchDatabase { database, server } => tr!(
+            "error-datasette-no-such-database",
+            database = database,
+            server = server
+        ),
+        DatasetteProblem::NotDatasette { status, what } => tr!(
+            "error-datasette-not-datasette",
+            status = status.to_string(),
+            what = what
+        ),
+        DatasetteProblem::Redirect { to } => tr!("error-datasette-redirect", to = to),
+        DatasetteProblem::Server { status, message } => tr!(
+            "error-datasette-server",
+            status = status.to_string(),
+            message = message
+        ),
+        // Only for values bound to a query, which the page's own queries never are.
+        DatasetteProblem::Parameter { why } => why.clone(),
     }
 }
 
 /// What stopping a query left of the database, for the person who stopped it.
 pub fn after_stop(after: AfterStop) -> String {
     match after {
-        AfterStop::Ready => "The database is ready for the next one.".into(),
-        AfterStop::Reopens { cache_bytes } => format!(
-            "This database is read on demand: its worker was stopped, and the next query opens \
-             the file again (a few pages) with its page cache (up to {}) empty, so it may read \
-             more of the file than it would have.",
-            format_bytes(cache_bytes)
-        ),
-        AfterStop::LeftToServer => "The query was left to the Datasette server, whose own time \
-                                    limit ends it; the page asks nothing more of it."
-            .into(),
+        AfterStop::Ready => tr!("error-after-stop-ready"),
+        AfterStop::Reopens { cache_bytes } => {
+            tr!(
+                "error-after-stop-reopens",
+                cache = format_bytes(cache_bytes)
+            )
+        }
+        AfterStop::LeftToServer => tr!("error-after-stop-left-to-server"),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::datasette::DatasetteProblem;
 
     // Mutation: `for_person` returning `error.to_string()` for every error fails each line.
     #[test]
@@ -66,9 +201,132 @@ mod tests {
         assert!(fenced.to_string().contains("Query the data's own tables"));
         let timeout = DbError::Timeout { after_ms: 10_000 };
         assert!(for_person(&timeout).contains("raise the deadline"));
+        assert!(for_person(&timeout).starts_with("stopped after 10 s: "));
         // The rest read the same for both.
         let sqlite = DbError::Sqlite("no such table: x".into());
         assert_eq!(for_person(&sqlite), sqlite.to_string());
+    }
+
+    /// In English a person reads what the model reads, but for the three errors above: each
+    /// variant's message in en.ftl says what `Display` says, SQLite's or a server's own text in
+    /// its place. Mutation: a word changed in one `error-…` message of en.ftl, or a value left
+    /// out of one (`{ $why }` dropped).
+    #[test]
+    fn every_other_error_reads_in_english_as_its_display() {
+        let refusals = [
+            Refusal::Empty,
+            Refusal::TooLong { bytes: 123_456 },
+            Refusal::TooDeep { depth: 1_234 },
+            Refusal::MultipleStatements { count: 2 },
+            Refusal::NotReadOnly {
+                kind: "DELETE".into(),
+            },
+            Refusal::NotReadOnly {
+                kind: "INSERT".into(),
+            },
+            Refusal::ForbiddenFunction {
+                name: "load_extension".into(),
+            },
+            Refusal::ForbiddenPragma {
+                name: "pragma_writable_schema".into(),
+            },
+            Refusal::Parameter { token: "?1".into() },
+            Refusal::UnboundParameters {
+                values: 2,
+                reason: "?3 has no value".into(),
+            },
+            Refusal::Malformed {
+                reason: "an unterminated string".into(),
+            },
+        ];
+        let remote = [
+            RemoteProblem::Unreachable {
+                why: "Failed to fetch".into(),
+            },
+            RemoteProblem::RangeIgnored { size: Some(9) },
+            RemoteProblem::Status { status: 404 },
+            RemoteProblem::Status { status: 403 },
+            RemoteProblem::HeaderHidden {
+                header: "Content-Range".into(),
+            },
+            RemoteProblem::HeaderMissing {
+                header: "Content-Range".into(),
+            },
+            RemoteProblem::BadContentRange {
+                value: "bytes x".into(),
+            },
+            RemoteProblem::NoLength,
+            RemoteProblem::NoValidator { size: 9 },
+        ];
+        let datasette = [
+            DatasetteProblem::BadAddress {
+                why: "no host".into(),
+            },
+            DatasetteProblem::Unreachable {
+                server: "https://d.example".into(),
+                why: "Failed to fetch".into(),
+                cors: true,
+            },
+            DatasetteProblem::Unreachable {
+                server: "https://d.example".into(),
+                why: "Failed to fetch".into(),
+                cors: false,
+            },
+            DatasetteProblem::TimeLimit {
+                message: "SQL query took too long.".into(),
+            },
+            DatasetteProblem::SqlNotAllowed {
+                database: "shop".into(),
+                status: 403,
+            },
+            DatasetteProblem::NoSuchDatabase {
+                database: "shop".into(),
+                server: "https://d.example".into(),
+            },
+            DatasetteProblem::NotDatasette {
+                status: 200,
+                what: "an HTML page".into(),
+            },
+            DatasetteProblem::Redirect {
+                to: "https://elsewhere.example".into(),
+            },
+            DatasetteProblem::Server {
+                status: 400,
+                message: "near \"x\": syntax error".into(),
+            },
+            DatasetteProblem::Parameter {
+                why: "the statement's parameter ?2 has no value".into(),
+            },
+        ];
+        let others = [
+            DbError::Sqlite("no such table: x".into()),
+            DbError::TooLarge {
+                limit_bytes: 64 * 1024 * 1024,
+            },
+            DbError::Crashed {
+                why: "out of memory".into(),
+                reopened: true,
+            },
+            DbError::Crashed {
+                why: "out of memory".into(),
+                reopened: false,
+            },
+            DbError::Unavailable("no WebAssembly".into()),
+            DbError::NotADatabase("file is not a database".into()),
+            DbError::Unreadable("NotReadableError".into()),
+            DbError::Changed("it was modified".into()),
+            DbError::ReadFailed("HTTP 500".into()),
+            DbError::NotOpen,
+        ];
+        let errors = refusals
+            .into_iter()
+            .map(DbError::Refused)
+            .chain(remote.into_iter().map(DbError::Remote))
+            .chain(datasette.into_iter().map(DbError::Datasette))
+            .chain(others);
+        for error in errors {
+            assert_eq!(for_person(&error), error.to_string(), "{error:?}");
+        }
     }
 
     /// Mutation: the page cache's size left out of what a stop costs a database read on

@@ -7,6 +7,7 @@ use super::result_table::{QueryOutcome, ResultView};
 use super::task::Task;
 use crate::engine::{query, DbError};
 use crate::present::errors::{after_stop, for_person};
+use crate::tr;
 use futures::future::{select, Either};
 use leptos::ev;
 use leptos::prelude::*;
@@ -51,9 +52,11 @@ pub fn Console() -> impl IntoView {
             // its worker at once.
             let result = match select(query, started.stopped.clone()).await {
                 Either::Left((result, _)) => result.map(Arc::new).map_err(|e| for_person(&e)),
-                Either::Right(_stopped) => {
-                    Err(format!("{STOPPED} {}", after_stop(db.after_stop())))
-                }
+                Either::Right(_stopped) => Err(format!(
+                    "{} {}",
+                    tr!("console-stopped"),
+                    after_stop(db.after_stop())
+                )),
             };
             outcome.set(Some(result));
         });
@@ -68,12 +71,13 @@ pub fn Console() -> impl IntoView {
 
     view! {
         <section class="panel console" aria-labelledby="console-heading">
-            <h2 id="console-heading">"SQL console"</h2>
+            <h2 id="console-heading">{move || tr!("console-heading")}</h2>
             <textarea
                 id=INPUT_ID
                 class="sql-input"
                 data-testid="sql-input"
-                aria-label="SQL query"
+                aria-label=move || tr!("console-input-label")
+                translate="no"
                 spellcheck="false"
                 autocomplete="off"
                 rows="6"
@@ -89,7 +93,7 @@ pub fn Console() -> impl IntoView {
                     disabled=move || running.get()
                     on:click=move |_| run()
                 >
-                    {move || if running.get() { "Running…" } else { "Run" }}
+                    {move || if running.get() { tr!("console-running") } else { tr!("console-run") }}
                 </button>
                 <button
                     class="button"
@@ -97,18 +101,15 @@ pub fn Console() -> impl IntoView {
                     disabled=move || !running.get()
                     on:click=move |_| stop_query()
                 >
-                    "Stop"
+                    {move || tr!("console-stop")}
                 </button>
-                <span class="hint keys">"Ctrl+Enter runs the query. Only reads are allowed."</span>
+                <span class="hint keys">{move || tr!("console-keys-hint")}</span>
                 <Settings/>
             </div>
         </section>
         <ResultView outcome=outcome running=running/>
     }
 }
-
-/// What the result area says when the person stopped the query.
-const STOPPED: &str = "The query was stopped.";
 
 /// The row cap and the deadline, for the console and for counting rows in the schema.
 #[component]
@@ -117,7 +118,8 @@ fn Settings() -> impl IntoView {
     view! {
         <div class="settings">
             <label>
-                "Row cap "
+                {move || tr!("console-row-cap")}
+                " "
                 <NumberInput
                     testid="setting-row-cap"
                     range=1..=MAX_ROW_CAP
@@ -127,7 +129,8 @@ fn Settings() -> impl IntoView {
                 />
             </label>
             <label>
-                "Deadline "
+                {move || tr!("console-deadline")}
+                " "
                 <NumberInput
                     testid="setting-deadline"
                     range=0.1..=MAX_DEADLINE_S

@@ -8,7 +8,7 @@ use super::app_state;
 use super::follow;
 use super::knowledge::{KnowledgeSection, NoteView};
 use super::state::AppState;
-use crate::count::rows;
+use crate::count::rows_for_person;
 use crate::engine::schema::{self, Column, Table};
 use crate::engine::{RowCount, TableKind};
 use crate::knowledge::is_knowledge_table;
@@ -276,7 +276,9 @@ impl RowCountView {
         let (kind, shown) = (table.kind, table.row_count);
         let text = move || {
             let (text, exact, title) = match counting.get() {
-                Some(Counting::Done(count)) => (rows(count), true, tr!("schema-counted-now")),
+                Some(Counting::Done(count)) => {
+                    (rows_for_person(count), true, tr!("schema-counted-now"))
+                }
                 Some(Counting::Failed(why)) => (
                     tr!("schema-count-failed"),
                     false,
@@ -337,13 +339,17 @@ impl RowCountView {
 /// The count as the panel shows it, whether it is exact, and what it means.
 fn row_count_text(kind: TableKind, count: Option<RowCount>) -> (String, bool, String) {
     match (kind, count) {
-        (_, Some(count @ RowCount::Exact(_))) => (rows(count), true, String::new()),
+        (_, Some(count @ RowCount::Exact(_))) => (rows_for_person(count), true, String::new()),
         (_, Some(count @ RowCount::Estimated(_))) => (
-            tr!("schema-rows-estimated", rows = rows(count)),
+            tr!("schema-rows-estimated", rows = rows_for_person(count)),
             false,
             tr!("schema-rows-estimated-title"),
         ),
-        (_, Some(count)) => (rows(count), false, tr!("schema-rows-stopped-title")),
+        (_, Some(count)) => (
+            rows_for_person(count),
+            false,
+            tr!("schema-rows-stopped-title"),
+        ),
         (TableKind::View, None) => (String::new(), true, String::new()),
         (TableKind::Table, None) => (
             tr!("schema-rows-not-counted"),

@@ -3,7 +3,6 @@
 use super::hiding::view::Hiding;
 use super::knowledge::view::KnowledgeState;
 use crate::conversation::{ConversationFile, DatabaseIdentity};
-use crate::count::plural;
 use crate::engine::fenced::Fenced;
 use crate::engine::identity::Identity;
 use crate::engine::in_memory::worker::WorkerDatabase;
@@ -17,6 +16,7 @@ use crate::llm::ledger::Ledger;
 use crate::present::ledger::QuestionReads;
 use crate::search::values::ValueIndex;
 use crate::settings::address::PageAddress;
+use crate::tr;
 use leptos::prelude::*;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -121,10 +121,10 @@ impl OpenDatabase {
                 .filter(|t| !is_knowledge_table(&t.name));
             data.filter(|t| t.kind == kind).count()
         };
-        let tables = plural(count(TableKind::Table) as u64, "table", "tables");
+        let tables = count(TableKind::Table);
         match count(TableKind::View) {
-            0 => tables,
-            views => format!("{tables}, {}", plural(views as u64, "view", "views")),
+            0 => tr!("count-tables", tables = tables),
+            views => tr!("count-tables-and-views", tables = tables, views = views),
         }
     }
 }
@@ -134,11 +134,12 @@ impl OpenDatabase {
     /// "4.6 GB, read on demand" (the person then knows why hiding is refused and a scan is
     /// slower), or why a file at a web address was downloaded whole.
     pub fn reading(&self) -> Option<String> {
+        use crate::present::ledger::{downloaded_whole, how_read};
         let host = self.host.as_deref();
         let downloaded = self
             .downloaded
-            .map(|why| why.note(self.size, host.unwrap_or("its server")));
-        crate::present::ledger::how_read(self.kind.reads(), self.size, host).or(downloaded)
+            .map(|why| downloaded_whole(why, self.size, host));
+        how_read(self.kind.reads(), self.size, host).or(downloaded)
     }
 }
 
@@ -167,10 +168,10 @@ impl ValueIndexState {
     pub fn line(&self) -> Option<String> {
         match self {
             ValueIndexState::None => None,
-            ValueIndexState::Building => Some("Reading the values a question may name…".into()),
-            ValueIndexState::Ready { index, .. } => Some(format!(
-                "Values a question may name: {}",
-                crate::present::value_index::coverage(index.coverage())
+            ValueIndexState::Building => Some(tr!("count-values-reading")),
+            ValueIndexState::Ready { index, .. } => Some(tr!(
+                "count-values-line",
+                coverage = crate::present::value_index::coverage(index.coverage())
             )),
         }
     }

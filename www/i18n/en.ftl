@@ -420,3 +420,211 @@ notes-problem-names-hidden = names { $name }, which is hidden from the model: no
 
 ## The data queried (ui/console, result_table, chart_view, ledger_view, table_scroll, value_index, follow, task; present/ledger, value_index, errors, chart, csv, time; count)
 # (the console, results, charts, the ledger, a database's errors)
+
+count-rows = { $count ->
+    [one] { $count } row
+   *[other] { $count } rows
+}
+count-rows-more-than = more than { $count ->
+    [one] { $count } row
+   *[other] { $count } rows
+}
+count-rows-about = about { $count ->
+    [one] { $count } row
+   *[other] { $count } rows
+}
+count-first-rows = first { $shown } of { $total ->
+    [one] { $total } row
+   *[other] { $total } rows
+}
+count-first-rows-more-than = first { $shown } of more than { $total ->
+    [one] { $total } row
+   *[other] { $total } rows
+}
+count-first-rows-about = first { $shown } of about { $total ->
+    [one] { $total } row
+   *[other] { $total } rows
+}
+count-tables = { $tables ->
+    [one] { $tables } table
+   *[other] { $tables } tables
+}
+count-tables-and-views = { $tables ->
+    [one] { $tables } table
+   *[other] { $tables } tables
+}, { $views ->
+    [one] { $views } view
+   *[other] { $views } views
+}
+count-values-reading = Reading the values a question may name…
+count-values-line = Values a question may name: { $coverage }
+count-values-sentence = { $clause }.
+count-values-not-read = { $sentence } Not read: { $tables }.
+count-values-unreadable-table = { $table } ({ $why })
+count-values-not-built = No values indexed yet
+count-values-skipped = No values indexed: { $why }
+count-values-skip-datasette = the database is on a Datasette server, where every query is a request to it
+count-values-skip-no-statistics = the database has no statistics (sqlite_stat1, written by ANALYZE) to tell which columns hold few values, and finding out would mean reading its tables
+count-values-skip-no-rows = the plan reads no rows of any table
+count-values-skip-statistics-unreadable = SQLite's statistics (sqlite_stat1) could not be read ({ $error })
+count-values-cut-short = { $clause }; then { $bound } stopped it at { $at } ({ $left } more not read)
+count-values-bound-time = the time bound of { $ms } ms
+count-values-bound-index-size = the index's size bound of { $size }
+count-values-bound-read-budget = the read budget of { $size }
+count-values-bound-seeks = the read budget, counted as { $seeks } seeks of { $bytes } bytes each (the database does not report its reads),
+count-values-full = { $counts } indexed, every row read
+count-values-sampled = { $counts } indexed; of { $tables } only the first { $rows } rows were read
+count-values-indexed-only = { $counts } indexed from the columns that lead an index and that SQLite's statistics (sqlite_stat1) say hold few values, by { $seeks ->
+    [one] { $seeks } seek
+   *[other] { $seeks } seeks
+} of their index ({ $read })
+count-values-bytes-read = { $size } read
+count-values-reads-unreported = the database does not report its reads
+count-values-counts = { $values ->
+    [one] { $values } value
+   *[other] { $values } values
+} of { $columns ->
+    [one] { $columns } column
+   *[other] { $columns } columns
+} in { $tables ->
+    [one] { $tables } table
+   *[other] { $tables } tables
+}
+count-values-no-table = no table
+count-values-names = { $names } and { $last }
+count-values-names-and-more = { $names } and { $more } more
+console-heading = SQL console
+console-input-label = SQL query
+console-run = Run
+console-running = Running…
+console-stop = Stop
+console-keys-hint = Ctrl+Enter runs the query. Only reads are allowed.
+console-stopped = The query was stopped.
+console-row-cap = Row cap
+console-deadline = Deadline
+result-label = Query result
+result-csv-title = The rows shown, as a CSV file (UTF-8)
+result-csv-download = Download CSV
+result-rows-label = Result rows
+result-null-title = NULL (no value)
+result-empty-text = empty text
+result-blob = blob, { $bytes ->
+    [one] { $bytes } byte
+   *[other] { $bytes } bytes
+}
+result-show-less = show less
+result-show-all = show all { $length } characters
+chart-show-as = Show the result as
+chart-table = Table
+chart-chart = Chart
+chart-description = { $kind ->
+    [bar] Bar chart
+   *[other] Line chart
+} of { $series } by { $column }
+ledger-heading = Sent to the model
+ledger-nothing-yet = nothing yet
+ledger-hint = Every request this page sent to a model, exactly as it went and as the answer came back. Your API key is never recorded here.
+ledger-reads-heading = Read from the database
+ledger-request-body = Request body
+ledger-response-body = Response body
+ledger-assembled-body = The streamed reply put together
+ledger-download = Download
+ledger-empty = (empty)
+ledger-read-on-demand-file = { $size }, read on demand from the file
+ledger-read-on-demand-server = { $size }, read on demand from { $host } (each read is an HTTP range request)
+ledger-read-through-datasette = { $size }, asked through a Datasette server
+ledger-downloaded-server-sends-whole = { $host } sends whole files; downloaded { $size }
+ledger-downloaded-small = downloaded whole from { $host } ({ $size }; files under { $below } MiB are, so that everything works as for a file on this computer)
+ledger-downloaded-asked = downloaded whole from { $host } ({ $size })
+ledger-its-server = its server
+ledger-question-read = “{ $question }” read { $reads }
+ledger-questions-read = { $count ->
+    [one] { $count } question
+   *[other] { $count } questions
+} read { $reads }
+ledger-reads-memory = { $size } from memory
+ledger-reads-file = { $size } in { $requests ->
+    [one] { $requests } read
+   *[other] { $requests } reads
+} from the file
+ledger-reads-server = { $size } in { $requests ->
+    [one] { $requests } HTTP request
+   *[other] { $requests } HTTP requests
+} from the server
+ledger-reads-datasette = { $size } in { $requests ->
+    [one] { $requests } request
+   *[other] { $requests } requests
+} to the Datasette server, { $waited } ms
+ledger-query-read = read { $size } in { $requests ->
+    [one] { $requests } read
+   *[other] { $requests } reads
+}
+ledger-server-requests = { $requests ->
+    [one] { $requests } request
+   *[other] { $requests } requests
+} to the server ({ $size }, { $waited })
+ledger-server-asked = Asked of the Datasette server since it opened: { $requests }.
+ledger-tokens = { $input } in / { $output } out tokens
+ledger-tokens-with-cache = { $input } in ({ $cache }) / { $output } out tokens
+ledger-tokens-cached = { $count } cached
+ledger-tokens-cache-written = { $count } written to cache
+ledger-bytes-sent = { $count ->
+    [one] { $count } byte
+   *[other] { $count } bytes
+} sent
+ledger-bytes-received = { $count ->
+    [one] { $count } byte
+   *[other] { $count } bytes
+} received
+ledger-requests = { $count ->
+    [one] { $count } request
+   *[other] { $count } requests
+}
+ledger-waiting = waiting…
+ledger-no-answer = no answer: { $reason }
+ledger-stopped = stopped before the answer
+error-sqlite = SQLite error: { $message }
+error-timeout = stopped after { $after }: the query ran past its deadline. The database was reopened and is ready; raise the deadline to give a query longer.
+error-too-large = the result is larger than { $megabytes } MB: select fewer columns or rows, shorten long values (substr(x, 1, 200)), or aggregate
+error-crashed-reopened = the database engine stopped ({ $why }); it was restarted on the same data
+error-crashed = the database engine stopped ({ $why })
+error-unavailable = the SQLite engine could not start: { $why }
+error-not-a-database = not a SQLite database: { $why }
+error-unreadable = the browser could not read the file: { $why }
+error-byte-budget = stopped: this query would read more from the database's server than the read budget of { $limit } allows ({ $read } read against it so far). Raise the budget (Settings: read budget per question), or ask for less: a filter on an indexed column reads a few pages, a whole-table count or sort reads them all
+error-changed = the database changed: { $why }
+error-read-failed = the database could not be read: { $why }
+error-fenced = { $name } holds askdb's notes about the data (or reads them): the model may not read it on this database; the console may
+error-not-open = no database is open
+error-refused-empty = there is no SQL statement to run, only whitespace or comments
+error-refused-too-long = this SQL is { $bytes } bytes long, over the limit of { $limit } bytes (100 KB): write a shorter query
+error-refused-too-deep = this SQL nests parentheses { $depth } deep, over the limit of { $limit }: write it flatter (a WITH clause instead of nested subqueries)
+error-refused-several-statements = only a single read-only statement can run; this text has { $count } statements: run them one at a time
+error-refused-not-read-only = only a single read-only statement can run; this is a { $kind }: write one SELECT (or WITH … SELECT, VALUES, EXPLAIN) instead
+error-refused-not-read-only-an = only a single read-only statement can run; this is an { $kind }: write one SELECT (or WITH … SELECT, VALUES, EXPLAIN) instead
+error-refused-function = the function { $name }() is not allowed: it could change or read things outside this database
+error-refused-pragma = { $name } is not allowed: of SQLite's pragma functions only these plain reads can run: { $allowed }
+error-refused-parameter = `{ $token }` is a parameter, and nothing here binds parameters: write the value itself into the SQL (e.g. 'Tokyo' or 42)
+error-refused-unbound-parameters = the compiled statement does not match its { $values } values: { $reason }
+error-refused-malformed = the SQL cannot be read: { $reason }
+error-remote-unreachable = the server could not be reached ({ $why }): check the address, and that its cross-origin settings (Access-Control-Allow-Origin) let other sites read the file
+error-remote-range-ignored = the server sends the whole file when asked for a part (it ignores the Range header), so the database cannot be read on demand
+error-remote-status = the server answered { $status } to a request for the start of the file: check the address
+error-remote-status-private = the server answered { $status } to a request for the start of the file: check the address and that the file is public
+error-remote-header-hidden = the server answers range requests, but its cross-origin (CORS) settings hide the { $header } header this page needs to read the file in parts
+error-remote-header-missing = the server answered a part of the file without the { $header } header, so the file's length is unknown
+error-remote-bad-content-range = the server's Content-Range ({ $value }) is not one this page can read
+error-remote-no-length = the server does not say the file's length (its Content-Range ends in /*)
+error-remote-no-validator = the server sends neither an ETag nor a Last-Modified header, so a new version of the file could not be told from the old one between two reads: it is not read in parts
+error-datasette-bad-address = not the address of a database on a Datasette server ({ $why }): give it as https://host/dbname, the address of the database's page
+error-datasette-no-cors = the Datasette server at { $server } answered, but does not let other pages read its answers: start it with --cors
+error-datasette-unreachable = the Datasette server at { $server } could not be reached ({ $why }): check the address and that the server runs; a browser reads only a server started with --cors
+error-datasette-time-limit = the Datasette server stopped the query at its time limit: { $message } A query that reads less (an indexed filter, fewer joins) finishes sooner
+error-datasette-sql-not-allowed = the Datasette server does not run SQL on { $database } for this page ({ $status }): its allow_sql setting is off for this database, or it needs an API token. Ask its owner to allow SQL, or enter a token that may execute SQL
+error-datasette-no-such-database = the Datasette server at { $server } has no database { $database }: check the last part of the address (its list is at { $server }/)
+error-datasette-not-datasette = the address answered { $status } with { $what }, not Datasette's JSON: give the address of a database on a Datasette server (https://host/dbname)
+error-datasette-redirect = the Datasette server sent the query elsewhere ({ $to }), which this page does not follow: give the address of the database on the server that answers
+error-datasette-server = the Datasette server answered { $status }: { $message }
+error-after-stop-ready = The database is ready for the next one.
+error-after-stop-reopens = This database is read on demand: its worker was stopped, and the next query opens the file again (a few pages) with its page cache (up to { $cache }) empty, so it may read more of the file than it would have.
+error-after-stop-left-to-server = The query was left to the Datasette server, whose own time limit ends it; the page asks nothing more of it.

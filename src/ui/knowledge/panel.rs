@@ -53,8 +53,12 @@ fn stored_tables_line(state: AppState) -> impl IntoView {
                     .iter()
                     .enumerate()
                     .map(|(at, (name, rows))| {
-                        let rows = rows
-                            .map(|count| tr!("notes-table-rows", rows = crate::count::rows(count)));
+                        let rows = rows.map(|count| {
+                            tr!(
+                                "notes-table-rows",
+                                rows = crate::count::rows_for_person(count)
+                            )
+                        });
                         view! {
                             {(at > 0).then(|| separator.clone())}
                             <span translate="no">{name.clone()}</span>
