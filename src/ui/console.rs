@@ -6,7 +6,7 @@ use super::number_input::NumberInput;
 use super::result_table::{QueryOutcome, ResultView};
 use super::task::Task;
 use crate::engine::{query, DbError};
-use crate::present::errors::{after_stop, for_person};
+use crate::present::errors::{after_stop, for_person, for_person_marked};
 use crate::tr;
 use futures::future::{select, Either};
 use leptos::ev;
@@ -51,7 +51,9 @@ pub fn Console() -> impl IntoView {
             // Stop drops the query (before its result is shown): the engine then terminates
             // its worker at once.
             let result = match select(query, started.stopped.clone()).await {
-                Either::Left((result, _)) => result.map(Arc::new).map_err(|e| for_person(&e)),
+                Either::Left((result, _)) => {
+                    result.map(Arc::new).map_err(|e| for_person_marked(&e))
+                }
                 Either::Right(_stopped) => Err(format!(
                     "{} {}",
                     tr!("console-stopped"),

@@ -10,6 +10,7 @@ use crate::browser::save_file;
 use crate::count::rows_caption_for_person;
 use crate::engine::{QueryResult, Value};
 use crate::present::csv::to_csv;
+use crate::present::errors::pieces;
 use crate::present::ledger::reads_phrase;
 use crate::present::time::elapsed;
 use crate::tr;
@@ -22,7 +23,8 @@ const CLIP_CHARS: usize = 120;
 /// How many cells are added to the page in one go (see `ResultTable`).
 const CELLS_PER_SLICE: usize = 2_000;
 
-/// A query's result (shared, not copied, by the views that show it), or why it has none.
+/// A query's result (shared, not copied, by the views that show it), or why it has none (its
+/// values may be marked: `present::errors::for_person_marked`).
 pub type QueryOutcome = Result<Arc<QueryResult>, String>;
 
 /// `running` dims the result shown while the next one is on its way (none when not given).
@@ -38,7 +40,7 @@ pub fn ResultView(
     move || {
         let body = match outcome.get()? {
             Err(message) => view! {
-                <p class="sql-error" data-testid=ids.id("sql-error") role="alert">{message}</p>
+                <p class="sql-error" data-testid=ids.id("sql-error") role="alert">{marked(&message)}</p>
             }
             .into_any(),
             Ok(result) => view! { <ResultTable result=result ids=ids/> }.into_any(),
@@ -54,6 +56,22 @@ pub fn ResultView(
             </section>
         })
     }
+}
+
+/// A sentence whose values (SQLite's message, a name, the SQL it names) may be marked
+/// (`present::errors::for_person_marked`): each value in a span that is not translated.
+fn marked(sentence: &str) -> impl IntoView {
+    pieces(sentence)
+        .into_iter()
+        .map(|(value, text)| {
+            let text = text.to_string();
+            if value {
+                view! { <span translate="no">{text}</span> }.into_any()
+            } else {
+                text.into_any()
+            }
+        })
+        .collect_view()
 }
 
 /// The `data-testid` names of one result view.

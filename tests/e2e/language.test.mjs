@@ -54,7 +54,7 @@ const KEPT_AS_IS = new Set(
     'askdb', 'SQLite', 'SQL', 'Datasette', 'OpenAI', 'Anthropic', 'Gemini', 'Google', 'CSV', 'TSV',
     'JSON', 'NDJSON', 'Excel', 'xlsx', 'API', 'URL', 'HTTP', 'HTTPS', 'OPFS', 'English', 'Enter',
     'Shift', 'Ctrl', 'Esc', 'Tab', 'NULL', 'LLM', 'IndexedDB', 'WebAssembly', 'GitHub', 'Markdown',
-    'SHA', 'BM25', 'Ollama', 'vLLM', 'LM', 'Studio', 'localhost',
+    'SHA', 'BM25', 'Ollama', 'vLLM', 'LM', 'Studio', 'localhost', 'UTF',
   ].map((word) => word.toLowerCase()),
 );
 
