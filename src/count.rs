@@ -1,8 +1,12 @@
 //! Counts as a person reads them: "1 row", "1,234 rows", "first 5 of 1,234 rows". Below the
 //! judge (`compare`), which words its differences with them, and the present layer.
+//!
+//! [`rows`] and [`rows_caption`] are English, for the judge and the model; the page says the
+//! same in its language with [`rows_for_person`] and [`rows_caption_for_person`].
 
 use crate::engine::RowCount;
 pub use crate::text::grouped;
+use crate::tr;
 
 /// "1 table", "0 tables", "2,190,821 rows".
 pub fn plural(n: u64, one: &str, many: &str) -> String {
@@ -30,6 +34,27 @@ pub fn rows_caption(shown: usize, all_shown: bool, total: RowCount) -> String {
         plural(shown as u64, "row", "rows")
     } else {
         format!("first {} of {}", grouped(shown as u64), rows(total))
+    }
+}
+
+/// [`rows`] in the page's language.
+pub fn rows_for_person(count: RowCount) -> String {
+    match count {
+        RowCount::Exact(n) => tr!("count-rows", count = n),
+        RowCount::MoreThan(n) => tr!("count-rows-more-than", count = n),
+        RowCount::Estimated(n) => tr!("count-rows-about", count = n),
+    }
+}
+
+/// [`rows_caption`] in the page's language.
+pub fn rows_caption_for_person(shown: usize, all_shown: bool, total: RowCount) -> String {
+    if all_shown {
+        return tr!("count-rows", count = shown);
+    }
+    match total {
+        RowCount::Exact(n) => tr!("count-first-rows", shown = shown, total = n),
+        RowCount::MoreThan(n) => tr!("count-first-rows-more-than", shown = shown, total = n),
+        RowCount::Estimated(n) => tr!("count-first-rows-about", shown = shown, total = n),
     }
 }
 
@@ -82,5 +107,30 @@ mod tests {
             rows_caption(50, false, RowCount::MoreThan(1_000)),
             "first 50 of more than 1,000 rows"
         );
+    }
+
+    /// The page's counts say in English what the judge's say. Mutation: `[one]` left out of
+    /// `count-rows` in en.ftl ("1 rows"), or the estimate's "about" dropped.
+    #[test]
+    fn the_page_counts_as_the_judge_does_in_english() {
+        let counts = [
+            RowCount::Exact(0),
+            RowCount::Exact(1),
+            RowCount::Exact(1_234),
+            RowCount::MoreThan(1),
+            RowCount::MoreThan(1_000),
+            RowCount::Estimated(1),
+            RowCount::Estimated(2_000_000),
+        ];
+        for count in counts {
+            assert_eq!(rows_for_person(count), rows(count), "{count:?}");
+            for (shown, all_shown) in [(1, true), (5, false), (1_500, false), (3, true)] {
+                assert_eq!(
+                    rows_caption_for_person(shown, all_shown, count),
+                    rows_caption(shown, all_shown, count),
+                    "{shown} of {count:?}"
+                );
+            }
+        }
     }
 }

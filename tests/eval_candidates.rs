@@ -176,7 +176,7 @@ fn without_candidates_the_report_has_no_table() {
     assert_eq!(
         report.results[2].outcome,
         Outcome::Fail {
-            why: report.results[2].outcome.why().unwrap()
+            why: report.results[2].outcome.why().unwrap().into()
         }
     );
 }

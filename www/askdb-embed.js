@@ -16,7 +16,8 @@
 //   through the CSSOM only; the host needs `script-src` for this file and `frame-src` for
 //   askdb's origin (docs/embed.md).
 // Attributes: db, replay, notes (addresses relative to the host page, like an <img src>), q,
-// mode ("safe"), hide ("customers.email,payments"), theme, endpoint (an askdb-proxy demo's
+// mode ("safe"), hide ("customers.email,payments"), theme, lang (the page's language: "ja";
+// without it, the language of the host page around the tag, as HTML inherits `lang`), endpoint (an askdb-proxy demo's
 // absolute address, docs/live-demos.md: readers ask their own questions with no key, the
 // author's proxy pays), provider, base_url, model, title,
 // height (the frame's height before askdb reports one, CSS), src (askdb's page, when it is not
@@ -126,6 +127,10 @@
         const value = this.getAttribute(name);
         if (value) params.set(name, value);
       }
+      // The language of the tag as HTML reads it: its own `lang`, else its nearest ancestor's
+      // (a Japanese documentation page, <html lang="ja">, shows its demos in Japanese).
+      const language = (this.closest('[lang]')?.getAttribute('lang') || '').trim();
+      if (language) params.set('lang', language);
       this.shownTheme = this.theme();
       params.set('theme', this.shownTheme);
       return `${page.href.split(/[?#]/)[0]}?${params}`;

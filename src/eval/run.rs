@@ -12,13 +12,14 @@ use crate::agent::{
     Agent, AgentConfig, AgentError, AgentEvent, Answer, EventKind, Failure, Session,
 };
 use crate::clock::Clock;
-use crate::compare::{same_result, Verdict};
-use crate::engine::{self, Database, QueryLimits, QueryResult};
+use crate::compare::{same_result, Difference, Verdict};
+use crate::engine::{self, Database, DbError, QueryLimits, QueryResult};
 use crate::knowledge::{is_knowledge_table, GoldenQuestion, Knowledge};
 use crate::llm::{LlmProvider, Usage};
 use crate::sql::analysis::Query;
 use futures::future::{Either, FusedFuture, FutureExt};
 use serde::{Deserialize, Serialize};
+use std::fmt;
 use std::future::Future;
 use std::pin::{pin, Pin};
 
@@ -46,14 +47,78 @@ pub enum Outcome {
     /// The model's evidence returns the expected result (or an accepted alternative's).
     Pass,
     /// It returns something else, or does not run.
-    Fail { why: String },
+    Fail { why: Why },
     /// The agent ended without an answer: a step or time limit, the model could not be called.
-    NoAnswer { why: String },
+    NoAnswer { why: Why },
     /// The model answered in words with no SQL to check.
     NoSql,
     /// The expected SQL itself did not run: the golden question is broken, not the model. Not
     /// counted.
-    ExpectedFailed { why: String },
+    ExpectedFailed { why: Why },
+}
+
+/// Why a golden question did not pass, kept in its parts: [`fmt::Display`] says it in English,
+/// as the reports and `askdb-eval` do, and the page says it in its reader's language
+/// (`eval::said`). A report's JSON holds the English, which reads back as [`Why::Said`].
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(into = "String", from = "String")]
+pub enum Why {
+    /// The model's evidence returns another result than the golden question's SQL.
+    Differs(Difference),
+    /// The model's SQL reads this knowledge table, where the golden questions are kept.
+    ReadsKnowledge(String),
+    /// The model's SQL failed on the database.
+    ModelSqlFailed(DbError),
+    /// The model's SQL did not run.
+    ModelSqlDidNotRun,
+    /// The agent ended without an answer.
+    NoAnswer(AgentError),
+    /// The expected SQL returns more than [`COMPARED_ROWS`] rows.
+    TooManyToCompare,
+    /// The expected SQL failed on the database.
+    ExpectedSqlFailed(DbError),
+    /// In words only: read back from a report, or given by a test.
+    Said(String),
+}
+
+impl fmt::Display for Why {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Why::Differs(difference) => difference.fmt(f),
+            Why::ReadsKnowledge(table) => write!(
+                f,
+                "the model's SQL reads {table}, where the golden questions are kept"
+            ),
+            Why::ModelSqlFailed(error) => write!(f, "the model's SQL failed: {error}"),
+            Why::ModelSqlDidNotRun => f.write_str("the model's SQL did not run"),
+            Why::NoAnswer(error) => error.fmt(f),
+            Why::TooManyToCompare => write!(
+                f,
+                "it returns more than {COMPARED_ROWS} rows: too many to compare"
+            ),
+            Why::ExpectedSqlFailed(error) => error.fmt(f),
+            Why::Said(words) => f.write_str(words),
+        }
+    }
+}
+
+/// The same reason is the same words (a report read back says what it was written with).
+impl PartialEq for Why {
+    fn eq(&self, other: &Why) -> bool {
+        self.to_string() == other.to_string()
+    }
+}
+
+impl From<Why> for String {
+    fn from(why: Why) -> String {
+        why.to_string()
+    }
+}
+
+impl From<String> for Why {
+    fn from(words: String) -> Why {
+        Why::Said(words)
+    }
 }
 
 impl Outcome {
@@ -77,7 +142,7 @@ impl Outcome {
     pub fn why(&self) -> Option<String> {
         match self {
             Outcome::Pass => None,
-            Outcome::Fail { why } | Outcome::NoAnswer { why } => Some(why.clone()),
+            Outcome::Fail { why } | Outcome::NoAnswer { why } => Some(why.to_string()),
             Outcome::NoSql => Some("answered without SQL to check".into()),
             Outcome::ExpectedFailed { why } => Some(format!("the expected SQL failed: {why}")),
         }
@@ -454,7 +519,7 @@ fn outcome_of(
         Ok(answer) => answer,
         Err(failure) => {
             return Outcome::NoAnswer {
-                why: failure.error.to_string(),
+                why: Why::NoAnswer(failure.error.clone()),
             }
         }
     };
@@ -462,16 +527,17 @@ fn outcome_of(
         return Outcome::NoSql;
     };
     if let Some(table) = reads_knowledge(sql) {
-        let why = format!("the model's SQL reads {table}, where the golden questions are kept");
-        return Outcome::Fail { why };
+        return Outcome::Fail {
+            why: Why::ReadsKnowledge(table),
+        };
     }
     match evidence {
         Some(Ok(actual)) => judge(expected, &actual),
         Some(Err(error)) => Outcome::Fail {
-            why: format!("the model's SQL failed: {error}"),
+            why: Why::ModelSqlFailed(error),
         },
         None => Outcome::Fail {
-            why: "the model's SQL did not run".into(),
+            why: Why::ModelSqlDidNotRun,
         },
     }
 }
@@ -489,7 +555,7 @@ async fn expected_results<D, C>(
     golden: &GoldenQuestion,
     limits: &QueryLimits,
     mut cancel: Pin<&mut C>,
-) -> Option<Result<Vec<Expected>, String>>
+) -> Option<Result<Vec<Expected>, Why>>
 where
     D: Database + ?Sized,
     C: Future<Output = ()> + ?Sized,
@@ -497,32 +563,35 @@ where
     let mut expected = Vec::new();
     for sql in std::iter::once(&golden.sql).chain(&golden.also_accepted) {
         match until_cancelled(engine::query(db, sql, limits), cancel.as_mut()).await? {
-            Ok(result) if result.truncated => {
-                let why = format!("it returns more than {COMPARED_ROWS} rows: too many to compare");
-                return Some(Err(why));
-            }
+            Ok(result) if result.truncated => return Some(Err(Why::TooManyToCompare)),
             Ok(result) => expected.push(Expected {
                 ordered: Query::read(sql).has_order_by(),
                 result,
             }),
-            Err(error) => return Some(Err(error.to_string())),
+            Err(error) => return Some(Err(Why::ExpectedSqlFailed(error))),
         }
     }
     Some(Ok(expected))
 }
 
 /// Pass when `actual` matches any expected result; otherwise fail with how it differs from the
-/// golden question's own SQL.
+/// golden question's own SQL (the first).
 fn judge(expected: &[Expected], actual: &QueryResult) -> Outcome {
-    let verdicts: Vec<Verdict> = expected
-        .iter()
-        .map(|e| same_result(&e.result, actual, e.ordered))
-        .collect();
-    match verdicts.iter().any(Verdict::is_same) {
-        true => Outcome::Pass,
-        false => Outcome::Fail {
-            why: verdicts[0].to_string(),
+    let mut first_difference = None;
+    for e in expected {
+        match same_result(&e.result, actual, e.ordered) {
+            Verdict::Different { difference } => {
+                first_difference.get_or_insert(difference);
+            }
+            Verdict::Same | Verdict::SameInColumnOrder { .. } => return Outcome::Pass,
+        }
+    }
+    match first_difference {
+        Some(difference) => Outcome::Fail {
+            why: Why::Differs(difference),
         },
+        // Nothing expected (never: the golden question's own SQL is always there).
+        None => Outcome::Pass,
     }
 }
 

@@ -79,7 +79,7 @@ impl ImportJob {
             } else if get("done").is_truthy() {
                 done(&get("bytes"), &get("sentences"))
             } else if let Some(said) = from_js(&get("said")) {
-                ImportEvent::Failed(said.say())
+                ImportEvent::Failed(said.say_marked())
             } else {
                 ImportEvent::Failed(
                     get("error")

@@ -110,6 +110,7 @@ impl ImportError {
                 Sentence::new("open-import-error-unrecognised")
                     .data("file", file)
                     .said("why", not_data(*why))
+                    .data("txt", ".txt")
             }
             ImportError::Empty { file } => {
                 Sentence::new("open-import-error-empty").data("file", file)
@@ -147,13 +148,13 @@ impl ImportError {
 
 /// Why a file is not a data file, as a clause of [`ImportError::sentence`]'s.
 fn not_data(why: NotData) -> Sentence {
-    Sentence::new(match why {
-        NotData::Zip => "open-import-not-data-zip",
-        NotData::OldExcel => "open-import-not-data-xls",
-        NotData::Binary => "open-import-not-data-binary",
-        NotData::NotJson => "open-import-not-data-json",
-        NotData::NoDelimiter => "open-import-not-data-delimiter",
-    })
+    match why {
+        NotData::Zip => Sentence::new("open-import-not-data-zip").data("zip", "zip"),
+        NotData::OldExcel => Sentence::new("open-import-not-data-xls").data("xls", ".xls"),
+        NotData::Binary => Sentence::new("open-import-not-data-binary"),
+        NotData::NotJson => Sentence::new("open-import-not-data-json"),
+        NotData::NoDelimiter => Sentence::new("open-import-not-data-delimiter"),
+    }
 }
 
 #[cfg(test)]

@@ -147,11 +147,17 @@ fn describe_table(t: &TableReport, out: &mut Vec<Sentence>) {
             out.push(
                 Sentence::new("open-import-leading-zeros")
                     .data("column", &c.name)
+                    .data("type", SqlType::Text.sql())
                     .data("example", example),
             );
         }
         if c.booleans {
-            out.push(Sentence::new("open-import-booleans").data("column", &c.name));
+            out.push(
+                Sentence::new("open-import-booleans")
+                    .data("column", &c.name)
+                    .data("booleans", "true/false")
+                    .data("stored", "1/0"),
+            );
         }
     }
     let kind = match t.places {
@@ -192,16 +198,22 @@ fn header_sentence(header: &HeaderDecision) -> Option<Sentence> {
             Sentence::new("open-import-no-header-value")
                 .data("value", value)
                 .key("column", column.to_string())
+                .data("names", COLUMN_NAMES)
         }
         HeaderDecision::NotTaken(NoHeaderReason::Repeated { value }) => {
-            Sentence::new("open-import-no-header-repeated").data("value", value)
+            Sentence::new("open-import-no-header-repeated")
+                .data("value", value)
+                .data("names", COLUMN_NAMES)
         }
         HeaderDecision::NotTaken(NoHeaderReason::Blank) => {
-            Sentence::new("open-import-no-header-blank")
+            Sentence::new("open-import-no-header-blank").data("names", COLUMN_NAMES)
         }
         HeaderDecision::Keys => return None,
     })
 }
+
+/// What the columns of a table without a header are named.
+const COLUMN_NAMES: &str = "column_1, column_2, …";
 
 /// "lines 2, 3, 4 and 8 more": the first places listed, and how many more.
 fn places_sentence(p: &Places, kind: &str) -> Sentence {

@@ -59,6 +59,13 @@ impl Sentence {
         self.say_with(|data| data.to_string())
     }
 
+    /// The sentence in the page's language, its data marked as the page's error sentences mark
+    /// their values (`present::errors::pieces` finds them; Fluent puts the same isolates around
+    /// a placeable): the page shows them apart, never translated.
+    pub fn say_marked(&self) -> String {
+        self.say_with(|data| format!("\u{2068}{data}\u{2069}"))
+    }
+
     /// The sentence in the page's language, each [`Value::Data`] written as `data` makes it
     /// (the page marks them apart, so that they are never translated).
     pub fn say_with(&self, data: impl Fn(&str) -> String + Copy) -> String {
@@ -101,10 +108,13 @@ mod tests {
              more): short rows were filled with NULL, and fields past the header went into \
              extra columns, so nothing was dropped."
         );
-        let named = Sentence::new("open-import-booleans").data("column", "paid");
+        let named = Sentence::new("open-import-booleans")
+            .data("column", "paid")
+            .data("booleans", "true/false")
+            .data("stored", "1/0");
         assert_eq!(
             named.say_with(|d| format!("<{d}>")),
-            "<paid> holds true/false, stored as 1/0."
+            "<paid> holds <true/false>, stored as <1/0>."
         );
     }
 }

@@ -8,6 +8,7 @@
 
 use super::{Example, GoldenQuestion, Knowledge, Note, Problem, Term};
 use crate::engine::hidden::Hidden;
+use crate::tr;
 
 impl Knowledge {
     /// The knowledge without the pieces that name something `hidden` hides, and what was left
@@ -23,12 +24,13 @@ impl Knowledge {
             .map(String::as_str)
             .collect();
         let mut problems = Vec::new();
-        let mut left_out = |texts: &[&str], subject: String, source| {
+        // The subject is said only of what is left out.
+        let mut left_out = |texts: &[&str], subject: &dyn Fn() -> String, source| {
             let name = texts.iter().find_map(|text| named(text, &names))?;
             problems.push(Problem {
                 source,
-                subject,
-                message: format!("names {name}, which is hidden from the model: not sent"),
+                subject: subject(),
+                message: tr!("notes-problem-names-hidden", name = name),
             });
             Some(())
         };
@@ -36,9 +38,14 @@ impl Knowledge {
             .notes
             .into_iter()
             .filter(|note| {
-                let (subject, on) = match &note.column {
-                    Some(column) => (format!("note on {}.{column}", note.table), column),
-                    None => (format!("note on {}", note.table), &note.table),
+                let on = note.column.as_ref().unwrap_or(&note.table);
+                let subject = || match &note.column {
+                    Some(column) => tr!(
+                        "notes-problem-note-on-column",
+                        table = &note.table,
+                        column = column
+                    ),
+                    None => tr!("notes-problem-note-on-table", table = &note.table),
                 };
                 let on_hidden = hidden.hides_table(&note.table)
                     || note
@@ -51,23 +58,23 @@ impl Knowledge {
                 } else {
                     vec![note.text.as_str()]
                 };
-                left_out(&texts, subject, note.source).is_none()
+                left_out(&texts, &subject, note.source).is_none()
             })
             .collect();
         let glossary: Vec<Term> = self
             .glossary
             .into_iter()
             .filter(|t| {
-                let subject = format!("glossary term \"{}\"", t.term);
-                left_out(&[&t.term, &t.meaning], subject, t.source).is_none()
+                let subject = || tr!("notes-problem-term", term = &t.term);
+                left_out(&[&t.term, &t.meaning], &subject, t.source).is_none()
             })
             .collect();
         let examples: Vec<Example> = self
             .examples
             .into_iter()
             .filter(|e| {
-                let subject = format!("example \"{}\"", e.question);
-                left_out(&[&e.question, &e.sql], subject, e.source).is_none()
+                let subject = || tr!("notes-problem-example", question = &e.question);
+                left_out(&[&e.question, &e.sql], &subject, e.source).is_none()
             })
             .collect();
         // Golden questions are never shown to the model; the golden run asks them of the

@@ -60,7 +60,8 @@ pub enum Source {
 }
 
 impl Source {
-    /// As the page shows it: "from the schema".
+    /// As the native tools and logs say it, in English ("schema comment"); the page says it
+    /// in its language (`notes-source-*` in the catalogues).
     pub fn label(self) -> &'static str {
         match self {
             Source::Schema => "schema comment",
@@ -150,7 +151,9 @@ impl Knowledge {
 }
 
 /// Something wrong with a piece of knowledge, reported to the person; the piece is dropped or
-/// cut, never trusted as it was.
+/// cut, never trusted as it was. Its subject and message are said in the page's language
+/// (English natively) when it is made; it is shown on the page and written by the native
+/// tools, never told to the model.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Problem {
     pub source: Source,
@@ -160,6 +163,8 @@ pub struct Problem {
     pub message: String,
 }
 
+/// For the native tools and logs; the page joins the parts in its language
+/// (`notes-problem-line`).
 impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(

@@ -16,6 +16,7 @@ use super::limits::LIMITS;
 use super::{Example, GoldenQuestion, Knowledge, Note, Problem, Source, Term};
 use crate::engine::{query, Database, DbError, QueryLimits, Value};
 use crate::sql::{ident, quote_literal};
+use crate::tr;
 
 /// What one knowledge table must and may have.
 struct Shape {
@@ -155,9 +156,7 @@ fn also_accepted(cell: &str) -> Result<Vec<String>, String> {
     if !cell.starts_with('[') {
         return Ok(vec![cell.to_string()]);
     }
-    serde_json::from_str::<Vec<String>>(cell).map_err(|_| {
-        "also_accepted starts with [ but is not a JSON list of SQL texts: ignored".to_string()
-    })
+    serde_json::from_str::<Vec<String>>(cell).map_err(|_| tr!("notes-problem-also-not-list"))
 }
 
 /// The knowledge tables present, as the file spells them.
@@ -191,13 +190,17 @@ impl Row {
     fn problem(&self, message: String) -> Problem {
         Problem {
             source: Source::Database,
-            subject: format!("row {} of {}", self.number, self.table),
+            subject: tr!(
+                "notes-problem-row",
+                number = self.number,
+                table = &self.table
+            ),
             message,
         }
     }
 
     fn missing(&self) -> Problem {
-        self.problem("a required value is NULL or empty: skipped".into())
+        self.problem(tr!("notes-problem-required-missing"))
     }
 }
 
@@ -211,24 +214,25 @@ async fn read_rows<D: Database + ?Sized>(
 ) -> Result<Vec<Row>, DbError> {
     let problem = |message: String| Problem {
         source: Source::Database,
-        subject: format!("table {table}"),
+        subject: tr!("notes-problem-table", table = table),
         message,
     };
     let present = match column_names(db, table).await {
         Ok(names) => names,
         Err(error) if is_fatal(&error) => return Err(error),
         Err(error) => {
-            problems.push(problem(format!("cannot be read ({error}): skipped")));
+            problems.push(problem(unreadable(&error)));
             return Ok(Vec::new());
         }
     };
     let has = |column: &str| present.iter().any(|p| p.eq_ignore_ascii_case(column));
     let missing: Vec<&str> = shape.required.iter().copied().filter(|c| !has(c)).collect();
     if !missing.is_empty() {
-        problems.push(problem(format!(
-            "has no column {} (it needs {}): skipped",
-            missing.join(", "),
-            shape.required.join(", ")
+        let separator = tr!("notes-list-separator");
+        problems.push(problem(tr!(
+            "notes-problem-missing-columns",
+            missing = missing.join(separator.as_str()),
+            required = shape.required.join(separator.as_str())
         )));
         return Ok(Vec::new());
     }
@@ -243,14 +247,16 @@ async fn read_rows<D: Database + ?Sized>(
         Ok(result) => result,
         Err(error) if is_fatal(&error) => return Err(error),
         Err(error) => {
-            problems.push(problem(format!("cannot be read ({error}): skipped")));
+            problems.push(problem(unreadable(&error)));
             return Ok(Vec::new());
         }
     };
     if result.truncated {
-        problems.push(problem(format!(
-            "has {} rows; the first {} are read",
-            result.total_rows, shape.rows
+        // A count as `Display` wrote it (not grouped): the English stays the same.
+        problems.push(problem(tr!(
+            "notes-problem-rows-capped",
+            rows = result.total_rows.to_string(),
+            limit = shape.rows
         )));
     }
     let mut rows = Vec::new();
@@ -329,7 +335,9 @@ fn decode_row(
             }
             (Value::Text(kind), _) if kind == "null" => row.values.push(None),
             (Value::Text(kind), _) => {
-                wrong.get_or_insert(format!("{column} is a {kind}, not text: skipped"));
+                wrong.get_or_insert_with(|| {
+                    tr!("notes-problem-not-text", column = *column, kind = kind)
+                });
                 row.values.push(None);
             }
             _ => row.values.push(None),
@@ -339,6 +347,12 @@ fn decode_row(
         Some(why) => Err(row.problem(why)),
         None => Ok(row),
     }
+}
+
+/// A knowledge table the database could not read: its error as the engine says it (English,
+/// as the model and the logs read it).
+fn unreadable(error: &DbError) -> String {
+    tr!("notes-problem-table-unreadable", error = error.to_string())
 }
 
 fn limits(max_rows: usize) -> QueryLimits {

@@ -2,37 +2,42 @@
 //! pays beside the question box, why the endpoint cannot be used, and, when one of its limits
 //! has run out, which one and when it comes back, in the reader's own time, in one sentence.
 
-use crate::count::plural;
 use crate::llm::ProxyRefusal;
 use crate::settings::demo_endpoint::DemoCard;
+use crate::tr;
 
 /// "Questions here are answered by gpt-4.1-mini, paid for by the Music docs · 47 model calls
 /// left today".
 pub fn answered_by(card: &DemoCard) -> String {
-    let left = match card.left_today {
-        Some(0) => " · no model calls left today".to_string(),
-        Some(n) => format!(" · {} left today", plural(n, "model call", "model calls")),
-        None => String::new(),
-    };
-    format!(
-        "Questions here are answered by {}, paid for by {}{left}",
-        card.model, card.paid_by
-    )
+    let (model, paid_by) = (card.model.as_str(), card.paid_by.as_str());
+    match card.left_today {
+        Some(left) => tr!(
+            "settings-demo-answered-by-left",
+            model = model,
+            paid_by = paid_by,
+            left = left
+        ),
+        None => tr!(
+            "settings-demo-answered-by",
+            model = model,
+            paid_by = paid_by
+        ),
+    }
 }
 
 /// Why the endpoint cannot answer, and what the reader can do instead.
 pub fn unreachable(why: &str, has_recording: bool) -> String {
-    let instead = if has_recording {
-        "watch the recorded conversation, or use your own model (Settings)"
+    if has_recording {
+        tr!("settings-demo-unreachable-recording", why = why)
     } else {
-        "use your own model (Settings)"
-    };
-    format!("This demo's endpoint could not be reached ({why}): {instead}.")
+        tr!("settings-demo-unreachable", why = why)
+    }
 }
 
 /// The line when the reader chose their own model in Settings during the visit.
-pub const READERS_OWN_MODEL: &str =
-    "You chose a model in Settings: your questions go to it, not to this demo's endpoint.";
+pub fn readers_own_model() -> String {
+    tr!("settings-demo-readers-own")
+}
 
 /// The one sentence for a limit that ran out: which, and when it comes back. `now_ms` is the
 /// time now (ms since 1970, UTC); `local_offset_min` gives the reader's offset from UTC
@@ -49,25 +54,15 @@ pub fn limit_sentence(
         .or_else(|| refusal.retry_after_s.map(|s| now_ms + s as f64 * 1000.0));
     let when = match back_at {
         Some(at) => local_time_phrase(at, now_ms, &local_offset_min),
-        None => "later".to_string(),
+        None => tr!("settings-demo-when-later"),
     };
     match refusal.reason.as_str() {
-        "reader_burst" => format!(
-            "You have asked this demo many questions in a short time: it answers again {when}."
-        ),
-        "reader_per_day" => format!(
-            "You have asked all the questions this demo answers for one reader a day: more come {when}."
-        ),
-        "demo_requests_per_day" => format!(
-            "This demo has answered all the questions its author pays for in a day: more come {when}."
-        ),
-        "demo_tokens_per_day" => format!(
-            "This demo has used all the model time its author pays for in a day: more comes {when}."
-        ),
-        "global_tokens_per_day" => format!(
-            "The author's model budget for all their demos is used up for today: more comes {when}."
-        ),
-        other => format!("This demo's endpoint has reached its limit ({other}): it answers again {when}."),
+        "reader_burst" => tr!("settings-demo-limit-burst", when = when),
+        "reader_per_day" => tr!("settings-demo-limit-reader-day", when = when),
+        "demo_requests_per_day" => tr!("settings-demo-limit-demo-requests", when = when),
+        "demo_tokens_per_day" => tr!("settings-demo-limit-demo-tokens", when = when),
+        "global_tokens_per_day" => tr!("settings-demo-limit-all-demos", when = when),
+        other => tr!("settings-demo-limit-other", reason = other, when = when),
     }
 }
 
@@ -84,11 +79,12 @@ fn local_time_phrase(at_ms: f64, now_ms: f64, offset_min: &impl Fn(f64) -> i32) 
         (minute_of_day % 60.0).floor() as i64
     );
     match day(at) - day(now) {
-        i64::MIN..=0 => format!("at {clock} (your time)"),
-        1 => format!("tomorrow at {clock} (your time)"),
+        i64::MIN..=0 => tr!("settings-demo-when-today", clock = clock),
+        1 => tr!("settings-demo-when-tomorrow", clock = clock),
         _ => {
             let (y, m, d) = civil_from_days(day(at));
-            format!("on {y:04}-{m:02}-{d:02} at {clock} (your time)")
+            let date = format!("{y:04}-{m:02}-{d:02}");
+            tr!("settings-demo-when-on", date = date, clock = clock)
         }
     }
 }
@@ -252,5 +248,24 @@ mod tests {
         );
         assert!(!unreachable("offline", false).contains("recorded"));
         assert!(!down.to_lowercase().contains("api key"));
+    }
+
+    /// Breaks when the Japanese sentence and its time phrase no longer join (tried: the に
+    /// dropped from settings-demo-when-tomorrow, which says "明日の 00:00（現地時間）また").
+    #[test]
+    fn in_japanese_the_limit_says_when_in_one_sentence_with_its_particle() {
+        let japanese =
+            crate::i18n::catalogue::Catalogue::parse(include_str!("../../www/i18n/ja.ftl"))
+                .unwrap();
+        crate::i18n::set_language("ja", japanese);
+        let refusal = limit("reader_per_day", Some("2026-12-05T00:00:00Z"), None);
+        let tomorrow = limit_sentence(&refusal, NOW, |_| 0);
+        let unknown = limit_sentence(&limit("reader_burst", None, None), NOW, |_| 0);
+        crate::i18n::set_english();
+        assert!(
+            tomorrow.ends_with("明日の 00:00（現地時間）にまた質問できます。"),
+            "{tomorrow}"
+        );
+        assert!(unknown.ends_with("後ほどまた答えます。"), "{unknown}");
     }
 }

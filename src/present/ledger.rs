@@ -1,13 +1,15 @@
-//! What was sent to the model, and what it cost, as a person reads it: tokens (with what the
-//! provider's cache saved), bytes, how each request ended, and names for downloaded bodies.
+//! What was sent to the model, and what it cost, as a person reads it in the page's language:
+//! tokens (with what the provider's cache saved), bytes, how each request ended, and names for
+//! downloaded bodies; what a database's reads cost, and how it is read.
 
-use crate::count::{grouped, plural};
 use crate::engine::kind::Reads;
+use crate::engine::on_demand::remote::{WholeReason, READ_WHOLE_BELOW_BYTES};
 use crate::engine::ReadStats;
 use crate::llm::ledger::{LedgerTotals, RequestOutcome};
 use crate::llm::Usage;
 use crate::text::cut_chars;
 use crate::text::format_bytes;
+use crate::tr;
 
 /// What one question (asked in the chat, or a golden question of "Check the model") read from
 /// a database that is not in memory: the ledger's "Read from the database".
@@ -25,23 +27,52 @@ pub fn how_read(from: Reads, size: u64, host: Option<&str>) -> Option<String> {
     let size = format_bytes(size);
     match from {
         Reads::InMemory => None,
-        Reads::FilePages => Some(format!("{size}, read on demand from the file")),
-        Reads::RangeRequests => Some(format!(
-            "{size}, read on demand from {} (each read is an HTTP range request)",
-            host.unwrap_or("its server")
+        Reads::FilePages => Some(tr!("ledger-read-on-demand-file", size = size)),
+        Reads::RangeRequests => Some(tr!(
+            "ledger-read-on-demand-server",
+            size = size,
+            host = host_or_its_server(host)
         )),
-        Reads::ServerQueries => Some(format!("{size}, asked through a Datasette server")),
+        Reads::ServerQueries => Some(tr!("ledger-read-through-datasette", size = size)),
     }
+}
+
+/// The status's line for a database of `size` bytes at a web address downloaded whole from
+/// `host` (`WholeReason::note`, in the page's language).
+pub fn downloaded_whole(why: WholeReason, size: u64, host: Option<&str>) -> String {
+    let size = format_bytes(size);
+    let host = host_or_its_server(host);
+    match why {
+        WholeReason::ServerSendsWhole => {
+            tr!(
+                "ledger-downloaded-server-sends-whole",
+                host = host,
+                size = size
+            )
+        }
+        WholeReason::Small => tr!(
+            "ledger-downloaded-small",
+            host = host,
+            size = size,
+            below = (READ_WHOLE_BELOW_BYTES / (1024 * 1024)).to_string()
+        ),
+        WholeReason::Asked => tr!("ledger-downloaded-asked", host = host, size = size),
+    }
+}
+
+/// The server's name, or "its server" when it is not known.
+fn host_or_its_server(host: Option<&str>) -> String {
+    host.map_or_else(|| tr!("ledger-its-server"), str::to_string)
 }
 
 /// "“How many orders?” read 48 KB in 3 HTTP requests from the server", or for a Datasette
 /// server "… read 3 KB in 2 requests to the Datasette server, 140 ms" (the question cut to 80
 /// characters).
 pub fn question_reads_line(q: &QuestionReads) -> String {
-    format!(
-        "“{}” read {}",
-        cut_chars(q.question.trim(), 80),
-        reads_text(q.reads, q.from)
+    tr!(
+        "ledger-question-read",
+        question = cut_chars(q.question.trim(), 80),
+        reads = reads_text(q.reads, q.from)
     )
 }
 
@@ -57,10 +88,10 @@ pub fn question_reads_total(list: &[QuestionReads]) -> String {
                 .iter()
                 .fold(ReadStats::default(), |sum, q| sum + q.reads);
             (!asked.is_empty()).then(|| {
-                format!(
-                    "{} read {}",
-                    plural(asked.len() as u64, "question", "questions"),
-                    reads_text(total, from)
+                tr!(
+                    "ledger-questions-read",
+                    count = asked.len(),
+                    reads = reads_text(total, from)
                 )
             })
         })
@@ -70,24 +101,51 @@ pub fn question_reads_total(list: &[QuestionReads]) -> String {
 
 /// What a database's reads cost, after how a kind reads ([`Reads`]).
 fn reads_text(reads: ReadStats, from: Reads) -> String {
-    let bytes = format_bytes(reads.bytes);
+    let size = format_bytes(reads.bytes);
+    let requests = reads.requests;
     match from {
         // Never recorded: reading memory costs nothing.
-        Reads::InMemory => format!("{bytes} from memory"),
-        Reads::FilePages => format!(
-            "{bytes} in {} from the file",
-            plural(reads.requests, "read", "reads")
-        ),
-        Reads::RangeRequests => format!(
-            "{bytes} in {} from the server",
-            plural(reads.requests, "HTTP request", "HTTP requests")
-        ),
-        Reads::ServerQueries => format!(
-            "{bytes} in {} to the Datasette server, {} ms",
-            plural(reads.requests, "request", "requests"),
-            grouped(reads.waited_ms.unwrap_or(0))
+        Reads::InMemory => tr!("ledger-reads-memory", size = size),
+        Reads::FilePages => tr!("ledger-reads-file", size = size, requests = requests),
+        Reads::RangeRequests => tr!("ledger-reads-server", size = size, requests = requests),
+        Reads::ServerQueries => tr!(
+            "ledger-reads-datasette",
+            size = size,
+            requests = requests,
+            waited = reads.waited_ms.unwrap_or(0)
         ),
     }
+}
+
+/// What a query read, after its time: "read 1.2 MB in 14 reads", or "1 request to the server
+/// (3 KB, 12 ms)" (`ReadStats::phrase`, in the page's language).
+pub fn reads_phrase(reads: ReadStats) -> String {
+    let size = format_bytes(reads.bytes);
+    match reads.waited_ms {
+        Some(ms) => server_requests(reads.requests, size, ms),
+        None => tr!("ledger-query-read", size = size, requests = reads.requests),
+    }
+}
+
+/// The requests a Datasette server was asked since it opened, for the ledger: "Asked of the
+/// Datasette server since it opened: 3 requests to the server (12 KB, 140 ms)."
+pub fn server_asked(reads: ReadStats) -> String {
+    let requests = server_requests(
+        reads.requests,
+        format_bytes(reads.bytes),
+        reads.waited_ms.unwrap_or(0),
+    );
+    tr!("ledger-server-asked", requests = requests)
+}
+
+/// "3 requests to the server (12 KB, 140 ms)".
+fn server_requests(requests: u64, size: String, ms: u64) -> String {
+    tr!(
+        "ledger-server-requests",
+        requests = requests,
+        size = size,
+        waited = format!("{ms} ms")
+    )
 }
 
 /// "1,234 in / 56 out tokens", with "(1,000 cached)" when the provider read part of the prompt
@@ -95,51 +153,63 @@ fn reads_text(reads: ReadStats, from: Reads) -> String {
 pub fn tokens(usage: Usage) -> String {
     let mut cache = Vec::new();
     if usage.cached_input_tokens > 0 {
-        cache.push(format!("{} cached", grouped(usage.cached_input_tokens)));
-    }
-    if usage.cache_write_tokens > 0 {
-        cache.push(format!(
-            "{} written to cache",
-            grouped(usage.cache_write_tokens)
+        cache.push(tr!(
+            "ledger-tokens-cached",
+            count = usage.cached_input_tokens
         ));
     }
-    let cache = if cache.is_empty() {
-        String::new()
+    if usage.cache_write_tokens > 0 {
+        cache.push(tr!(
+            "ledger-tokens-cache-written",
+            count = usage.cache_write_tokens
+        ));
+    }
+    if cache.is_empty() {
+        tr!(
+            "ledger-tokens",
+            input = usage.input_tokens,
+            output = usage.output_tokens
+        )
     } else {
-        format!(" ({})", cache.join(", "))
-    };
-    format!(
-        "{} in{cache} / {} out tokens",
-        grouped(usage.input_tokens),
-        grouped(usage.output_tokens)
-    )
+        tr!(
+            "ledger-tokens-with-cache",
+            input = usage.input_tokens,
+            cache = cache.join(", "),
+            output = usage.output_tokens
+        )
+    }
 }
 
-/// "12,345 bytes", "1 byte".
-pub fn bytes(n: usize) -> String {
-    plural(n as u64, "byte", "bytes")
+/// "12,345 bytes sent".
+pub fn bytes_sent(n: usize) -> String {
+    tr!("ledger-bytes-sent", count = n)
+}
+
+/// "1 byte received".
+pub fn bytes_received(n: usize) -> String {
+    tr!("ledger-bytes-received", count = n)
 }
 
 /// The session's totals in one line: "3 requests · 12,345 bytes sent · 3,210 bytes received ·
 /// 666 in / 24 out tokens".
 pub fn totals_line(totals: &LedgerTotals) -> String {
-    format!(
-        "{} · {} sent · {} received · {}",
-        plural(totals.requests as u64, "request", "requests"),
-        bytes(totals.bytes_sent),
-        bytes(totals.bytes_received),
-        tokens(totals.usage)
-    )
+    [
+        tr!("ledger-requests", count = totals.requests),
+        bytes_sent(totals.bytes_sent),
+        bytes_received(totals.bytes_received),
+        tokens(totals.usage),
+    ]
+    .join(" · ")
 }
 
 /// How a request ended: "200", "HTTP 429", "no answer: …", "stopped", "waiting…".
 pub fn outcome(outcome: &RequestOutcome) -> String {
     match outcome {
-        RequestOutcome::Waiting => "waiting…".to_string(),
+        RequestOutcome::Waiting => tr!("ledger-waiting"),
         RequestOutcome::Answered { status } if (200..300).contains(status) => status.to_string(),
         RequestOutcome::Answered { status } => format!("HTTP {status}"),
-        RequestOutcome::NoAnswer { reason } => format!("no answer: {reason}"),
-        RequestOutcome::Stopped => "stopped before the answer".to_string(),
+        RequestOutcome::NoAnswer { reason } => tr!("ledger-no-answer", reason = reason),
+        RequestOutcome::Stopped => tr!("ledger-stopped"),
     }
 }
 
@@ -313,5 +383,47 @@ mod tests {
             body_file_name(12, Body::Response, "<html>502</html>"),
             "askdb-response-12.txt"
         );
+    }
+
+    /// What a query read says in English what `ReadStats` says, and the status says how a
+    /// database is read as `WholeReason` does. Mutation: `[one]` left out of
+    /// `ledger-query-read` ("1 reads"), or the size bound dropped from `ledger-downloaded-small`.
+    #[test]
+    fn reads_and_downloads_read_as_the_engine_words_them() {
+        for (bytes, requests, waited_ms) in [(200_000, 1, None), (12_000, 3, Some(140))] {
+            let reads = ReadStats {
+                bytes,
+                requests,
+                waited_ms,
+            };
+            assert_eq!(reads_phrase(reads), reads.phrase());
+        }
+        let asked = ReadStats {
+            bytes: 12_000,
+            requests: 3,
+            waited_ms: Some(140),
+        };
+        assert_eq!(
+            server_asked(asked),
+            "Asked of the Datasette server since it opened: 3 requests to the server (12 KB, \
+             140 ms)."
+        );
+        for why in [
+            WholeReason::ServerSendsWhole,
+            WholeReason::Small,
+            WholeReason::Asked,
+        ] {
+            for host in [Some("data.example.org"), None] {
+                assert_eq!(
+                    downloaded_whole(why, 4_915_200, host),
+                    why.note(4_915_200, host.unwrap_or("its server"))
+                );
+            }
+        }
+        assert_eq!(
+            how_read(Reads::RangeRequests, 4_600_000_000, None).as_deref(),
+            Some("4.6 GB, read on demand from its server (each read is an HTTP range request)")
+        );
+        assert_eq!(how_read(Reads::InMemory, 1, None), None);
     }
 }

@@ -1,40 +1,26 @@
-//! Why a database could not be opened, as a person reads it: the engine's error at open
-//! (`DbError`), a header that is not SQLite's (`engine::file_check::HeaderProblem`), a Datasette
-//! server's problem (`DatasetteProblem`). `Display` of these is what the model and the logs
-//! read; these are the page's words, the same in English (the tests hold them to it). What
-//! comes from outside (SQLite's message, a server's, the browser's) goes in as it is.
+//! Why a file or an address could not be opened, where the engine's error (said by
+//! `present::errors`) does not say it in parts: a header that is not SQLite's
+//! (`engine::file_check::HeaderProblem`, which the page checks before the engine does), and why
+//! a text is not a Datasette database's address (`NotAnAddress`). Their `Display` is what the
+//! engine's errors and the tools say; these are the page's words, the same in English (the
+//! tests hold them to it).
 
 use crate::engine::datasette::address::NotAnAddress;
-use crate::engine::datasette::DatasetteProblem;
 use crate::engine::file_check::{HeaderProblem, HEADER_LEN};
-use crate::engine::DbError;
-use crate::present::errors::for_person;
-use crate::present::remote;
+use crate::present::errors::mark;
 use crate::tr;
-
-/// `error`, met while opening a database, for the person who opened it.
-pub fn open_error(error: &DbError) -> String {
-    match error {
-        DbError::Sqlite(message) => tr!("open-db-sqlite", message = message),
-        DbError::Unavailable(why) => tr!("open-db-unavailable", why = why),
-        DbError::NotADatabase(why) => tr!("open-db-not-a-database", why = why),
-        DbError::Unreadable(why) => tr!("open-db-unreadable", why = why),
-        DbError::Crashed {
-            why,
-            reopened: true,
-        } => tr!("open-db-crashed-reopened", why = why),
-        DbError::Crashed { why, .. } => tr!("open-db-crashed", why = why),
-        DbError::Changed(why) => tr!("open-db-changed", why = why),
-        DbError::ReadFailed(why) => tr!("open-db-read-failed", why = why),
-        DbError::Remote(problem) => remote::problem(problem),
-        DbError::Datasette(problem) => datasette(problem),
-        // Met by queries, not opens: said as the console says them.
-        other => for_person(other),
-    }
-}
 
 /// The file's header is not a whole SQLite database's: said as `DbError::NotADatabase` is.
 pub fn not_a_database(problem: HeaderProblem) -> String {
+    said(problem, str::to_string)
+}
+
+/// [`not_a_database`] with its values marked (`present::errors::pieces` finds them).
+pub fn not_a_database_marked(problem: HeaderProblem) -> String {
+    said(problem, mark)
+}
+
+fn said(problem: HeaderProblem, value: impl Fn(&str) -> String) -> String {
     let why = match problem {
         HeaderProblem::Empty => tr!("open-header-empty"),
         HeaderProblem::TooShort { bytes } => tr!(
@@ -43,7 +29,9 @@ pub fn not_a_database(problem: HeaderProblem) -> String {
             least = HEADER_LEN.to_string()
         ),
         HeaderProblem::NotSqlite { text: true } => tr!("open-header-text"),
-        HeaderProblem::NotSqlite { text: false } => tr!("open-header-not-sqlite"),
+        HeaderProblem::NotSqlite { text: false } => {
+            tr!("open-header-not-sqlite", magic = value("SQLite format 3"))
+        }
         HeaderProblem::InvalidPageSize { size } => {
             tr!("open-header-page-size", size = size.to_string())
         }
@@ -58,50 +46,11 @@ pub fn not_a_database(problem: HeaderProblem) -> String {
             page_size = page_size.to_string()
         ),
     };
-    tr!("open-db-not-a-database", why = why)
+    tr!("error-not-a-database", why = why)
 }
 
-/// What a Datasette server's answer (or the address typed for it) was, and what to do.
-pub fn datasette(problem: &DatasetteProblem) -> String {
-    match problem {
-        DatasetteProblem::BadAddress { why } => {
-            tr!("open-datasette-bad-address", why = not_an_address(*why))
-        }
-        DatasetteProblem::Unreachable {
-            server, cors: true, ..
-        } => tr!("open-datasette-no-cors", server = server),
-        DatasetteProblem::Unreachable { server, why, .. } => {
-            tr!("open-datasette-unreachable", server = server, why = why)
-        }
-        DatasetteProblem::TimeLimit { message } => {
-            tr!("open-datasette-time-limit", message = message)
-        }
-        DatasetteProblem::SqlNotAllowed { database, status } => tr!(
-            "open-datasette-sql-not-allowed",
-            database = database,
-            status = status.to_string()
-        ),
-        DatasetteProblem::NoSuchDatabase { database, server } => tr!(
-            "open-datasette-no-such-database",
-            database = database,
-            server = server
-        ),
-        DatasetteProblem::NotDatasette { status, what } => tr!(
-            "open-datasette-not-datasette",
-            status = status.to_string(),
-            what = what
-        ),
-        DatasetteProblem::Redirect { to } => tr!("open-datasette-redirect", to = to),
-        DatasetteProblem::Server { status, message } => tr!(
-            "open-datasette-server",
-            status = status.to_string(),
-            message = message
-        ),
-        DatasetteProblem::Parameter { why } => why.clone(),
-    }
-}
-
-fn not_an_address(why: NotAnAddress) -> String {
+/// Why a text is not the address of a database on a Datasette server, as a clause.
+pub fn not_an_address(why: NotAnAddress) -> String {
     match why {
         NotAnAddress::NoScheme => tr!("open-datasette-no-scheme"),
         NotAnAddress::NotHttp => tr!("open-datasette-not-http"),
@@ -116,37 +65,10 @@ fn not_an_address(why: NotAnAddress) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::datasette::DatasetteAddress;
+    use crate::engine::datasette::{DatasetteAddress, DatasetteProblem};
     use crate::engine::file_check::header_problem;
-    use crate::engine::on_demand::RemoteProblem;
-
-    /// Mutation: a word changed in one of the catalogue's errors at open, or two of them
-    /// swapped (`Crashed`'s two, say): the page's English is the engine's, byte for byte.
-    #[test]
-    fn each_error_at_open_reads_as_the_engine_says_it() {
-        let why = || "out of memory".to_string();
-        let errors = [
-            DbError::Sqlite("file is not a database".into()),
-            DbError::Unavailable(why()),
-            DbError::NotADatabase(why()),
-            DbError::Unreadable(why()),
-            DbError::Crashed {
-                why: why(),
-                reopened: true,
-            },
-            DbError::Crashed {
-                why: why(),
-                reopened: false,
-            },
-            DbError::Changed(why()),
-            DbError::ReadFailed(why()),
-            DbError::Remote(RemoteProblem::NoLength),
-            DbError::NotOpen,
-        ];
-        for error in errors {
-            assert_eq!(open_error(&error), for_person(&error));
-        }
-    }
+    use crate::engine::DbError;
+    use crate::present::errors::{for_person, pieces};
 
     /// Mutation: the text file's sentence and the other's swapped, or a number left out of
     /// a truncated file's.
@@ -170,7 +92,15 @@ mod tests {
         for problem in problems {
             let engine = DbError::NotADatabase(problem.to_string());
             assert_eq!(not_a_database(problem), engine.to_string());
+            let marked = not_a_database_marked(problem);
+            let unmarked: String = pieces(&marked).into_iter().map(|(_, t)| t).collect();
+            assert_eq!(unmarked, engine.to_string());
         }
+        let magic = not_a_database_marked(HeaderProblem::NotSqlite { text: false });
+        assert!(
+            pieces(&magic).contains(&(true, "SQLite format 3")),
+            "{magic:?}"
+        );
         let csv = "id,name,prefecture\n".repeat(10);
         assert_eq!(
             header_problem(csv.as_bytes(), csv.len() as u64),
@@ -178,10 +108,11 @@ mod tests {
         );
     }
 
-    /// Mutation: one of the addresses' reasons, or of the server's problems, reworded.
+    /// Mutation: one of the reasons an address is not a Datasette database's reworded, or two
+    /// of them swapped.
     #[test]
-    fn each_datasette_problem_reads_as_the_engine_says_it() {
-        let mut problems: Vec<DatasetteProblem> = [
+    fn each_reason_an_address_is_not_one_reads_as_the_engine_says_it() {
+        let problems: Vec<DatasetteProblem> = [
             "fixtures",
             "ftp://host/db",
             "https:///db",
@@ -193,51 +124,17 @@ mod tests {
         .iter()
         .map(|text| DatasetteAddress::parse(text).unwrap_err())
         .collect();
-        let server = || "https://data.example.org".to_string();
-        problems.extend([
-            DatasetteProblem::Unreachable {
-                server: server(),
-                why: "Failed to fetch".into(),
-                cors: true,
-            },
-            DatasetteProblem::Unreachable {
-                server: server(),
-                why: "Failed to fetch".into(),
-                cors: false,
-            },
-            DatasetteProblem::TimeLimit {
-                message: "SQL query took too long.".into(),
-            },
-            DatasetteProblem::SqlNotAllowed {
-                database: "fixtures".into(),
-                status: 403,
-            },
-            DatasetteProblem::NoSuchDatabase {
-                database: "fixtures".into(),
-                server: server(),
-            },
-            DatasetteProblem::NotDatasette {
-                status: 200,
-                what: "HTML".into(),
-            },
-            DatasetteProblem::Redirect {
-                to: "https://elsewhere.example.org/".into(),
-            },
-            DatasetteProblem::Server {
-                status: 500,
-                message: "Internal error".into(),
-            },
-            DatasetteProblem::Parameter {
-                why: "a blob".into(),
-            },
-        ]);
-        let addresses: Vec<_> = problems
-            .iter()
-            .filter(|p| matches!(p, DatasetteProblem::BadAddress { .. }))
-            .collect();
-        assert_eq!(addresses.len(), 7, "{addresses:?}");
+        let mut reasons = Vec::new();
         for problem in &problems {
-            assert_eq!(datasette(problem), problem.to_string());
+            let DatasetteProblem::BadAddress { why } = problem else {
+                panic!("{problem:?}");
+            };
+            reasons.push(*why);
+            assert_eq!(not_an_address(*why), why.to_string());
+            let error = DbError::Datasette(problem.clone());
+            assert_eq!(for_person(&error), error.to_string());
         }
+        reasons.dedup();
+        assert_eq!(reasons.len(), 7, "{reasons:?}");
     }
 }

@@ -1,50 +1,67 @@
 //! What the value index holds (`search::values::Coverage`), as a person reads it: in the
 //! page's status beside the database, and in a question's transcript.
 
+use crate::agent::selection::values::{NO_ROWS_PLANNED, NO_STATISTICS, STATISTICS_UNREADABLE};
+use crate::agent::selection::ON_A_SERVER;
 use crate::search::values::{Coverage, Cut, Scanned, ASSUMED_BYTES_PER_SEEK};
 use crate::text::format_bytes;
+use crate::tr;
 
 /// What the value index holds and what was not read, in the sentence a person reads.
 pub fn coverage(coverage: &Coverage) -> String {
+    let sentence = tr!("count-values-sentence", clause = clause(coverage));
+    let mut unreadable = Vec::new();
+    scanned(coverage, &mut |scanned| {
+        unreadable.extend(&scanned.unreadable)
+    });
+    if unreadable.is_empty() {
+        return sentence;
+    }
+    let each: Vec<String> = unreadable
+        .iter()
+        .map(|u| {
+            tr!(
+                "count-values-unreadable-table",
+                table = &u.table,
+                why = &u.why
+            )
+        })
+        .collect();
+    tr!(
+        "count-values-not-read",
+        sentence = sentence,
+        tables = each.join("; ")
+    )
+}
+
+/// What was indexed, as a clause without its full stop (a bound that cut a build short goes on
+/// from it).
+fn clause(coverage: &Coverage) -> String {
     match coverage {
-        Coverage::NotBuilt => "No values indexed yet.".to_string(),
-        Coverage::Skipped(why) => format!("No values indexed: {why}."),
+        Coverage::NotBuilt => tr!("count-values-not-built"),
+        Coverage::Skipped(why) => tr!("count-values-skipped", why = skip_reason(why)),
         Coverage::CutShort {
             by,
             at,
             left,
             before,
-        } => {
-            let before = self::coverage(before);
-            let (read, unreadable) = before
-                .split_once(". Not read: ")
-                .map_or((before.trim_end_matches('.'), None), |(read, rest)| {
-                    (read, Some(rest))
-                });
-            let mut sentence = format!(
-                "{read}; then {} stopped it at {at} ({} not read).",
-                phrase(by),
-                plural(*left, "more")
-            );
-            if let Some(unreadable) = unreadable {
-                sentence.push_str(" Not read: ");
-                sentence.push_str(unreadable);
-            }
-            sentence
-        }
-        Coverage::Full(scanned) => {
-            format!("{}, every row read.{}", counts(scanned), failures(scanned))
-        }
+        } => tr!(
+            "count-values-cut-short",
+            clause = clause(before),
+            bound = bound(by),
+            at = at,
+            left = *left
+        ),
+        Coverage::Full(scanned) => tr!("count-values-full", counts = counts(scanned)),
         Coverage::Sampled {
             rows_per_table,
             sampled,
             scanned,
-        } => format!(
-            "{}; of {} only the first {} rows were read.{}",
-            counts(scanned),
-            names_in_short(sampled),
-            crate::text::grouped(*rows_per_table),
-            failures(scanned)
+        } => tr!(
+            "count-values-sampled",
+            counts = counts(scanned),
+            tables = names_in_short(sampled),
+            rows = *rows_per_table
         ),
         Coverage::IndexedOnly {
             seeks,
@@ -52,74 +69,98 @@ pub fn coverage(coverage: &Coverage) -> String {
             scanned,
         } => {
             let read = match bytes_read {
-                Some(bytes) => format!("{} read", format_bytes(*bytes)),
-                None => "the database does not report its reads".to_string(),
+                Some(bytes) => tr!("count-values-bytes-read", size = format_bytes(*bytes)),
+                None => tr!("count-values-reads-unreported"),
             };
-            format!(
-                "{} from the columns that lead an index and that SQLite's statistics \
-                     (sqlite_stat1) say hold few values, by {} of their index ({read}).{}",
-                counts(scanned),
-                plural(*seeks as usize, "seek"),
-                failures(scanned)
+            tr!(
+                "count-values-indexed-only",
+                counts = counts(scanned),
+                seeks = *seeks,
+                read = read
             )
         }
     }
 }
 
+/// The tables (or `table.column`s) a build read, in the order it read them.
+fn scanned<'a>(coverage: &'a Coverage, each: &mut impl FnMut(&'a Scanned)) {
+    match coverage {
+        Coverage::NotBuilt | Coverage::Skipped(_) => {}
+        Coverage::CutShort { before, .. } => scanned(before, each),
+        Coverage::Full(scanned)
+        | Coverage::Sampled { scanned, .. }
+        | Coverage::IndexedOnly { scanned, .. } => each(scanned),
+    }
+}
+
+/// Why a build was skipped: the reasons `agent::selection` gives, in the page's language; any
+/// other as it was given.
+fn skip_reason(why: &str) -> String {
+    match why {
+        ON_A_SERVER => tr!("count-values-skip-datasette"),
+        NO_STATISTICS => tr!("count-values-skip-no-statistics"),
+        NO_ROWS_PLANNED => tr!("count-values-skip-no-rows"),
+        _ => match why
+            .strip_prefix(STATISTICS_UNREADABLE)
+            .and_then(|rest| rest.strip_prefix(" ("))
+            .and_then(|rest| rest.strip_suffix(')'))
+        {
+            Some(error) => tr!("count-values-skip-statistics-unreadable", error = error),
+            None => why.to_string(),
+        },
+    }
+}
+
 /// The bound that stopped a build, as a phrase.
-fn phrase(cut: &Cut) -> String {
+fn bound(cut: &Cut) -> String {
     match cut {
-        Cut::Time { ms } => format!("the time bound of {ms} ms"),
+        Cut::Time { ms } => tr!("count-values-bound-time", ms = ms.to_string()),
         Cut::IndexBytes { bytes } => {
-            format!("the index's size bound of {}", format_bytes(*bytes as u64))
+            tr!(
+                "count-values-bound-index-size",
+                size = format_bytes(*bytes as u64)
+            )
         }
-        Cut::ReadBytes { bytes } => format!("the read budget of {}", format_bytes(*bytes)),
-        Cut::Seeks { seeks } => format!(
-            "the read budget, counted as {seeks} seeks of {ASSUMED_BYTES_PER_SEEK} bytes \
-                 each (the database does not report its reads),"
+        Cut::ReadBytes { bytes } => {
+            tr!(
+                "count-values-bound-read-budget",
+                size = format_bytes(*bytes)
+            )
+        }
+        Cut::Seeks { seeks } => tr!(
+            "count-values-bound-seeks",
+            seeks = seeks.to_string(),
+            bytes = ASSUMED_BYTES_PER_SEEK.to_string()
         ),
     }
 }
 
-/// "12 values of 3 columns in 2 tables indexed".
+/// "12 values of 3 columns in 2 tables" (indexed).
 fn counts(scanned: &Scanned) -> String {
-    format!(
-        "{} of {} in {} indexed",
-        plural(scanned.values, "value"),
-        plural(scanned.columns, "column"),
-        plural(scanned.tables, "table")
+    tr!(
+        "count-values-counts",
+        values = scanned.values,
+        columns = scanned.columns,
+        tables = scanned.tables
     )
-}
-
-/// " Not read: gone (why)." or nothing.
-fn failures(scanned: &Scanned) -> String {
-    if scanned.unreadable.is_empty() {
-        return String::new();
-    }
-    let each: Vec<String> = scanned
-        .unreadable
-        .iter()
-        .map(|u| format!("{} ({})", u.table, u.why))
-        .collect();
-    format!(" Not read: {}.", each.join("; "))
-}
-
-fn plural(n: usize, word: &str) -> String {
-    let n = crate::text::grouped(n as u64);
-    match (n.as_str(), word) {
-        ("1", _) | (_, "more") => format!("{n} {word}"),
-        _ => format!("{n} {word}s"),
-    }
 }
 
 /// "a, b, c and 4 more".
 fn names_in_short(names: &[String]) -> String {
     const SHOWN: usize = 3;
     match names.len() {
-        0 => "no table".to_string(),
+        0 => tr!("count-values-no-table"),
         1 => names[0].clone(),
-        n if n <= SHOWN => format!("{} and {}", names[..n - 1].join(", "), names[n - 1]),
-        n => format!("{} and {} more", names[..SHOWN].join(", "), n - SHOWN),
+        n if n <= SHOWN => tr!(
+            "count-values-names",
+            names = names[..n - 1].join(", "),
+            last = &names[n - 1]
+        ),
+        n => tr!(
+            "count-values-names-and-more",
+            names = names[..SHOWN].join(", "),
+            more = (n - SHOWN).to_string()
+        ),
     }
 }
 
@@ -184,5 +225,19 @@ mod tests {
             "No values indexed: a Datasette server."
         );
         assert_eq!(coverage(&Coverage::NotBuilt), "No values indexed yet.");
+    }
+
+    /// Each reason `agent::selection` gives for skipping a build has its message, which says
+    /// in English what the agent says. Mutation: a reason's words changed in the agent (or in
+    /// en.ftl) without the other.
+    #[test]
+    fn each_reason_a_build_is_skipped_has_its_message() {
+        let unreadable = format!("{STATISTICS_UNREADABLE} (SQLite error: disk I/O error)");
+        for why in [ON_A_SERVER, NO_STATISTICS, NO_ROWS_PLANNED, &unreadable] {
+            assert_eq!(
+                coverage(&Coverage::Skipped(why.into())),
+                format!("No values indexed: {why}.")
+            );
+        }
     }
 }

@@ -12,6 +12,7 @@ use super::{check_base_url, check_candidates, check_model, ModelSettings};
 use crate::agent::Mode;
 use crate::llm::ProviderKind;
 use crate::text::cut_chars;
+use crate::tr;
 
 /// A value quoted back to the person is cut to this many characters, so that a long address
 /// cannot flood the panel.
@@ -43,10 +44,10 @@ pub fn apply(settings: &mut ModelSettings, params: &[(String, String)]) -> FromA
     if let Some(name) = last("provider") {
         match ProviderKind::named(name) {
             Some(kind) => settings.choose_provider(kind),
-            None => found.ignored.push(format!(
-                "provider \"{}\" is not one of {}",
-                cut_chars(name, SHOWN_CHARS),
-                ProviderKind::ids()
+            None => found.ignored.push(tr!(
+                "settings-address-provider",
+                value = cut_chars(name, SHOWN_CHARS),
+                providers = ProviderKind::ids()
             )),
         }
     }
@@ -54,14 +55,16 @@ pub fn apply(settings: &mut ModelSettings, params: &[(String, String)]) -> FromA
         match check_base_url(url) {
             Ok(url) if url.is_empty() => {}
             Ok(url) => settings.base_url = url,
-            Err(why) => found.ignored.push(format!("base_url: {why}")),
+            Err(why) => found
+                .ignored
+                .push(tr!("settings-address-base-url", why = why)),
         }
     }
     if let Some(model) = last("model") {
         match check_model(model) {
             Ok(model) if model.is_empty() => {}
             Ok(model) => settings.model = model,
-            Err(why) => found.ignored.push(format!("model: {why}")),
+            Err(why) => found.ignored.push(tr!("settings-address-model", why = why)),
         }
     }
     if let Some(mode) = last("mode") {
@@ -69,12 +72,10 @@ pub fn apply(settings: &mut ModelSettings, params: &[(String, String)]) -> FromA
         match mode.trim().to_ascii_lowercase().as_str() {
             "safe" => settings.mode = Mode::Safe,
             "sql" if settings.mode == Mode::Sql => {}
-            "sql" => found.ignored.push(
-                "mode=sql: a link can turn safe mode on, not off; untick it in Settings".into(),
-            ),
-            _ => found.ignored.push(format!(
-                "mode \"{}\" is not safe or sql",
-                cut_chars(mode, SHOWN_CHARS)
+            "sql" => found.ignored.push(tr!("settings-address-mode-sql")),
+            _ => found.ignored.push(tr!(
+                "settings-address-mode",
+                value = cut_chars(mode, SHOWN_CHARS)
             )),
         }
     }
@@ -86,10 +87,10 @@ pub fn apply(settings: &mut ModelSettings, params: &[(String, String)]) -> FromA
             .and_then(|n| check_candidates(n).map_err(|_| ()))
         {
             Ok(n) => settings.candidates = n,
-            Err(()) => found.ignored.push(format!(
-                "candidates \"{}\" is not a whole number from 1 to {}",
-                cut_chars(candidates, SHOWN_CHARS),
-                crate::agent::candidates::MAX_CANDIDATES
+            Err(()) => found.ignored.push(tr!(
+                "settings-address-candidates",
+                value = cut_chars(candidates, SHOWN_CHARS),
+                most = crate::agent::candidates::MAX_CANDIDATES
             )),
         }
     }
@@ -101,15 +102,18 @@ pub fn apply(settings: &mut ModelSettings, params: &[(String, String)]) -> FromA
             .and_then(|n| super::check_read_budget_mb(n).map_err(|_| ()))
         {
             Ok(mb) => settings.read_budget_mb = mb,
-            Err(()) => found.ignored.push(format!(
-                "budget \"{}\" is not a whole number of MB from 0 (no budget) to {}",
-                cut_chars(budget, SHOWN_CHARS),
-                super::READ_BUDGET_RANGE_MB.end()
+            // The largest as a link writes it (no thousands separator).
+            Err(()) => found.ignored.push(tr!(
+                "settings-address-budget",
+                value = cut_chars(budget, SHOWN_CHARS),
+                most = super::READ_BUDGET_RANGE_MB.end().to_string()
             )),
         }
     }
     if let Some(Err(why)) = endpoint(params) {
-        found.ignored.push(format!("endpoint: {why}"));
+        found
+            .ignored
+            .push(tr!("settings-address-endpoint", why = why));
     }
     if let Some(question) = last("q") {
         let question: String = question.trim().chars().take(MAX_QUESTION_CHARS).collect();
@@ -117,11 +121,7 @@ pub fn apply(settings: &mut ModelSettings, params: &[(String, String)]) -> FromA
     }
     found.ignored.extend(presentation(params).1);
     if params.iter().any(|(key, _)| is_key_parameter(key)) {
-        found.ignored.push(
-            "an API key in the address is never used: enter it in Settings (and remove it from \
-             the link)"
-                .into(),
-        );
+        found.ignored.push(tr!("settings-address-key"));
     }
     found
 }
@@ -197,9 +197,9 @@ pub fn presentation(params: &[(String, String)]) -> (Presentation, Vec<String>) 
             // `?embed` alone means yes, as it would in a person's reading.
             "" | "1" | "true" | "yes" => shown.embed = true,
             "0" | "false" | "no" => shown.embed = false,
-            _ => ignored.push(format!(
-                "embed \"{}\" is not 1 or 0",
-                cut_chars(value, SHOWN_CHARS)
+            _ => ignored.push(tr!(
+                "settings-address-embed",
+                value = cut_chars(value, SHOWN_CHARS)
             )),
         }
     }
@@ -211,9 +211,9 @@ pub fn presentation(params: &[(String, String)]) -> (Presentation, Vec<String>) 
             (Some(theme), _) => shown.theme = Some(theme),
             // The default, said out loud.
             (None, "" | "auto" | "system") => shown.theme = None,
-            _ => ignored.push(format!(
-                "theme \"{}\" is not light or dark",
-                cut_chars(value, SHOWN_CHARS)
+            _ => ignored.push(tr!(
+                "settings-address-theme",
+                value = cut_chars(value, SHOWN_CHARS)
             )),
         }
     }
@@ -290,9 +290,9 @@ pub fn check_notes_url(resolved: &str, page_origin: &str) -> Result<(), String> 
     if same_origin || https {
         Ok(())
     } else {
-        Err(format!(
-            "notes \"{}\": a notes file is read from this page's site or from an https address",
-            cut_chars(resolved, SHOWN_CHARS)
+        Err(tr!(
+            "settings-address-notes",
+            value = cut_chars(resolved, SHOWN_CHARS)
         ))
     }
 }

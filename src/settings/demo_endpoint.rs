@@ -7,9 +7,10 @@
 //! visit the questions go to the endpoint with no key ([`visit_settings`]); the reader's own
 //! settings are neither shown nor saved over.
 
-use super::{check_base_url, check_model, ModelSettings};
+use super::{check_model, check_web_address, ModelSettings, NotWebAddress};
 use crate::llm::ProviderKind;
 use crate::text::cut_chars;
+use crate::tr;
 use serde::Deserialize;
 
 /// A card is a few hundred bytes; a larger answer is not read.
@@ -22,10 +23,12 @@ const MAX_NAME_CHARS: usize = 80;
 
 /// The endpoint as given in the address: an absolute http(s) address, else why not.
 pub fn check_endpoint(url: &str) -> Result<String, String> {
-    match check_base_url(url) {
-        Ok(url) if url.is_empty() => Err("the endpoint is empty".into()),
+    match check_web_address(url) {
+        Ok(url) if url.is_empty() => Err(tr!("settings-endpoint-empty")),
         Ok(url) => Ok(url),
-        Err(why) => Err(why.replace("base URL", "endpoint")),
+        Err(NotWebAddress::Unreadable) => Err(tr!("settings-endpoint-not-web")),
+        Err(NotWebAddress::NoScheme) => Err(tr!("settings-endpoint-scheme")),
+        Err(NotWebAddress::NoHost) => Err(tr!("settings-endpoint-no-host")),
     }
 }
 
@@ -60,40 +63,42 @@ impl DemoCard {
     /// Reads the card's JSON, or says what is wrong with it.
     pub fn parse(body: &str) -> Result<DemoCard, String> {
         if body.len() > MAX_CARD_BYTES {
-            return Err(format!(
-                "its card is larger than {} KB",
-                MAX_CARD_BYTES / 1024
-            ));
+            return Err(card_too_large());
         }
-        let card: CardJson = serde_json::from_str(body)
-            .map_err(|_| "its card is not the JSON an askdb-proxy sends".to_string())?;
+        let card: CardJson =
+            serde_json::from_str(body).map_err(|_| tr!("settings-demo-card-not-json"))?;
         if card.askdb_proxy != CARD_FORMAT {
-            return Err(format!(
-                "its card is of format {}, which this page does not read",
-                card.askdb_proxy
+            return Err(tr!(
+                "settings-demo-card-format",
+                format = card.askdb_proxy.to_string()
             ));
         }
         let provider = ProviderKind::named(&card.provider).ok_or_else(|| {
-            format!(
-                "its card names the provider \"{}\", not one of {}",
-                cut_chars(&card.provider, MAX_NAME_CHARS),
-                ProviderKind::ids()
+            tr!(
+                "settings-demo-card-provider",
+                provider = cut_chars(&card.provider, MAX_NAME_CHARS),
+                providers = ProviderKind::ids()
             )
         })?;
         let model = check_model(&card.model)
             .ok()
             .filter(|model| !model.is_empty())
-            .ok_or("its card names no model")?;
+            .ok_or_else(|| tr!("settings-demo-card-no-model"))?;
         Ok(DemoCard {
             demo: one_line(&card.demo, MAX_NAME_CHARS),
             provider,
             model,
             paid_by: Some(one_line(&card.paid_by, MAX_PAID_BY_CHARS))
                 .filter(|who| !who.is_empty())
-                .unwrap_or_else(|| "the author".into()),
+                .unwrap_or_else(|| tr!("settings-demo-paid-by-author")),
             left_today: card.left_today,
         })
     }
+}
+
+/// Why a card is not read: it is larger than [`MAX_CARD_BYTES`].
+pub fn card_too_large() -> String {
+    tr!("settings-demo-card-too-large", kb = MAX_CARD_BYTES / 1024)
 }
 
 /// Plain text on one line, cut to `most` characters.

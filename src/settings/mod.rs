@@ -19,6 +19,7 @@ pub mod server_tokens;
 
 use crate::agent::{AgentConfig, Mode};
 use crate::llm::{EndpointConfig, ProviderKind};
+use crate::tr;
 use serde::{Deserialize, Serialize};
 use std::fmt::Display;
 use std::ops::RangeInclusive;
@@ -90,8 +91,8 @@ pub struct Preset {
     pub provider: ProviderKind,
     pub base_url: &'static str,
     /// An example model name, shown as the model field's placeholder (never filled in: model
-    /// names change faster than this page).
-    pub model_example: &'static str,
+    /// names change faster than this page); `None` where the server lists its own.
+    pub model_example: Option<&'static str>,
 }
 
 /// Servers that speak the OpenAI format at another address.
@@ -100,32 +101,44 @@ pub const OPENAI_COMPATIBLE_PRESETS: [Preset; 3] = [
         label: "Ollama",
         provider: ProviderKind::OpenAi,
         base_url: "http://127.0.0.1:11434/v1",
-        model_example: "qwen2.5-coder:7b",
+        model_example: Some("qwen2.5-coder:7b"),
     },
     Preset {
         label: "LM Studio",
         provider: ProviderKind::OpenAi,
         base_url: "http://127.0.0.1:1234/v1",
-        model_example: "the model id LM Studio shows",
+        model_example: None,
     },
     Preset {
         label: "OpenRouter",
         provider: ProviderKind::OpenAi,
         base_url: "https://openrouter.ai/api/v1",
-        model_example: "openai/gpt-4.1-mini",
+        model_example: Some("openai/gpt-4.1-mini"),
     },
 ];
 
-/// An example model for the current provider and address, for the model field's placeholder:
-/// the preset's at a preset's address, else the provider's own.
-pub fn model_example(settings: &ModelSettings) -> &'static str {
+/// The model field's placeholder for the current provider and address: the preset's example at
+/// a preset's address ("e.g. the model id LM Studio shows" where the server lists its own),
+/// else the provider's own.
+pub fn model_placeholder(settings: &ModelSettings) -> String {
     let url = settings.endpoint_url();
-    match OPENAI_COMPATIBLE_PRESETS
+    let preset = OPENAI_COMPATIBLE_PRESETS
         .iter()
-        .find(|p| p.provider == settings.provider && p.base_url == url)
-    {
-        Some(preset) => preset.model_example,
-        None => settings.provider.descriptor().model_example,
+        .find(|p| p.provider == settings.provider && p.base_url == url);
+    match preset {
+        Some(Preset {
+            model_example: None,
+            label,
+            ..
+        }) => tr!("settings-model-placeholder-listed", server = *label),
+        Some(Preset {
+            model_example: Some(example),
+            ..
+        }) => tr!("settings-model-placeholder", example = *example),
+        None => tr!(
+            "settings-model-placeholder",
+            example = settings.provider.descriptor().model_example
+        ),
     }
 }
 
@@ -209,12 +222,32 @@ impl ModelSettings {
 /// A base URL as typed, if it is an absolute `http(s)` address; else why not. Empty stands for
 /// the provider's own address.
 pub fn check_base_url(url: &str) -> Result<String, String> {
+    check_web_address(url).map_err(|problem| match problem {
+        NotWebAddress::Unreadable => tr!("settings-base-url-not-web"),
+        NotWebAddress::NoScheme => tr!("settings-base-url-scheme"),
+        NotWebAddress::NoHost => tr!("settings-base-url-no-host"),
+    })
+}
+
+/// Why typed text is not an absolute `http(s)` address; each caller names the setting.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum NotWebAddress {
+    /// Too long, or with a blank or a control character in it.
+    Unreadable,
+    /// Not `http://` or `https://`.
+    NoScheme,
+    NoHost,
+}
+
+/// `url` trimmed and without its trailing `/`, when it is an absolute `http(s)` address (empty
+/// stays empty).
+pub(crate) fn check_web_address(url: &str) -> Result<String, NotWebAddress> {
     let url = url.trim();
     if url.is_empty() {
         return Ok(String::new());
     }
     if url.chars().count() > MAX_URL_CHARS || url.chars().any(|c| c.is_control() || c == ' ') {
-        return Err("the base URL is not a web address".into());
+        return Err(NotWebAddress::Unreadable);
     }
     let rest = ["http://", "https://"]
         .iter()
@@ -223,10 +256,10 @@ pub fn check_base_url(url: &str) -> Result<String, String> {
                 .filter(|start| start.eq_ignore_ascii_case(scheme))
                 .map(|_| &url[scheme.len()..])
         })
-        .ok_or("the base URL must start with http:// or https://")?;
+        .ok_or(NotWebAddress::NoScheme)?;
     let host = rest.split(['/', '?', '#']).next().unwrap_or_default();
     if host.is_empty() {
-        return Err("the base URL has no host".into());
+        return Err(NotWebAddress::NoHost);
     }
     Ok(url.trim_end_matches('/').to_string())
 }
@@ -234,7 +267,7 @@ pub fn check_base_url(url: &str) -> Result<String, String> {
 pub fn check_model(model: &str) -> Result<String, String> {
     let model = model.trim();
     if model.chars().count() > MAX_MODEL_CHARS || model.chars().any(char::is_control) {
-        return Err("that is not a model name".into());
+        return Err(tr!("settings-model-invalid"));
     }
     Ok(model.to_string())
 }
@@ -262,7 +295,9 @@ impl ModelSettings {
     }
 }
 
-/// `value` when it lies in `range` (NaN does not), otherwise which values the `what` takes.
+/// `value` when it lies in `range` (NaN does not), otherwise which values the `what` takes (in
+/// English: `askdb-eval` says it of its arguments; the page never shows it, its number inputs
+/// put back the value that stands).
 fn check_in_range<T: PartialOrd + Display>(
     value: T,
     range: &RangeInclusive<T>,
@@ -301,7 +336,12 @@ mod tests {
         settings.choose_preset(&ollama);
         assert_eq!(settings.provider, ProviderKind::OpenAi);
         assert_eq!(settings.base_url, "http://127.0.0.1:11434/v1");
-        assert_eq!(model_example(&settings), "qwen2.5-coder:7b");
+        assert_eq!(model_placeholder(&settings), "e.g. qwen2.5-coder:7b");
+        settings.choose_preset(&OPENAI_COMPATIBLE_PRESETS[1]);
+        assert_eq!(
+            model_placeholder(&settings),
+            "e.g. the model id LM Studio shows"
+        );
         let addresses: Vec<_> = OPENAI_COMPATIBLE_PRESETS
             .iter()
             .map(|p| p.base_url)
@@ -352,7 +392,7 @@ mod tests {
         let mut settings = ModelSettings::default();
         settings.choose_provider(fake);
         assert_eq!(settings.endpoint_url(), "https://fake.invalid/api");
-        assert_eq!(model_example(&settings), "fake-1");
+        assert_eq!(model_placeholder(&settings), "e.g. fake-1");
         // From a link.
         let mut linked = ModelSettings::default();
         let found = address::apply(&mut linked, &[("provider".into(), "fake".into())]);

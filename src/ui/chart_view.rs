@@ -6,6 +6,7 @@
 
 use crate::engine::QueryResult;
 use crate::present::chart::{layout, plan, svg_points, ChartKind, ChartLayout, ChartPlan, SWATCH};
+use crate::tr;
 use leptos::ev;
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -26,7 +27,7 @@ pub fn TableOrChart(result: Arc<QueryResult>, children: Children) -> impl IntoVi
     };
     let chart = StoredValue::new(chart);
     let showing_chart = RwSignal::new(false);
-    let switch_button = move |to_chart: bool, label: &'static str, testid: &'static str| {
+    let switch_button = move |to_chart: bool, label: fn() -> String, testid: &'static str| {
         view! {
             <button
                 class="button small"
@@ -39,9 +40,9 @@ pub fn TableOrChart(result: Arc<QueryResult>, children: Children) -> impl IntoVi
         }
     };
     view! {
-        <div class="view-switch" role="group" aria-label="Show the result as">
-            {switch_button(false, "Table", "show-table")}
-            {switch_button(true, "Chart", "show-chart")}
+        <div class="view-switch" role="group" aria-label=move || tr!("chart-show-as")>
+            {switch_button(false, || tr!("chart-table"), "show-table")}
+            {switch_button(true, || tr!("chart-chart"), "show-chart")}
         </div>
         <div hidden=move || showing_chart.get()>{children()}</div>
         {move || {
@@ -73,14 +74,14 @@ pub fn ChartView(plan: ChartPlan) -> impl IntoView {
     let resize = window_event_listener(ev::resize, move |_| measure());
     on_cleanup(move || resize.remove());
 
-    let description = describe(&plan);
     let plan = StoredValue::new(plan);
     view! {
         <figure class="chart" data-testid="chart" node_ref=container>
             {move || {
                 let width = width.get();
                 let height = if width < NARROW_WIDTH { NARROW_HEIGHT } else { HEIGHT };
-                plan.with_value(|plan| svg(plan, &layout(plan, width, height), &description))
+                // Described here, so that a change of language describes it again.
+                plan.with_value(|plan| svg(plan, &layout(plan, width, height), &describe(plan)))
             }}
         </figure>
     }
@@ -89,11 +90,16 @@ pub fn ChartView(plan: ChartPlan) -> impl IntoView {
 /// "Bar chart of total by category", for people who do not see it.
 fn describe(plan: &ChartPlan) -> String {
     let kind = match plan.kind {
-        ChartKind::Bar => "Bar chart",
-        ChartKind::Line => "Line chart",
+        ChartKind::Bar => "bar",
+        ChartKind::Line => "line",
     };
     let series: Vec<&str> = plan.series.iter().map(|s| s.name.as_str()).collect();
-    format!("{kind} of {} by {}", series.join(", "), plan.label_column)
+    tr!(
+        "chart-description",
+        kind = kind,
+        series = series.join(", "),
+        column = &plan.label_column
+    )
 }
 
 /// The chart as SVG: grid, axes, bars or lines, labels under the x axis, and the legend.
@@ -108,6 +114,8 @@ fn svg(plan: &ChartPlan, chart: &ChartLayout, description: &str) -> impl IntoVie
             viewBox=format!("0 0 {} {}", chart.width, chart.height)
             role="img"
             aria-label=description.to_string()
+            // Its labels, values and names are data.
+            translate="no"
         >
             {grid(chart)}
             <line class="axis" x1=plot.x y1=chart.baseline_y x2=plot.right() y2=chart.baseline_y></line>

@@ -6,7 +6,8 @@ use super::number_input::NumberInput;
 use super::result_table::{QueryOutcome, ResultView};
 use super::task::Task;
 use crate::engine::{query, DbError};
-use crate::present::errors::{after_stop, for_person};
+use crate::present::errors::{after_stop, for_person, for_person_marked};
+use crate::tr;
 use futures::future::{select, Either};
 use leptos::ev;
 use leptos::prelude::*;
@@ -50,10 +51,14 @@ pub fn Console() -> impl IntoView {
             // Stop drops the query (before its result is shown): the engine then terminates
             // its worker at once.
             let result = match select(query, started.stopped.clone()).await {
-                Either::Left((result, _)) => result.map(Arc::new).map_err(|e| for_person(&e)),
-                Either::Right(_stopped) => {
-                    Err(format!("{STOPPED} {}", after_stop(db.after_stop())))
+                Either::Left((result, _)) => {
+                    result.map(Arc::new).map_err(|e| for_person_marked(&e))
                 }
+                Either::Right(_stopped) => Err(format!(
+                    "{} {}",
+                    tr!("console-stopped"),
+                    after_stop(db.after_stop())
+                )),
             };
             outcome.set(Some(result));
         });
@@ -68,12 +73,13 @@ pub fn Console() -> impl IntoView {
 
     view! {
         <section class="panel console" aria-labelledby="console-heading">
-            <h2 id="console-heading">"SQL console"</h2>
+            <h2 id="console-heading">{move || tr!("console-heading")}</h2>
             <textarea
                 id=INPUT_ID
                 class="sql-input"
                 data-testid="sql-input"
-                aria-label="SQL query"
+                aria-label=move || tr!("console-input-label")
+                translate="no"
                 spellcheck="false"
                 autocomplete="off"
                 rows="6"
@@ -89,7 +95,7 @@ pub fn Console() -> impl IntoView {
                     disabled=move || running.get()
                     on:click=move |_| run()
                 >
-                    {move || if running.get() { "Running…" } else { "Run" }}
+                    {move || if running.get() { tr!("console-running") } else { tr!("console-run") }}
                 </button>
                 <button
                     class="button"
@@ -97,18 +103,15 @@ pub fn Console() -> impl IntoView {
                     disabled=move || !running.get()
                     on:click=move |_| stop_query()
                 >
-                    "Stop"
+                    {move || tr!("console-stop")}
                 </button>
-                <span class="hint keys">"Ctrl+Enter runs the query. Only reads are allowed."</span>
+                <span class="hint keys">{move || tr!("console-keys-hint")}</span>
                 <Settings/>
             </div>
         </section>
         <ResultView outcome=outcome running=running/>
     }
 }
-
-/// What the result area says when the person stopped the query.
-const STOPPED: &str = "The query was stopped.";
 
 /// The row cap and the deadline, for the console and for counting rows in the schema.
 #[component]
@@ -117,7 +120,8 @@ fn Settings() -> impl IntoView {
     view! {
         <div class="settings">
             <label>
-                "Row cap "
+                {move || tr!("console-row-cap")}
+                " "
                 <NumberInput
                     testid="setting-row-cap"
                     range=1..=MAX_ROW_CAP
@@ -127,7 +131,8 @@ fn Settings() -> impl IntoView {
                 />
             </label>
             <label>
-                "Deadline "
+                {move || tr!("console-deadline")}
+                " "
                 <NumberInput
                     testid="setting-deadline"
                     range=0.1..=MAX_DEADLINE_S

@@ -5,8 +5,8 @@ use super::app_state;
 use super::intake::{expect_open, start_open, Source};
 use super::state::OpenDatabase;
 use crate::browser::file_handles::{can_pick, pick, Picked};
-use crate::import::Sentence;
-use crate::present::remote::how_read;
+use crate::present::errors::pieces;
+use crate::present::ledger::{downloaded_whole, how_read};
 use crate::text::format_bytes;
 use crate::tr;
 use leptos::ev;
@@ -136,7 +136,7 @@ pub fn Status() -> impl IntoView {
             Some(open) => view! {
                 <p class="status-line">
                     <strong class="db-name" translate="no">{open.name.clone()}</strong>
-                    <span class="db-summary">{summary(&open)}</span>
+                    <span class="db-summary">{open.summary()}</span>
                     {reading(&open).map(|reading| view! {
                         <span class="db-reading" data-testid="db-reading">{marked(reading)}</span>
                     })}
@@ -154,20 +154,16 @@ pub fn Status() -> impl IntoView {
     }
 }
 
-/// "3 tables", "13 tables, 17 views": the data's, without the knowledge tables (`askdb_notes`,
-/// …), which the schema panel names apart.
-fn summary(open: &OpenDatabase) -> String {
-    match open.data_tables_and_views() {
-        (tables, 0) => tr!("open-summary-tables", tables = tables),
-        (tables, views) => tr!("open-summary-tables-views", tables = tables, views = views),
-    }
-}
-
-/// How its bytes are read, when that is not "all of it, from a file here, into memory".
+/// How its bytes are read, when that is not "all of it, from a file here, into memory": "4.6
+/// GB, read on demand" (the person then knows why hiding is refused and a scan is slower), or
+/// why a file at a web address was downloaded whole. The server's name marked as data.
 fn reading(open: &OpenDatabase) -> Option<String> {
-    let reads = open.kind.reads();
     let host = open.host.as_deref().map(mark);
-    how_read(reads, open.size, host.as_deref(), open.downloaded)
+    let host = host.as_deref();
+    let downloaded = open
+        .downloaded
+        .map(|why| downloaded_whole(why, open.size, host));
+    how_read(open.kind.reads(), open.size, host).or(downloaded)
 }
 
 /// The files the person chose with the browser's picker: one with its handle, several to
@@ -208,7 +204,7 @@ fn ImportedLine(name: String) -> impl IntoView {
                 <ul>
                     {imported.sentences.iter().map(|s| {
                         let s = s.clone();
-                        view! { <li>{move || with_data_marked(&s)}</li> }
+                        view! { <li>{move || marked(s.say_marked())}</li> }
                     }).collect_view()}
                 </ul>
             </details>
@@ -219,34 +215,22 @@ fn ImportedLine(name: String) -> impl IntoView {
     }
 }
 
-/// A sentence whose data (names and values from the files) is marked `translate="no"`: they
-/// are not the page's words, and stay as they are in every language.
-fn with_data_marked(sentence: &Sentence) -> impl IntoView {
-    marked(sentence.say_with(mark))
-}
-
-/// Where data begins and ends in a sentence (characters of Unicode's private use area, which
-/// no text of the page has): [`marked`] shows what is between them apart.
-const DATA_BEGINS: char = '\u{E000}';
-const DATA_ENDS: char = '\u{E001}';
-
 /// `data` (a file name, an address, a host) marked as data, to go into a sentence that
-/// [`marked`] shows.
-pub fn mark(data: &str) -> String {
-    format!("{DATA_BEGINS}{data}{DATA_ENDS}")
-}
+/// [`marked`] shows (as `present::errors` marks an error's values).
+pub use crate::present::errors::mark;
 
 /// `said`, its data ([`mark`]) each in a `<span translate="no">`: not the page's words, they
 /// stay as they are in every language (and a browser's translation leaves them alone).
 pub fn marked(said: String) -> impl IntoView {
-    said.split(DATA_BEGINS)
-        .map(|part| match part.split_once(DATA_ENDS) {
-            Some((data, rest)) => view! {
-                <span translate="no">{data.to_string()}</span>
-                {rest.to_string()}
+    pieces(&said)
+        .into_iter()
+        .map(|(data, text)| {
+            let text = text.to_string();
+            if data {
+                view! { <span translate="no">{text}</span> }.into_any()
+            } else {
+                text.into_any()
             }
-            .into_any(),
-            None => part.to_string().into_any(),
         })
         .collect_view()
 }

@@ -11,7 +11,8 @@ use super::app_state;
 use super::intake::{start_open, Source};
 use super::state::AppState;
 use crate::engine::datasette::DatasetteAddress;
-use crate::present::opening::datasette;
+use crate::engine::DbError;
+use crate::present::errors::for_person_marked;
 use crate::tr;
 use leptos::ev;
 use leptos::prelude::*;
@@ -52,10 +53,10 @@ pub fn DatasetteForm() -> impl IntoView {
                 token.set(String::new());
                 start_open(state, state.datasette_source(&typed));
             }
-            Err(why) => problem.set(Some(tr!(
-                "open-datasette-form-problem",
-                why = datasette(&why)
-            ))),
+            Err(why) => {
+                let why = for_person_marked(&DbError::Datasette(why));
+                problem.set(Some(tr!("open-datasette-form-problem", why = why)))
+            }
         }
     };
 
@@ -65,7 +66,9 @@ pub fn DatasetteForm() -> impl IntoView {
             {address_row(state, address)}
             {token_details(state, address, token, remember, problem)}
             {move || problem.get().map(|why| view! {
-                <p class="field-error" role="alert" data-testid="datasette-problem">{why}</p>
+                <p class="field-error" role="alert" data-testid="datasette-problem">
+                    {super::database_panel::marked(why)}
+                </p>
             })}
         </form>
     }

@@ -11,8 +11,9 @@
 //! providers stay in the assistant's chunk (`ui::lazy`).
 
 use crate::browser::{get, read_body, DownloadError};
-use crate::settings::demo_endpoint::{visit_settings, DemoCard, MAX_CARD_BYTES};
+use crate::settings::demo_endpoint::{card_too_large, visit_settings, DemoCard, MAX_CARD_BYTES};
 use crate::settings::ModelSettings;
+use crate::tr;
 use leptos::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
@@ -75,11 +76,7 @@ impl DemoEndpoint {
         }
         Some(match self.card.get_untracked() {
             Card::Read(card) => Ok(visit_settings(own, &card, &self.url.get_value())),
-            Card::Reading => Err(
-                "The demo's endpoint is still being asked which model answers here: ask again \
-                 in a moment."
-                    .into(),
-            ),
+            Card::Reading => Err(tr!("settings-demo-still-asking")),
             Card::Unreachable(why) => Err(crate::present::demo_endpoint::unreachable(
                 &why,
                 crate::ui::the_address().start.replay.is_some(),
@@ -103,19 +100,15 @@ async fn read_card(url: &str) -> Result<DemoCard, String> {
         .await
         .ok()
         .and_then(|text| text.as_string())
-        .ok_or("its card could not be read")?;
+        .ok_or_else(|| tr!("settings-demo-card-unreadable"))?;
     DemoCard::parse(&text)
 }
 
 fn fetch_failure(error: &DownloadError) -> String {
     match error {
-        DownloadError::Unreachable { .. } => {
-            "no answer: you may be offline, or it is down or does not serve this page".into()
-        }
+        DownloadError::Unreachable { .. } => tr!("settings-demo-no-answer"),
         DownloadError::Status { status, .. } => format!("HTTP {status}"),
-        DownloadError::TooLarge { .. } => {
-            format!("its card is larger than {} KB", MAX_CARD_BYTES / 1024)
-        }
+        DownloadError::TooLarge { .. } => card_too_large(),
         DownloadError::Stopped { why } | DownloadError::Browser { why } => why.clone(),
     }
 }

@@ -7,6 +7,7 @@
 
 use super::{app_state, chat, console, database_panel, schema_view};
 use crate::browser::{focus_element, query_string, report_height};
+use crate::tr;
 use leptos::html::Div;
 use leptos::prelude::*;
 
@@ -41,11 +42,11 @@ pub fn CompactPage(opens_from_address: bool) -> impl IntoView {
     view! {
         <div class="app compact" node_ref=page>
             <header class="compact-bar">
-                <span class="brand">"askdb"</span>
+                <span class="brand" translate="no">"askdb"</span>
                 {status}
-                <nav class="compact-actions" aria-label="More of askdb">
-                    <Toggle label="Schema" testid="toggle-schema" controls=SCHEMA_ID open=schema_open/>
-                    <Toggle label="SQL console" testid="toggle-console" controls=CONSOLE_ID open=console_open/>
+                <nav class="compact-actions" aria-label=move || tr!("embed-more")>
+                    <Toggle label=|| tr!("embed-schema") testid="toggle-schema" controls=SCHEMA_ID open=schema_open/>
+                    <Toggle label=|| tr!("embed-console") testid="toggle-console" controls=CONSOLE_ID open=console_open/>
                     <a
                         class="open-full"
                         data-testid="open-full"
@@ -53,7 +54,7 @@ pub fn CompactPage(opens_from_address: bool) -> impl IntoView {
                         target="_blank"
                         rel="noopener"
                     >
-                        "Open in askdb ↗"
+                        {move || tr!("embed-open-full")}
                     </a>
                 </nav>
             </header>
@@ -74,10 +75,10 @@ pub fn CompactPage(opens_from_address: bool) -> impl IntoView {
 }
 
 /// A button that shows and hides the part of the page `controls` names. Without a database
-/// there is nothing to show.
+/// there is nothing to show. `label` says its name in the page's language.
 #[component]
 fn Toggle(
-    label: &'static str,
+    label: fn() -> String,
     testid: &'static str,
     controls: &'static str,
     open: RwSignal<bool>,
@@ -92,7 +93,7 @@ fn Toggle(
             disabled=move || state.open.with(Option::is_none)
             on:click=move |_| open.update(|open| *open = !*open)
         >
-            {label}
+            {move || label()}
         </button>
     }
 }

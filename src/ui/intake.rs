@@ -20,7 +20,7 @@ use crate::engine::on_demand::remote::{DbAddress, WholeReason, WHOLE_DOWNLOAD_LI
 use crate::identify::{identify, DataKind, FileIs, Role, FIRST_BYTES};
 use crate::kept::Reopen;
 use crate::knowledge::LIMITS;
-use crate::present::opening::not_a_database;
+use crate::present::opening::not_a_database_marked;
 use crate::tr;
 use js_sys::Uint8Array;
 use leptos::prelude::*;
@@ -404,7 +404,7 @@ async fn take_in(
             // checks again what it opens.
             if matches!(is, FileIs::Database | FileIs::Unknown) {
                 header_problem(&first, blob.size() as u64)
-                    .map_err(|problem| OpenError::Database(not_a_database(problem)))?;
+                    .map_err(|problem| OpenError::Database(not_a_database_marked(problem)))?;
             }
             is
         }
@@ -425,7 +425,7 @@ async fn take_in(
 
 /// The browser could not read a file: `why`, in its words.
 fn unreadable(why: String) -> String {
-    tr!("open-file-unreadable", why = why)
+    tr!("open-file-unreadable", why = mark(&why))
 }
 
 /// Reads a notes file (small: read whole, one byte past its limit to refuse a larger one).

@@ -47,7 +47,8 @@ pub fn start(params: &[(String, String)], mount: impl FnOnce() + 'static) {
         mount();
         return;
     }
-    leptos::task::spawn_local(async move {
+    // Not Leptos's spawn_local: its executor starts with the mount, below.
+    wasm_bindgen_futures::spawn_local(async move {
         // The ignored `?lang=` is said in the language the page ends up in.
         let ignored = choice.ignored.is_some();
         use_language(choice.tag).await;

@@ -8,10 +8,11 @@ use crate::browser::{save_file, time_of_day};
 use crate::engine::kind::Reads;
 use crate::llm::ledger::{LedgerEntry, RequestOutcome};
 use crate::present::ledger::{
-    body_file_name, bytes, is_failure, outcome, question_reads_line, question_reads_total, tokens,
-    totals_line, Body,
+    body_file_name, bytes_received, bytes_sent, is_failure, outcome, question_reads_line,
+    question_reads_total, server_asked, tokens, totals_line, Body,
 };
 use crate::present::time::elapsed;
+use crate::tr;
 use leptos::prelude::*;
 
 #[component]
@@ -41,19 +42,19 @@ pub fn LedgerPanel() -> impl IntoView {
         (db.kind().reads() == Reads::ServerQueries)
             .then(|| db.total_reads())
             .flatten()
-            .map(|reads| format!("Asked of the Datasette server since it opened: {reads}."))
+            .map(server_asked)
     };
 
     view! {
         <section class="panel ledger" aria-labelledby="ledger-heading" data-testid="ledger">
             <details class="ledger-details">
                 <summary>
-                    <h2 id="ledger-heading">"Sent to the model"</h2>
+                    <h2 id="ledger-heading">{move || tr!("ledger-heading")}</h2>
                     <span class="ledger-totals" data-testid="ledger-totals">
                         {move || {
                             let totals = totals();
                             if totals.requests == 0 {
-                                "nothing yet".to_string()
+                                tr!("ledger-nothing-yet")
                             } else {
                                 totals_line(&totals)
                             }
@@ -63,10 +64,7 @@ pub fn LedgerPanel() -> impl IntoView {
                 {move || server_requests().map(|line| view! {
                     <p class="ledger-server" data-testid="ledger-server">{line}</p>
                 })}
-                <p class="hint">
-                    "Every request this page sent to a model, exactly as it went and as the answer \
-                     came back. Your API key is never recorded here."
-                </p>
+                <p class="hint">{move || tr!("ledger-hint")}</p>
                 <DatabaseReads/>
                 <ol class="ledger-entries">
                     <For
@@ -95,7 +93,7 @@ fn DatabaseReads() -> impl IntoView {
                 .collect::<Vec<_>>();
             view! {
                 <div class="ledger-reads" data-testid="ledger-reads">
-                    <h3>"Read from the database"</h3>
+                    <h3>{move || tr!("ledger-reads-heading")}</h3>
                     <p class="hint" data-testid="ledger-reads-total">{question_reads_total(&list)}</p>
                     <ul>{lines}</ul>
                 </div>
@@ -127,7 +125,7 @@ fn LedgerRow(number: usize) -> impl IntoView {
                     <span class="ledger-number">"#"{number}</span>
                     " "
                     <span class="ledger-summary">{summary}</span>
-                    <span class="ledger-endpoint" data-testid="ledger-endpoint">
+                    <span class="ledger-endpoint" data-testid="ledger-endpoint" translate="no">
                         "POST "{entry.endpoint.clone()}
                     </span>
                 </summary>
@@ -144,8 +142,8 @@ fn summary_line(entry: &LedgerEntry) -> String {
     let mut parts = vec![
         time_of_day(entry.sent_at_ms),
         outcome(&entry.outcome),
-        format!("{} sent", bytes(entry.bytes_sent)),
-        format!("{} received", bytes(entry.bytes_received)),
+        bytes_sent(entry.bytes_sent),
+        bytes_received(entry.bytes_received),
     ];
     if let Some(usage) = entry.usage {
         parts.push(tokens(usage));
@@ -169,10 +167,10 @@ fn bodies(entry: &LedgerEntry) -> impl IntoView {
 }
 
 fn body_view(number: usize, which: Body, text: String) -> impl IntoView {
-    let (label, id) = match which {
-        Body::Request => ("Request body", "ledger-request"),
-        Body::Response => ("Response body", "ledger-response"),
-        Body::Assembled => ("The streamed reply put together", "ledger-assembled"),
+    let (label, id): (fn() -> String, _) = match which {
+        Body::Request => (|| tr!("ledger-request-body"), "ledger-request"),
+        Body::Response => (|| tr!("ledger-response-body"), "ledger-response"),
+        Body::Assembled => (|| tr!("ledger-assembled-body"), "ledger-assembled"),
     };
     let name = body_file_name(number, which, &text);
     let download = {
@@ -195,13 +193,13 @@ fn body_view(number: usize, which: Body, text: String) -> impl IntoView {
                     disabled=empty
                     on:click=download
                 >
-                    "Download"
+                    {move || tr!("ledger-download")}
                 </button>
             </div>
             {if empty {
-                view! { <p class="muted">"(empty)"</p> }.into_any()
+                view! { <p class="muted">{move || tr!("ledger-empty")}</p> }.into_any()
             } else {
-                view! { <pre class="ledger-text" data-testid=id tabindex="0">{text}</pre> }.into_any()
+                view! { <pre class="ledger-text" data-testid=id tabindex="0" translate="no">{text}</pre> }.into_any()
             }}
         </div>
     }

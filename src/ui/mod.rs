@@ -113,7 +113,7 @@ fn FullPage() -> impl IntoView {
     view! {
         <div class="app">
             <header class="app-header">
-                <h1 class="brand">"askdb"</h1>
+                <h1 class="brand" translate="no">"askdb"</h1>
                 <p class="tagline">{move || tr!("page-tagline")}</p>
                 <language::LanguageMenu keeps_choice=true/>
             </header>

@@ -26,7 +26,7 @@ use crate::engine::page::PageDatabase;
 use crate::engine::schema;
 use crate::engine::DbError;
 use crate::kept::Reopen;
-use crate::present::opening::open_error;
+use crate::present::errors::{for_person_marked as open_error, mark};
 use crate::present::remote::{self, whole_download};
 use crate::text::format_bytes;
 use crate::tr;
@@ -149,7 +149,7 @@ pub async fn open_remote(state: AppState, name: &str, url: &str) -> Result<Remot
         fraction: None,
     }));
     let started = OpenSteps::start();
-    let database = |why: String| tr!("open-at-address", address = url, why = why);
+    let database = |why: String| tr!("open-at-address", address = mark(url), why = why);
     let first = first_get(url)
         .await
         .map_err(|problem| refuse(state, url, name, problem))?;
@@ -226,15 +226,15 @@ pub async fn open_remote(state: AppState, name: &str, url: &str) -> Result<Remot
 /// the offer (`engine::on_demand::remote::WholeDownload`), set beside it with what to set on the server.
 fn refuse(state: AppState, url: &str, name: &str, problem: RemoteProblem) -> String {
     let offer = WholeDownload::for_problem(&problem, WHOLE_DOWNLOAD_LIMIT_BYTES);
-    let said = remote::problem(&problem);
+    let said = open_error(&DbError::Remote(problem.clone()));
     let message = match whole_download(&offer, WHOLE_DOWNLOAD_LIMIT_BYTES) {
         Some(offer) => tr!(
             "open-refused-offer",
-            address = url,
+            address = mark(url),
             problem = said,
             offer = offer
         ),
-        None => tr!("open-refused", address = url, problem = said),
+        None => tr!("open-refused", address = mark(url), problem = said),
     };
     if let WholeDownload::Offer { size } = offer {
         state.download_offer.set(Some(DownloadOffer {
@@ -390,16 +390,19 @@ async fn show_database(
 /// What the page says when a download did not end with the whole file.
 fn download_failed(url: &str, error: DownloadError) -> String {
     match error {
-        DownloadError::Unreachable { why } => {
-            tr!("open-download-unreachable", address = url, why = why)
-        }
+        DownloadError::Unreachable { why } => tr!(
+            "open-download-unreachable",
+            address = mark(url),
+            why = mark(&why),
+            header = mark("Access-Control-Allow-Origin")
+        ),
         DownloadError::Status { status, text } => tr!(
             "open-download-status",
-            address = url,
+            address = mark(url),
             status = status.to_string(),
-            text = text
+            text = mark(&text)
         ),
-        DownloadError::Stopped { why } => tr!("open-download-stopped", why = why),
+        DownloadError::Stopped { why } => tr!("open-download-stopped", why = mark(&why)),
         DownloadError::TooLarge { bytes, most } => tr!(
             "open-download-too-large",
             size = format_bytes(bytes),
@@ -413,7 +416,7 @@ fn download_failed(url: &str, error: DownloadError) -> String {
 fn rest_failed(url: &str, error: RestError) -> String {
     match error {
         RestError::Download(error) => download_failed(url, error),
-        RestError::Changed(why) => tr!("open-download-changed", why = why),
+        RestError::Changed(why) => tr!("open-download-changed", why = mark(&why)),
     }
 }
 

@@ -7,10 +7,13 @@
 
 use super::chart_view::TableOrChart;
 use crate::browser::save_file;
-use crate::count::{plural, rows_caption};
+use crate::count::rows_caption_for_person;
 use crate::engine::{QueryResult, Value};
 use crate::present::csv::to_csv;
+use crate::present::errors::pieces;
+use crate::present::ledger::reads_phrase;
 use crate::present::time::elapsed;
+use crate::tr;
 use crate::ui::table_scroll::TableScroll;
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -20,7 +23,8 @@ const CLIP_CHARS: usize = 120;
 /// How many cells are added to the page in one go (see `ResultTable`).
 const CELLS_PER_SLICE: usize = 2_000;
 
-/// A query's result (shared, not copied, by the views that show it), or why it has none.
+/// A query's result (shared, not copied, by the views that show it), or why it has none (its
+/// values may be marked: `present::errors::for_person_marked`).
 pub type QueryOutcome = Result<Arc<QueryResult>, String>;
 
 /// `running` dims the result shown while the next one is on its way (none when not given).
@@ -36,7 +40,7 @@ pub fn ResultView(
     move || {
         let body = match outcome.get()? {
             Err(message) => view! {
-                <p class="sql-error" data-testid=ids.id("sql-error") role="alert">{message}</p>
+                <p class="sql-error" data-testid=ids.id("sql-error") role="alert">{marked(&message)}</p>
             }
             .into_any(),
             Ok(result) => view! { <ResultTable result=result ids=ids/> }.into_any(),
@@ -45,13 +49,29 @@ pub fn ResultView(
             <section
                 class="panel results"
                 class:stale=move || running.get()
-                aria-label="Query result"
+                aria-label=move || tr!("result-label")
                 aria-busy=move || running.get().to_string()
             >
                 {body}
             </section>
         })
     }
+}
+
+/// A sentence whose values (SQLite's message, a name, the SQL it names) may be marked
+/// (`present::errors::for_person_marked`): each value in a span that is not translated.
+fn marked(sentence: &str) -> impl IntoView {
+    pieces(sentence)
+        .into_iter()
+        .map(|(value, text)| {
+            let text = text.to_string();
+            if value {
+                view! { <span translate="no">{text}</span> }.into_any()
+            } else {
+                text.into_any()
+            }
+        })
+        .collect_view()
 }
 
 /// The `data-testid` names of one result view.
@@ -78,7 +98,7 @@ fn ResultTable(result: Arc<QueryResult>, ids: TestIds) -> impl IntoView {
         <span data-testid=ids.id("result-rowcount")>{row_count_text(&result)}</span>
         <span class="muted" data-testid=ids.id("result-elapsed")>{elapsed(result.elapsed_ms)}</span>
         {result.reads.map(|reads| view! {
-            <span class="muted" data-testid=ids.id("result-reads")>{reads.phrase()}</span>
+            <span class="muted" data-testid=ids.id("result-reads")>{reads_phrase(reads)}</span>
         })}
     };
 
@@ -96,9 +116,11 @@ fn ResultTable(result: Arc<QueryResult>, ids: TestIds) -> impl IntoView {
             }
         }
     });
+    let words = Arc::new(CellWords::read());
     let slices = (0..slice_count)
         .map(|index| {
             let result = result.clone();
+            let words = words.clone();
             view! {
                 <Show when=move || { revealed.get() > index }>
                     {
@@ -106,7 +128,7 @@ fn ResultTable(result: Arc<QueryResult>, ids: TestIds) -> impl IntoView {
                         let end = (start + rows_per_slice).min(result.rows.len());
                         result.rows[start..end]
                             .iter()
-                            .map(|row| view! { <tr>{row.iter().map(cell).collect_view()}</tr> })
+                            .map(|row| view! { <tr>{row.iter().map(|value| cell(value, &words)).collect_view()}</tr> })
                             .collect_view()
                     }
                 </Show>
@@ -120,18 +142,19 @@ fn ResultTable(result: Arc<QueryResult>, ids: TestIds) -> impl IntoView {
             <button
                 class="button small"
                 data-testid=ids.id("csv-download")
-                title="The rows shown, as a CSV file (UTF-8)"
+                title=move || tr!("result-csv-title")
                 on:click={
                     let result = result.clone();
                     move |_| download_csv(&to_csv(&result.columns, &result.rows))
                 }
             >
-                "Download CSV"
+                {move || tr!("result-csv-download")}
             </button>
         </div>
         <TableOrChart result=result>
-            <TableScroll label="Result rows" test_id=ids.id("result")>
-                <table>
+            <TableScroll label=Signal::derive(|| tr!("result-rows-label")) test_id=ids.id("result")>
+                // The rows are data: never translated.
+                <table translate="no">
                     <thead>
                         <tr>{header}</tr>
                     </thead>
@@ -144,7 +167,7 @@ fn ResultTable(result: Arc<QueryResult>, ids: TestIds) -> impl IntoView {
 
 /// One cell. Every cell has the same shape (no type-erased views): a table of a thousand wide
 /// rows must render quickly.
-fn cell(value: &Value) -> impl IntoView {
+fn cell(value: &Value, words: &CellWords) -> impl IntoView {
     let mut null_mark = false;
     let mut long_text = None;
     let mut title = None;
@@ -155,7 +178,7 @@ fn cell(value: &Value) -> impl IntoView {
         }
         Value::Integer(_) | Value::Real(_) => ("num", Some(number_text(value))),
         Value::Text(text) if text.is_empty() => {
-            title = Some("empty text");
+            title = Some(words.empty_text.clone());
             ("empty-text", None)
         }
         Value::Text(text) if text.chars().count() > CLIP_CHARS => {
@@ -163,20 +186,29 @@ fn cell(value: &Value) -> impl IntoView {
             ("", None)
         }
         Value::Text(text) => ("", Some(text.clone())),
-        Value::Blob(bytes) => (
-            "blob",
-            Some(format!(
-                "blob, {}",
-                plural(bytes.len() as u64, "byte", "bytes")
-            )),
-        ),
+        Value::Blob(bytes) => ("blob", Some(tr!("result-blob", bytes = bytes.len()))),
     };
     view! {
         <td class=class title=title>
-            {null_mark.then(|| view! { <span class="null-mark" title="NULL (no value)">"NULL"</span> })}
+            {null_mark.then(|| view! { <span class="null-mark" title=words.null_title.clone()>"NULL"</span> })}
             {text}
             {long_text.map(|text| view! { <LongText text=text/> })}
         </td>
+    }
+}
+
+/// What a cell says beside its value, read once for a table (not once for each of its cells).
+struct CellWords {
+    null_title: String,
+    empty_text: String,
+}
+
+impl CellWords {
+    fn read() -> CellWords {
+        CellWords {
+            null_title: tr!("result-null-title"),
+            empty_text: tr!("result-empty-text"),
+        }
     }
 }
 
@@ -196,7 +228,7 @@ fn LongText(text: String) -> impl IntoView {
             aria-expanded=move || whole.get().to_string()
             on:click=move |_| whole.update(|w| *w = !*w)
         >
-            {move || if whole.get() { "show less".to_string() } else { format!("show all {length} characters") }}
+            {move || if whole.get() { tr!("result-show-less") } else { tr!("result-show-all", length = length.to_string()) }}
         </button>
     }
 }
@@ -214,7 +246,7 @@ fn number_text(value: &Value) -> String {
 }
 
 fn row_count_text(result: &QueryResult) -> String {
-    rows_caption(result.rows.len(), !result.truncated, result.total_rows)
+    rows_caption_for_person(result.rows.len(), !result.truncated, result.total_rows)
 }
 
 /// Saves the rows as `result.csv`.

@@ -8,10 +8,11 @@ use super::app_state;
 use super::follow;
 use super::knowledge::{KnowledgeSection, NoteView};
 use super::state::AppState;
-use crate::count::rows;
+use crate::count::rows_for_person;
 use crate::engine::schema::{self, Column, Table};
 use crate::engine::{RowCount, TableKind};
 use crate::knowledge::is_knowledge_table;
+use crate::tr;
 use leptos::prelude::*;
 
 /// Small schemas start unfolded; larger ones start as a list of names.
@@ -31,7 +32,7 @@ pub fn SchemaView(#[prop(optional)] read_only: bool) -> impl IntoView {
         let unfold = tables.len() <= UNFOLD_UP_TO;
         let counting = open.counting;
         let list = if tables.is_empty() {
-            view! { <p class="muted">"This database has no tables."</p> }.into_any()
+            view! { <p class="muted">{move || tr!("schema-no-tables")}</p> }.into_any()
         } else {
             view! {
                 <ul class="schema-tables">
@@ -45,7 +46,7 @@ pub fn SchemaView(#[prop(optional)] read_only: bool) -> impl IntoView {
         };
         Some(view! {
             <section class="panel schema" aria-labelledby="schema-heading">
-                <h2 id="schema-heading">"Schema"</h2>
+                <h2 id="schema-heading">{move || tr!("schema-heading")}</h2>
                 <KnowledgeSection read_only=read_only/>
                 {list}
             </section>
@@ -63,7 +64,8 @@ fn TableEntry(table: Table, unfold: bool, read_only: bool, counting: bool) -> im
         .iter()
         .map(|column| column_entry(state, &table, column, read_only))
         .collect_view();
-    let kind = (table.kind == TableKind::View).then(|| view! { <span class="badge">"view"</span> });
+    let kind = (table.kind == TableKind::View)
+        .then(|| view! { <span class="badge">{move || tr!("schema-badge-view")}</span> });
     let name = table.name.clone();
     let hidden = {
         let name = name.clone();
@@ -73,7 +75,7 @@ fn TableEntry(table: Table, unfold: bool, read_only: bool, counting: bool) -> im
         let name = name.clone();
         Memo::new(move |_| state.assistant.hiding.with(|h| h.leaves_out(&name)))
     };
-    let what = if table.kind == TableKind::View {
+    let kind_name = if table.kind == TableKind::View {
         "view"
     } else {
         "table"
@@ -88,7 +90,7 @@ fn TableEntry(table: Table, unfold: bool, read_only: bool, counting: bool) -> im
         >
             <details open=unfold>
                 <summary>
-                    <span class="table-name">{table.name.clone()}</span>
+                    <span class="table-name" translate="no">{table.name.clone()}</span>
                     {kind}
                     {hidden_badge(hidden)}
                     {left_out_badge(left_out)}
@@ -104,19 +106,16 @@ fn TableEntry(table: Table, unfold: bool, read_only: bool, counting: bool) -> im
                         title=select_all.clone()
                         on:click=move |_| state.sql.set(select_all.clone())
                     >
-                        "Query this table"
+                        {move || tr!("schema-query-table")}
                     </button>
                     <button
                         class="link-button"
                         data-testid="hide-table"
                         aria-pressed=move || hidden.get().to_string()
-                        title=format!(
-                            "The model's queries run on a copy without this {what}; the console \
-                             still sees it"
-                        )
+                        title=move || tr!("hide-table-title", kind = kind_name)
                         on:click=move |_| follow::toggle_hidden(state, &name, None)
                     >
-                        {move || if hidden.get() { "Show to the model" } else { "Hide from the model" }}
+                        {move || if hidden.get() { tr!("hide-table-show") } else { tr!("hide-table-hide") }}
                     </button>
                 </div>
             </details>
@@ -128,7 +127,11 @@ fn TableEntry(table: Table, unfold: bool, read_only: bool, counting: bool) -> im
 fn hidden_badge(hidden: Memo<bool>) -> impl IntoView {
     move || {
         hidden.get().then(|| {
-            view! { <span class="badge hidden-badge" title="hidden from the model">"hidden"</span> }
+            view! {
+                <span class="badge hidden-badge" title=move || tr!("hide-badge-title")>
+                    {move || tr!("hide-badge")}
+                </span>
+            }
         })
     }
 }
@@ -141,9 +144,9 @@ fn left_out_badge(left_out: Memo<bool>) -> impl IntoView {
                 <span
                     class="badge hidden-badge"
                     data-testid="left-out-badge"
-                    title="The model does not see this: it reads something hidden from the model, or askdb's notes"
+                    title=move || tr!("hide-left-out-title")
                 >
-                    "not for the model"
+                    {move || tr!("hide-left-out")}
                 </span>
             }
         })
@@ -152,14 +155,23 @@ fn left_out_badge(left_out: Memo<bool>) -> impl IntoView {
 
 fn column_entry(state: AppState, table: &Table, column: &Column, read_only: bool) -> impl IntoView {
     let note = NoteView::new(&table.name, Some(&column.name), !read_only);
-    let primary = (column.primary_key > 0)
-        .then(|| view! { <span class="badge key" title="primary key">"PK"</span> });
+    let primary = (column.primary_key > 0).then(|| {
+        view! {
+            <span class="badge key" title=move || tr!("schema-primary-key-title")>
+                {move || tr!("schema-primary-key")}
+            </span>
+        }
+    });
     let references = references_of(table, &column.name).map(|target| {
-        view! { <span class="badge fk" title="foreign key">"→ "{target}</span> }
+        view! {
+            <span class="badge fk" title=move || tr!("schema-foreign-key-title")>
+                "→ "<span translate="no">{target}</span>
+            </span>
+        }
     });
     let not_null = column
         .not_null
-        .then(|| view! { <span class="badge quiet">"not null"</span> });
+        .then(|| view! { <span class="badge quiet">{move || tr!("schema-not-null")}</span> });
     let table_hidden = {
         let table_name = table.name.clone();
         Memo::new(move |_| {
@@ -183,10 +195,9 @@ fn column_entry(state: AppState, table: &Table, column: &Column, read_only: bool
     // A view's column cannot be left out of a copy on its own: the view is hidden whole.
     let toggle = (table.kind == TableKind::Table).then(|| {
         let (table_name, column_name) = (table.name.clone(), column.name.clone());
-        let label = format!("{} from the model", column.name);
         move || {
-            let (table_name, column_name, label) =
-                (table_name.clone(), column_name.clone(), label.clone());
+            let (table_name, column_name) = (table_name.clone(), column_name.clone());
+            let label = column_name.clone();
             (!table_hidden.get()).then(|| {
                 view! {
                     <button
@@ -194,11 +205,16 @@ fn column_entry(state: AppState, table: &Table, column: &Column, read_only: bool
                         data-testid="hide-column"
                         aria-pressed=move || column_hidden.get().to_string()
                         aria-label=move || {
-                            format!("{} {label}", if column_hidden.get() { "Show" } else { "Hide" })
+                            let column = label.clone();
+                            if column_hidden.get() {
+                                tr!("hide-column-show-label", column = column)
+                            } else {
+                                tr!("hide-column-hide-label", column = column)
+                            }
                         }
                         on:click=move |_| follow::toggle_hidden(state, &table_name, Some(&column_name))
                     >
-                        {move || if column_hidden.get() { "show" } else { "hide" }}
+                        {move || if column_hidden.get() { tr!("hide-column-show") } else { tr!("hide-column-hide") }}
                     </button>
                 }
             })
@@ -211,8 +227,8 @@ fn column_entry(state: AppState, table: &Table, column: &Column, read_only: bool
             data-name=column.name.clone()
         >
             <span class="column-info">
-                <span class="column-name">{column.name.clone()}</span>
-                <span class="column-type">{column.decl_type.clone()}</span>
+                <span class="column-name" translate="no">{column.name.clone()}</span>
+                <span class="column-type" translate="no">{column.decl_type.clone()}</span>
                 {primary}
                 {references}
                 {not_null}
@@ -260,14 +276,16 @@ impl RowCountView {
         let (kind, shown) = (table.kind, table.row_count);
         let text = move || {
             let (text, exact, title) = match counting.get() {
-                Some(Counting::Done(count)) => (rows(count), true, "counted now".to_string()),
+                Some(Counting::Done(count)) => {
+                    (rows_for_person(count), true, tr!("schema-counted-now"))
+                }
                 Some(Counting::Failed(why)) => (
-                    "could not count".to_string(),
+                    tr!("schema-count-failed"),
                     false,
-                    format!("Counting failed: {why}"),
+                    tr!("schema-count-failed-title", why = why),
                 ),
                 Some(Counting::Running) | None if being_counted && kind == TableKind::Table => {
-                    ("counting…".to_string(), false, String::new())
+                    (tr!("schema-counting"), false, String::new())
                 }
                 Some(Counting::Running) | None => row_count_text(kind, shown),
             };
@@ -299,13 +317,13 @@ impl RowCountView {
                 <button
                     class="link-button"
                     data-testid="count-rows"
-                    title="Counts every row of this table (count(*)): on a large table this reads all of it"
+                    title=move || tr!("schema-count-rows-title")
                     disabled=move || counting.get() == Some(Counting::Running)
                     on:click=count
                 >
                     {move || match counting.get() {
-                        Some(Counting::Running) => "Counting…",
-                        _ => "Count rows",
+                        Some(Counting::Running) => tr!("schema-counting-button"),
+                        _ => tr!("schema-count-rows"),
                     }}
                 </button>
             }
@@ -321,25 +339,22 @@ impl RowCountView {
 /// The count as the panel shows it, whether it is exact, and what it means.
 fn row_count_text(kind: TableKind, count: Option<RowCount>) -> (String, bool, String) {
     match (kind, count) {
-        (_, Some(count @ RowCount::Exact(_))) => (rows(count), true, String::new()),
+        (_, Some(count @ RowCount::Exact(_))) => (rows_for_person(count), true, String::new()),
         (_, Some(count @ RowCount::Estimated(_))) => (
-            format!("{} (estimated)", rows(count)),
+            tr!("schema-rows-estimated", rows = rows_for_person(count)),
             false,
-            "Estimated from SQLite's statistics (sqlite_stat1, written by ANALYZE): it may be \
-             out of date. \"Count rows\" counts them."
-                .into(),
+            tr!("schema-rows-estimated-title"),
         ),
         (_, Some(count)) => (
-            rows(count),
+            rows_for_person(count),
             false,
-            "Counting stopped there, so that opening stays quick. \"Count rows\" counts them all."
-                .into(),
+            tr!("schema-rows-stopped-title"),
         ),
         (TableKind::View, None) => (String::new(), true, String::new()),
         (TableKind::Table, None) => (
-            "rows not counted".into(),
+            tr!("schema-rows-not-counted"),
             false,
-            "Not counted when the database opened. \"Count rows\" counts them.".into(),
+            tr!("schema-rows-not-counted-title"),
         ),
     }
 }

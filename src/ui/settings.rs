@@ -10,14 +10,15 @@ use super::demo_endpoint::DemoEndpoint;
 use super::number_input::NumberInput;
 use crate::agent::Mode;
 use crate::browser::{focus_element, storage, StorageRefused};
-use crate::llm::ProviderKind;
+use crate::llm::{Caching, ProviderKind};
 use crate::settings::keys::KeyRing;
 use crate::settings::readiness::MissingField;
 use crate::settings::{
-    check_base_url, check_model, model_example, ModelSettings, CANDIDATE_RANGE,
+    check_base_url, check_model, model_placeholder, ModelSettings, CANDIDATE_RANGE,
     DEFAULT_READ_BUDGET_MB, KEYS_STORAGE_KEY, OPENAI_COMPATIBLE_PRESETS, READ_BUDGET_RANGE_MB,
     SETTINGS_STORAGE_KEY, STEP_RANGE, TEMPERATURE_RANGE,
 };
+use crate::tr;
 use leptos::ev;
 use leptos::prelude::*;
 
@@ -35,11 +36,12 @@ pub struct ModelChoice {
     /// Whether keys typed now are kept on this device.
     remember: RwSignal<bool>,
     pub panel_open: RwSignal<bool>,
-    /// Address parameters that were not used, and why.
+    /// Address parameters that were not used, and why (said when the page started).
     ignored: RwSignal<Vec<String>>,
-    /// A base URL, temperature or step limit that was typed but not taken, and why.
+    /// A base URL or model that was typed but not taken, and why.
     problem: RwSignal<Option<String>>,
-    storage_error: RwSignal<Option<String>>,
+    /// The browser refused to keep the settings or keys.
+    storage_refused: RwSignal<bool>,
     /// `?endpoint=`: a demo's endpoint that answers with the author's key, until the reader
     /// chooses a model of their own here.
     pub demo: Option<DemoEndpoint>,
@@ -74,7 +76,7 @@ impl ModelChoice {
             panel_open: RwSignal::new(!from_address.ignored.is_empty()),
             ignored: RwSignal::new(from_address.ignored),
             problem: RwSignal::new(None),
-            storage_error: RwSignal::new(None),
+            storage_refused: RwSignal::new(false),
             demo: DemoEndpoint::from_address(),
         };
         (choice, from_address.question)
@@ -193,8 +195,7 @@ impl ModelChoice {
     }
 
     fn report(&self, written: Result<(), StorageRefused>) {
-        self.storage_error
-            .set(written.err().map(|refused| refused.to_string()));
+        self.storage_refused.set(written.is_err());
     }
 }
 
@@ -211,7 +212,7 @@ pub fn SettingsButton() -> impl IntoView {
             aria-expanded=move || choice.panel_open.get().to_string()
             on:click=move |_| choice.panel_open.update(|open| *open = !*open)
         >
-            "Settings"
+            {move || tr!("settings-button")}
         </button>
     }
 }
@@ -234,16 +235,21 @@ pub fn SettingsPanel() -> impl IntoView {
         <section
             id=PANEL_ID
             class="panel settings-panel"
-            aria-label="Model settings"
+            aria-label=move || tr!("settings-panel-label")
             hidden=move || !choice.panel_open.get()
             on:keydown=close_on_escape
         >
-            <h3>"Model"</h3>
+            <h3>{move || tr!("settings-model")}</h3>
             {move || {
                 let ignored = choice.ignored.get();
                 (!ignored.is_empty()).then(|| {
                     let items = ignored.into_iter().map(|why| view! { <li>{why}</li> }).collect_view();
-                    view! { <div class="notice"><p>"From the page address, not used:"</p><ul>{items}</ul></div> }
+                    view! {
+                        <div class="notice">
+                            <p>{move || tr!("settings-address-ignored")}</p>
+                            <ul>{items}</ul>
+                        </div>
+                    }
                 })
             }}
             <DemoEndpointNote/>
@@ -252,17 +258,16 @@ pub fn SettingsPanel() -> impl IntoView {
             <QuestionLimits/>
             <SafeModeField/>
             <p class="hint">
-                {move || format!(
-                    "Each query may run {} (the Deadline beside the SQL console).",
-                    crate::text::format_seconds(state.limits.get().deadline_ms)
+                {move || tr!(
+                    "settings-query-deadline",
+                    deadline = crate::text::format_seconds(state.limits.get().deadline_ms)
                 )}
             </p>
             {move || choice.problem.get().map(|why| view! { <p class="field-error" role="alert">{why}</p> })}
-            {move || choice.storage_error.get().map(|why| view! { <p class="field-error" role="alert">{why}</p> })}
-            <p class="hint">
-                "Settings other than the key are saved in this browser. Questions, schema and \
-                 query results go to the model's address above, and nowhere else."
-            </p>
+            {move || choice.storage_refused.get().then(|| view! {
+                <p class="field-error" role="alert">{move || tr!("settings-storage-refused")}</p>
+            })}
+            <p class="hint">{move || tr!("settings-saved-where")}</p>
         </section>
     }
 }
@@ -275,9 +280,7 @@ fn DemoEndpointNote() -> impl IntoView {
         choice.demo.filter(DemoEndpoint::in_use).map(|_| {
             view! {
                 <p class="notice" data-testid="settings-demo-endpoint">
-                    "This demo's questions go to its own endpoint, with no key of yours. \
-                     Choose a provider, model or key here and your own model answers instead, \
-                     for the rest of this visit."
+                    {move || tr!("settings-demo-endpoint-note")}
                 </p>
             }
         })
@@ -291,9 +294,10 @@ fn ProviderFields() -> impl IntoView {
     let settings = choice.settings;
     let on_base_url = move |event: ev::Event| match check_base_url(&event_target_value(&event)) {
         Ok(url) => choice.edit_model(|s| s.base_url = url),
-        Err(why) => choice.problem.set(Some(format!(
-            "{why}; still using {}",
-            settings.get_untracked().endpoint_url()
+        Err(why) => choice.problem.set(Some(tr!(
+            "settings-base-url-kept",
+            why = why,
+            url = settings.get_untracked().endpoint_url()
         ))),
     };
     let on_model = move |event: ev::Event| match check_model(&event_target_value(&event)) {
@@ -305,7 +309,7 @@ fn ProviderFields() -> impl IntoView {
         .map(|&kind| {
             view! {
                 <option value=kind.id() prop:selected=move || settings.with(|s| s.provider == kind)>
-                    {kind.label()}
+                    {move || provider_label(kind)}
                 </option>
             }
         })
@@ -317,7 +321,8 @@ fn ProviderFields() -> impl IntoView {
                 <button
                     type="button"
                     class="button small"
-                    title=format!("OpenAI format at {}", preset.base_url)
+                    translate="no"
+                    title=move || tr!("settings-preset-title", url = preset.base_url)
                     on:click=move |_| choice.edit_model(|s| s.choose_preset(preset))
                 >
                     {preset.label}
@@ -328,7 +333,7 @@ fn ProviderFields() -> impl IntoView {
 
     view! {
             <div class="field">
-                <label for="provider">"Provider"</label>
+                <label for="provider">{move || tr!("settings-provider")}</label>
                 <select
                     id="provider"
                     data-testid="provider"
@@ -341,18 +346,15 @@ fn ProviderFields() -> impl IntoView {
                     {provider_options}
                 </select>
                 <p class="hint" data-testid="provider-caching">
-                    {move || settings.with(|s| {
-                        let provider = s.provider.descriptor();
-                        provider.caching.explain(provider.label)
-                    })}
+                    {move || settings.with(|s| caching_hint(s.provider))}
                 </p>
             </div>
-            <div class="field presets" role="group" aria-label="Presets for OpenAI-compatible servers">
-                <span class="muted">"OpenAI-compatible: "</span>
+            <div class="field presets" role="group" aria-label=move || tr!("settings-presets-label")>
+                <span class="muted">{move || tr!("settings-presets-lead")}</span>
                 {presets}
             </div>
             <div class="field">
-                <label for="base-url">"Base URL"</label>
+                <label for="base-url">{move || tr!("settings-base-url")}</label>
                 <input
                     id="base-url"
                     type="url"
@@ -364,13 +366,13 @@ fn ProviderFields() -> impl IntoView {
                 />
             </div>
             <div class="field">
-                <label for="model">"Model"</label>
+                <label for="model">{move || tr!("settings-model")}</label>
                 <input
                     id="model"
                     data-testid="model"
                     spellcheck="false"
                     autocomplete="off"
-                    placeholder=move || settings.with(|s| format!("e.g. {}", model_example(s)))
+                    placeholder=move || settings.with(model_placeholder)
                     prop:value=move || settings.with(|s| s.model.clone())
                     on:change=on_model
                 />
@@ -385,14 +387,14 @@ fn KeyField() -> impl IntoView {
     let settings = choice.settings;
     view! {
             <div class="field">
-                <label for="api-key">"API key"</label>
+                <label for="api-key">{move || tr!("settings-api-key")}</label>
                 <input
                     id="api-key"
                     type="password"
                     data-testid="api-key"
                     spellcheck="false"
                     autocomplete="off"
-                    placeholder="not needed for Ollama or LM Studio"
+                    placeholder=move || tr!("settings-api-key-placeholder")
                     prop:value=move || choice.key()
                     on:input=move |event| choice.set_key(&event_target_value(&event))
                 />
@@ -400,12 +402,12 @@ fn KeyField() -> impl IntoView {
                     {move || {
                         let endpoint = settings.with(|s| s.endpoint_url());
                         if choice.remember.get() {
-                            format!("Kept in this browser's storage; sent only to {endpoint}.")
+                            tr!("settings-key-kept-in-browser", endpoint = endpoint)
                         } else {
-                            format!("Kept in this tab's memory only; sent only to {endpoint}.")
+                            tr!("settings-key-kept-in-tab", endpoint = endpoint)
                         }
                     }}
-                    " Each address has its own key."
+                    {move || tr!("settings-key-per-address")}
                 </p>
                 <label class="check">
                     <input
@@ -414,7 +416,7 @@ fn KeyField() -> impl IntoView {
                         prop:checked=move || choice.remember.get()
                         on:change=move |event| choice.set_remember(event_target_checked(&event))
                     />
-                    " Remember on this device"
+                    " "{move || tr!("settings-remember-key")}
                 </label>
                 {move || {
                     (!choice.saved_keys.with(KeyRing::is_empty)).then(|| view! {
@@ -424,7 +426,7 @@ fn KeyField() -> impl IntoView {
                             data-testid="forget-keys"
                             on:click=move |_| choice.forget_saved_keys()
                         >
-                            "Forget saved keys"
+                            {move || tr!("settings-forget-keys")}
                         </button>
                     })
                 }}
@@ -440,7 +442,7 @@ fn QuestionLimits() -> impl IntoView {
     view! {
             <div class="field-row">
                 <label>
-                    "Temperature "
+                    {move || tr!("settings-temperature")}" "
                     <NumberInput
                         testid="temperature"
                         range=TEMPERATURE_RANGE
@@ -450,7 +452,7 @@ fn QuestionLimits() -> impl IntoView {
                     />
                 </label>
                 <label>
-                    "Step limit "
+                    {move || tr!("settings-step-limit")}" "
                     <NumberInput
                         testid="step-limit"
                         range=STEP_RANGE
@@ -459,8 +461,8 @@ fn QuestionLimits() -> impl IntoView {
                         set=move |n| choice.edit(|s| s.max_steps = n)
                     />
                 </label>
-                <label title="Each question is answered this many times, each way on its own; the answer says whether the results agree">
-                    "Candidates "
+                <label title=move || tr!("settings-candidates-title")>
+                    {move || tr!("settings-candidates")}" "
                     <NumberInput
                         testid="candidates"
                         range=CANDIDATE_RANGE
@@ -470,7 +472,7 @@ fn QuestionLimits() -> impl IntoView {
                     />
                 </label>
             </div>
-            <label class="check" title="Off: each reply comes whole, for a server or proxy that cannot stream">
+            <label class="check" title=move || tr!("settings-stream-title")>
                 <input
                     type="checkbox"
                     data-testid="stream-replies"
@@ -480,11 +482,11 @@ fn QuestionLimits() -> impl IntoView {
                         choice.edit(|s| s.stream = stream)
                     }
                 />
-                " Stream replies (show each reply as it is written)"
+                " "{move || tr!("settings-stream")}
             </label>
             <div class="field-row">
-                <label title="What one question may read from a database on a web server (its queries, checks and the answer's re-run); 0: no budget">
-                    "Read budget per question "
+                <label title=move || tr!("settings-read-budget-title")>
+                    {move || tr!("settings-read-budget")}" "
                     <NumberInput
                         testid="read-budget"
                         range=READ_BUDGET_RANGE_MB
@@ -497,12 +499,12 @@ fn QuestionLimits() -> impl IntoView {
             </div>
             <p class="hint">
                 {move || match settings.with(|s| s.read_budget_bytes()) {
-                    Some(bytes) => format!(
-                        "On a database read from a web server, a question stops a query that would read more than {} in all (default {} MB; 0: no budget). ?budget=MB sets it from a link.",
-                        crate::text::format_bytes(bytes),
-                        DEFAULT_READ_BUDGET_MB
+                    Some(bytes) => tr!(
+                        "settings-read-budget-hint",
+                        budget = crate::text::format_bytes(bytes),
+                        default = DEFAULT_READ_BUDGET_MB
                     ),
-                    None => "On a database read from a web server, a question may read as much as it needs (0: no budget).".to_string(),
+                    None => tr!("settings-read-budget-none"),
                 }}
             </p>
     }
@@ -525,12 +527,27 @@ fn SafeModeField() -> impl IntoView {
                             choice.edit(|s| s.mode = mode);
                         }
                     />
-                    " Safe mode: the model cannot write SQL"
+                    " "{move || tr!("settings-safe-mode")}
                 </label>
-                <p class="hint">
-                    "It picks a table, fields, filters and totals from a list made from this \
-                     database; the page writes the SQL, with the values kept apart from it."
-                </p>
+                <p class="hint">{move || tr!("settings-safe-mode-hint")}</p>
             </div>
+    }
+}
+
+/// A provider's name in the panel: OpenAI's says that compatible servers speak its format too;
+/// the others are names.
+fn provider_label(kind: ProviderKind) -> String {
+    match kind {
+        ProviderKind::OpenAi => tr!("settings-provider-openai"),
+        other => other.label().to_string(),
+    }
+}
+
+/// What the provider's prompt caching means for the person.
+fn caching_hint(provider: ProviderKind) -> String {
+    let name = provider_label(provider);
+    match provider.descriptor().caching {
+        Caching::ByItself => tr!("settings-caching-by-itself", provider = name),
+        Caching::Marked => tr!("settings-caching-marked", provider = name),
     }
 }

@@ -16,6 +16,7 @@ use crate::llm::ledger::Ledger;
 use crate::present::ledger::QuestionReads;
 use crate::search::values::ValueIndex;
 use crate::settings::address::PageAddress;
+use crate::tr;
 use leptos::prelude::*;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -107,9 +108,9 @@ impl OpenDatabase {
         data.filter(|t| !is_knowledge_table(&t.name)).count()
     }
 
-    /// Its tables and its views, without the knowledge tables (`askdb_notes`, …), which the
-    /// schema panel names apart.
-    pub fn data_tables_and_views(&self) -> (usize, usize) {
+    /// "3 tables", "13 tables, 17 views": the data's, without the knowledge tables
+    /// (`askdb_notes`, …), which the schema panel names apart.
+    pub fn summary(&self) -> String {
         use crate::engine::TableKind;
         use crate::knowledge::is_knowledge_table;
         let count = |kind| {
@@ -120,7 +121,11 @@ impl OpenDatabase {
                 .filter(|t| !is_knowledge_table(&t.name));
             data.filter(|t| t.kind == kind).count()
         };
-        (count(TableKind::Table), count(TableKind::View))
+        let tables = count(TableKind::Table);
+        match count(TableKind::View) {
+            0 => tr!("count-tables", tables = tables),
+            views => tr!("count-tables-and-views", tables = tables, views = views),
+        }
     }
 }
 
@@ -149,10 +154,10 @@ impl ValueIndexState {
     pub fn line(&self) -> Option<String> {
         match self {
             ValueIndexState::None => None,
-            ValueIndexState::Building => Some("Reading the values a question may name…".into()),
-            ValueIndexState::Ready { index, .. } => Some(format!(
-                "Values a question may name: {}",
-                crate::present::value_index::coverage(index.coverage())
+            ValueIndexState::Building => Some(tr!("count-values-reading")),
+            ValueIndexState::Ready { index, .. } => Some(tr!(
+                "count-values-line",
+                coverage = crate::present::value_index::coverage(index.coverage())
             )),
         }
     }

@@ -7,8 +7,10 @@ use leptos::prelude::*;
 
 #[component]
 pub fn TableScroll(
-    /// What a screen reader names the region.
-    label: &'static str,
+    /// What a screen reader names the region: a message read in the page's language
+    /// (`Signal::derive(|| tr!(…))`, which follows a change of language).
+    #[prop(into)]
+    label: Signal<String>,
     /// The step cards' smaller box.
     #[prop(optional)]
     mini: bool,

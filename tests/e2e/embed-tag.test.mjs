@@ -94,6 +94,8 @@ body.dark { background: #1b1d22; color: #e8e8e8; }
   const pages = {
     'dark.html': hostPage(shopTag(), { bodyClass: 'dark' }),
     'forced.html': hostPage(shopTag('theme="light"'), { bodyClass: 'dark' }),
+    // A Japanese part of a page: the tag inherits its language as HTML says (issue 41).
+    'japanese.html': hostPage(`<div lang="ja">${shopTag()}</div>`),
     'lazy.html': hostPage(`<askdb-demo id="top" db="${askdb.url}/demo/shop.db"></askdb-demo>
 <div class="spacer"></div>
 ${shopTag()}`),
@@ -147,6 +149,17 @@ async function frameBrightness(frame) {
 const frameHeight = (iframe) => iframe.evaluate((element) => element.style.height);
 const contentHeight = (frame) => frame.evaluate(() => Math.ceil(document.querySelector('.app').getBoundingClientRect().height));
 
+test('a tag inside a Japanese part of the page shows askdb in Japanese', async (t) => {
+  const page = await openHost(t, 'japanese.html');
+  const { iframe, frame } = await demoFrame(page, 'shop');
+  assert.equal(new URL(await iframe.getAttribute('src')).searchParams.get('lang'), 'ja');
+  await waitUntil('the frame in Japanese', () => frame.evaluate(() => document.documentElement.lang), (lang) => lang === 'ja');
+  // Positive control: the other pages' tags, inside <html lang="en">, are English.
+  const english = await openHost(t, 'dark.html');
+  const { frame: englishFrame } = await demoFrame(english, 'shop');
+  await waitUntil('the frame in English', () => englishFrame.evaluate(() => document.documentElement.lang), (lang) => lang === 'en');
+});
+
 test('the policy used here is enforced: an inline style on the host page is reported', async (t) => {
   const page = await openHost(t, 'control.html');
   await waitUntil('the violation to be reported', () => page.violations.length, (n) => n > 0);
@@ -163,8 +176,9 @@ test('under a strict host CSP the tag loads askdb, replays with no key, fits its
     db: 'demo/shop.db',
     replay: 'examples/shop.askdb.json',
     q: SHOP_QUESTION,
+    lang: 'en',
     theme: 'dark',
-  }, 'askdb-relative addresses, the question, the host\'s theme');
+  }, 'askdb-relative addresses, the question, the host\'s language and theme');
 
   await waitForOpen(frame, 'shop.db');
   await waitUntil('the replay to finish', () => visibleText(frame, 'replay-state'), (text) => /finished/.test(text ?? ''));

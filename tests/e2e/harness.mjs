@@ -40,9 +40,14 @@ export async function tempDir(label) {
   return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
 }
 
-/** Headless Chromium, as every test starts it. */
-export function launchChromium() {
-  return chromium.launch({
+/**
+ * Headless Chromium, as every test starts it. Its browser contexts block service workers
+ * unless a test asks for them (`serviceWorkers: 'allow'`, offline.test.mjs): the page's own
+ * (src/browser/offline.rs) would otherwise register at every open and download the whole page
+ * again into its cache, about 5.6 MB per context, work that no other test looks at.
+ */
+export async function launchChromium() {
+  const browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: [
       '--no-sandbox',
@@ -53,6 +58,9 @@ export function launchChromium() {
       '--no-first-run',
     ],
   });
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = (options = {}) => newContext({ serviceWorkers: 'block', ...options });
+  return browser;
 }
 
 /**

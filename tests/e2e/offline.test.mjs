@@ -61,7 +61,8 @@ async function pageCopy(t) {
  * for in it: by its pages and by its service worker (Playwright reports both to the context).
  */
 async function newContext(t) {
-  const context = await browser.newContext();
+  // The harness's contexts block service workers; these tests are about the page's own.
+  const context = await browser.newContext({ serviceWorkers: 'allow' });
   t.after(() => context.close());
   context.seen = [];
   context.on('request', (request) => {

@@ -59,27 +59,11 @@ open-recent-storage = This site stores { $usage } here, of the { $quota } this b
 open-remote-offer-sized = It can be downloaded whole instead ({ $size }) and read in this browser's memory.
 open-remote-offer-unsized = It can be downloaded whole instead and read in this browser's memory (its size is not known yet: the download stops past { $limit }).
 open-remote-offer-too-large = At { $size } it is too large to download whole here (at most { $limit }).
-open-remote-unreachable = the server could not be reached ({ $why }): check the address, and that its cross-origin settings (Access-Control-Allow-Origin) let other sites read the file
-open-remote-range-ignored = the server sends the whole file when asked for a part (it ignores the Range header), so the database cannot be read on demand
-open-remote-status-private = the server answered { $status } to a request for the start of the file: check the address and that the file is public
-open-remote-status = the server answered { $status } to a request for the start of the file: check the address
-open-remote-header-hidden = the server answers range requests, but its cross-origin (CORS) settings hide the { $header } header this page needs to read the file in parts
-open-remote-header-missing = the server answered a part of the file without the { $header } header, so the file's length is unknown
-open-remote-bad-content-range = the server's Content-Range ({ $value }) is not one this page can read
-open-remote-no-length = the server does not say the file's length (its Content-Range ends in /*)
-open-remote-no-validator = the server sends neither an ETag nor a Last-Modified header, so a new version of the file could not be told from the old one between two reads: it is not read in parts
 open-remote-set-cors = The server must allow other sites to read the file: it must send Access-Control-Allow-Origin (* or this page's origin) and, for reading in parts, Access-Control-Allow-Headers: Range and Access-Control-Expose-Headers: Content-Range, Content-Length, ETag, Last-Modified.
 open-remote-set-ranges = nginx and Apache answer Range requests for plain static files, but not for a file they compress on the fly (turn gzip off for .db files; nginx behind a proxy: proxy_force_ranges on) or generate. S3, R2 and CloudFront answer them (the bucket's CORS rules must allow the Range header, and CloudFront must forward it). GitHub Pages and Netlify answer them for files they serve as they are. Python's http.server does not.
 open-remote-set-expose = The server must send Access-Control-Expose-Headers: Content-Range, Content-Length, ETag, Last-Modified. nginx: add_header Access-Control-Expose-Headers "Content-Range, Content-Length, ETag, Last-Modified" always; Apache: Header set Access-Control-Expose-Headers "..."; S3 and R2: ExposeHeaders in the bucket's CORS rules, with AllowedHeaders: Range; CloudFront: a response headers policy that exposes them; Netlify: a _headers file. GitHub Pages lets no header be set: serve askdb from the same site as the file, or the file from another host.
 open-remote-set-static = Serve the file as a plain static file (not generated, not compressed on the fly) from a host that supports HTTP Range requests fully: each answer to a Range request must be 206 with Content-Range: bytes START-END/LENGTH.
 open-remote-set-validator = Static hosts send ETag or Last-Modified with every file (nginx, Apache, S3, R2, CloudFront, GitHub Pages, Netlify send both); a proxy, a function or a script that serves the file must pass them on, and on another site the ETag must be exposed (Access-Control-Expose-Headers: ETag; Last-Modified needs none).
-open-reading-its-server = its server
-open-reading-file-pages = { $size }, read on demand from the file
-open-reading-ranges = { $size }, read on demand from { $host } (each read is an HTTP range request)
-open-reading-datasette = { $size }, asked through a Datasette server
-open-reading-server-sends-whole = { $host } sends whole files; downloaded { $size }
-open-reading-small = downloaded whole from { $host } ({ $size }; files under { $mib } MiB are, so that everything works as for a file on this computer)
-open-reading-asked = downloaded whole from { $host } ({ $size })
 open-ready-no-question = Type a question first.
 open-ready-no-database = Open a database first (or try the demo).
 open-ready-no-golden-questions = This database has no golden questions.
@@ -142,12 +126,12 @@ open-import-sheet-rows-stopped = Table { $table } (sheet { $sheet }): { $read ->
 open-import-header-numbers-below = The first row was taken as the header because it is text above numbers (under "{ $column }").
 open-import-header-distinct-text = The first row was taken as the header because its cells are all different text; every column is text, so this is a guess: if the first row is data, its values are the column names.
 open-import-header-only-row = The only row was taken as the header: the table has columns and no rows.
-open-import-no-header-value = The first row was read as data, not as a header, because it holds "{ $value }" in column { $column }, which reads as data; the columns are named column_1, column_2, …
-open-import-no-header-repeated = The first row was read as data, not as a header, because "{ $value }" appears in it twice; the columns are named column_1, column_2, …
-open-import-no-header-blank = The first row was read as data, not as a header, because it is empty; the columns are named column_1, column_2, …
+open-import-no-header-value = The first row was read as data, not as a header, because it holds "{ $value }" in column { $column }, which reads as data; the columns are named { $names }
+open-import-no-header-repeated = The first row was read as data, not as a header, because "{ $value }" appears in it twice; the columns are named { $names }
+open-import-no-header-blank = The first row was read as data, not as a header, because it is empty; the columns are named { $names }
 open-import-columns = Columns: { $columns }.
-open-import-leading-zeros = { $column } stays TEXT: values such as { $example } have leading zeros that a number would lose.
-open-import-booleans = { $column } holds true/false, stored as 1/0.
+open-import-leading-zeros = { $column } stays { $type }: values such as { $example } have leading zeros that a number would lose.
+open-import-booleans = { $column } holds { $booleans }, stored as { $stored }.
 open-import-places = { $kind ->
         [element] { $listed ->
             [one] element
@@ -188,9 +172,9 @@ open-import-duplicate-keys = { $count ->
        *[other] { $count } objects
     } had a key twice ({ $places }); the last value was kept.
 open-import-error-sqlite = { $file } is a SQLite database: open it on its own, as a database, not with other files to import
-open-import-error-unrecognised = { $file } cannot be imported: { $why }. askdb imports CSV, TSV, delimited .txt, JSON (an array of objects or one object per line) and .xlsx files
-open-import-not-data-zip = it is a zip archive; of those only Excel workbooks (.xlsx) are imported
-open-import-not-data-xls = it is an old Excel workbook (.xls): save it as .xlsx (Excel Workbook) and open that
+open-import-error-unrecognised = { $file } cannot be imported: { $why }. askdb imports CSV, TSV, delimited { $txt }, JSON (an array of objects or one object per line) and .xlsx files
+open-import-not-data-zip = it is a { $zip } archive; of those only Excel workbooks (.xlsx) are imported
+open-import-not-data-xls = it is an old Excel workbook ({ $xls }): save it as .xlsx (Excel Workbook) and open that
 open-import-not-data-binary = it holds binary data, not text
 open-import-not-data-json = it is named as JSON but does not start with [ or { "{" }
 open-import-not-data-delimiter = no delimiter (comma, tab, semicolon or |) separates its first lines into columns
@@ -230,17 +214,6 @@ open-picker-failed = The browser could not show its file picker ({ $why }). Drop
 open-stop = Stop
 open-progress = Progress
 open-none = No database is open.
-open-summary-tables = { $tables ->
-        [one] { $tables } table
-       *[other] { $tables } tables
-    }
-open-summary-tables-views = { $tables ->
-        [one] { $tables } table
-       *[other] { $tables } tables
-    }, { $views ->
-        [one] { $views } view
-       *[other] { $views } views
-    }
 open-import-report = How the files were read
 open-import-download = Download as .db ({ $file })
 open-server-help = What to set on your server
@@ -261,30 +234,13 @@ open-not-loaded-still-open = Could not open { $name }. { $why } { $open } is sti
 open-not-data-file = { $file } is not a data file (CSV, TSV, JSON or Excel): several files open together only when all of them are, as one database with a table each; open a database, a conversation or a notes file on its own
 open-not-an-address = "{ $address }" is not an address
 open-conversation-not-utf8 = the conversation file is not UTF-8 text
-open-db-sqlite = SQLite error: { $message }
-open-db-unavailable = the SQLite engine could not start: { $why }
-open-db-not-a-database = not a SQLite database: { $why }
-open-db-unreadable = the browser could not read the file: { $why }
-open-db-crashed-reopened = the database engine stopped ({ $why }); it was restarted on the same data
-open-db-crashed = the database engine stopped ({ $why })
-open-db-changed = the database changed: { $why }
-open-db-read-failed = the database could not be read: { $why }
 open-header-empty = the file is empty
 open-header-too-short = the file has only { $bytes } bytes; a SQLite database has at least { $least }
 open-header-text = it does not start with the SQLite header; it looks like a text file (CSV, SQL or JSON?)
-open-header-not-sqlite = it does not start with the SQLite header ("SQLite format 3")
+open-header-not-sqlite = it does not start with the SQLite header ("{ $magic }")
 open-header-page-size = the header names an invalid page size ({ $size })
 open-header-truncated = the file is truncated: its header describes { $expected } bytes but it has { $bytes }
 open-header-part-page = the file is truncated: { $bytes } bytes is not a whole number of { $page_size }-byte pages
-open-datasette-bad-address = not the address of a database on a Datasette server ({ $why }): give it as https://host/dbname, the address of the database's page
-open-datasette-no-cors = the Datasette server at { $server } answered, but does not let other pages read its answers: start it with --cors
-open-datasette-unreachable = the Datasette server at { $server } could not be reached ({ $why }): check the address and that the server runs; a browser reads only a server started with --cors
-open-datasette-time-limit = the Datasette server stopped the query at its time limit: { $message } A query that reads less (an indexed filter, fewer joins) finishes sooner
-open-datasette-sql-not-allowed = the Datasette server does not run SQL on { $database } for this page ({ $status }): its allow_sql setting is off for this database, or it needs an API token. Ask its owner to allow SQL, or enter a token that may execute SQL
-open-datasette-no-such-database = the Datasette server at { $server } has no database { $database }: check the last part of the address (its list is at { $server }/)
-open-datasette-not-datasette = the address answered { $status } with { $what }, not Datasette's JSON: give the address of a database on a Datasette server (https://host/dbname)
-open-datasette-redirect = the Datasette server sent the query elsewhere ({ $to }), which this page does not follow: give the address of the database on the server that answers
-open-datasette-server = the Datasette server answered { $status }: { $message }
 open-datasette-no-scheme = no http:// or https://
 open-datasette-not-http = only http and https addresses
 open-datasette-no-host = no host
@@ -306,10 +262,8 @@ open-reading-schema = Reading the schema
 open-counting = Counting the rows of { $name }'s tables
 open-identifying = Identifying { $name } (for its notes and hidden choices)
 open-no-identity = no identity
-open-step-model-view = Preparing what the model may see
-open-step-notes = Reading the notes
 open-schema-unread = it opened, but its schema could not be read ({ $why })
-open-download-unreachable = the download from { $address } failed ({ $why }). Either the server could not be reached, or it does not allow cross-origin requests: a database on another site opens here only if its server sends the header Access-Control-Allow-Origin
+open-download-unreachable = the download from { $address } failed ({ $why }). Either the server could not be reached, or it does not allow cross-origin requests: a database on another site opens here only if its server sends the header { $header }
 open-download-status = the server at { $address } answered { $status } { $text }
 open-download-stopped = the download stopped ({ $why })
 open-download-too-large = at { $size } it is larger than the { $most } the page downloads whole
@@ -360,9 +314,608 @@ open-datasette-forget-tokens = Forget saved tokens
 
 ## Settings and the model (ui/settings, demo_endpoint, number_input, golden_run, embed; present/demo_endpoint; settings/*)
 # (the model, keys, limits, the demo's endpoint, checking the model)
+# The settings panel (ui/settings.rs)
+settings-button = Settings
+settings-panel-label = Model settings
+settings-model = Model
+settings-address-ignored = From the page address, not used:
+settings-query-deadline = Each query may run { $deadline } (the Deadline beside the SQL console).
+settings-storage-refused = This browser did not allow saving (private mode or storage turned off): the settings last until the tab closes.
+settings-saved-where = Settings other than the key are saved in this browser. Questions, schema and query results go to the model's address above, and nowhere else.
+settings-demo-endpoint-note = This demo's questions go to its own endpoint, with no key of yours. Choose a provider, model or key here and your own model answers instead, for the rest of this visit.
+settings-base-url-kept = { $why }; still using { $url }
+settings-provider = Provider
+settings-provider-openai = OpenAI or compatible
+settings-caching-by-itself = { $provider } caches a repeated prompt start by itself (where it supports that); askdb keeps each step's start unchanged.
+settings-caching-marked = askdb marks the tools, the system prompt and the conversation for { $provider }'s prompt cache: each step reads them back at a discount.
+settings-presets-label = Presets for OpenAI-compatible servers
+settings-presets-lead = OpenAI-compatible:{ " " }
+settings-preset-title = OpenAI format at { $url }
+settings-base-url = Base URL
+settings-model-placeholder = e.g. { $example }
+settings-model-placeholder-listed = e.g. the model id { $server } shows
+settings-api-key = API key
+settings-api-key-placeholder = not needed for Ollama or LM Studio
+settings-key-kept-in-browser = Kept in this browser's storage; sent only to { $endpoint }.
+settings-key-kept-in-tab = Kept in this tab's memory only; sent only to { $endpoint }.
+settings-key-per-address = { " " }Each address has its own key.
+settings-remember-key = Remember on this device
+settings-forget-keys = Forget saved keys
+settings-temperature = Temperature
+settings-step-limit = Step limit
+settings-candidates = Candidates
+settings-candidates-title = Each question is answered this many times, each way on its own; the answer says whether the results agree
+settings-stream = Stream replies (show each reply as it is written)
+settings-stream-title = Off: each reply comes whole, for a server or proxy that cannot stream
+settings-read-budget = Read budget per question
+settings-read-budget-title = What one question may read from a database on a web server (its queries, checks and the answer's re-run); 0: no budget
+settings-read-budget-hint = On a database read from a web server, a question stops a query that would read more than { $budget } in all (default { $default } MB; 0: no budget). ?budget=MB sets it from a link.
+settings-read-budget-none = On a database read from a web server, a question may read as much as it needs (0: no budget).
+settings-safe-mode = Safe mode: the model cannot write SQL
+settings-safe-mode-hint = It picks a table, fields, filters and totals from a list made from this database; the page writes the SQL, with the values kept apart from it.
+
+# A typed setting that is not taken (settings/mod.rs, settings/demo_endpoint.rs)
+settings-base-url-not-web = the base URL is not a web address
+settings-base-url-scheme = the base URL must start with http:// or https://
+settings-base-url-no-host = the base URL has no host
+settings-model-invalid = that is not a model name
+settings-endpoint-empty = the endpoint is empty
+settings-endpoint-not-web = the endpoint is not a web address
+settings-endpoint-scheme = the endpoint must start with http:// or https://
+settings-endpoint-no-host = the endpoint has no host
+
+# What the page's address asked for and was not used (settings/address.rs); the parameter's
+# name and what it was given stay as they are
+settings-address-provider = provider "{ $value }" is not one of { $providers }
+settings-address-base-url = base_url: { $why }
+settings-address-model = model: { $why }
+settings-address-mode-sql = mode=sql: a link can turn safe mode on, not off; untick it in Settings
+settings-address-mode = mode "{ $value }" is not safe or sql
+settings-address-candidates = candidates "{ $value }" is not a whole number from 1 to { $most }
+settings-address-budget = budget "{ $value }" is not a whole number of MB from 0 (no budget) to { $most }
+settings-address-endpoint = endpoint: { $why }
+settings-address-key = an API key in the address is never used: enter it in Settings (and remove it from the link)
+settings-address-embed = embed "{ $value }" is not 1 or 0
+settings-address-theme = theme "{ $value }" is not light or dark
+settings-address-notes = notes "{ $value }": a notes file is read from this page's site or from an https address
+
+# A demo's endpoint (settings/demo_endpoint.rs, ui/demo_endpoint.rs, present/demo_endpoint.rs):
+# why its card cannot be read, who answers, and a limit that ran out
+settings-demo-card-too-large = its card is larger than { $kb } KB
+settings-demo-card-not-json = its card is not the JSON an askdb-proxy sends
+settings-demo-card-format = its card is of format { $format }, which this page does not read
+settings-demo-card-provider = its card names the provider "{ $provider }", not one of { $providers }
+settings-demo-card-no-model = its card names no model
+settings-demo-card-unreadable = its card could not be read
+settings-demo-no-answer = no answer: you may be offline, or it is down or does not serve this page
+# Who pays, when the card does not say
+settings-demo-paid-by-author = the author
+settings-demo-still-asking = The demo's endpoint is still being asked which model answers here: ask again in a moment.
+settings-demo-answered-by = Questions here are answered by { $model }, paid for by { $paid_by }
+settings-demo-answered-by-left = Questions here are answered by { $model }, paid for by { $paid_by } · { $left ->
+        [0] no model calls left today
+        [one] { $left } model call left today
+       *[other] { $left } model calls left today
+    }
+settings-demo-unreachable = This demo's endpoint could not be reached ({ $why }): use your own model (Settings).
+settings-demo-unreachable-recording = This demo's endpoint could not be reached ({ $why }): watch the recorded conversation, or use your own model (Settings).
+settings-demo-readers-own = You chose a model in Settings: your questions go to it, not to this demo's endpoint.
+# $when is one of the settings-demo-when-… phrases below
+settings-demo-limit-burst = You have asked this demo many questions in a short time: it answers again { $when }.
+settings-demo-limit-reader-day = You have asked all the questions this demo answers for one reader a day: more come { $when }.
+settings-demo-limit-demo-requests = This demo has answered all the questions its author pays for in a day: more come { $when }.
+settings-demo-limit-demo-tokens = This demo has used all the model time its author pays for in a day: more comes { $when }.
+settings-demo-limit-all-demos = The author's model budget for all their demos is used up for today: more comes { $when }.
+settings-demo-limit-other = This demo's endpoint has reached its limit ({ $reason }): it answers again { $when }.
+settings-demo-when-today = at { $clock } (your time)
+settings-demo-when-tomorrow = tomorrow at { $clock } (your time)
+settings-demo-when-on = on { $date } at { $clock } (your time)
+settings-demo-when-later = later
+
+# The compact page for documentation (ui/embed.rs)
+embed-more = More of askdb
+embed-schema = Schema
+embed-console = SQL console
+embed-open-full = Open in askdb ↗
+
+# Check the model: the golden run (ui/golden_run, eval/said.rs)
+golden-button-title = Ask this database's golden questions and compare the model's results with the expected ones
+golden-check-the-model = Check the model
+golden-intro = Asks this database's { $count ->
+        [one] { $count } golden question
+       *[other] { $count } golden questions
+    } of the chosen model, each in a fresh conversation, and compares the result of the model's SQL with the expected SQL's. The model never sees the expected SQL.
+golden-checking = Checking…
+golden-run = Run the questions
+golden-stop = Stop
+golden-download-markdown = Download report (Markdown)
+golden-download-json = Download report (JSON)
+golden-not-saved = The browser did not save the file ({ $why }).
+golden-asking = Asking question { $number } of { $total }…
+# $stopped is yes or no
+golden-summary = { $passed } of { $total } correct, { $tokens } tokens{ $broken ->
+        [0] { "" }
+        [one] , 1 check broken
+       *[other] , { $broken } checks broken
+    }{ $stopped ->
+        [yes] , stopped
+       *[other] { "" }
+    }
+golden-summary-took = { $summary } in { $took }
+golden-calibration-label = Whether agreement predicts correctness
+golden-calibration-agreed = The agreed answer (the result more candidates gave than any other): { $right } of { $asked } correct. Each question's result below is its first candidate's.
+golden-calibration-table = Calibration
+golden-column-agreeing = Candidates agreeing
+golden-column-questions = Questions
+golden-column-agreed-right = Agreed answer right
+golden-column-share-right = Share right
+golden-agreement = { $agreeing ->
+        [0] none gave a result
+        [1] 1 of { $candidates } (no two agree)
+       *[other] { $agreeing } of { $candidates } agree
+    }
+golden-cost = { $steps ->
+        [one] { $steps } step
+       *[other] { $steps } steps
+    } · { $tokens } tokens · { $took }
+golden-expected-sql = Expected SQL
+golden-model-sql = The model's SQL
+golden-no-sql = No SQL.
+golden-outcome-pass = pass
+golden-outcome-fail = fail
+golden-outcome-no-answer = no answer
+golden-outcome-no-sql = no SQL
+golden-outcome-broken = check broken
+golden-why-no-sql = answered without SQL to check
+golden-why-expected-failed = the expected SQL failed: { $why }
+golden-why-reads-knowledge = the model's SQL reads { $table }, where the golden questions are kept
+golden-why-model-sql-failed = the model's SQL failed: { $error }
+golden-why-model-sql-did-not-run = the model's SQL did not run
+golden-why-too-many = it returns more than { $most } rows: too many to compare
+# How the model's result differs from the expected one; values are the data's
+golden-differs-columns = { $expected ->
+        [one] { $expected } column
+       *[other] { $expected } columns
+    } expected, { $returned } returned
+# $expected is a golden-rows phrase, $returned a golden-count one
+golden-differs-row-count = { $expected } expected, { $returned } returned
+golden-differs-row = { $at ->
+        [position] row { $position } differs: { $detail }
+        [one] one row differs: { $detail }
+        [many] { $differing } rows differ, for example: { $detail }
+       *[single] { $detail }
+    }
+golden-differs-value = { $column } ({ $name }): { $expected } expected, { $returned } returned
+golden-differs-whole = { $expected } expected, { $returned } returned
+golden-column = { $number ->
+        [1] first column
+        [2] second column
+        [3] third column
+        [4] fourth column
+        [5] fifth column
+        [6] sixth column
+        [7] seventh column
+        [8] eighth column
+        [9] ninth column
+        [10] tenth column
+       *[other] column { $number }
+    }
+golden-differs-order = the same rows in another order (from row { $position }), where the expected SQL orders them
+golden-differs-too-many = both return more than { $rows ->
+        [one] { $rows } row
+       *[other] { $rows } rows
+    }: too many to compare
+golden-rows = { $kind ->
+        [more] more than { $count ->
+            [one] { $count } row
+           *[other] { $count } rows
+        }
+        [about] about { $count ->
+            [one] { $count } row
+           *[other] { $count } rows
+        }
+       *[exact] { $count ->
+            [one] { $count } row
+           *[other] { $count } rows
+        }
+    }
+golden-count = { $kind ->
+        [more] more than { $count }
+        [about] about { $count }
+       *[exact] { $count }
+    }
 
 ## The data described (ui/schema_view, hiding, knowledge; present/hiding; knowledge's errors)
 # (the schema, hidden columns, notes about the data)
+# The schema panel (ui/schema_view.rs)
+schema-heading = Schema
+schema-no-tables = This database has no tables.
+schema-badge-view = view
+schema-query-table = Query this table
+schema-primary-key = PK
+schema-primary-key-title = primary key
+schema-foreign-key-title = foreign key
+schema-not-null = not null
+schema-counted-now = counted now
+schema-count-failed = could not count
+schema-count-failed-title = Counting failed: { $why }
+schema-counting = counting…
+schema-count-rows = Count rows
+schema-counting-button = Counting…
+schema-count-rows-title = Counts every row of this table (count(*)): on a large table this reads all of it
+schema-rows-estimated = { $rows } (estimated)
+schema-rows-estimated-title = Estimated from SQLite's statistics (sqlite_stat1, written by ANALYZE): it may be out of date. "Count rows" counts them.
+schema-rows-stopped-title = Counting stopped there, so that opening stays quick. "Count rows" counts them all.
+schema-rows-not-counted = rows not counted
+schema-rows-not-counted-title = Not counted when the database opened. "Count rows" counts them.
+
+# Hiding tables and columns from the model (ui/schema_view.rs, ui/hiding, present/hiding.rs)
+hide-table-title = { $kind ->
+    [view] The model's queries run on a copy without this view; the console still sees it
+   *[other] The model's queries run on a copy without this table; the console still sees it
+}
+hide-table-show = Show to the model
+hide-table-hide = Hide from the model
+hide-badge = hidden
+hide-badge-title = hidden from the model
+hide-left-out = not for the model
+hide-left-out-title = The model does not see this: it reads something hidden from the model, or askdb's notes
+hide-column-show = show
+hide-column-hide = hide
+hide-column-show-label = Show { $column } from the model
+hide-column-hide-label = Hide { $column } from the model
+hide-preparing-status = Preparing what the model may see
+hide-not-kept = This choice lasts until the tab closes: { $why }.
+hide-not-saved = This browser did not allow saving (private mode or storage turned off): the settings last until the tab closes.
+hide-unresolved-label = Not hidden (from the address):{ " " }
+hide-reason-separator = ;{ " " }
+hide-unresolved-not-found = { $name }: this database has no such table or column
+hide-unresolved-view-column = { $name }: a view's column cannot be hidden alone; hide the view, or the table's column it shows
+hide-line-label = Hidden from the model:{ " " }
+hide-line-title = The model's queries run on a copy of the database without these; the console still sees everything. Changing this starts a new conversation.
+hide-line-preparing = { " " }(making the copy the model sees…)
+hide-line-failed = { " " }(the copy could not be made: { $why })
+hide-line-refused = { " " }(the model cannot be asked: { $why })
+hide-no-copy-on-demand = this file is read on demand (files of { $mib } MiB and more are), not copied into memory, and hiding works by a copy without what is hidden
+hide-no-copy-from-server = this database is read on demand from its server, not copied into memory, and hiding works by a copy without what is hidden
+hide-no-copy-on-server = the model's queries run on the Datasette server, on the whole database, and this page cannot take tables or columns away from a server: serve a copy without them (drop them from a copy of the file with sqlite-utils or the sqlite3 shell) and open that instead
+hide-refusal = { $why }; { $hidden } must be hidden from the model
+
+# Notes about the data (ui/knowledge, knowledge::sidecar)
+notes-reading-status = Reading the notes
+notes-not-kept = Your notes last until the tab closes: this database cannot be told from another here ({ $why }).
+notes-read-failed = The notes inside this database could not be read ({ $why }); it is open all the same.
+notes-file-not-utf8 = the notes file is not UTF-8 text
+notes-not-saved = This browser did not allow saving (private mode or storage turned off): the settings last until the tab closes.
+notes-file-too-large = the notes file has { $bytes } bytes; a notes file may have at most { $limit_mib } MiB ({ $limit_bytes } bytes)
+notes-file-not-json = the notes file is not valid JSON ({ $message }): export it from askdb again, or fix it as docs/knowledge-format.md describes
+notes-file-cut-short = the notes file is cut short (its JSON ends in the middle): save or download it again
+notes-file-not-notes = this JSON file is not an askdb notes file (it has no "format": "{ $format }")
+notes-file-wrong-version = this notes file is in the format "{ $found }"; this page reads "{ $format }"
+notes-file-damaged = the notes file is damaged: { $message }
+notes-heading = Knowledge
+notes-reading = Reading the notes in this database…
+notes-none = No notes yet.
+notes-list-separator = ,{ " " }
+notes-count-notes = { $count ->
+    [one] { $count } note
+   *[other] { $count } notes
+}
+notes-count-terms = { $count ->
+    [one] { $count } glossary term
+   *[other] { $count } glossary terms
+}
+notes-count-examples = { $count ->
+    [one] { $count } worked example
+   *[other] { $count } worked examples
+}
+notes-count-golden = { $count ->
+    [one] { $count } golden question
+   *[other] { $count } golden questions
+}
+notes-tables-label = Knowledge kept in this database:{ " " }
+notes-table-rows = { " " }({ $rows })
+notes-tables-not-data = { " " }(not shown to the model as data)
+notes-file-label = Notes file:{ " " }
+notes-problems = { $count ->
+    [one] { $count } problem with the notes
+   *[other] { $count } problems with the notes
+}
+notes-export = Export notes file
+notes-export-title = Everything above, as a notes file that ?notes= or “Open notes file” reads
+notes-open = Open notes file…
+notes-edit-label = Edit note on { $name }
+notes-add-label = Add a note on { $name }
+notes-edit-column = edit note
+notes-add-column = + note
+notes-edit-table = Edit note
+notes-add-table = Add a note
+notes-more = more
+notes-less = less
+notes-source-schema = schema comment
+notes-source-database = in the database
+notes-source-sidecar = notes file
+notes-source-person = your note
+notes-editor-label = Note on { $name }
+notes-editor-placeholder = What it means, how it is used (Ctrl+Enter saves, Esc cancels)
+notes-save = Save
+notes-save-title = Saved empty, your note hides the one from the schema, database or notes file
+notes-cancel = Cancel
+notes-delete = Delete my note
+notes-delete-title = Deletes your note; a note from the schema, the database or a notes file shows again
+
+# Problems with the notes (knowledge::validate, tables, sidecar, hiding; ui/knowledge/panel.rs)
+notes-problem-line = { $subject } ({ $source }): { $message }
+notes-problem-notes = notes
+notes-problem-glossary = glossary terms
+notes-problem-examples = worked examples
+notes-problem-golden-questions = golden questions
+notes-problem-capped = at most { $limit } are kept; { $count } more were dropped
+notes-problem-note-on-column = note on { $table }.{ $column }
+notes-problem-note-on-table = note on { $table }
+notes-problem-note-on-knowledge-table = is on one of askdb's own knowledge tables, which the model never sees: dropped
+notes-problem-no-table = this database has no such table: dropped
+notes-problem-no-table-near = this database has no such table (did you mean { $near }?): dropped
+notes-problem-no-column = { $table } has no such column: dropped
+notes-problem-no-column-near = { $table } has no such column (did you mean { $near }?): dropped
+notes-problem-cut = { $part ->
+    [term] the term was cut to { $limit } characters
+    [meaning] the meaning was cut to { $limit } characters
+    [question] the question was cut to { $limit } characters
+   *[other] was cut to { $limit } characters
+}
+notes-problem-controls = { $part ->
+    [term] the term had control characters, which were taken out
+    [meaning] the meaning had control characters, which were taken out
+    [question] the question had control characters, which were taken out
+   *[other] had control characters, which were taken out
+}
+notes-problem-controls-cut = { $part ->
+    [term] the term had control characters, which were taken out, and was cut to { $limit } characters
+    [meaning] the meaning had control characters, which were taken out, and was cut to { $limit } characters
+    [question] the question had control characters, which were taken out, and was cut to { $limit } characters
+   *[other] had control characters, which were taken out, and was cut to { $limit } characters
+}
+notes-problem-term = glossary term "{ $term }"
+notes-problem-term-empty = has no term or no meaning: dropped
+notes-problem-example = example "{ $question }"
+notes-problem-golden = golden question "{ $question }"
+notes-problem-question-empty = has no question: dropped
+notes-problem-also-capped = has { $count } other accepted answers; the first { $limit } are kept
+notes-problem-sql-too-long = its SQL is { $bytes } bytes long; at most { $limit } are allowed: dropped
+notes-problem-sql-refused = its SQL is refused: { $refusal }: dropped
+notes-problem-sql-reads-knowledge = its SQL reads { $table }, one of askdb's own knowledge tables, which the model never sees: dropped
+notes-problem-sql-reads-missing = its SQL reads { $table }, which this database does not have: dropped
+notes-problem-sql-reads-missing-near = its SQL reads { $table }, which this database does not have (did you mean { $near }?): dropped
+notes-problem-other-too-long = its other accepted answer { $number } is { $bytes } bytes long; at most { $limit } are allowed: that answer is dropped
+notes-problem-other-refused = its other accepted answer { $number } is refused: { $refusal }: that answer is dropped
+notes-problem-other-reads-knowledge = its other accepted answer { $number } reads { $table }, one of askdb's own knowledge tables, which the model never sees: that answer is dropped
+notes-problem-other-reads-missing = its other accepted answer { $number } reads { $table }, which this database does not have: that answer is dropped
+notes-problem-other-reads-missing-near = its other accepted answer { $number } reads { $table }, which this database does not have (did you mean { $near }?): that answer is dropped
+notes-problem-row = row { $number } of { $table }
+notes-problem-table = table { $table }
+notes-problem-required-missing = a required value is NULL or empty: skipped
+notes-problem-not-text = { $column } is a { $kind }, not text: skipped
+notes-problem-also-not-list = also_accepted starts with [ but is not a JSON list of SQL texts: ignored
+notes-problem-table-unreadable = cannot be read ({ $error }): skipped
+notes-problem-missing-columns = has no column { $missing } (it needs { $required }): skipped
+notes-problem-rows-capped = has { $rows } rows; the first { $limit } are read
+notes-problem-file-list = "{ $list }"
+notes-problem-entry-not-object = is not an object: skipped
+notes-problem-entry-missing = has no "{ $key }": skipped
+notes-problem-entry-not-text = has a "{ $key }" that is not text: skipped
+notes-problem-entry-also-item = has an "also_accepted" entry that is not text: skipped
+notes-problem-entry-also-list = has an "also_accepted" that is not a list of SQL: skipped
+notes-problem-entries-capped = holds { $total } entries; the first { $limit } are read, the rest skipped
+notes-problem-names-hidden = names { $name }, which is hidden from the model: not sent
 
 ## The data queried (ui/console, result_table, chart_view, ledger_view, table_scroll, value_index, follow, task; present/ledger, value_index, errors, chart, csv, time; count)
 # (the console, results, charts, the ledger, a database's errors)
+
+count-rows = { $count ->
+    [one] { $count } row
+   *[other] { $count } rows
+}
+count-rows-more-than = more than { $count ->
+    [one] { $count } row
+   *[other] { $count } rows
+}
+count-rows-about = about { $count ->
+    [one] { $count } row
+   *[other] { $count } rows
+}
+count-first-rows = first { $shown } of { $total ->
+    [one] { $total } row
+   *[other] { $total } rows
+}
+count-first-rows-more-than = first { $shown } of more than { $total ->
+    [one] { $total } row
+   *[other] { $total } rows
+}
+count-first-rows-about = first { $shown } of about { $total ->
+    [one] { $total } row
+   *[other] { $total } rows
+}
+count-tables = { $tables ->
+    [one] { $tables } table
+   *[other] { $tables } tables
+}
+count-tables-and-views = { $tables ->
+    [one] { $tables } table
+   *[other] { $tables } tables
+}, { $views ->
+    [one] { $views } view
+   *[other] { $views } views
+}
+count-values-reading = Reading the values a question may name…
+count-values-line = Values a question may name: { $coverage }
+count-values-sentence = { $clause }.
+count-values-not-read = { $sentence } Not read: { $tables }.
+count-values-unreadable-table = { $table } ({ $why })
+count-values-not-built = No values indexed yet
+count-values-skipped = No values indexed: { $why }
+count-values-skip-datasette = the database is on a Datasette server, where every query is a request to it
+count-values-skip-no-statistics = the database has no statistics (sqlite_stat1, written by ANALYZE) to tell which columns hold few values, and finding out would mean reading its tables
+count-values-skip-no-rows = the plan reads no rows of any table
+count-values-skip-statistics-unreadable = SQLite's statistics (sqlite_stat1) could not be read ({ $error })
+count-values-cut-short = { $clause }; then { $bound } stopped it at { $at } ({ $left } more not read)
+count-values-bound-time = the time bound of { $ms } ms
+count-values-bound-index-size = the index's size bound of { $size }
+count-values-bound-read-budget = the read budget of { $size }
+count-values-bound-seeks = the read budget, counted as { $seeks } seeks of { $bytes } bytes each (the database does not report its reads),
+count-values-full = { $counts } indexed, every row read
+count-values-sampled = { $counts } indexed; of { $tables } only the first { $rows } rows were read
+count-values-indexed-only = { $counts } indexed from the columns that lead an index and that SQLite's statistics (sqlite_stat1) say hold few values, by { $seeks ->
+    [one] { $seeks } seek
+   *[other] { $seeks } seeks
+} of their index ({ $read })
+count-values-bytes-read = { $size } read
+count-values-reads-unreported = the database does not report its reads
+count-values-counts = { $values ->
+    [one] { $values } value
+   *[other] { $values } values
+} of { $columns ->
+    [one] { $columns } column
+   *[other] { $columns } columns
+} in { $tables ->
+    [one] { $tables } table
+   *[other] { $tables } tables
+}
+count-values-no-table = no table
+count-values-names = { $names } and { $last }
+count-values-names-and-more = { $names } and { $more } more
+console-heading = SQL console
+console-input-label = SQL query
+console-run = Run
+console-running = Running…
+console-stop = Stop
+console-keys-hint = Ctrl+Enter runs the query. Only reads are allowed.
+console-stopped = The query was stopped.
+console-row-cap = Row cap
+console-deadline = Deadline
+result-label = Query result
+result-csv-title = The rows shown, as a CSV file (UTF-8)
+result-csv-download = Download CSV
+result-rows-label = Result rows
+result-null-title = NULL (no value)
+result-empty-text = empty text
+result-blob = blob, { $bytes ->
+    [one] { $bytes } byte
+   *[other] { $bytes } bytes
+}
+result-show-less = show less
+result-show-all = show all { $length } characters
+chart-show-as = Show the result as
+chart-table = Table
+chart-chart = Chart
+chart-description = { $kind ->
+    [bar] Bar chart
+   *[other] Line chart
+} of { $series } by { $column }
+ledger-heading = Sent to the model
+ledger-nothing-yet = nothing yet
+ledger-hint = Every request this page sent to a model, exactly as it went and as the answer came back. Your API key is never recorded here.
+ledger-reads-heading = Read from the database
+ledger-request-body = Request body
+ledger-response-body = Response body
+ledger-assembled-body = The streamed reply put together
+ledger-download = Download
+ledger-empty = (empty)
+ledger-read-on-demand-file = { $size }, read on demand from the file
+ledger-read-on-demand-server = { $size }, read on demand from { $host } (each read is an HTTP range request)
+ledger-read-through-datasette = { $size }, asked through a Datasette server
+ledger-downloaded-server-sends-whole = { $host } sends whole files; downloaded { $size }
+ledger-downloaded-small = downloaded whole from { $host } ({ $size }; files under { $below } MiB are, so that everything works as for a file on this computer)
+ledger-downloaded-asked = downloaded whole from { $host } ({ $size })
+ledger-its-server = its server
+ledger-question-read = “{ $question }” read { $reads }
+ledger-questions-read = { $count ->
+    [one] { $count } question
+   *[other] { $count } questions
+} read { $reads }
+ledger-reads-memory = { $size } from memory
+ledger-reads-file = { $size } in { $requests ->
+    [one] { $requests } read
+   *[other] { $requests } reads
+} from the file
+ledger-reads-server = { $size } in { $requests ->
+    [one] { $requests } HTTP request
+   *[other] { $requests } HTTP requests
+} from the server
+ledger-reads-datasette = { $size } in { $requests ->
+    [one] { $requests } request
+   *[other] { $requests } requests
+} to the Datasette server, { $waited } ms
+ledger-query-read = read { $size } in { $requests ->
+    [one] { $requests } read
+   *[other] { $requests } reads
+}
+ledger-server-requests = { $requests ->
+    [one] { $requests } request
+   *[other] { $requests } requests
+} to the server ({ $size }, { $waited })
+ledger-server-asked = Asked of the Datasette server since it opened: { $requests }.
+ledger-tokens = { $input } in / { $output } out tokens
+ledger-tokens-with-cache = { $input } in ({ $cache }) / { $output } out tokens
+ledger-tokens-cached = { $count } cached
+ledger-tokens-cache-written = { $count } written to cache
+ledger-bytes-sent = { $count ->
+    [one] { $count } byte
+   *[other] { $count } bytes
+} sent
+ledger-bytes-received = { $count ->
+    [one] { $count } byte
+   *[other] { $count } bytes
+} received
+ledger-requests = { $count ->
+    [one] { $count } request
+   *[other] { $count } requests
+}
+ledger-waiting = waiting…
+ledger-no-answer = no answer: { $reason }
+ledger-stopped = stopped before the answer
+error-sqlite = SQLite error: { $message }
+error-timeout = stopped after { $after }: the query ran past its deadline. The database was reopened and is ready; raise the deadline to give a query longer.
+error-too-large = the result is larger than { $megabytes } MB: select fewer columns or rows, shorten long values ({ $example }), or aggregate
+error-crashed-reopened = the database engine stopped ({ $why }); it was restarted on the same data
+error-crashed = the database engine stopped ({ $why })
+error-unavailable = the SQLite engine could not start: { $why }
+error-not-a-database = not a SQLite database: { $why }
+error-unreadable = the browser could not read the file: { $why }
+error-byte-budget = stopped: this query would read more from the database's server than the read budget of { $limit } allows ({ $read } read against it so far). Raise the budget (Settings: read budget per question), or ask for less: a filter on an indexed column reads a few pages, a whole-table count or sort reads them all
+error-changed = the database changed: { $why }
+error-read-failed = the database could not be read: { $why }
+error-fenced = { $name } holds askdb's notes about the data (or reads them): the model may not read it on this database; the console may
+error-not-open = no database is open
+error-refused-empty = there is no SQL statement to run, only whitespace or comments
+error-refused-too-long = this SQL is { $bytes } bytes long, over the limit of { $limit } bytes (100 KB): write a shorter query
+error-refused-too-deep = this SQL nests parentheses { $depth } deep, over the limit of { $limit }: write it flatter (a { $with } clause instead of nested subqueries)
+error-refused-several-statements = only a single read-only statement can run; this text has { $count } statements: run them one at a time
+error-refused-not-read-only = only a single read-only statement can run; this is a { $kind }: write one { $select } (or { $with }, { $values }, { $explain }) instead
+error-refused-not-read-only-an = only a single read-only statement can run; this is an { $kind }: write one { $select } (or { $with }, { $values }, { $explain }) instead
+error-refused-function = the function { $name }() is not allowed: it could change or read things outside this database
+error-refused-pragma = { $name } is not allowed: of SQLite's pragma functions only these plain reads can run: { $allowed }
+error-refused-parameter = `{ $token }` is a parameter, and nothing here binds parameters: write the value itself into the SQL (e.g. 'Tokyo' or 42)
+error-refused-unbound-parameters = the compiled statement does not match its { $values } values: { $reason }
+error-refused-malformed = the SQL cannot be read: { $reason }
+error-remote-unreachable = the server could not be reached ({ $why }): check the address, and that its cross-origin settings ({ $header }) let other sites read the file
+error-remote-range-ignored = the server sends the whole file when asked for a part (it ignores the { $header } header), so the database cannot be read on demand
+error-remote-status = the server answered { $status } to a request for the start of the file: check the address
+error-remote-status-private = the server answered { $status } to a request for the start of the file: check the address and that the file is public
+error-remote-header-hidden = the server answers range requests, but its cross-origin ({ $cors }) settings hide the { $header } header this page needs to read the file in parts
+error-remote-header-missing = the server answered a part of the file without the { $header } header, so the file's length is unknown
+error-remote-bad-content-range = the server's { $header } ({ $value }) is not one this page can read
+error-remote-no-length = the server does not say the file's length (its { $header } ends in { $end })
+error-remote-no-validator = the server sends neither an { $etag } nor a { $modified } header, so a new version of the file could not be told from the old one between two reads: it is not read in parts
+error-datasette-bad-address = not the address of a database on a Datasette server ({ $why }): give it as https://host/dbname, the address of the database's page
+error-datasette-no-cors = the Datasette server at { $server } answered, but does not let other pages read its answers: start it with { $flag }
+error-datasette-unreachable = the Datasette server at { $server } could not be reached ({ $why }): check the address and that the server runs; a browser reads only a server started with { $flag }
+error-datasette-time-limit = the Datasette server stopped the query at its time limit: { $message } A query that reads less (an indexed filter, fewer joins) finishes sooner
+error-datasette-sql-not-allowed = the Datasette server does not run SQL on { $database } for this page ({ $status }): its { $setting } setting is off for this database, or it needs an API token. Ask its owner to allow SQL, or enter a token that may execute SQL
+error-datasette-no-such-database = the Datasette server at { $server } has no database { $database }: check the last part of the address (its list is at { $server }/)
+error-datasette-not-datasette = the address answered { $status } with { $what }, not Datasette's JSON: give the address of a database on a Datasette server (https://host/dbname)
+error-datasette-redirect = the Datasette server sent the query elsewhere ({ $to }), which this page does not follow: give the address of the database on the server that answers
+error-datasette-server = the Datasette server answered { $status }: { $message }
+error-after-stop-ready = The database is ready for the next one.
+error-after-stop-reopens = This database is read on demand: its worker was stopped, and the next query opens the file again (a few pages) with its page cache (up to { $cache }) empty, so it may read more of the file than it would have.
+error-after-stop-left-to-server = The query was left to the Datasette server, whose own time limit ends it; the page asks nothing more of it.

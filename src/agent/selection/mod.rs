@@ -131,6 +131,10 @@ pub fn for_question(
 /// index's bound of a second (`docs/benchmarks.md`, "Schema selection").
 pub const SAMPLED_ROWS: u64 = 20_000;
 
+/// Why nothing is indexed on a database on a server that runs the queries.
+pub const ON_A_SERVER: &str =
+    "the database is on a Datasette server, where every query is a request to it";
+
 /// How the value index is built for a database of `kind`, by what one of its reads is: from
 /// each table's first rows in memory; on demand only from the columns that lead an index with
 /// few values (by `sqlite_stat1`), within what it may read; never on a server that runs the
@@ -148,9 +152,7 @@ pub fn value_plan(kind: crate::engine::kind::DatabaseKind) -> values::IndexPlan 
         Reads::RangeRequests => IndexPlan::IndexedOnly {
             byte_budget: 2 * 1024 * 1024,
         },
-        Reads::ServerQueries => IndexPlan::Skip(
-            "the database is on a Datasette server, where every query is a request to it".into(),
-        ),
+        Reads::ServerQueries => IndexPlan::Skip(ON_A_SERVER.into()),
     }
 }
 

@@ -8,6 +8,7 @@
 
 use super::RemoteProblem;
 use super::ON_DEMAND_FROM_BYTES;
+use crate::text::format_bytes;
 
 /// What a `?db=` value (or the address field) names.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -103,6 +104,24 @@ pub enum WholeReason {
     Small,
     /// The person asked for it (the offer after a server that cannot serve parts).
     Asked,
+}
+
+impl WholeReason {
+    /// The status's line for a database of `size` bytes downloaded whole from `host`.
+    pub fn note(self, size: u64, host: &str) -> String {
+        let size = format_bytes(size);
+        match self {
+            WholeReason::ServerSendsWhole => {
+                format!("{host} sends whole files; downloaded {size}")
+            }
+            WholeReason::Small => format!(
+                "downloaded whole from {host} ({size}; files under {} MiB are, so that \
+                 everything works as for a file on this computer)",
+                READ_WHOLE_BELOW_BYTES / (1024 * 1024)
+            ),
+            WholeReason::Asked => format!("downloaded whole from {host} ({size})"),
+        }
+    }
 }
 
 /// How a database at a web address is opened, from its first answer.
@@ -655,5 +674,20 @@ mod tests {
             ..FirstAnswer::default()
         };
         assert_eq!(check_rest(&pins, 65_536, &whole), Ok(RestAnswer::Whole));
+    }
+
+    #[test]
+    fn the_status_says_why_a_remote_file_was_downloaded_whole() {
+        assert_eq!(
+            WholeReason::ServerSendsWhole.note(37_000, "127.0.0.1:8000"),
+            "127.0.0.1:8000 sends whole files; downloaded 37 KB"
+        );
+        let small = WholeReason::Small.note(4_915_200, "data.example.org");
+        assert!(
+            small.starts_with(
+                "downloaded whole from data.example.org (4.9 MB; files under 16 MiB are"
+            ),
+            "{small}"
+        );
     }
 }

@@ -10,6 +10,7 @@
 use super::limits::LIMITS;
 use super::{Example, GoldenQuestion, Knowledge, Note, Problem, Source, Term};
 use crate::text::cut_chars;
+use crate::tr;
 use serde::de::{Deserializer, IgnoredAny, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -94,6 +95,37 @@ impl fmt::Display for SidecarError {
 }
 
 impl std::error::Error for SidecarError {}
+
+impl SidecarError {
+    /// What the page tells the person who opened the file, in the page's language: the same
+    /// as `Display` in English. `Display` stays English for the native tools and logs.
+    pub fn for_person(&self) -> String {
+        // Byte counts as `Display` writes them (not grouped), so that the English is the same.
+        let limit_bytes = LIMITS.sidecar_bytes.to_string();
+        let limit_mib = LIMITS.sidecar_bytes / (1024 * 1024);
+        match self {
+            SidecarError::TooLarge { bytes } => crate::tr!(
+                "notes-file-too-large",
+                bytes = bytes.to_string(),
+                limit_mib = limit_mib,
+                limit_bytes = limit_bytes
+            ),
+            SidecarError::NotJson { message } => {
+                crate::tr!("notes-file-not-json", message = message)
+            }
+            SidecarError::CutShort => crate::tr!("notes-file-cut-short"),
+            SidecarError::NotASidecar => crate::tr!("notes-file-not-notes", format = FORMAT),
+            SidecarError::WrongVersion { found } => crate::tr!(
+                "notes-file-wrong-version",
+                found = cut_chars(found, 60),
+                format = FORMAT
+            ),
+            SidecarError::WrongShape { message } => {
+                crate::tr!("notes-file-damaged", message = message)
+            }
+        }
+    }
+}
 
 /// Reads a sidecar's text into knowledge (every piece `Source::Sidecar`) and the entries it
 /// skipped.
@@ -284,7 +316,8 @@ impl<'de> Deserialize<'de> for Capped {
     }
 }
 
-/// Each entry of one list read by `read_entry`, at most `limit` of them; the others reported.
+/// Each entry of one list read by `read_entry` (or why it is skipped, in the page's language),
+/// at most `limit` of them; the others reported.
 fn entries<T>(
     list: Option<Capped>,
     name: &str,
@@ -299,24 +332,27 @@ fn entries<T>(
     for (index, value) in list.kept.iter().take(limit).enumerate() {
         let outcome = match value {
             Value::Object(fields) => read_entry(fields),
-            _ => Err("is not an object".to_string()),
+            _ => Err(tr!("notes-problem-entry-not-object")),
         };
         match outcome {
             Ok(entry) => read.push(entry),
             Err(why) => problems.push(Problem {
                 source: Source::Sidecar,
+                // The entry as the file's JSON names it: code, the same in every language.
                 subject: format!("{name}[{index}]"),
-                message: format!("{why}: skipped"),
+                message: why,
             }),
         }
     }
     if list.total > limit {
         problems.push(Problem {
             source: Source::Sidecar,
-            subject: format!("\"{name}\""),
-            message: format!(
-                "holds {} entries; the first {limit} are read, the rest skipped",
-                list.total
+            subject: tr!("notes-problem-file-list", list = name),
+            // A count as `Display` wrote it (not grouped): the English stays the same.
+            message: tr!(
+                "notes-problem-entries-capped",
+                total = list.total.to_string(),
+                limit = limit
             ),
         });
     }
@@ -327,9 +363,13 @@ fn entries<T>(
 fn text(fields: &serde_json::Map<String, Value>, key: &str) -> Result<String, String> {
     match fields.get(key) {
         Some(Value::String(text)) => Ok(text.clone()),
-        None | Some(Value::Null) => Err(format!("has no \"{key}\"")),
-        Some(_) => Err(format!("has a \"{key}\" that is not text")),
+        None | Some(Value::Null) => Err(tr!("notes-problem-entry-missing", key = key)),
+        Some(_) => Err(not_text(key)),
     }
+}
+
+fn not_text(key: &str) -> String {
+    tr!("notes-problem-entry-not-text", key = key)
 }
 
 /// A field that may be missing, null or empty.
@@ -341,7 +381,7 @@ fn optional_text(
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(text)) if text.trim().is_empty() => Ok(None),
         Some(Value::String(text)) => Ok(Some(text.clone())),
-        Some(_) => Err(format!("has a \"{key}\" that is not text")),
+        Some(_) => Err(not_text(key)),
     }
 }
 
@@ -378,10 +418,10 @@ fn golden_question(fields: &serde_json::Map<String, Value>) -> Result<GoldenQues
             .take(LIMITS.also_accepted + 1)
             .map(|sql| match sql {
                 Value::String(sql) => Ok(sql.clone()),
-                _ => Err("has an \"also_accepted\" entry that is not text".to_string()),
+                _ => Err(tr!("notes-problem-entry-also-item")),
             })
             .collect::<Result<_, _>>()?,
-        Some(_) => return Err("has an \"also_accepted\" that is not a list of SQL".into()),
+        Some(_) => return Err(tr!("notes-problem-entry-also-list")),
     };
     Ok(GoldenQuestion {
         question: text(fields, "question")?,

@@ -252,3 +252,26 @@ fn the_documented_notes_file_reads_whole() {
     assert_eq!(knowledge.golden_questions[0].also_accepted.len(), 1);
     assert_eq!(sidecar.database.unwrap().name.as_deref(), Some("shop.db"));
 }
+
+/// The page tells a person in English what the native tools say (`Display`), for every error.
+/// Mutation: a word changed in `notes-file-wrong-version` in en.ftl fails it.
+#[test]
+fn a_person_is_told_in_english_what_the_tools_say() {
+    let errors = [
+        SidecarError::TooLarge { bytes: 5_000_000 },
+        SidecarError::NotJson {
+            message: "expected value at line 1 column 1".into(),
+        },
+        SidecarError::CutShort,
+        SidecarError::NotASidecar,
+        SidecarError::WrongVersion {
+            found: "askdb-knowledge/9".into(),
+        },
+        SidecarError::WrongShape {
+            message: "\"notes\" is not a list".into(),
+        },
+    ];
+    for error in errors {
+        assert_eq!(error.for_person(), error.to_string(), "{error:?}");
+    }
+}

@@ -8,6 +8,7 @@ use crate::engine::Schema;
 use crate::sql::analysis::Query;
 use crate::sql::{guard, tidy::tidy};
 use crate::text::cut_chars;
+use crate::tr;
 
 impl Knowledge {
     /// The knowledge fit to use with `schema`:
@@ -20,27 +21,31 @@ impl Knowledge {
     /// - each list keeps at most its limit.
     pub fn validated(self, schema: &Schema) -> (Knowledge, Vec<Problem>) {
         let mut problems = Vec::new();
-        let notes = capped(self.notes, LIMITS.notes, "notes", &mut problems, |note| {
-            validate_note(note, schema)
-        });
+        let notes = capped(
+            self.notes,
+            LIMITS.notes,
+            || tr!("notes-problem-notes"),
+            &mut problems,
+            |note| validate_note(note, schema),
+        );
         let glossary = capped(
             self.glossary,
             LIMITS.glossary,
-            "glossary terms",
+            || tr!("notes-problem-glossary"),
             &mut problems,
             validate_term,
         );
         let examples = capped(
             self.examples,
             LIMITS.examples,
-            "worked examples",
+            || tr!("notes-problem-examples"),
             &mut problems,
             |example| validate_example(example, schema),
         );
         let golden_questions = capped(
             self.golden_questions,
             LIMITS.golden_questions,
-            "golden questions",
+            || tr!("notes-problem-golden-questions"),
             &mut problems,
             |golden| validate_golden(golden, schema),
         );
@@ -60,11 +65,12 @@ struct Validated<T> {
     problems: Vec<Problem>,
 }
 
-/// Every piece validated; at most `limit` kept, the rest counted in one problem per source.
+/// Every piece validated; at most `limit` kept, the rest counted in one problem per source,
+/// about `what` ("notes").
 fn capped<T: Piece>(
     pieces: Vec<T>,
     limit: usize,
-    what: &str,
+    what: fn() -> String,
     problems: &mut Vec<Problem>,
     validate: impl Fn(T) -> Validated<T>,
 ) -> Vec<T> {
@@ -86,8 +92,13 @@ fn capped<T: Piece>(
         let count = over.iter().filter(|s| **s == source).count();
         problems.push(Problem {
             source,
-            subject: what.to_string(),
-            message: format!("at most {limit} are kept; {count} more were dropped"),
+            subject: what(),
+            // A count as `Display` wrote it (not grouped): the English stays the same.
+            message: tr!(
+                "notes-problem-capped",
+                limit = limit,
+                count = count.to_string()
+            ),
         });
     }
     kept
@@ -122,17 +133,23 @@ impl Piece for GoldenQuestion {
 }
 
 fn validate_note(mut note: Note, schema: &Schema) -> Validated<Note> {
-    let subject = match &note.column {
-        Some(column) => format!(
-            "note on {}.{}",
-            cut_chars(&note.table, 60),
-            cut_chars(column, 60)
+    // The names as the note gave them (the schema's spelling replaces them below), said only
+    // when there is a problem.
+    let (source, on_table, on_column) = (note.source, note.table.clone(), note.column.clone());
+    let subject = || match &on_column {
+        Some(column) => tr!(
+            "notes-problem-note-on-column",
+            table = cut_chars(&on_table, 60),
+            column = cut_chars(column, 60)
         ),
-        None => format!("note on {}", cut_chars(&note.table, 60)),
+        None => tr!(
+            "notes-problem-note-on-table",
+            table = cut_chars(&on_table, 60)
+        ),
     };
     let problem = |message: String| Problem {
-        source: note.source,
-        subject: subject.clone(),
+        source,
+        subject: subject(),
         message,
     };
     let dropped = |message: String| Validated {
@@ -141,31 +158,32 @@ fn validate_note(mut note: Note, schema: &Schema) -> Validated<Note> {
     };
     let table_name = note.table.trim();
     if is_knowledge_table(table_name) {
-        return dropped(
-            "is on one of askdb's own knowledge tables, which the model never sees: dropped".into(),
-        );
+        return dropped(tr!("notes-problem-note-on-knowledge-table"));
     }
     let Some(table) = schema.table(table_name) else {
         let near = nearest(table_name, schema.tables.iter().map(|t| t.name.as_str()));
-        return dropped(format!(
-            "this database has no such table{}: dropped",
-            did_you_mean(near)
-        ));
+        return dropped(match near {
+            Some(near) => tr!("notes-problem-no-table-near", near = near),
+            None => tr!("notes-problem-no-table"),
+        });
     };
     note.table = table.name.clone();
     if let Some(column_name) = note.column.as_deref().map(str::trim) {
         let Some(column) = table.column(column_name) else {
             let near = nearest(column_name, table.columns.iter().map(|c| c.name.as_str()));
-            return dropped(format!(
-                "{} has no such column{}: dropped",
-                table.name,
-                did_you_mean(near)
-            ));
+            return dropped(match near {
+                Some(near) => tr!(
+                    "notes-problem-no-column-near",
+                    table = &table.name,
+                    near = near
+                ),
+                None => tr!("notes-problem-no-column", table = &table.name),
+            });
         };
         note.column = Some(column.name.clone());
     }
     let cleaned = clean(&note.text, LIMITS.note_chars);
-    let problems = text_problems(&cleaned, LIMITS.note_chars)
+    let problems = text_problems(&cleaned, LIMITS.note_chars, "note")
         .map(problem)
         .into_iter()
         .collect();
@@ -177,10 +195,10 @@ fn validate_note(mut note: Note, schema: &Schema) -> Validated<Note> {
 }
 
 fn validate_term(mut term: Term) -> Validated<Term> {
-    let subject = format!("glossary term \"{}\"", cut_chars(&term.term, 60));
+    let subject = || tr!("notes-problem-term", term = cut_chars(&term.term, 60));
     let problem = |message: String| Problem {
         source: term.source,
-        subject: subject.clone(),
+        subject: subject(),
         message,
     };
     let name = clean(&term.term, LIMITS.term_chars);
@@ -188,12 +206,12 @@ fn validate_term(mut term: Term) -> Validated<Term> {
     if name.text.is_empty() || meaning.text.is_empty() {
         return Validated {
             kept: None,
-            problems: vec![problem("has no term or no meaning: dropped".into())],
+            problems: vec![problem(tr!("notes-problem-term-empty"))],
         };
     }
     let problems = [
-        text_problems(&name, LIMITS.term_chars).map(|m| format!("the term {m}")),
-        text_problems(&meaning, LIMITS.meaning_chars).map(|m| format!("the meaning {m}")),
+        text_problems(&name, LIMITS.term_chars, "term"),
+        text_problems(&meaning, LIMITS.meaning_chars, "meaning"),
     ]
     .into_iter()
     .flatten()
@@ -211,7 +229,7 @@ fn validate_example(mut example: Example, schema: &Schema) -> Validated<Example>
     let validated = validated_question(
         &example.question,
         &example.sql,
-        "example",
+        Asked::Example,
         example.source,
         schema,
     );
@@ -235,7 +253,7 @@ fn validate_golden(mut golden: GoldenQuestion, schema: &Schema) -> Validated<Gol
     let validated = validated_question(
         &golden.question,
         &golden.sql,
-        "golden question",
+        Asked::Golden,
         golden.source,
         schema,
     );
@@ -246,17 +264,17 @@ fn validate_golden(mut golden: GoldenQuestion, schema: &Schema) -> Validated<Gol
         };
     };
     let mut problems = validated.problems;
-    let subject = question_subject("golden question", &question);
+    let subject = || Asked::Golden.subject(&question);
     let problem = |message: String| Problem {
         source: golden.source,
-        subject: subject.clone(),
+        subject: subject(),
         message,
     };
     if golden.also_accepted.len() > LIMITS.also_accepted {
-        problems.push(problem(format!(
-            "has {} other accepted answers; the first {} are kept",
-            golden.also_accepted.len(),
-            LIMITS.also_accepted
+        problems.push(problem(tr!(
+            "notes-problem-also-capped",
+            count = golden.also_accepted.len().to_string(),
+            limit = LIMITS.also_accepted
         )));
     }
     let mut also_accepted = Vec::new();
@@ -268,10 +286,7 @@ fn validate_golden(mut golden: GoldenQuestion, schema: &Schema) -> Validated<Gol
     {
         match validated_sql(other, schema) {
             Ok(sql) => also_accepted.push(sql),
-            Err(why) => problems.push(problem(format!(
-                "its other accepted answer {} {why}: that answer is dropped",
-                n + 1
-            ))),
+            Err(why) => problems.push(problem(why.other_answer_dropped(n + 1))),
         }
     }
     golden.question = question;
@@ -287,20 +302,20 @@ fn validate_golden(mut golden: GoldenQuestion, schema: &Schema) -> Validated<Gol
 fn validated_question(
     question: &str,
     sql: &str,
-    what: &str,
+    asked: Asked,
     source: Source,
     schema: &Schema,
 ) -> Validated<(String, String)> {
     let cleaned = clean(question, LIMITS.question_chars);
     let problem = |message: String| Problem {
         source,
-        subject: question_subject(what, &cleaned.text),
+        subject: asked.subject(&cleaned.text),
         message,
     };
     if cleaned.text.is_empty() {
         return Validated {
             kept: None,
-            problems: vec![problem("has no question: dropped".into())],
+            problems: vec![problem(tr!("notes-problem-question-empty"))],
         };
     }
     let sql = match validated_sql(sql, schema) {
@@ -308,12 +323,12 @@ fn validated_question(
         Err(why) => {
             return Validated {
                 kept: None,
-                problems: vec![problem(format!("its SQL {why}: dropped"))],
+                problems: vec![problem(why.sql_dropped())],
             }
         }
     };
-    let problems = text_problems(&cleaned, LIMITS.question_chars)
-        .map(|m| problem(format!("the question {m}")))
+    let problems = text_problems(&cleaned, LIMITS.question_chars, "question")
+        .map(problem)
         .into_iter()
         .collect();
     Validated {
@@ -322,37 +337,125 @@ fn validated_question(
     }
 }
 
-/// `example "How many orders…"`.
-fn question_subject(what: &str, question: &str) -> String {
-    format!("{what} \"{}\"", cut_chars(question, 60))
+/// What kind of question a piece asks.
+#[derive(Clone, Copy)]
+enum Asked {
+    Example,
+    Golden,
 }
 
-/// The SQL tidied and accepted by the guard, or why not ("is refused: …").
-fn validated_sql(sql: &str, schema: &Schema) -> Result<String, String> {
+impl Asked {
+    /// `example "How many orders…"`.
+    fn subject(self, question: &str) -> String {
+        let question = cut_chars(question, 60);
+        match self {
+            Asked::Example => tr!("notes-problem-example", question = question),
+            Asked::Golden => tr!("notes-problem-golden", question = question),
+        }
+    }
+}
+
+/// Why an example's or a golden question's SQL is not kept.
+enum BadSql {
+    TooLong {
+        bytes: usize,
+    },
+    /// The read-only guard's refusal, as it tells the model (English).
+    Refused(String),
+    ReadsKnowledgeTable(String),
+    ReadsMissingTable {
+        table: String,
+        near: Option<String>,
+    },
+}
+
+impl BadSql {
+    /// The problem with the question's own SQL, which drops the question.
+    fn sql_dropped(&self) -> String {
+        // Byte counts as `Display` wrote them (not grouped): the English stays the same.
+        let limit = LIMITS.sql_bytes.to_string();
+        match self {
+            BadSql::TooLong { bytes } => tr!(
+                "notes-problem-sql-too-long",
+                bytes = bytes.to_string(),
+                limit = limit
+            ),
+            BadSql::Refused(refusal) => tr!("notes-problem-sql-refused", refusal = refusal),
+            BadSql::ReadsKnowledgeTable(table) => {
+                tr!("notes-problem-sql-reads-knowledge", table = table)
+            }
+            BadSql::ReadsMissingTable { table, near: None } => {
+                tr!("notes-problem-sql-reads-missing", table = table)
+            }
+            BadSql::ReadsMissingTable {
+                table,
+                near: Some(near),
+            } => tr!(
+                "notes-problem-sql-reads-missing-near",
+                table = table,
+                near = near
+            ),
+        }
+    }
+
+    /// The problem with a golden question's other accepted answer `number` (from 1), which
+    /// drops that answer.
+    fn other_answer_dropped(&self, number: usize) -> String {
+        let limit = LIMITS.sql_bytes.to_string();
+        match self {
+            BadSql::TooLong { bytes } => tr!(
+                "notes-problem-other-too-long",
+                number = number,
+                bytes = bytes.to_string(),
+                limit = limit
+            ),
+            BadSql::Refused(refusal) => tr!(
+                "notes-problem-other-refused",
+                number = number,
+                refusal = refusal
+            ),
+            BadSql::ReadsKnowledgeTable(table) => tr!(
+                "notes-problem-other-reads-knowledge",
+                number = number,
+                table = table
+            ),
+            BadSql::ReadsMissingTable { table, near: None } => tr!(
+                "notes-problem-other-reads-missing",
+                number = number,
+                table = table
+            ),
+            BadSql::ReadsMissingTable {
+                table,
+                near: Some(near),
+            } => tr!(
+                "notes-problem-other-reads-missing-near",
+                number = number,
+                table = table,
+                near = near
+            ),
+        }
+    }
+}
+
+/// The SQL tidied and accepted by the guard, or why not.
+fn validated_sql(sql: &str, schema: &Schema) -> Result<String, BadSql> {
     if sql.len() > LIMITS.sql_bytes {
-        return Err(format!(
-            "is {} bytes long; at most {} are allowed",
-            sql.len(),
-            LIMITS.sql_bytes
-        ));
+        return Err(BadSql::TooLong { bytes: sql.len() });
     }
     let tidied = tidy(sql);
-    let statement = guard::check(&tidied).map_err(|refusal| format!("is refused: {refusal}"))?;
+    let statement =
+        guard::check(&tidied).map_err(|refusal| BadSql::Refused(refusal.to_string()))?;
     let text = statement.as_str().to_string();
     for table in Query::read(&text).tables() {
         if is_knowledge_table(&table.name) {
-            return Err(format!(
-                "reads {}, one of askdb's own knowledge tables, which the model never sees",
-                table.name
-            ));
+            return Err(BadSql::ReadsKnowledgeTable(table.name.clone()));
         }
         if schema.table(&table.name).is_none() && !is_built_in(&table.name) {
             let near = nearest(&table.name, schema.tables.iter().map(|t| t.name.as_str()));
-            return Err(format!(
-                "reads {}, which this database does not have{}",
-                cut_chars(&table.name, 60),
-                did_you_mean(near)
-            ));
+            return Err(BadSql::ReadsMissingTable {
+                table: cut_chars(&table.name, 60),
+                near: near.map(str::to_string),
+            });
         }
     }
     Ok(text)
@@ -375,15 +478,19 @@ fn is_built_in(name: &str) -> bool {
         .contains(&lower.as_str())
 }
 
-/// What cleaning did to a text, as the end of a message ("was cut to 2000 characters").
-fn text_problems(cleaned: &Cleaned, limit: usize) -> Option<String> {
+/// What cleaning did to a text, which is the `part` ("term", "meaning", "question") of a
+/// piece or the whole piece ("note"): "the term was cut to 200 characters".
+fn text_problems(cleaned: &Cleaned, limit: usize, part: &str) -> Option<String> {
+    // A limit as `Display` wrote it (not grouped): the English stays the same.
+    let limit = limit.to_string();
     match (cleaned.cut, cleaned.removed_controls) {
         (false, false) => None,
-        (true, false) => Some(format!("was cut to {} characters", limit)),
-        (false, true) => Some("had control characters, which were taken out".into()),
-        (true, true) => Some(format!(
-            "had control characters, which were taken out, and was cut to {} characters",
-            limit
+        (true, false) => Some(tr!("notes-problem-cut", part = part, limit = limit)),
+        (false, true) => Some(tr!("notes-problem-controls", part = part)),
+        (true, true) => Some(tr!(
+            "notes-problem-controls-cut",
+            part = part,
+            limit = limit
         )),
     }
 }
@@ -407,11 +514,6 @@ fn nearest<'c>(name: &str, candidates: impl Iterator<Item = &'c str>) -> Option<
         .filter(|(edits, _)| *edits <= (probe.chars().count() / 4).max(1))
         .min_by_key(|(edits, _)| *edits)
         .map(|(_, candidate)| candidate)
-}
-
-fn did_you_mean(near: Option<&str>) -> String {
-    near.map(|name| format!(" (did you mean {name}?)"))
-        .unwrap_or_default()
 }
 
 #[cfg(test)]

@@ -255,3 +255,45 @@ fn a_term_needs_a_meaning_and_both_are_cut() {
     );
     assert!(said[1].ends_with("(schema comment): the term was cut to 200 characters"));
 }
+
+/// In the page's language when it is Japanese: each sentence from ja.ftl, the names, the SQL
+/// guard's refusal (English, as the model reads it) and the numbers as they came. Mutation:
+/// `notes-problem-no-column-near` said with `format!` in English fails it.
+#[test]
+fn problems_are_said_in_the_pages_language() {
+    let japanese = include_str!("../../../www/i18n/ja.ftl");
+    crate::i18n::set_language(
+        "ja",
+        crate::i18n::catalogue::Catalogue::parse(japanese).unwrap(),
+    );
+    let knowledge = Knowledge {
+        notes: vec![
+            note("orders", Some("quantiy"), "typo"),
+            note("orders", Some("id"), &"x".repeat(3_000)),
+        ],
+        examples: vec![example("Bad", "DELETE FROM orders")],
+        ..Knowledge::default()
+    };
+    let (_, problems) = knowledge.validated(&schema());
+    crate::i18n::set_english();
+    let said: Vec<(&str, &str)> = problems
+        .iter()
+        .map(|p| (p.subject.as_str(), p.message.as_str()))
+        .collect();
+    assert_eq!(
+        said[..2],
+        [
+            (
+                "orders.quantiy のメモ",
+                "orders にはその列がありません（quantity のことですか？）。削除しました"
+            ),
+            ("orders.id のメモ", "2000 文字に切り詰めました"),
+        ]
+    );
+    assert_eq!(said[2].0, "解答例「Bad」");
+    let refused = said[2].1;
+    assert!(
+        refused.starts_with("SQL が拒否されました（") && refused.ends_with("）。削除しました"),
+        "{refused}"
+    );
+}

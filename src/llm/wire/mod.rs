@@ -49,22 +49,6 @@ pub enum Caching {
     Marked,
 }
 
-impl Caching {
-    /// What it means for the person, in a sentence about the provider named `label`.
-    pub fn explain(self, label: &str) -> String {
-        match self {
-            Caching::ByItself => format!(
-                "{label} caches a repeated prompt start by itself (where it supports that); \
-                 askdb keeps each step's start unchanged."
-            ),
-            Caching::Marked => format!(
-                "askdb marks the tools, the system prompt and the conversation for {label}'s \
-                 prompt cache: each step reads them back at a discount."
-            ),
-        }
-    }
-}
-
 /// Makes, from the one list of providers below, [`ProviderKind`] (which provider, as a value to
 /// keep, compare and save) and its way to each provider's descriptor.
 macro_rules! providers {

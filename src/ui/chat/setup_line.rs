@@ -7,7 +7,7 @@
 
 use super::chat_state;
 use crate::agent::Mode;
-use crate::present::demo_endpoint::{answered_by, unreachable, READERS_OWN_MODEL};
+use crate::present::demo_endpoint::{answered_by, readers_own_model, unreachable};
 use crate::ui::demo_endpoint::Card;
 use leptos::prelude::*;
 
@@ -24,7 +24,7 @@ pub fn SetupLine() -> impl IntoView {
             let (own, card) = (demo.readers_own.get(), demo.card.get());
             let has_recording = crate::ui::the_address().start.replay.is_some();
             let (state, said) = match card {
-                _ if own => ("own", READERS_OWN_MODEL.to_string()),
+                _ if own => ("own", readers_own_model()),
                 Card::Reading => (
                     "reading",
                     "Asking the demo's endpoint which model answers here…".into(),

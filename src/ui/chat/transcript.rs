@@ -9,7 +9,7 @@ use crate::agent::tools::cross_check::Side;
 use crate::agent::tools::ToolOutput;
 use crate::agent::traps::Diagnostic;
 use crate::agent::AgentEvent;
-use crate::count::{rows, rows_caption};
+use crate::count::{rows_caption_for_person, rows_for_person};
 use crate::engine::RowCount;
 use crate::llm::Usage;
 use crate::present::time::elapsed;
@@ -225,7 +225,7 @@ fn StepCard(transcript: Transcript, index: usize) -> impl IntoView {
                     <span class="step-time muted">
                         {move || transcript.with_step(index, |s| s.result.as_ref().map(|r| {
                             let reads = match &r.output {
-                                ToolOutput::Rows(run) => run.reads.map(|reads| format!(", {}", reads.phrase())),
+                                ToolOutput::Rows(run) => run.reads.map(|reads| format!(", {}", crate::present::ledger::reads_phrase(reads))),
                                 _ => None,
                             };
                             format!("{}{}", elapsed(r.elapsed_ms), reads.unwrap_or_default())
@@ -283,14 +283,17 @@ fn output_view(step: &Step, output: &ToolOutput) -> AnyView {
                     let count = table
                         .rows
                         .count()
-                        .map(|count| format!(" ({})", rows(count)));
+                        .map(|count| format!(" ({})", rows_for_person(count)));
                     view! { <li><code>{table.name.clone()}</code>{count}</li> }
                 })
                 .collect_view();
             view! { <ul class="table-list">{items}</ul>{note_line(note)} }.into_any()
         }
         ToolOutput::Table(table) => {
-            let count = table.rows.count().map(|count| format!("{}. ", rows(count)));
+            let count = table
+                .rows
+                .count()
+                .map(|count| format!("{}. ", rows_for_person(count)));
             let columns = table
                 .columns
                 .iter()
@@ -369,7 +372,7 @@ fn rows_view(columns: &[String], first: &[Vec<serde_json::Value>], total: RowCou
     }
     let shown = first.len().min(CARD_ROWS);
     let all_shown = first.len() == shown && total == RowCount::Exact(shown as u64);
-    let caption = rows_caption(shown, all_shown, total);
+    let caption = rows_caption_for_person(shown, all_shown, total);
     let header = columns
         .iter()
         .map(|name| view! { <th scope="col">{name.clone()}</th> })

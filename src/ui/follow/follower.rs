@@ -14,15 +14,15 @@ pub struct Settled {
     pub key: Result<String, String>,
 }
 
-/// A line of the status, said when it is shown (in the page's language).
-pub type Label = fn() -> String;
+/// A status line, read when it is shown (so in the page's language then).
+pub type StatusLine = fn() -> String;
 
 /// A part of the page that follows each open.
 pub struct Follower {
     /// What the status says while it settles ("Reading the notes", in the page's language),
     /// and the open step it is timed as, for the benchmark ("notes (knowledge)"); `None` for a
     /// part that only starts work in the background.
-    pub shown: Option<(Label, &'static str)>,
+    pub shown: Option<(StatusLine, &'static str)>,
     /// A database is opening: forget the one before (called before it is shown).
     pub forget: fn(AppState),
     /// The database is identified: do this part for it.

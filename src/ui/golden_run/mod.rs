@@ -26,6 +26,7 @@ use crate::knowledge::GoldenQuestion;
 use crate::model_view::ModelView;
 use crate::present::readiness::not_ready as not_ready_sentence;
 use crate::settings::readiness::{Asking, NotReady};
+use crate::tr;
 use leptos::prelude::*;
 use std::rc::Rc;
 
@@ -202,8 +203,8 @@ impl GoldenRunState {
             DownloadAs::Json => (report::json(&report), "application/json", "json"),
         };
         let name = report::file_name(&now_iso(), extension);
-        let saved = save_file(&name, mime, &text)
-            .map_err(|e| format!("The browser did not save the file ({}).", describe(&e)));
+        let saved =
+            save_file(&name, mime, &text).map_err(|e| tr!("golden-not-saved", why = describe(&e)));
         self.error.set(saved.err());
     }
 }

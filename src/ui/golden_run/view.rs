@@ -3,11 +3,12 @@
 //! model or the data is shown as text.
 
 use super::{golden_run_state, DownloadAs};
-use crate::count::{grouped, plural};
 use crate::eval::calibration::{agreed_passed, calibration};
 use crate::eval::report::share;
 use crate::eval::run::{GoldenResult, Outcome};
+use crate::eval::said;
 use crate::present::time::elapsed;
+use crate::tr;
 use crate::ui::table_scroll::TableScroll;
 use leptos::prelude::*;
 
@@ -27,10 +28,10 @@ pub fn GoldenRunButton() -> impl IntoView {
                 data-testid="checks-button"
                 aria-controls=PANEL_ID
                 aria-expanded=move || golden_run.open.get().to_string()
-                title="Ask this database's golden questions and compare the model's results with the expected ones"
+                title=move || tr!("golden-button-title")
                 on:click=move |_| golden_run.open.update(|open| *open = !*open)
             >
-                "Check the model"
+                {move || tr!("golden-check-the-model")}
                 <span class="count">{move || golden_run.golden.with(Vec::len)}</span>
             </button>
         </Show>
@@ -47,11 +48,8 @@ pub fn GoldenRunPanel() -> impl IntoView {
     view! {
         <Show when=visible>
             <section id=PANEL_ID class="checks-panel" aria-labelledby="checks-heading" data-testid="checks-panel">
-                <h3 id="checks-heading">"Check the model"</h3>
-                <p class="muted">
-                    "Asks this database's "{move || plural(count(), "golden question", "golden questions")}
-                    " of the chosen model, each in a fresh conversation, and compares the result of the model's SQL with the expected SQL's. The model never sees the expected SQL."
-                </p>
+                <h3 id="checks-heading">{move || tr!("golden-check-the-model")}</h3>
+                <p class="muted">{move || tr!("golden-intro", count = count())}</p>
                 <div class="checks-bar">
                     <button
                         type="button"
@@ -60,7 +58,7 @@ pub fn GoldenRunPanel() -> impl IntoView {
                         disabled=running
                         on:click=move |_| golden_run.run()
                     >
-                        {move || if running() { "Checking…" } else { "Run the questions" }}
+                        {move || if running() { tr!("golden-checking") } else { tr!("golden-run") }}
                     </button>
                     <button
                         type="button"
@@ -69,7 +67,7 @@ pub fn GoldenRunPanel() -> impl IntoView {
                         disabled=move || !running()
                         on:click=move |_| golden_run.task.stop()
                     >
-                        "Stop"
+                        {move || tr!("golden-stop")}
                     </button>
                     <Downloads/>
                 </div>
@@ -96,11 +94,11 @@ fn Downloads() -> impl IntoView {
         <Show when=ready>
             <button type="button" class="button" data-testid="checks-download-md"
                 on:click=move |_| golden_run.download(DownloadAs::Markdown)>
-                "Download report (Markdown)"
+                {move || tr!("golden-download-markdown")}
             </button>
             <button type="button" class="button" data-testid="checks-download-json"
                 on:click=move |_| golden_run.download(DownloadAs::Json)>
-                "Download report (JSON)"
+                {move || tr!("golden-download-json")}
             </button>
         </Show>
     }
@@ -119,16 +117,17 @@ fn Progress() -> impl IntoView {
         {move || golden_run.report.with(|report| report.as_ref().map(|report| {
             let asking = golden_run.asking.get();
             let running = golden_run.task.running();
+            let summary = said::summary(report);
             let line = if running {
-                format!("Asking question {} of {asking}…", (done() + 1).min(asking))
+                tr!("golden-asking", number = (done() + 1).min(asking), total = asking)
             } else {
-                format!("{} in {}", report.summary(), elapsed(report.elapsed_ms))
+                tr!("golden-summary-took", summary = summary.clone(), took = elapsed(report.elapsed_ms))
             };
             view! {
                 <div class="checks-progress" role="status" data-testid="checks-summary">
                     {running.then(|| view! { <progress max=asking value=done()></progress> })}
                     <p class:total=!running>{line}</p>
-                    {running.then(|| view! { <p class="muted">{report.summary()}</p> })}
+                    {running.then(|| view! { <p class="muted">{summary}</p> })}
                 </div>
             }
         }))}
@@ -149,7 +148,7 @@ fn Calibration() -> impl IntoView {
                 .map(|row| {
                     view! {
                         <tr data-testid="calibration-row">
-                            <th scope="row">{row.label()}</th>
+                            <th scope="row">{said::agreement(&row)}</th>
                             <td>{row.questions}</td>
                             <td>{row.right}</td>
                             <td>{share(row.right, row.questions)}</td>
@@ -158,20 +157,18 @@ fn Calibration() -> impl IntoView {
                 })
                 .collect_view();
             Some(view! {
-                <section class="calibration" data-testid="calibration" aria-label="Whether agreement predicts correctness">
+                <section class="calibration" data-testid="calibration" aria-label=move || tr!("golden-calibration-label")>
                     <p data-testid="calibration-agreed">
-                        {format!(
-                            "The agreed answer (the result more candidates gave than any other): {right} of {asked} correct. Each question's result below is its first candidate's."
-                        )}
+                        {tr!("golden-calibration-agreed", right = right, asked = asked)}
                     </p>
-                    <TableScroll label="Calibration">
+                    <TableScroll label=Signal::derive(|| tr!("golden-calibration-table"))>
                         <table class="calibration-table">
                             <thead>
                                 <tr>
-                                    <th scope="col">"Candidates agreeing"</th>
-                                    <th scope="col">"Questions"</th>
-                                    <th scope="col">"Agreed answer right"</th>
-                                    <th scope="col">"Share right"</th>
+                                    <th scope="col">{move || tr!("golden-column-agreeing")}</th>
+                                    <th scope="col">{move || tr!("golden-column-questions")}</th>
+                                    <th scope="col">{move || tr!("golden-column-agreed-right")}</th>
+                                    <th scope="col">{move || tr!("golden-column-share-right")}</th>
                                 </tr>
                             </thead>
                             <tbody>{rows}</tbody>
@@ -202,31 +199,31 @@ fn result_view(result: &GoldenResult) -> impl IntoView {
         Outcome::ExpectedFailed { .. } => "broken",
         _ => "fail",
     };
-    let cost = format!(
-        "{} · {} tokens · {}",
-        plural(u64::from(result.steps), "step", "steps"),
-        grouped(result.usage.input_tokens + result.usage.output_tokens),
-        elapsed(result.elapsed_ms)
+    let cost = tr!(
+        "golden-cost",
+        steps = result.steps,
+        tokens = result.usage.input_tokens + result.usage.output_tokens,
+        took = elapsed(result.elapsed_ms)
     );
     let model_sql = match &result.model_sql {
         Some(sql) => view! { <pre class="sql"><code>{sql.clone()}</code></pre> }.into_any(),
-        None => view! { <p class="muted">"No SQL."</p> }.into_any(),
+        None => view! { <p class="muted">{tr!("golden-no-sql")}</p> }.into_any(),
     };
     view! {
         <li class=format!("check-result {kind}") data-testid="check-result" data-outcome=kind>
             <div class="check-head">
-                <span class=format!("badge {kind}")>{result.outcome.label()}</span>
-                <span class="check-question">{result.question.clone()}</span>
+                <span class=format!("badge {kind}")>{said::label(&result.outcome)}</span>
+                <span class="check-question" translate="no">{result.question.clone()}</span>
                 <span class="muted check-cost">{cost}</span>
             </div>
-            {result.outcome.why().map(|why| view! { <p class="check-why">{why}</p> })}
+            {said::why(&result.outcome).map(|why| view! { <p class="check-why">{why}</p> })}
             <div class="check-sql">
                 <div>
-                    <h4>"Expected SQL"</h4>
+                    <h4>{tr!("golden-expected-sql")}</h4>
                     <pre class="sql"><code>{result.expected_sql.clone()}</code></pre>
                 </div>
                 <div>
-                    <h4>"The model's SQL"</h4>
+                    <h4>{tr!("golden-model-sql")}</h4>
                     {model_sql}
                 </div>
             </div>

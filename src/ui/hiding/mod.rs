@@ -26,6 +26,7 @@ use crate::engine::page::{ModelDatabase, PageDatabase};
 use crate::engine::{schema, DbError, Schema};
 use crate::model_view::{self, Made, Prepared};
 use crate::present;
+use crate::tr;
 use futures::lock::Mutex;
 use leptos::prelude::*;
 use std::cell::Cell;
@@ -57,7 +58,7 @@ fn storage_key(key: &str) -> String {
 /// Hiding follows each open (`ui::follow`): it settles what the model reads.
 pub const FOLLOWS: Follower = Follower {
     shown: Some((
-        || crate::tr!("open-step-model-view"),
+        || tr!("hide-preparing-status"),
         "what the model sees (hiding)",
     )),
     forget: start_opening,
@@ -96,11 +97,11 @@ pub async fn prepare_for_open(state: AppState, schema: &Schema, key: Result<Stri
     state.assistant.hiding.set(Hiding {
         hidden: hidden.clone(),
         model_view: ModelViewState::Preparing,
-        unresolved: unresolved.iter().map(ToString::to_string).collect(),
+        unresolved,
         not_kept: key
             .as_ref()
             .err()
-            .map(|why| format!("This choice lasts until the tab closes: {why}.")),
+            .map(|why| tr!("hide-not-kept", why = why)),
         key: key.ok(),
     });
     // What follows the open settles after hiding (`ui::follow`): no one else is told here.
@@ -150,7 +151,7 @@ fn keep(state: AppState, hidden: &Hidden) -> Option<String> {
         let json = serde_json::to_string(hidden).expect("names and sets serialize");
         storage::write(&key, &json)
     };
-    saved.err().map(|refused| refused.to_string())
+    saved.is_err().then(|| tr!("hide-not-saved"))
 }
 
 /// Settles what the model reads with `hidden` kept from it ([`model_view::plan`]); the
@@ -250,32 +251,29 @@ pub fn HiddenLine() -> impl IntoView {
         let hiding = state.assistant.hiding.get();
         let names = hiding.hidden.names();
         let unresolved = (!hiding.unresolved.is_empty()).then(|| {
+            let reasons: Vec<String> = hiding
+                .unresolved
+                .iter()
+                .map(present::hiding::unresolved)
+                .collect();
             view! {
                 <p class="hidden-note warn" data-testid="hide-unresolved">
-                    "Not hidden (from the address): "{hiding.unresolved.join("; ")}
+                    {tr!("hide-unresolved-label")}
+                    {reasons.join(&tr!("hide-reason-separator"))}
                 </p>
             }
         });
         let hidden = (!names.is_empty()).then(|| {
             let status = match &hiding.model_view {
-                ModelViewState::Preparing => Some(" (making the copy the model sees…)".to_string()),
-                ModelViewState::Failed(why) => {
-                    Some(format!(" (the copy could not be made: {why})"))
-                }
-                ModelViewState::Refused(why) => {
-                    Some(format!(" (the model cannot be asked: {why})"))
-                }
+                ModelViewState::Preparing => Some(tr!("hide-line-preparing")),
+                ModelViewState::Failed(why) => Some(tr!("hide-line-failed", why = why)),
+                ModelViewState::Refused(why) => Some(tr!("hide-line-refused", why = why)),
                 _ => None,
             };
             view! {
-                <p
-                    class="hidden-line"
-                    data-testid="hidden-line"
-                    title="The model's queries run on a copy of the database without these; the \
-                           console still sees everything. Changing this starts a new conversation."
-                >
-                    <span class="hidden-label">"Hidden from the model: "</span>
-                    {names.join(", ")}
+                <p class="hidden-line" data-testid="hidden-line" title=tr!("hide-line-title")>
+                    <span class="hidden-label">{tr!("hide-line-label")}</span>
+                    <span translate="no">{names.join(", ")}</span>
                     {status}
                 </p>
                 {hiding.not_kept.map(|why| view! { <p class="hidden-note">{why}</p> })}

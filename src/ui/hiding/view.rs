@@ -1,7 +1,7 @@
 //! What is hidden from the model and what it sees, as the page's state holds it: plain data,
 //! apart from the work of hiding (`super`), so that the state can hold it without a circle.
 
-use crate::engine::hidden::Hidden;
+use crate::engine::hidden::{Hidden, Unresolved};
 use crate::engine::Schema;
 use crate::settings::readiness::ModelViewReadiness;
 
@@ -58,7 +58,7 @@ pub struct Hiding {
     pub hidden: Hidden,
     pub model_view: ModelViewState,
     /// Names from the address that this database cannot hide, each with the reason.
-    pub unresolved: Vec<String>,
+    pub unresolved: Vec<Unresolved>,
     /// Why the choice is not kept for next time, if it is not.
     pub not_kept: Option<String>,
     /// The key the open database's choice is kept under (`engine::identity`), once known.

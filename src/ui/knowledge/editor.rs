@@ -6,6 +6,7 @@ use super::super::app_state;
 use super::super::state::AppState;
 use crate::knowledge::person::MAX_NOTE_CHARS;
 use crate::knowledge::{Note, Source};
+use crate::tr;
 use leptos::ev::KeyboardEvent;
 use leptos::html::{Button, Textarea};
 use leptos::prelude::*;
@@ -95,16 +96,20 @@ fn edit_button(
             aria-label=move || {
                 // Starts with the visible words ("edit note", "+ note"), so that a person who
                 // speaks to their computer can say what they see (WCAG 2.5.3).
-                let verb = if note.with(Option::is_some) { "Edit note on" } else { "Add a note on" };
-                format!("{verb} {name}")
+                let name = name.clone();
+                if note.with(Option::is_some) {
+                    tr!("notes-edit-label", name = name)
+                } else {
+                    tr!("notes-add-label", name = name)
+                }
             }
             on:click=move |_| editing.update(|open| *open = !*open)
         >
             {move || match (note.with(Option::is_some), on_column) {
-                (true, true) => "edit note",
-                (false, true) => "+ note",
-                (true, false) => "Edit note",
-                (false, false) => "Add a note",
+                (true, true) => tr!("notes-edit-column"),
+                (false, true) => tr!("notes-add-column"),
+                (true, false) => tr!("notes-edit-table"),
+                (false, false) => tr!("notes-add-table"),
             }}
         </button>
     }
@@ -122,18 +127,33 @@ fn note_text(note: Note) -> impl IntoView {
                 aria-expanded=move || unfolded.get().to_string()
                 on:click=move |_| unfolded.update(|u| *u = !*u)
             >
-                {move || if unfolded.get() { "less" } else { "more" }}
+                {move || if unfolded.get() { tr!("notes-less") } else { tr!("notes-more") }}
             </button>
         }
     });
     view! {
         <div class="note" data-testid="note" data-source=source_name(note.source)>
-            <p class="note-text" class:folded=move || long && !unfolded.get() data-testid="note-text">
+            <p
+                class="note-text"
+                class:folded=move || long && !unfolded.get()
+                data-testid="note-text"
+                translate="no"
+            >
                 {note.text}
             </p>
-            <span class="note-source">{note.source.label()}</span>
+            <span class="note-source">{move || source_label(note.source)}</span>
             {more}
         </div>
+    }
+}
+
+/// The source as the page shows it ("schema comment"; `Source::label` in English).
+pub(super) fn source_label(source: Source) -> String {
+    match source {
+        Source::Schema => tr!("notes-source-schema"),
+        Source::Database => tr!("notes-source-database"),
+        Source::Sidecar => tr!("notes-source-sidecar"),
+        Source::Person => tr!("notes-source-person"),
     }
 }
 
@@ -187,16 +207,16 @@ fn editor(
             _ => {}
         }
     };
-    let label = format!("Note on {}", place.name());
+    let name = place.name();
     view! {
         <div class="note-editor">
             <textarea
                 node_ref=input
                 data-testid="note-input"
-                aria-label=label
+                aria-label=move || tr!("notes-editor-label", name = name.clone())
                 rows="3"
                 maxlength=MAX_NOTE_CHARS.to_string()
-                placeholder="What it means, how it is used (Ctrl+Enter saves, Esc cancels)"
+                placeholder=move || tr!("notes-editor-placeholder")
                 prop:value=move || text.get()
                 on:input=move |event| text.set(event_target_value(&event))
                 on:keydown=on_key
@@ -205,13 +225,13 @@ fn editor(
                 <button
                     class="button small primary"
                     data-testid="note-save"
-                    title="Saved empty, your note hides the one from the schema, database or notes file"
+                    title=move || tr!("notes-save-title")
                     on:click=move |_| save()
                 >
-                    "Save"
+                    {move || tr!("notes-save")}
                 </button>
                 <button class="button small" data-testid="note-cancel" on:click=move |_| close()>
-                    "Cancel"
+                    {move || tr!("notes-cancel")}
                 </button>
                 {delete_button(state, place, editing, opener)}
             </div>
@@ -254,10 +274,10 @@ fn delete_button(
                 <button
                     class="button small danger"
                     data-testid="note-delete"
-                    title="Deletes your note; a note from the schema, the database or a notes file shows again"
+                    title=move || tr!("notes-delete-title")
                     on:click=move |_| delete()
                 >
-                    "Delete my note"
+                    {move || tr!("notes-delete")}
                 </button>
             }
         })

@@ -27,6 +27,7 @@ use crate::engine::Schema;
 use crate::knowledge::sidecar::SidecarError;
 use crate::knowledge::{is_knowledge_table, person, Knowledge, Problem, LIMITS};
 use crate::model_view::ModelView;
+use crate::tr;
 use js_sys::Uint8Array;
 use leptos::prelude::*;
 use std::rc::Rc;
@@ -38,7 +39,7 @@ fn storage_key(key: &str) -> String {
 
 /// The notes follow each open (`ui::follow`): they are read for it.
 pub const FOLLOWS: Follower = Follower {
-    shown: Some((|| crate::tr!("open-step-notes"), "notes (knowledge)")),
+    shown: Some((|| tr!("notes-reading-status"), "notes (knowledge)")),
     forget: start_opening,
     settle: |state, settled| {
         Box::pin(async move { load_for_open(state, &settled.schema, settled.key).await })
@@ -93,12 +94,10 @@ pub async fn load_for_open(state: AppState, schema: &Schema, key: Result<String,
         stored_tables,
         sidecar,
         person,
-        not_kept: key.as_ref().err().map(|why| {
-            format!(
-                "Your notes last until the tab closes: this database cannot be told from another \
-                 here ({why})."
-            )
-        }),
+        not_kept: key
+            .as_ref()
+            .err()
+            .map(|why| tr!("notes-not-kept", why = why)),
         key: key.ok(),
         ..KnowledgeState::default()
     });
@@ -116,12 +115,7 @@ pub async fn load_for_open(state: AppState, schema: &Schema, key: Result<String,
                 k.from_file = knowledge;
                 k.file_problems = problems;
             }
-            Err(why) => {
-                k.error = Some(format!(
-                    "The notes inside this database could not be read ({why}); it is open all \
-                     the same."
-                ))
-            }
+            Err(why) => k.error = Some(tr!("notes-read-failed", why = why)),
         }
     });
     refresh(state);
@@ -142,10 +136,9 @@ pub fn take_sidecar(state: AppState, name: &str, bytes: &Uint8Array) -> Result<(
     // Measured before the bytes are copied out of JavaScript's memory.
     let size = bytes.length() as usize;
     if size > LIMITS.sidecar_bytes {
-        return Err(SidecarError::TooLarge { bytes: size }.to_string());
+        return Err(SidecarError::TooLarge { bytes: size }.for_person());
     }
-    let text = String::from_utf8(bytes.to_vec())
-        .map_err(|_| "the notes file is not UTF-8 text".to_string())?;
+    let text = String::from_utf8(bytes.to_vec()).map_err(|_| tr!("notes-file-not-utf8"))?;
     let (knowledge, problems) = sources::read_sidecar(&text)?;
     let waiting = state.open.with_untracked(Option::is_none);
     state.assistant.knowledge.update(|k| {
@@ -194,11 +187,11 @@ fn keep(state: AppState) {
         } else {
             storage::write(&key, &person::to_json(&notes))
         };
-        if let Err(refused) = kept {
+        if kept.is_err() {
             state
                 .assistant
                 .knowledge
-                .update(|k| k.not_kept = Some(refused.to_string()));
+                .update(|k| k.not_kept = Some(tr!("notes-not-saved")));
         }
     }
     refresh(state);

@@ -5,6 +5,9 @@
 use super::super::app_state;
 use super::super::intake::{start_open, Source};
 use super::super::state::AppState;
+use super::editor::source_label;
+use crate::knowledge::Problem;
+use crate::tr;
 use leptos::ev;
 use leptos::prelude::*;
 use web_sys::HtmlInputElement;
@@ -17,17 +20,17 @@ pub fn KnowledgeSection(read_only: bool) -> impl IntoView {
         state.assistant.knowledge.with(|k| {
             let counts = k.counts();
             if k.reading {
-                "Reading the notes in this database…".to_string()
+                tr!("notes-reading")
             } else if counts.is_empty() {
-                "No notes yet.".to_string()
+                tr!("notes-none")
             } else {
-                counts.join(", ")
+                counts.join(&tr!("notes-list-separator"))
             }
         })
     };
     view! {
         <section class="knowledge" data-testid="knowledge" aria-labelledby="knowledge-heading">
-            <h3 id="knowledge-heading">"Knowledge"</h3>
+            <h3 id="knowledge-heading">{move || tr!("notes-heading")}</h3>
             <p class="knowledge-line" data-testid="knowledge-counts">{summary}</p>
             {stored_tables_line(state)}
             {sidecar_line(state)}
@@ -44,19 +47,30 @@ fn stored_tables_line(state: AppState) -> impl IntoView {
     move || {
         state.assistant.knowledge.with(|k| {
             (!k.stored_tables.is_empty()).then(|| {
+                let separator = tr!("notes-list-separator");
                 let tables = k
                     .stored_tables
                     .iter()
-                    .map(|(name, rows)| match rows {
-                        Some(count) => format!("{name} ({})", crate::count::rows(*count)),
-                        None => name.clone(),
+                    .enumerate()
+                    .map(|(at, (name, rows))| {
+                        let rows = rows.map(|count| {
+                            tr!(
+                                "notes-table-rows",
+                                rows = crate::count::rows_for_person(count)
+                            )
+                        });
+                        view! {
+                            {(at > 0).then(|| separator.clone())}
+                            <span translate="no">{name.clone()}</span>
+                            {rows}
+                        }
                     })
-                    .collect::<Vec<_>>()
-                    .join(", ");
+                    .collect_view();
                 view! {
                     <p class="knowledge-line" data-testid="knowledge-tables">
-                        "Knowledge kept in this database: "{tables}
-                        <span class="muted">" (not shown to the model as data)"</span>
+                        {tr!("notes-tables-label")}
+                        {tables}
+                        <span class="muted">{tr!("notes-tables-not-data")}</span>
                     </p>
                 }
             })
@@ -71,7 +85,8 @@ fn sidecar_line(state: AppState) -> impl IntoView {
             k.sidecar.as_ref().filter(|s| !s.waiting).map(|s| {
                 view! {
                     <p class="knowledge-line" data-testid="knowledge-sidecar">
-                        "Notes file: "{s.name.clone()}
+                        {tr!("notes-file-label")}
+                        <span translate="no">{s.name.clone()}</span>
                     </p>
                 }
             })
@@ -84,20 +99,31 @@ fn problems_list(state: AppState) -> impl IntoView {
     move || {
         let problems = state.assistant.knowledge.with(|k| k.problems.clone());
         (!problems.is_empty()).then(|| {
-            let count = crate::count::plural(problems.len() as u64, "problem", "problems");
+            let count = problems.len();
             view! {
                 <details class="knowledge-problems" data-testid="knowledge-problems">
-                    <summary>{count}" with the notes"</summary>
+                    <summary>{tr!("notes-problems", count = count)}</summary>
                     <ul>
                         {problems
                             .into_iter()
-                            .map(|problem| view! { <li>{problem.to_string()}</li> })
+                            .map(|problem| view! { <li>{problem_line(&problem)}</li> })
                             .collect_view()}
                     </ul>
                 </details>
             }
         })
     }
+}
+
+/// A problem as the page says it: what `Problem`'s `Display` says for the tools, in the page's
+/// language (its subject and message were said in it when the problem was found).
+fn problem_line(problem: &Problem) -> String {
+    tr!(
+        "notes-problem-line",
+        subject = &problem.subject,
+        source = source_label(problem.source),
+        message = &problem.message
+    )
 }
 
 /// The value index's state, when there is one.
@@ -138,13 +164,13 @@ fn notes_file_actions(state: AppState, export_error: RwSignal<Option<String>>) -
             <button
                 class="button small"
                 data-testid="export-notes"
-                title="Everything above, as a notes file that ?notes= or “Open notes file” reads"
+                title=move || tr!("notes-export-title")
                 on:click=move |_| export_error.set(super::export(state).err())
             >
-                "Export notes file"
+                {move || tr!("notes-export")}
             </button>
             <label class="button small file-button">
-                "Open notes file…"
+                {move || tr!("notes-open")}
                 <input
                     type="file"
                     accept=".json,application/json"

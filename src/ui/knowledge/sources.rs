@@ -12,9 +12,9 @@ pub async fn from_file<D: Database + ?Sized>(db: &D) -> Result<(Knowledge, Vec<P
     in_database::read(db).await.map_err(|e| e.to_string())
 }
 
-/// Reads a notes file's text.
+/// Reads a notes file's text; why not, in the page's language.
 pub fn read_sidecar(text: &str) -> Result<(Knowledge, Vec<Problem>), String> {
-    sidecar::read(text).map_err(|e| e.to_string())
+    sidecar::read(text).map_err(|e| e.for_person())
 }
 
 /// Writes `knowledge` as a notes file for the database called `name` with `sha256`.

@@ -2,6 +2,7 @@
 //! apart from the work of reading and keeping it (`super`).
 
 use crate::knowledge::{Knowledge, Note, Problem};
+use crate::tr;
 
 /// A notes file (sidecar) read into the page.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -41,23 +42,31 @@ pub struct KnowledgeState {
 }
 
 impl KnowledgeState {
-    /// "4 notes, 2 glossary terms, 3 examples, 5 golden questions", leaving out what is none.
+    /// "4 notes, 2 glossary terms, 3 worked examples, 5 golden questions", leaving out what is
+    /// none: each in the page's language.
     pub fn counts(&self) -> Vec<String> {
-        use crate::count::plural;
         let k = &self.merged;
         [
-            (k.notes.len(), "note", "notes"),
-            (k.glossary.len(), "glossary term", "glossary terms"),
-            (k.examples.len(), "worked example", "worked examples"),
+            (
+                k.notes.len(),
+                tr!("notes-count-notes", count = k.notes.len()),
+            ),
+            (
+                k.glossary.len(),
+                tr!("notes-count-terms", count = k.glossary.len()),
+            ),
+            (
+                k.examples.len(),
+                tr!("notes-count-examples", count = k.examples.len()),
+            ),
             (
                 k.golden_questions.len(),
-                "golden question",
-                "golden questions",
+                tr!("notes-count-golden", count = k.golden_questions.len()),
             ),
         ]
         .into_iter()
-        .filter(|(n, _, _)| *n > 0)
-        .map(|(n, one, many)| plural(n as u64, one, many))
+        .filter(|(n, _)| *n > 0)
+        .map(|(_, said)| said)
         .collect()
     }
 }

@@ -11,6 +11,11 @@ mod seek;
 #[cfg(test)]
 mod tests;
 
+pub use seek::{NO_STATISTICS, STATISTICS_UNREADABLE};
+
+/// Why nothing is indexed with a plan that reads no rows.
+pub const NO_ROWS_PLANNED: &str = "the plan reads no rows of any table";
+
 use crate::clock::Clock;
 use crate::engine::{query, query_bound, Database, DbError, QueryLimits};
 use crate::engine::{QueryResult, Schema, Table, TableKind, Value};
@@ -89,9 +94,7 @@ pub async fn build<D: Database + ?Sized>(
     };
     let coverage = match plan {
         IndexPlan::Skip(why) => Coverage::Skipped(why.clone()),
-        IndexPlan::Sample { rows_per_table: 0 } => {
-            Coverage::Skipped("the plan reads no rows of any table".into())
-        }
+        IndexPlan::Sample { rows_per_table: 0 } => Coverage::Skipped(NO_ROWS_PLANNED.into()),
         IndexPlan::Sample { rows_per_table } => {
             build.sample_tables(db, schema, *rows_per_table).await
         }

@@ -19,9 +19,7 @@ impl Build<'_> {
             Ok(Some(result)) => result,
             Ok(None) => return Coverage::Skipped(NO_STATISTICS.into()),
             Err(Failed::Unreadable(error)) => {
-                return Coverage::Skipped(format!(
-                    "SQLite's statistics (sqlite_stat1) could not be read ({error})"
-                ))
+                return Coverage::Skipped(format!("{STATISTICS_UNREADABLE} ({error})"))
             }
             Err(Failed::Stopped(cut)) => {
                 return cut_short(cut, "sqlite_stat1".into(), 1, self.indexed_coverage())
@@ -116,9 +114,14 @@ impl Build<'_> {
     }
 }
 
-pub(super) const NO_STATISTICS: &str =
+/// Why nothing is indexed on a database without `sqlite_stat1` (the page says it in its language:
+/// `present::value_index`).
+pub const NO_STATISTICS: &str =
     "the database has no statistics (sqlite_stat1, written by ANALYZE) \
      to tell which columns hold few values, and finding out would mean reading its tables";
+
+/// Why nothing is indexed when reading `sqlite_stat1` failed, before the error in parentheses.
+pub const STATISTICS_UNREADABLE: &str = "SQLite's statistics (sqlite_stat1) could not be read";
 
 const STAT1_PRESENT_SQL: &str =
     "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'sqlite_stat1'";
