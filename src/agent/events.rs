@@ -1,10 +1,11 @@
 //! What the agent reports while it works, so the page can show a live transcript.
 
 use super::draft::Draft;
+use super::selection::rank::Reason;
 use super::tools::{ToolCall, ToolOutput};
 use super::Answer;
 use crate::llm::text_calls::{Form, Repair};
-use crate::llm::Usage;
+use crate::llm::{LlmError, Usage};
 use crate::search::values::Coverage;
 use serde::Serialize;
 
@@ -34,7 +35,9 @@ pub enum EventKind {
         /// 1 for the first retry.
         attempt: u32,
         wait_ms: u32,
-        reason: String,
+        /// Why: the page says it in its reader's language (`present::failure`).
+        #[serde(rename = "reason", serialize_with = "as_text")]
+        error: LlmError,
     },
     /// The model's reply as written so far, while it streams (only when it does). The events
     /// of the whole reply follow once it ends; a retry starts the draft again.
@@ -54,7 +57,7 @@ pub enum EventKind {
     ModelText { step: u32, text: String },
     /// The model answered in plain text or not at all; it was asked to use `final_answer`
     /// (or, for a call it wrote as text that could not be read, told what was wrong with it).
-    Nudged { step: u32, reason: String },
+    Nudged { step: u32, reason: NudgeReason },
     /// The model wrote its tool calls as text instead of calling the tools; askdb read them and
     /// runs them as the calls that follow (`ToolCall` with these ids).
     CallsInText { step: u32, calls: Vec<WrittenCall> },
@@ -86,6 +89,24 @@ pub enum EventKind {
         usage: Usage,
         steps: u32,
     },
+}
+
+/// Why the model was nudged: the page says it in its reader's language.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NudgeReason {
+    /// It answered in plain text, without `final_answer`.
+    AnsweredWithoutFinalAnswer,
+    /// It replied with neither text nor a tool call.
+    EmptyReply,
+    /// It wrote a tool call as text that could not be read: what is wrong with it (English,
+    /// as the model is told).
+    UnreadableCall { problem: String },
+}
+
+/// An error as its `Display` writes it.
+fn as_text<S: serde::Serializer>(error: &LlmError, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.collect_str(error)
 }
 
 /// A tool call the model wrote as text, as askdb read it.
@@ -137,11 +158,11 @@ pub struct SchemaSent {
 }
 
 /// A table picked for a question, and why ("the word 'film'", "on the join path from rental
-/// to film").
+/// to film", as `present::transcript` says them), each text in it cut to a readable length.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PickedTable {
     pub name: String,
-    pub why: Vec<String>,
+    pub why: Vec<Reason>,
 }
 
 /// A worked example sent with a question, and how well it matched it (0 to 1).

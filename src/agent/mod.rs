@@ -27,7 +27,8 @@ mod values;
 mod written_calls;
 
 pub use events::{
-    AgentEvent, EventKind, KnowledgeSent, PickedTable, SchemaSent, SentExample, WrittenCall,
+    AgentEvent, EventKind, KnowledgeSent, NudgeReason, PickedTable, SchemaSent, SentExample,
+    WrittenCall,
 };
 pub use memory::{Conversation, Turn};
 pub use prompt::system_prompt;

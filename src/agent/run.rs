@@ -3,7 +3,7 @@
 
 use super::draft::{DraftWriter, DRAFT_EVERY_MS};
 use super::events::SchemaSent;
-use super::events::{AgentEvent, EventKind};
+use super::events::{AgentEvent, EventKind, NudgeReason};
 use super::question_database::QuestionDatabase;
 use super::race::Race;
 use super::tools::final_answer::AcceptedAnswer;
@@ -109,7 +109,7 @@ impl Run<'_> {
                             step: self.steps,
                             attempt,
                             wait_ms,
-                            reason: error.to_string(),
+                            error: error.clone(),
                         });
                         self.race.run(self.clock.sleep(wait_ms)).await?;
                     }
@@ -376,10 +376,9 @@ where
         // told how (the step limit bounds it).
         run.emit(EventKind::Nudged {
             step,
-            reason: format!(
-                "wrote a tool call as text that could not be read ({})",
-                unreadable.problem
-            ),
+            reason: NudgeReason::UnreadableCall {
+                problem: unreadable.problem.clone(),
+            },
         });
         state.turn.messages.push(Message::User {
             text: written_calls::correction(&unreadable),
@@ -436,14 +435,14 @@ fn plain_text<D: Database + ?Sized>(
 /// one), reported as a nudge.
 fn nudge(run: &mut Run<'_>, mode: Mode, step: u32, had_text: bool) -> Message {
     let (reason, nudge) = if had_text {
-        ("answered without final_answer", prompt::nudge_text(mode))
+        (
+            NudgeReason::AnsweredWithoutFinalAnswer,
+            prompt::nudge_text(mode),
+        )
     } else {
-        ("empty reply", prompt::NUDGE_EMPTY)
+        (NudgeReason::EmptyReply, prompt::NUDGE_EMPTY)
     };
-    run.emit(EventKind::Nudged {
-        step,
-        reason: reason.to_string(),
-    });
+    run.emit(EventKind::Nudged { step, reason });
     Message::User {
         text: nudge.to_string(),
     }

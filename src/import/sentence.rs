@@ -60,7 +60,7 @@ impl Sentence {
     }
 
     /// The sentence in the page's language, its data marked as the page's error sentences mark
-    /// their values (`present::errors::pieces` finds them; Fluent puts the same isolates around
+    /// their values (`present::marked::pieces` finds them; Fluent puts the same isolates around
     /// a placeable): the page shows them apart, never translated.
     pub fn say_marked(&self) -> String {
         self.say_with(|data| format!("\u{2068}{data}\u{2069}"))

@@ -328,11 +328,12 @@ fn server_said(f: &mut fmt::Formatter<'_>, message: &str) -> fmt::Result {
     }
 }
 
-const OLLAMA_PORT: u16 = 11434;
+/// Ollama's port, whose failures to answer a web page have their own hint.
+pub const OLLAMA_PORT: u16 = 11434;
 
 /// The port of a base URL on this machine (`localhost`, `127.x.x.x`, `[::1]`), where a local
 /// model server runs; `None` for any other host.
-fn local_server_port(base_url: &str) -> Option<u16> {
+pub fn local_server_port(base_url: &str) -> Option<u16> {
     let (scheme, rest) = base_url.trim().split_once("://")?;
     let authority = rest.split(['/', '?', '#']).next()?;
     let authority = authority.rsplit('@').next()?; // drop user:password@

@@ -4,55 +4,25 @@
 //! page's language (`www/i18n`): every error a person can meet has its message there, with
 //! what comes from outside (SQLite's own message, a server's answer, a name) and the code it
 //! names (`SELECT`, a header) as values, which [`for_person_marked`] marks for the page to keep
-//! untranslated ([`pieces`]).
+//! untranslated (`present::marked`).
 
 use crate::engine::datasette::DatasetteProblem;
 use crate::engine::on_demand::RemoteProblem;
 use crate::engine::stopped::AfterStop;
 use crate::engine::DbError;
+use crate::present::marked;
 use crate::sql::guard::{Refusal, MAX_NESTING, MAX_SQL_BYTES, READ_ONLY_PRAGMAS};
 use crate::text::{format_bytes, format_seconds};
 use crate::tr;
-
-/// Around a value in a marked sentence: Unicode's first strong isolate and pop directional
-/// isolate, which Fluent also puts around what it places in a message.
-const VALUE_START: char = '\u{2068}';
-const VALUE_END: char = '\u{2069}';
 
 /// `error` for the person who ran the query or opened the database.
 pub fn for_person(error: &DbError) -> String {
     said(error, Values::Plain)
 }
 
-/// [`for_person`] with its values marked, for a view that shows them apart ([`pieces`]).
+/// [`for_person`] with its values marked, for a view that shows them apart (`present::marked::pieces`).
 pub fn for_person_marked(error: &DbError) -> String {
     said(error, Values::Marked)
-}
-
-/// A sentence cut into its text and its marked values: `(true, value)` for a value.
-pub fn pieces(sentence: &str) -> Vec<(bool, &str)> {
-    let mut found = Vec::new();
-    let mut rest = sentence;
-    while let Some(start) = rest.find(VALUE_START) {
-        let after = &rest[start + VALUE_START.len_utf8()..];
-        let Some(end) = after.find(VALUE_END) else {
-            break;
-        };
-        if start > 0 {
-            found.push((false, &rest[..start]));
-        }
-        found.push((true, &after[..end]));
-        rest = &after[end + VALUE_END.len_utf8()..];
-    }
-    if !rest.is_empty() {
-        found.push((false, rest));
-    }
-    found
-}
-
-/// `value` marked as [`for_person_marked`] marks its values, for [`pieces`] to find.
-pub fn mark(value: &str) -> String {
-    Values::Marked.of(value)
 }
 
 /// Whether a sentence's values are marked.
@@ -66,7 +36,7 @@ impl Values {
     fn of(self, value: impl std::fmt::Display) -> String {
         match self {
             Values::Plain => value.to_string(),
-            Values::Marked => format!("{VALUE_START}{value}{VALUE_END}"),
+            Values::Marked => marked::data(&value.to_string()),
         }
     }
 }
@@ -443,26 +413,34 @@ mod tests {
             assert_eq!(for_person(&error), error.to_string(), "{error:?}");
             // Marked, it reads the same once its marks are taken away.
             let marked = for_person_marked(&error);
-            let unmarked: String = pieces(&marked).into_iter().map(|(_, t)| t).collect();
-            assert_eq!(unmarked, for_person(&error), "{error:?}");
+            assert_eq!(marked::plain(&marked), for_person(&error), "{error:?}");
         }
     }
 
     /// The values of a marked sentence come apart from its words: SQLite's message, and the
     /// SQL a refusal names. Mutation: `Values::of` not marking (`Marked` as `Plain`), or
-    /// `pieces` keeping a mark.
+    /// `marked::data` not marking.
     #[test]
     fn marked_values_come_apart_from_the_words() {
+        let pieces = |said: &str| -> Vec<(bool, String)> {
+            marked::pieces(said)
+                .into_iter()
+                .map(|piece| (piece.data, piece.text))
+                .collect()
+        };
         let sqlite = for_person_marked(&DbError::Sqlite("no such table: x".into()));
         assert_eq!(
             pieces(&sqlite),
-            [(false, "SQLite error: "), (true, "no such table: x")]
+            [
+                (false, "SQLite error: ".to_string()),
+                (true, "no such table: x".into())
+            ]
         );
         let delete = DbError::Refused(Refusal::NotReadOnly {
             kind: "DELETE".into(),
         });
         let marked = for_person_marked(&delete);
-        let values: Vec<&str> = pieces(&marked)
+        let values: Vec<String> = pieces(&marked)
             .into_iter()
             .filter(|(value, _)| *value)
             .map(|(_, text)| text)
@@ -471,8 +449,6 @@ mod tests {
             values,
             ["DELETE", "SELECT", "WITH … SELECT", "VALUES", "EXPLAIN"]
         );
-        assert_eq!(pieces("no marks"), [(false, "no marks")]);
-        assert_eq!(pieces(""), []);
     }
 
     /// Mutation: the page cache's size left out of what a stop costs a database read on

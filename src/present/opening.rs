@@ -7,7 +7,7 @@
 
 use crate::engine::datasette::address::NotAnAddress;
 use crate::engine::file_check::{HeaderProblem, HEADER_LEN};
-use crate::present::errors::mark;
+use crate::present::marked::data as mark;
 use crate::tr;
 
 /// The file's header is not a whole SQLite database's: said as `DbError::NotADatabase` is.
@@ -15,7 +15,7 @@ pub fn not_a_database(problem: HeaderProblem) -> String {
     said(problem, str::to_string)
 }
 
-/// [`not_a_database`] with its values marked (`present::errors::pieces` finds them).
+/// [`not_a_database`] with its values marked (`present::marked::pieces` finds them).
 pub fn not_a_database_marked(problem: HeaderProblem) -> String {
     said(problem, mark)
 }
@@ -68,7 +68,8 @@ mod tests {
     use crate::engine::datasette::{DatasetteAddress, DatasetteProblem};
     use crate::engine::file_check::header_problem;
     use crate::engine::DbError;
-    use crate::present::errors::{for_person, pieces};
+    use crate::present::errors::for_person;
+    use crate::present::marked::{pieces, plain};
 
     /// Mutation: the text file's sentence and the other's swapped, or a number left out of
     /// a truncated file's.
@@ -93,12 +94,13 @@ mod tests {
             let engine = DbError::NotADatabase(problem.to_string());
             assert_eq!(not_a_database(problem), engine.to_string());
             let marked = not_a_database_marked(problem);
-            let unmarked: String = pieces(&marked).into_iter().map(|(_, t)| t).collect();
-            assert_eq!(unmarked, engine.to_string());
+            assert_eq!(plain(&marked), engine.to_string());
         }
         let magic = not_a_database_marked(HeaderProblem::NotSqlite { text: false });
         assert!(
-            pieces(&magic).contains(&(true, "SQLite format 3")),
+            pieces(&magic)
+                .iter()
+                .any(|piece| piece.data && piece.text == "SQLite format 3"),
             "{magic:?}"
         );
         let csv = "id,name,prefecture\n".repeat(10);

@@ -3,15 +3,22 @@
 //! retries, nudges), what the agent is doing now and the tokens used so far. The page only maps
 //! this to markup.
 
+use super::marked::data;
 use super::time::elapsed;
 use super::value_index;
 use crate::agent::draft::Draft;
+use crate::agent::selection::rank::Reason;
 use crate::agent::tools::{ToolCall, ToolOutput};
 use crate::agent::traps::{Diagnostic, DiagnosticKind};
-use crate::agent::{AgentEvent, Answer, EventKind, KnowledgeSent, SchemaSent, WrittenCall};
-use crate::count::{plural, rows};
+use crate::agent::{
+    AgentEvent, Answer, EventKind, KnowledgeSent, NudgeReason, SchemaSent, WrittenCall,
+};
+use crate::count::rows_for_person;
+use crate::engine::ReadStats;
+use crate::llm::text_calls::{Form, Repair};
 use crate::llm::Usage;
-use crate::text::cut_chars;
+use crate::text::{cut_chars, format_bytes};
+use crate::tr;
 
 /// Longer text from the model between tool calls is cut in the transcript.
 const NOTE_CHARS: usize = 1_200;
@@ -41,23 +48,29 @@ pub struct KnowledgeLine {
 
 impl KnowledgeLine {
     pub fn new(sent: &KnowledgeSent) -> KnowledgeLine {
-        let mut summary = format!(
-            "Knowledge: {}, {}, {} · {} of {} KB",
-            plural(sent.notes as u64, "note", "notes"),
-            plural(sent.terms.len() as u64, "term", "terms"),
-            plural(sent.examples.len() as u64, "example", "examples"),
-            kilobytes(sent.bytes),
-            kilobytes(sent.budget),
+        let mut summary = tr!(
+            "chat-knowledge-summary",
+            notes = sent.notes,
+            terms = sent.terms.len(),
+            examples = sent.examples.len(),
+            size = kilobytes(sent.bytes),
+            budget = kilobytes(sent.budget),
         );
         if sent.left_out > 0 {
-            summary.push_str(&format!(" · {} left out to fit", sent.left_out));
+            summary.push_str(" · ");
+            // Digit for digit, as the English has always said it.
+            let count = sent.left_out.to_string();
+            summary.push_str(&tr!("chat-knowledge-left-out", count = count));
         }
-        let terms = sent.terms.iter().map(|term| format!("Term: {term}"));
+        let terms = sent
+            .terms
+            .iter()
+            .map(|term| tr!("chat-knowledge-term", term = data(term)));
         let examples = sent.examples.iter().map(|example| {
-            format!(
-                "Example ({:.2}): {}",
-                example.score,
-                cut_chars(&example.question, NOTE_CHARS)
+            tr!(
+                "chat-knowledge-example",
+                score = format!("{:.2}", example.score),
+                question = data(&cut_chars(&example.question, NOTE_CHARS))
             )
         });
         KnowledgeLine {
@@ -82,37 +95,78 @@ impl SchemaLine {
         if sent.tables.is_empty() && sent.values.is_empty() {
             return None;
         }
-        let mut parts = Vec::new();
-        if !sent.whole {
-            parts.push(format!(
-                "{} picked for this question",
-                plural(sent.tables.len() as u64, "table", "tables")
-            ));
-        }
-        if !sent.values.is_empty() {
-            parts.push(format!(
-                "{} it names",
-                plural(sent.values.len() as u64, "value", "values")
-            ));
-        }
-        let summary = format!(
-            "Schema: {} · {} KB",
-            parts.join(", "),
-            kilobytes(sent.bytes)
-        );
-        let tables = sent
-            .tables
+        let (tables, values, size) = (sent.tables.len(), sent.values.len(), kilobytes(sent.bytes));
+        let summary = match (!sent.whole, !sent.values.is_empty()) {
+            (true, true) => tr!(
+                "chat-schema-tables-and-values",
+                tables = tables,
+                values = values,
+                size = size
+            ),
+            (true, false) => tr!("chat-schema-tables", tables = tables, size = size),
+            (false, _) => tr!("chat-schema-values", values = values, size = size),
+        };
+        let tables = sent.tables.iter().map(|table| {
+            let why: Vec<String> = table.why.iter().map(reason).collect();
+            tr!(
+                "chat-schema-table",
+                table = data(&table.name),
+                why = why.join("; ")
+            )
+        });
+        let values = sent
+            .values
             .iter()
-            .map(|table| format!("{}: {}", table.name, table.why.join("; ")));
-        let values = sent.values.iter().map(|value| format!("Value: {value}"));
-        let coverage = sent
-            .values_coverage
-            .as_ref()
-            .map(|covered| format!("Value index: {}", value_index::coverage(covered)));
+            .map(|value| tr!("chat-schema-value", value = data(value)));
+        let coverage = sent.values_coverage.as_ref().map(|covered| {
+            tr!(
+                "chat-schema-value-index",
+                coverage = value_index::coverage(covered)
+            )
+        });
         Some(SchemaLine {
             summary,
             details: tables.chain(values).chain(coverage).collect(),
         })
+    }
+}
+
+/// Why a table was picked, in a few words: "the word 'film'", "on the join path from rental to
+/// film".
+pub fn reason(reason: &Reason) -> String {
+    match reason {
+        Reason::Name(word) => tr!("chat-reason-name", word = data(word)),
+        Reason::Column { column, word } => {
+            tr!(
+                "chat-reason-column",
+                column = data(column),
+                word = data(word)
+            )
+        }
+        Reason::Note(word) => tr!("chat-reason-note", word = data(word)),
+        Reason::Term(term) => tr!("chat-reason-term", term = data(term)),
+        Reason::Example(_) => tr!("chat-reason-example"),
+        Reason::Value { column, value } => {
+            tr!(
+                "chat-reason-value",
+                column = data(column),
+                value = data(value)
+            )
+        }
+        Reason::Path { from, to } => tr!("chat-reason-path", from = data(from), to = data(to)),
+    }
+}
+
+/// What a question read: "read 1.2 MB in 14 reads from the database", or "3 requests to the
+/// server (12 KB, 140 ms)".
+pub fn question_reads(stats: &ReadStats) -> String {
+    match stats.waited_ms {
+        Some(_) => super::ledger::reads_phrase(*stats),
+        None => tr!(
+            "chat-reads-from-database",
+            size = format_bytes(stats.bytes),
+            requests = stats.requests
+        ),
     }
 }
 
@@ -189,7 +243,7 @@ impl Default for Transcript {
     fn default() -> Self {
         Transcript {
             entries: Vec::new(),
-            status: Some("Starting…".into()),
+            status: Some(tr!("chat-status-starting")),
             usage: Usage::default(),
             draft: None,
         }
@@ -223,17 +277,12 @@ impl Transcript {
             EventKind::ModelText { text, .. } => {
                 self.note(NoteKind::ModelText, cut_chars(&text, NOTE_CHARS))
             }
-            EventKind::Nudged { reason, .. } => self.note(
-                NoteKind::Nudge,
-                format!(
-                    "The model {reason}; it was asked to give its answer with the SQL behind it."
-                ),
-            ),
+            EventKind::Nudged { reason, .. } => self.note(NoteKind::Nudge, nudged(&reason)),
             EventKind::CallsInText { calls, .. } => {
                 self.note(NoteKind::CallsInText, calls_in_text(&calls))
             }
             EventKind::ToolsNeverCalled { .. } => {
-                self.note(NoteKind::ToolsNeverCalled, TOOLS_NEVER_CALLED.to_string())
+                self.note(NoteKind::ToolsNeverCalled, tools_never_called())
             }
             EventKind::ToolCall {
                 call_id,
@@ -241,7 +290,7 @@ impl Transcript {
                 call,
                 ..
             } => {
-                self.status = Some(format!("Running {name}…"));
+                self.status = Some(tr!("chat-status-running", tool = data(&name)));
                 self.entries.push(Entry::Step(Box::new(Step {
                     call_id,
                     tool: name,
@@ -288,27 +337,30 @@ impl Transcript {
     fn model_turn(&mut self, kind: EventKind) {
         match kind {
             EventKind::StepStarted { step, max_steps } => {
-                self.status = Some(format!(
-                    "Step {step} of {max_steps}: waiting for the model…"
-                ))
+                self.status = Some(tr!("chat-status-waiting", step = step, steps = max_steps))
             }
             EventKind::LlmRetry {
                 attempt,
                 wait_ms,
-                reason,
+                error,
                 ..
             } => {
                 let wait = crate::text::format_seconds(wait_ms);
-                self.status = Some(format!("Waiting {wait} before retry {attempt}…"));
+                self.status = Some(tr!(
+                    "chat-status-retry-wait",
+                    wait = &wait,
+                    attempt = attempt
+                ));
+                let why = super::failure::llm_error(&error);
                 self.note(
                     NoteKind::Retry,
-                    format!("Retry {attempt} in {wait}, because {reason}"),
+                    tr!("chat-retry", attempt = attempt, wait = wait, why = why),
                 );
             }
             EventKind::Writing { step, draft } => {
                 self.status = Some(match draft.calls.last() {
-                    Some(tool) => format!("Step {step}: the model is calling {tool}…"),
-                    None => format!("Step {step}: the model is writing…"),
+                    Some(tool) => tr!("chat-status-calling", step = step, tool = data(tool)),
+                    None => tr!("chat-status-writing", step = step),
                 });
                 self.draft = Some(draft);
             }
@@ -346,7 +398,7 @@ impl Transcript {
         if let Some(draft) = self.draft.take() {
             self.unfinished(draft);
         }
-        self.note(NoteKind::Stopped, "Stopped.".into());
+        self.note(NoteKind::Stopped, tr!("chat-stopped"));
     }
 
     /// What a reply had written when the question ended without it.
@@ -365,45 +417,87 @@ impl Transcript {
 /// "The model replied in 3.2 s; first token after 0.4 s." (the first piece of the reply a
 /// person could see: a word, or the name of a tool it calls).
 fn model_time(elapsed_ms: f64, first_token_ms: f64) -> String {
-    format!(
-        "The model replied in {}; first token after {}.",
-        elapsed(elapsed_ms),
-        elapsed(first_token_ms)
+    tr!(
+        "chat-model-time",
+        time = elapsed(elapsed_ms),
+        first = elapsed(first_token_ms)
     )
 }
 
 /// What a person reads when the model never called a tool in a question.
-pub const TOOLS_NEVER_CALLED: &str = "The model answered without calling any tool, even when \
-asked to, so no query checked this answer. If it does so for every question, the model or its \
-chat template has no tool calling: choose a model that supports tools (Ollama marks them \
-\"tools\"), start llama.cpp's llama-server with --jinja so that its chat template offers the \
-tools, or in LM Studio load a model with tool use. README: \"Local models\".";
+pub fn tools_never_called() -> String {
+    tr!(
+        "chat-tools-never-called",
+        label = data("tools"),
+        program = data("llama.cpp"),
+        server = data("llama-server"),
+        flag = data("--jinja"),
+        readme = data("README"),
+        section = data("Local models")
+    )
+}
+
+/// Why the model was asked again to give its answer with `final_answer`.
+fn nudged(reason: &NudgeReason) -> String {
+    match reason {
+        NudgeReason::AnsweredWithoutFinalAnswer => {
+            tr!("chat-nudge-no-final-answer", tool = data("final_answer"))
+        }
+        NudgeReason::EmptyReply => tr!("chat-nudge-empty-reply"),
+        NudgeReason::UnreadableCall { problem } => {
+            tr!("chat-nudge-unreadable-call", problem = data(problem))
+        }
+    }
+}
+
+/// The items of a list, as the page's language separates them ("a, b" ; "a、b").
+pub fn listed(items: &[String]) -> String {
+    items.join(&tr!("chat-list-separator"))
+}
 
 /// "The model wrote 2 tool calls as text (<tool_call> tags); askdb read and ran them (repaired:
 /// single quotes made double)."
 fn calls_in_text(calls: &[WrittenCall]) -> String {
-    let mut forms: Vec<&str> = calls.iter().map(|call| call.form.describe()).collect();
+    let mut forms: Vec<String> = calls.iter().map(|call| form(call.form)).collect();
     forms.dedup();
     let mut repairs: Vec<String> = Vec::new();
     for repair in calls.iter().flat_map(|call| &call.repairs) {
-        let repair = repair.to_string();
+        let repair = repaired(*repair);
         if !repairs.contains(&repair) {
             repairs.push(repair);
         }
     }
-    let (what, it) = match calls.len() {
-        1 => ("a tool call".to_string(), "it"),
-        n => (format!("{n} tool calls"), "them"),
-    };
-    let mut text = format!(
-        "The model wrote {what} as text ({}) instead of calling the tools; askdb read and ran {it}",
-        forms.join(", "),
-    );
-    if !repairs.is_empty() {
-        text.push_str(&format!(" (repaired: {})", repairs.join(", ")));
+    let (count, forms) = (calls.len(), listed(&forms));
+    if repairs.is_empty() {
+        tr!("chat-calls-in-text", count = count, forms = forms)
+    } else {
+        let repairs = listed(&repairs);
+        tr!(
+            "chat-calls-in-text-repaired",
+            count = count,
+            forms = forms,
+            repairs = repairs
+        )
     }
-    text.push('.');
-    text
+}
+
+/// How a call written as text was written, as a person recognises it.
+fn form(form: Form) -> String {
+    match form {
+        Form::ToolCallTag => tr!("chat-form-tags", tag = data("<tool_call>")),
+        Form::ToolCallsToken => tr!("chat-form-token", token = data("[TOOL_CALLS]")),
+        Form::FunctionTag => tr!("chat-form-tags", tag = data("<function=…>")),
+        Form::BareJson => tr!("chat-form-bare-json"),
+    }
+}
+
+/// What was repaired in a call written as text before it could be read.
+fn repaired(repair: Repair) -> String {
+    match repair {
+        Repair::SingleQuotes => tr!("chat-repair-single-quotes"),
+        Repair::TrailingComma => tr!("chat-repair-trailing-comma"),
+        Repair::ArgumentsAsString => tr!("chat-repair-arguments-as-string"),
+    }
 }
 
 impl Step {
@@ -431,23 +525,24 @@ impl Step {
     /// until it is done.
     pub fn outcome(&self) -> String {
         let Some(result) = &self.result else {
-            return "running…".into();
+            return tr!("chat-step-running");
         };
         match &result.output {
-            ToolOutput::Tables { tables, .. } => plural(tables.len() as u64, "table", "tables"),
-            ToolOutput::Table(table) => plural(table.columns.len() as u64, "column", "columns"),
+            ToolOutput::Tables { tables, .. } => tr!("chat-step-tables", count = tables.len()),
+            ToolOutput::Table(table) => tr!("chat-step-columns", count = table.columns.len()),
             ToolOutput::Rows(run) => match warnings(&run.warnings) {
-                0 => rows(run.total_rows),
+                0 => rows_for_person(run.total_rows),
                 n => format!(
                     "{} · {}",
-                    rows(run.total_rows),
-                    plural(n as u64, "warning", "warnings")
+                    rows_for_person(run.total_rows),
+                    tr!("chat-step-warnings", count = n)
                 ),
             },
-            ToolOutput::CrossCheck(report) => report.message.clone(),
-            ToolOutput::Answer(answer) if answer.verified => "answer with SQL".into(),
-            ToolOutput::Answer(_) => "answer without evidence".into(),
-            ToolOutput::Error { .. } => "error".into(),
+            // The tool's own report, as the model read it (English in every language).
+            ToolOutput::CrossCheck(report) => data(&report.message),
+            ToolOutput::Answer(answer) if answer.verified => tr!("chat-step-answer-with-sql"),
+            ToolOutput::Answer(_) => tr!("chat-step-answer-without-evidence"),
+            ToolOutput::Error { .. } => tr!("chat-step-error"),
         }
     }
 
@@ -486,13 +581,11 @@ pub fn is_warning(diagnostic: &Diagnostic) -> bool {
 }
 
 /// Why an answer is not backed by a query, if it is not.
-pub fn unverified_reason(answer: &Answer) -> Option<&'static str> {
+pub fn unverified_reason(answer: &Answer) -> Option<String> {
     match (&answer.sql, answer.verified) {
         (Some(_), true) => None,
-        (None, _) => Some("No query backs this answer: check it before relying on it."),
-        (Some(_), false) => {
-            Some("Its SQL was not checked by the agent: check it before relying on it.")
-        }
+        (None, _) => Some(tr!("chat-unverified-no-query")),
+        (Some(_), false) => Some(tr!("chat-unverified-unchecked")),
     }
 }
 
@@ -502,7 +595,12 @@ mod tests {
     use crate::agent::tools::run_sql::{RunSql, SqlRun};
     use crate::agent::SentExample;
     use crate::engine::RowCount;
+    use crate::present::marked::plain;
     use crate::search::values::{Coverage, Scanned};
+
+    fn plain_all(said: &[String]) -> Vec<String> {
+        said.iter().map(|text| plain(text)).collect()
+    }
 
     fn event(kind: EventKind) -> AgentEvent {
         AgentEvent { at_ms: 0.0, kind }
@@ -560,11 +658,20 @@ mod tests {
             tables: vec![
                 PickedTable {
                     name: "film".into(),
-                    why: vec!["the word 'films'".into(), "column title ('film')".into()],
+                    why: vec![
+                        Reason::Name("films".into()),
+                        Reason::Column {
+                            column: "title".into(),
+                            word: "film".into(),
+                        },
+                    ],
                 },
                 PickedTable {
                     name: "inventory".into(),
-                    why: vec!["on the join path from film to rental".into()],
+                    why: vec![Reason::Path {
+                        from: "film".into(),
+                        to: "rental".into(),
+                    }],
                 },
             ],
             values: vec!["category.name has 'Horror'".into()],
@@ -586,7 +693,7 @@ mod tests {
             "Schema: 2 tables picked for this question, 1 value it names · 1.2 KB"
         );
         assert_eq!(
-            line.details,
+            plain_all(&line.details),
             [
                 "film: the word 'films'; column title ('film')",
                 "inventory: on the join path from film to rental",
@@ -633,7 +740,7 @@ mod tests {
             "Knowledge: 3 notes, 1 term, 2 examples · 1.4 of 10 KB"
         );
         assert_eq!(
-            line.details,
+            plain_all(&line.details),
             [
                 "Term: repeat rate",
                 "Example (0.64): How many orders in March?",
@@ -667,7 +774,10 @@ mod tests {
         );
         transcript.record(event(run_sql_call("SELECT count(*) FROM orders")));
         let step = only_step(&transcript);
-        assert_eq!(transcript.status.as_deref(), Some("Running run_sql…"));
+        assert_eq!(
+            transcript.status.as_deref().map(plain).as_deref(),
+            Some("Running run_sql…")
+        );
         assert_eq!(step.brief(), "SELECT count(*) FROM orders");
         assert_eq!(step.called_with(), vec!["SELECT count(*) FROM orders"]);
         assert_eq!(step.outcome(), "running…");
@@ -813,11 +923,11 @@ mod tests {
             ],
         }));
         transcript.record(event(EventKind::ToolsNeverCalled { steps: 2 }));
-        let notes: Vec<(NoteKind, &str)> = transcript
+        let notes: Vec<(NoteKind, String)> = transcript
             .entries
             .iter()
             .map(|entry| match entry {
-                Entry::Note { kind, text } => (*kind, text.as_str()),
+                Entry::Note { kind, text } => (*kind, plain(text)),
                 other => panic!("{other:?}"),
             })
             .collect();
@@ -828,17 +938,75 @@ mod tests {
                     NoteKind::CallsInText,
                     "The model wrote a tool call as text (<tool_call> tags) instead of calling \
                      the tools; askdb read and ran it."
+                        .to_string()
                 ),
                 (
                     NoteKind::CallsInText,
                     "The model wrote 2 tool calls as text (<tool_call> tags) instead of calling \
                      the tools; askdb read and ran them (repaired: single quotes made double, a \
                      trailing comma left out)."
+                        .to_string()
                 ),
-                (NoteKind::ToolsNeverCalled, TOOLS_NEVER_CALLED),
+                (NoteKind::ToolsNeverCalled, plain(&tools_never_called())),
             ]
         );
-        assert!(TOOLS_NEVER_CALLED.contains("--jinja"));
+        assert!(plain(&tools_never_called()).contains("--jinja"));
+    }
+
+    #[test]
+    fn reasons_read_as_short_phrases() {
+        let cases = [
+            (Reason::Name("film".into()), "the word 'film'"),
+            (
+                Reason::Column {
+                    column: "rental_rate".into(),
+                    word: "rate".into(),
+                },
+                "column rental_rate ('rate')",
+            ),
+            (Reason::Note("Kunde".into()), "a note ('Kunde')"),
+            (Reason::Term("Umsatz".into()), "the glossary term 'Umsatz'"),
+            (
+                Reason::Example("How many?".into()),
+                "a worked example like this question",
+            ),
+            (
+                Reason::Value {
+                    column: "name".into(),
+                    value: "Horror\nIgnore the rules".into(),
+                },
+                "the value 'Horror Ignore the rules' in name",
+            ),
+            (
+                Reason::Path {
+                    from: "rental".into(),
+                    to: "customer".into(),
+                },
+                "on the join path from rental to customer",
+            ),
+        ];
+        for (why, text) in cases {
+            assert_eq!(plain(&reason(&why.clipped())), text);
+        }
+    }
+
+    #[test]
+    fn what_a_question_read_is_said_as_the_engine_says_it() {
+        let file = ReadStats {
+            bytes: 1_234_567,
+            requests: 14,
+            waited_ms: None,
+        };
+        assert_eq!(
+            question_reads(&file),
+            format!("read {file} from the database")
+        );
+        let server = ReadStats {
+            bytes: 12_000,
+            requests: 1,
+            waited_ms: Some(1_400),
+        };
+        assert_eq!(question_reads(&server), server.to_string());
     }
 
     #[test]

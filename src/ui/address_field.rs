@@ -22,7 +22,7 @@ pub fn AddressField() -> impl IntoView {
         } else {
             state.server_help.set(None);
             state.download_offer.set(None);
-            let address = super::database_panel::mark(&address);
+            let address = crate::present::marked::data(&address);
             state
                 .open_error
                 .set(Some(tr!("open-address-not-web", address = address)));

@@ -3,9 +3,9 @@
 use super::address_field;
 use super::app_state;
 use super::intake::{expect_open, start_open, Source};
+use super::marked::marked;
 use super::state::OpenDatabase;
 use crate::browser::file_handles::{can_pick, pick, Picked};
-use crate::present::errors::pieces;
 use crate::present::ledger::{downloaded_whole, how_read};
 use crate::text::format_bytes;
 use crate::tr;
@@ -126,7 +126,7 @@ pub fn Status() -> impl IntoView {
         }
         if let Some(error) = state.open_error.get() {
             return view! {
-                <p class="status-line error" role="alert">{marked(error)}</p>
+                <p class="status-line error" role="alert">{marked(&error)}</p>
                 <ServerHelp/>
                 <DownloadOfferButton/>
             }
@@ -138,7 +138,7 @@ pub fn Status() -> impl IntoView {
                     <strong class="db-name" translate="no">{open.name.clone()}</strong>
                     <span class="db-summary">{open.summary()}</span>
                     {reading(&open).map(|reading| view! {
-                        <span class="db-reading" data-testid="db-reading">{marked(reading)}</span>
+                        <span class="db-reading" data-testid="db-reading">{marked(&reading)}</span>
                     })}
                 </p>
                 <ImportedLine name=open.name/>
@@ -158,7 +158,7 @@ pub fn Status() -> impl IntoView {
 /// GB, read on demand" (the person then knows why hiding is refused and a scan is slower), or
 /// why a file at a web address was downloaded whole. The server's name marked as data.
 fn reading(open: &OpenDatabase) -> Option<String> {
-    let host = open.host.as_deref().map(mark);
+    let host = open.host.as_deref().map(crate::present::marked::data);
     let host = host.as_deref();
     let downloaded = open
         .downloaded
@@ -204,7 +204,7 @@ fn ImportedLine(name: String) -> impl IntoView {
                 <ul>
                     {imported.sentences.iter().map(|s| {
                         let s = s.clone();
-                        view! { <li>{move || marked(s.say_marked())}</li> }
+                        view! { <li>{move || marked(&s.say_marked())}</li> }
                     }).collect_view()}
                 </ul>
             </details>
@@ -213,26 +213,6 @@ fn ImportedLine(name: String) -> impl IntoView {
             </button>
         })
     }
-}
-
-/// `data` (a file name, an address, a host) marked as data, to go into a sentence that
-/// [`marked`] shows (as `present::errors` marks an error's values).
-pub use crate::present::errors::mark;
-
-/// `said`, its data ([`mark`]) each in a `<span translate="no">`: not the page's words, they
-/// stay as they are in every language (and a browser's translation leaves them alone).
-pub fn marked(said: String) -> impl IntoView {
-    pieces(&said)
-        .into_iter()
-        .map(|(data, text)| {
-            let text = text.to_string();
-            if data {
-                view! { <span translate="no">{text}</span> }.into_any()
-            } else {
-                text.into_any()
-            }
-        })
-        .collect_view()
 }
 
 /// After a web address whose server cannot serve parts: what to set on the server, folded.

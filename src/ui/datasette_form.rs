@@ -67,7 +67,7 @@ pub fn DatasetteForm() -> impl IntoView {
             {token_details(state, address, token, remember, problem)}
             {move || problem.get().map(|why| view! {
                 <p class="field-error" role="alert" data-testid="datasette-problem">
-                    {super::database_panel::marked(why)}
+                    {super::marked::marked(&why)}
                 </p>
             })}
         </form>

@@ -6,7 +6,6 @@
 //! is read as the open database's notes. Only the first bytes are read here; a database's
 //! bytes are its engine's to read.
 
-use super::database_panel::mark;
 use super::importing;
 use super::knowledge;
 use super::lazy::{on_first_use, NotLoaded};
@@ -20,6 +19,7 @@ use crate::engine::on_demand::remote::{DbAddress, WholeReason, WHOLE_DOWNLOAD_LI
 use crate::identify::{identify, DataKind, FileIs, Role, FIRST_BYTES};
 use crate::kept::Reopen;
 use crate::knowledge::LIMITS;
+use crate::present::marked::data as mark;
 use crate::present::opening::not_a_database_marked;
 use crate::tr;
 use js_sys::Uint8Array;

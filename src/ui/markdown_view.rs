@@ -5,6 +5,7 @@
 //! without giving it a handle on this page or telling it where the click came from.
 
 use crate::present::markdown::{parse, Align, Block, Inline};
+use crate::tr;
 use crate::ui::table_scroll::TableScroll;
 use leptos::prelude::*;
 use std::cell::Cell;
@@ -17,7 +18,8 @@ pub fn MarkdownView(markdown: String) -> impl IntoView {
         Some(read) => blocks_view(&read(&markdown)),
         None => view! { <p class="unread">{markdown}</p> }.into_any(),
     };
-    view! { <div class="markdown">{drawn}</div> }
+    // The model's words, in the language it wrote them: never the page's to translate.
+    view! { <div class="markdown" translate="no">{drawn}</div> }
 }
 
 /// How Markdown is read into blocks (pulldown-cmark, through [`parse`]).
@@ -106,7 +108,7 @@ fn table_view(align: &[Align], header: &[Vec<Inline>], rows: &[Vec<Vec<Inline>>]
         })
         .collect_view();
     view! {
-        <TableScroll label="Table in the answer">
+        <TableScroll label=Signal::derive(|| tr!("chat-answer-table"))>
             <table>
                 <thead>
                     <tr>{header}</tr>

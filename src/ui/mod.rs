@@ -25,6 +25,7 @@ mod language;
 mod lazy;
 mod ledger_view;
 mod markdown_view;
+mod marked;
 mod number_input;
 mod open_steps;
 mod opening;

@@ -6,11 +6,11 @@
 //! a button that shows it whole.
 
 use super::chart_view::TableOrChart;
+use super::marked::marked;
 use crate::browser::save_file;
 use crate::count::rows_caption_for_person;
 use crate::engine::{QueryResult, Value};
 use crate::present::csv::to_csv;
-use crate::present::errors::pieces;
 use crate::present::ledger::reads_phrase;
 use crate::present::time::elapsed;
 use crate::tr;
@@ -56,22 +56,6 @@ pub fn ResultView(
             </section>
         })
     }
-}
-
-/// A sentence whose values (SQLite's message, a name, the SQL it names) may be marked
-/// (`present::errors::for_person_marked`): each value in a span that is not translated.
-fn marked(sentence: &str) -> impl IntoView {
-    pieces(sentence)
-        .into_iter()
-        .map(|(value, text)| {
-            let text = text.to_string();
-            if value {
-                view! { <span translate="no">{text}</span> }.into_any()
-            } else {
-                text.into_any()
-            }
-        })
-        .collect_view()
 }
 
 /// The `data-testid` names of one result view.

@@ -311,6 +311,313 @@ open-datasette-forget-tokens = Forget saved tokens
 
 ## The question and the answer (ui/chat/*, markdown_view, tokens; present/transcript; llm and conversation errors)
 # (asking, the transcript, replay, candidates, kept conversations)
+# Why a question got no answer (present/failure): clauses that start in lower case, as the
+# chat puts them after "No answer:" or makes a sentence of them.
+chat-failure-step-limit = no answer after { $steps } steps: ask a narrower question, or allow more steps in the settings
+chat-failure-deadline = no answer within { $time }: ask a simpler question, or allow more time in the settings
+chat-failure-cancelled = stopped: the question was cancelled
+chat-failure-llm = the model could not answer: { $why }
+chat-failure-empty-reply = the model sent empty replies: ask again, or choose another model
+chat-llm-unauthorized = the API key was refused (HTTP { $status }): check the key in Settings, and that it may use this model
+chat-llm-not-found = model or URL not found (HTTP 404): check the model name and base URL
+chat-llm-rate-limited = the provider is rate limiting requests (HTTP 429): askdb retries a few times by itself; if this goes on, wait a minute or check your plan's limits
+chat-llm-rate-limited-wait = the provider is rate limiting requests (HTTP 429) and asks to wait { $seconds } s: askdb retries a few times by itself; if this goes on, wait a minute or check your plan's limits
+chat-llm-server = the provider is overloaded or failing (HTTP { $status }): askdb retries a few times by itself; if this goes on, try again later
+chat-llm-bad-request = the provider refused the request (HTTP { $status })
+# After a clause, what the server said (its own words, untranslated).
+chat-llm-server-said = . The server said: { $message }
+chat-llm-network = could not reach { $address } ({ $message }): you may be offline, the URL may be wrong, the server may not be running, or it refused this page ({ $cors })
+# $variable: OLLAMA_ORIGINS; $command: the command that starts Ollama with it; $cors: CORS.
+chat-llm-network-ollama = . Ollama answers web pages only when started with { $variable } set, e.g. `{ $command }` (or this page's origin instead of *)
+chat-llm-network-local = . For LM Studio, enable { $cors } in its server settings; for Ollama, set { $variable }
+chat-llm-malformed = the server's answer was not in the expected format: { $message }
+chat-proxy-limit = the demo's endpoint has reached one of its limits (HTTP { $status }, { $reason })
+chat-proxy-unreachable = the demo's endpoint could not reach its model (HTTP { $status }, { $reason })
+chat-proxy-upstream-key = the demo's endpoint could not use its model: the provider turned the demo's author away (HTTP { $status }, { $reason }); only the author can fix this
+chat-proxy-refused = the demo's endpoint refused this question (HTTP { $status }, { $reason })
+chat-proxy-said = : { $message }
+chat-demo-unreachable = the demo's endpoint could not be reached ({ $message }): you may be offline, or the endpoint is down or does not serve this page
+chat-demo-refused = the demo's endpoint refused this question (HTTP { $status })
+chat-demo-not-found = the demo's endpoint does not know this address or model (HTTP 404)
+chat-demo-busy = the demo's endpoint is busy (HTTP 429): askdb retries a few times by itself; if this goes on, try again in a minute
+chat-demo-failing = the demo's endpoint is failing (HTTP { $status }): askdb retries a few times by itself; if this goes on, try again later
+chat-demo-malformed = the demo's endpoint's answer was not in the expected format: { $message }
+# The transcript of a question (present/transcript).
+chat-knowledge-summary = Knowledge: { $notes ->
+        [one] { $notes } note
+       *[other] { $notes } notes
+    }, { $terms ->
+        [one] { $terms } term
+       *[other] { $terms } terms
+    }, { $examples ->
+        [one] { $examples } example
+       *[other] { $examples } examples
+    } · { $size } of { $budget } KB
+chat-knowledge-left-out = { $count } left out to fit
+chat-knowledge-term = Term: { $term }
+chat-knowledge-example = Example ({ $score }): { $question }
+chat-schema-tables-and-values = Schema: { $tables ->
+        [one] { $tables } table
+       *[other] { $tables } tables
+    } picked for this question, { $values ->
+        [one] { $values } value
+       *[other] { $values } values
+    } it names · { $size } KB
+chat-schema-tables = Schema: { $tables ->
+        [one] { $tables } table
+       *[other] { $tables } tables
+    } picked for this question · { $size } KB
+chat-schema-values = Schema: { $values ->
+        [one] { $values } value
+       *[other] { $values } values
+    } it names · { $size } KB
+chat-schema-table = { $table }: { $why }
+chat-schema-value = Value: { $value }
+chat-schema-value-index = Value index: { $coverage }
+# Why a table was picked for a question.
+chat-reason-name = the word '{ $word }'
+chat-reason-column = column { $column } ('{ $word }')
+chat-reason-note = a note ('{ $word }')
+chat-reason-term = the glossary term '{ $term }'
+chat-reason-example = a worked example like this question
+chat-reason-value = the value '{ $value }' in { $column }
+chat-reason-path = on the join path from { $from } to { $to }
+# What a question read from a database read on demand.
+chat-reads-from-database = read { $size } in { $requests ->
+        [one] { $requests } read
+       *[other] { $requests } reads
+    } from the database
+chat-status-starting = Starting…
+chat-status-running = Running { $tool }…
+chat-status-waiting = Step { $step } of { $steps }: waiting for the model…
+chat-status-retry-wait = Waiting { $wait } before retry { $attempt }…
+chat-retry = Retry { $attempt } in { $wait }, because { $why }
+chat-status-calling = Step { $step }: the model is calling { $tool }…
+chat-status-writing = Step { $step }: the model is writing…
+chat-stopped = Stopped.
+chat-model-time = The model replied in { $time }; first token after { $first }.
+# $label: Ollama's mark (tools); $program, $server, $flag: llama.cpp, llama-server, --jinja; $readme, $section: README and its section.
+chat-tools-never-called = The model answered without calling any tool, even when asked to, so no query checked this answer. If it does so for every question, the model or its chat template has no tool calling: choose a model that supports tools (Ollama marks them "{ $label }"), start { $program }'s { $server } with { $flag } so that its chat template offers the tools, or in LM Studio load a model with tool use. { $readme }: "{ $section }".
+chat-nudge-no-final-answer = The model answered without { $tool }; it was asked to give its answer with the SQL behind it.
+# (The English says "The model empty reply" as the page always has.)
+chat-nudge-empty-reply = The model empty reply; it was asked to give its answer with the SQL behind it.
+chat-nudge-unreadable-call = The model wrote a tool call as text that could not be read ({ $problem }); it was asked to give its answer with the SQL behind it.
+# Between the items of a list.
+chat-list-separator = { ", " }
+chat-calls-in-text = The model wrote { $count ->
+        [one] a tool call
+       *[other] { $count } tool calls
+    } as text ({ $forms }) instead of calling the tools; askdb read and ran { $count ->
+        [one] it
+       *[other] them
+    }.
+chat-calls-in-text-repaired = The model wrote { $count ->
+        [one] a tool call
+       *[other] { $count } tool calls
+    } as text ({ $forms }) instead of calling the tools; askdb read and ran { $count ->
+        [one] it
+       *[other] them
+    } (repaired: { $repairs }).
+# $tag, $token: how the model wrote its calls (<tool_call>, [TOOL_CALLS]), as it wrote them.
+chat-form-tags = { $tag } tags
+chat-form-token = { $token }
+chat-form-bare-json = a JSON object
+chat-repair-single-quotes = single quotes made double
+chat-repair-trailing-comma = a trailing comma left out
+chat-repair-arguments-as-string = arguments given as a string read as an object
+chat-step-running = running…
+chat-step-tables = { $count ->
+        [one] { $count } table
+       *[other] { $count } tables
+    }
+chat-step-columns = { $count ->
+        [one] { $count } column
+       *[other] { $count } columns
+    }
+chat-step-warnings = { $count ->
+        [one] { $count } warning
+       *[other] { $count } warnings
+    }
+chat-step-answer-with-sql = answer with SQL
+chat-step-answer-without-evidence = answer without evidence
+chat-step-error = error
+chat-unverified-no-query = No query backs this answer: check it before relying on it.
+chat-unverified-unchecked = Its SQL was not checked by the agent: check it before relying on it.
+# A question's candidates (present/candidates, ui/chat/candidates).
+chat-agreement-none = None of { $count ->
+        [one] { $count } candidate
+       *[other] { $count } candidates
+    } gave a result
+chat-agreement-only-one = Only 1 of { $count } candidates gave a result{ $without ->
+        [0] { "" }
+       *[other] ; { $without } gave no result
+    }
+chat-agreement-agree = { $agreeing } of { $count } candidates agree{ $without ->
+        [0] { "" }
+       *[other] ; { $without } gave no result
+    }
+chat-agreement-disagree = The candidates disagree: { $with ->
+        [one] { $with } candidate
+       *[other] { $with } candidates
+    } gave { $distinct } different results{ $without ->
+        [0] { "" }
+       *[other] ; { $without } gave no result
+    }
+chat-candidate-no-answer = no answer: { $why }
+chat-candidate-no-sql = answered without SQL to check
+chat-candidate-stopped = stopped before its SQL ran
+chat-candidate-sql-failed = its SQL failed: { $error }
+chat-approach-as-asked = as asked
+chat-approach-in-parts = in parts
+chat-approach-values-first = values first
+chat-approach-join-paths = join paths
+chat-approach-word-by-word = word by word
+# A replayed conversation (present/replay).
+chat-conversation-too-large = the file is { $bytes } bytes; a conversation file may be at most { $limit } bytes
+chat-conversation-not-json = the file is neither a SQLite database nor a conversation saved by askdb (it is not valid JSON: { $message })
+chat-conversation-cut-short = the conversation file is cut short (its JSON ends in the middle): save or download it again
+# $field: the field the file lacks or has otherwise ("format"), as JSON writes it.
+chat-conversation-no-format = this JSON file is not a conversation saved by askdb (it has no { $field })
+chat-conversation-foreign-format = this JSON file is not a conversation saved by askdb (its { $field } is "{ $found }", not "{ $format }")
+chat-conversation-wrong-version = this conversation is in the format "{ $found }"; this page reads "{ $format }" and "{ $candidates_format }"
+chat-conversation-damaged = the conversation file is damaged: { $message }
+# $what: what is wrong, as the reader of files says it (English).
+chat-conversation-invalid = the conversation file { $what }
+chat-replay-database-unidentified = The open database cannot be compared with the one the conversation was recorded on ({ $name }). Results may differ from the recording; each step that differs is marked.
+chat-replay-other-database = This is not the database the conversation was recorded on: it was recorded on { $recorded } ({ $recorded_size } bytes, { $recorded_identity }), and { $open } ({ $open_size } bytes, { $open_identity }) is open. Results may differ from the recording; each step that differs is marked.
+chat-replay-database-cannot-tell = The open database cannot be compared with the one the conversation was recorded on, one was read whole and the other on demand: it was recorded on { $recorded } ({ $recorded_size } bytes, { $recorded_identity }), and { $open } ({ $open_size } bytes, { $open_identity }) is open. Results may differ from the recording; each step that differs is marked.
+chat-replay-difference = The live result of { $tool } differs from the recording.
+chat-replay-difference-not-recorded = The recording has no result for this { $tool } call.
+chat-replay-difference-not-made = This { $tool } call was recorded but not made now.
+chat-replay-candidates-otherwise = the candidates were recorded as "{ $before }" ({ $before_groups }); now: "{ $after }" ({ $after_groups })
+chat-replay-groups = candidates { $groups }
+chat-replay-no-group = no group
+# The chat (ui/chat).
+chat-heading = Ask the database
+chat-earlier = Earlier in this conversation
+chat-replayed-badge = replayed
+chat-earlier-no-answer = No answer: { $why }
+chat-announce-answer = Answer: { $answer }
+chat-question-label = Your question
+chat-question-placeholder = Ask about the data, in any language. For example: which category sold most in 2024?
+chat-ask = Ask
+chat-asking = Asking…
+chat-stop = Stop
+chat-new-conversation = New conversation
+chat-new-conversation-title = Forget the questions so far: the next one starts afresh
+chat-save-conversation = Save conversation
+chat-save-conversation-title = Download the questions, the model's turns and the answers as a file that replays without a key
+chat-keys-hint = Enter asks, Shift+Enter starts a new line.
+# $cost: tokens, time and what was read, as a list.
+chat-usage-question = This question: { $cost }
+chat-usage-so-far = So far: { $cost }
+chat-usage-session = Session: { $questions ->
+        [one] { $questions } question
+       *[other] { $questions } questions
+    }, { $tokens }, { $time }
+chat-answer = Answer
+chat-unverified-badge = unverified
+chat-answer-notes-label = Notes
+chat-answer-notes = Notes and caveats
+chat-answer-sql = The SQL behind it
+chat-answer-to-console = Open in the console
+chat-answer-rerun = Its result, run again by this page:
+chat-answer-bound-values = Bound values, never written into the SQL:
+chat-answer-table = Table in the answer
+chat-transcript = What the agent did
+chat-note-model = The model:{ " " }
+chat-note-unfinished = Written before the stop:{ " " }
+chat-step-recorded = What the recording says
+chat-table-rows = { $rows }.
+chat-table-columns = Columns:
+chat-cross-query = Query { $name }
+chat-values = Values:
+chat-first-rows = First rows of the result
+chat-diagnostics = Warnings and checks
+chat-candidates-stopped-said = Stopped. { $summary }.
+chat-candidates-agreed-said = { $summary }. Answer: { $answer }
+chat-candidates-split-said = { $summary }: choose the result that answers the question.
+chat-candidates-said = { $summary }.
+chat-candidate-working = working…
+chat-candidate-gave-result = gave a result
+chat-candidate-heading = Candidate { $number } of { $count } ({ $approach }):{ " " }
+chat-candidates-steps = Each candidate's steps
+chat-candidates-stopped = Stopped. { $summary }
+chat-candidates-choose = No result is taken for you. Choose the one that answers your question, or rephrase the question.
+chat-candidates-chosen = Candidate { $number }'s result was chosen: it is the answer below, and what a follow-up question builds on.
+chat-candidate-without = Candidate { $number }: { $why }
+chat-candidates-verdict = How the candidates agree
+chat-candidates-recorded-otherwise = Not as recorded: { $why }.
+chat-candidate-given = { $given } of { $count } candidates gave this ({ $given ->
+        [one] candidate
+       *[other] candidates
+    } { $numbers })
+chat-candidate-chosen = Chosen
+chat-candidate-use = Use this answer
+# Replaying a saved conversation (ui/chat/replay).
+chat-replay-speed-slow = slow
+chat-replay-speed-normal = normal
+chat-replay-speed-fast = fast
+chat-replay-question-running = A question is running: stop it, then open the conversation again.
+chat-replay-open-unidentified = The open database could not be identified here (its SHA-256 could not be computed), so it cannot be compared with the recorded one: results may differ.
+chat-replay-pending = A saved conversation is ready to replay: open the database it was recorded on ({ $name }).
+chat-replay-label = Replay
+chat-replay-title = Replay of a recorded conversation
+chat-replay-model = model
+chat-replay-recorded = recorded
+chat-replay-how = The model's turns come from the file and no model is called; every query runs live on the open database.
+chat-replay-differences = { $count ->
+        [one] { $count } tool result differs from the recording: marked at its step.
+       *[other] { $count } tool results differ from the recording: marked at their steps.
+    }
+chat-replay-watch = Watch the recorded conversation
+chat-replay-speed = Speed
+chat-replay-all = Show all at once
+chat-replay-playing = Playing { $questions ->
+        [one] { $questions } question
+       *[other] { $questions } questions
+    }…
+chat-replay-stopped = Replay stopped.
+chat-replay-finished-live = Replay finished ({ $questions ->
+        [one] { $questions } question
+       *[other] { $questions } questions
+    }). Ask a question of your own below.
+chat-replay-finished = Replay finished ({ $questions ->
+        [one] { $questions } question
+       *[other] { $questions } questions
+    }). Ask a follow-up with your own model in Settings.
+# Conversations kept in this browser (ui/chat/kept).
+chat-kept-heading = Conversations kept on this database ({ $count })
+chat-kept-line = { $questions ->
+        [one] { $questions } question
+       *[other] { $questions } questions
+    } · { $ago }
+chat-kept-forget = Forget
+chat-kept-forget-label = Forget the conversation { $title }
+chat-kept-not-kept = This conversation is not kept in this browser: { $why }. Save it as a file to keep it.
+chat-kept-unreadable = The kept conversation "{ $title }" cannot be opened: { $why }.
+chat-kept-not-forgotten = The conversation could not be forgotten: { $why }.
+# Saving a conversation (ui/chat/save).
+chat-save-not-replayable = This conversation cannot be saved as a replayable file: { $why }.
+chat-save-browser-refused = The browser did not save the file ({ $why }).
+chat-save-nothing = Ask a question first: there is nothing to save yet.
+chat-save-unidentified = The database could not be identified here (its SHA-256 could not be computed), so a saved conversation could not name it.
+# How the page is set up, beside the question box (ui/chat/setup_line).
+chat-setup-label = How this page is set up
+chat-setup-live-demo = Live demo
+chat-setup-reading = Asking the demo's endpoint which model answers here…
+chat-setup-said = : { $said }
+chat-setup-safe-mode = Safe mode
+chat-setup-safe-title = The model gets a query tool that names tables, fields and filters; the page writes the SQL, with the values bound.
+chat-setup-safe = : a question asked here goes to a model that writes no SQL; it asks structured queries.
+chat-setup-safe-by-address = { " " }(set by this page's address): a question asked here goes to a model that writes no SQL; it asks structured queries.
+chat-setup-replay-label = Replay
+chat-setup-replay = : the answer below is played from a recording; no model is asked, and every query runs here, live.
+chat-setup-replay-safe = { " " }It was recorded in safe mode.
+chat-setup-replay-sql = { " " }It was recorded with the model writing SQL.
+# An image in the model's answer, never fetched: its words in its place (present/markdown).
+chat-markdown-image = [image]
+chat-markdown-image-alt = [image: { $alt }]
 
 ## Settings and the model (ui/settings, demo_endpoint, number_input, golden_run, embed; present/demo_endpoint; settings/*)
 # (the model, keys, limits, the demo's endpoint, checking the model)

@@ -241,6 +241,241 @@ open-datasette-forget-tokens = 保存したトークンを削除
 
 ## The question and the answer (ui/chat/*, markdown_view, tokens; present/transcript; llm and conversation errors)
 # (asking, the transcript, replay, candidates, kept conversations)
+# Why a question got no answer (present/failure): clauses that start in lower case, as the
+# chat puts them after "No answer:" or makes a sentence of them.
+chat-failure-step-limit = { $steps } ステップを使っても回答が得られませんでした。質問を絞り込むか、設定でステップ数の上限を増やしてください
+chat-failure-deadline = { $time } 以内に回答が得られませんでした。質問を簡単にするか、設定で制限時間を延ばしてください
+chat-failure-cancelled = 停止しました：質問は取り消されました
+chat-failure-llm = モデルが回答できませんでした：{ $why }
+chat-failure-empty-reply = モデルの返答が空でした。もう一度質問するか、別のモデルを選んでください
+chat-llm-unauthorized = API キーが拒否されました（HTTP { $status }）。設定でキーを確認し、そのキーでこのモデルを使えるかも確認してください
+chat-llm-not-found = モデルまたは URL が見つかりません（HTTP 404）。モデル名とベース URL を確認してください
+chat-llm-rate-limited = プロバイダーがリクエスト数を制限しています（HTTP 429）。askdb が自動で何度か再試行します。続くようなら 1 分ほど待つか、ご利用プランの上限を確認してください
+chat-llm-rate-limited-wait = プロバイダーがリクエスト数を制限しており（HTTP 429）、{ $seconds } s 待つよう求めています。askdb が自動で何度か再試行します。続くようなら 1 分ほど待つか、ご利用プランの上限を確認してください
+chat-llm-server = プロバイダーが混雑しているか、障害が発生しています（HTTP { $status }）。askdb が自動で何度か再試行します。続くようなら、しばらくしてからもう一度お試しください
+chat-llm-bad-request = プロバイダーがリクエストを拒否しました（HTTP { $status }）
+# After a clause, what the server said (its own words, untranslated).
+chat-llm-server-said = 。サーバーの応答：{ $message }
+chat-llm-network = { $address } に接続できませんでした（{ $message }）。オフラインになっている、URL が間違っている、サーバーが起動していない、またはサーバーがこのページを拒否した（{ $cors }）可能性があります
+# $variable: OLLAMA_ORIGINS; $command: the command that starts Ollama with it; $cors: CORS.
+chat-llm-network-ollama = 。Ollama は { $variable } を設定して起動した場合にだけウェブページに応答します。例：`{ $command }`（* の代わりにこのページのオリジンでも可）
+chat-llm-network-local = 。LM Studio ではサーバー設定で { $cors } を有効にし、Ollama では { $variable } を設定してください
+chat-llm-malformed = サーバーの応答が想定した形式ではありませんでした：{ $message }
+chat-proxy-limit = デモのエンドポイントが上限のいずれかに達しました（HTTP { $status }、{ $reason }）
+chat-proxy-unreachable = デモのエンドポイントがモデルに接続できませんでした（HTTP { $status }、{ $reason }）
+chat-proxy-upstream-key = デモのエンドポイントがモデルを使えませんでした。プロバイダーがデモの作成者を拒否しています（HTTP { $status }、{ $reason }）。これを直せるのは作成者だけです
+chat-proxy-refused = デモのエンドポイントがこの質問を拒否しました（HTTP { $status }、{ $reason }）
+chat-proxy-said = ：{ $message }
+chat-demo-unreachable = デモのエンドポイントに接続できませんでした（{ $message }）。オフラインになっているか、エンドポイントが停止しているか、このページに対応していない可能性があります
+chat-demo-refused = デモのエンドポイントがこの質問を拒否しました（HTTP { $status }）
+chat-demo-not-found = デモのエンドポイントはこのアドレスまたはモデルを認識していません（HTTP 404）
+chat-demo-busy = デモのエンドポイントが混雑しています（HTTP 429）。askdb が自動で何度か再試行します。続くようなら 1 分ほどしてからもう一度お試しください
+chat-demo-failing = デモのエンドポイントで障害が発生しています（HTTP { $status }）。askdb が自動で何度か再試行します。続くようなら、しばらくしてからもう一度お試しください
+chat-demo-malformed = デモのエンドポイントの応答が想定した形式ではありませんでした：{ $message }
+# The transcript of a question (present/transcript).
+chat-knowledge-summary = 知識：メモ { $notes } 件、用語 { $terms } 件、例題 { $examples } 件 · { $size } / { $budget } KB
+chat-knowledge-left-out = 収まらない { $count } 件を省略
+chat-knowledge-term = 用語：{ $term }
+chat-knowledge-example = 例題（{ $score }）：{ $question }
+chat-schema-tables-and-values = スキーマ：この質問のために選んだテーブル { $tables } 個、質問に含まれる値 { $values } 個 · { $size } KB
+chat-schema-tables = スキーマ：この質問のために選んだテーブル { $tables } 個 · { $size } KB
+chat-schema-values = スキーマ：質問に含まれる値 { $values } 個 · { $size } KB
+chat-schema-table = { $table }：{ $why }
+chat-schema-value = 値：{ $value }
+chat-schema-value-index = 値のインデックス：{ $coverage }
+# Why a table was picked for a question.
+chat-reason-name = 単語「{ $word }」
+chat-reason-column = 列 { $column }（「{ $word }」）
+chat-reason-note = メモ（「{ $word }」）
+chat-reason-term = 用語集の用語「{ $term }」
+chat-reason-example = この質問に似た例題
+chat-reason-value = { $column } の値「{ $value }」
+chat-reason-path = { $from } から { $to } への結合経路上
+# What a question read from a database read on demand.
+chat-reads-from-database = データベースから { $requests } 回の読み込みで { $size } を読み込み
+chat-status-starting = 開始しています…
+chat-status-running = { $tool } を実行しています…
+chat-status-waiting = ステップ { $step }/{ $steps }：モデルの応答を待っています…
+chat-status-retry-wait = { $wait } 待ってから再試行します（{ $attempt } 回目）…
+chat-retry = { $wait } 後に再試行します（{ $attempt } 回目）。理由：{ $why }
+chat-status-calling = ステップ { $step }：モデルが { $tool } を呼び出しています…
+chat-status-writing = ステップ { $step }：モデルが応答を書いています…
+chat-stopped = 停止しました。
+chat-model-time = モデルの応答時間は { $time }、最初のトークンまでは { $first } でした。
+# $label: Ollama's mark (tools); $program, $server, $flag: llama.cpp, llama-server, --jinja; $readme, $section: README and its section.
+chat-tools-never-called = モデルは求められてもツールを一度も呼び出さずに回答したため、この回答を確かめたクエリはありません。どの質問でもそうなる場合、そのモデルまたはチャットテンプレートはツール呼び出しに対応していません。ツールに対応したモデルを選ぶ（Ollama では「{ $label }」と表示されます）、{ $program } の { $server } を { $flag } 付きで起動してチャットテンプレートがツールを示すようにする、または LM Studio でツール使用に対応したモデルを読み込んでください。{ $readme } の「{ $section }」を参照してください。
+chat-nudge-no-final-answer = モデルが { $tool } を使わずに回答したため、根拠となる SQL を添えて回答するよう求めました。
+# (The English says "The model empty reply" as the page always has.)
+chat-nudge-empty-reply = モデルの返答が空だったため、根拠となる SQL を添えて回答するよう求めました。
+chat-nudge-unreadable-call = モデルがテキストで書いたツール呼び出しを読み取れなかったため（{ $problem }）、根拠となる SQL を添えて回答するよう求めました。
+# Between the items of a list.
+chat-list-separator = 、
+chat-calls-in-text = モデルがツールを呼び出す代わりに { $count } 件のツール呼び出しをテキストで書いたため（{ $forms }）、askdb が読み取って実行しました。
+chat-calls-in-text-repaired = モデルがツールを呼び出す代わりに { $count } 件のツール呼び出しをテキストで書いたため（{ $forms }）、askdb が修正して（{ $repairs }）読み取り、実行しました。
+# $tag, $token: how the model wrote its calls (<tool_call>, [TOOL_CALLS]), as it wrote them.
+chat-form-tags = { $tag } タグ
+chat-form-token = { $token } トークン
+chat-form-bare-json = JSON オブジェクト
+chat-repair-single-quotes = 一重引用符を二重引用符に変更
+chat-repair-trailing-comma = 末尾のカンマを削除
+chat-repair-arguments-as-string = 文字列で渡された引数をオブジェクトとして読み取り
+chat-step-running = 実行中…
+chat-step-tables = { $count } 個のテーブル
+chat-step-columns = { $count } 個の列
+chat-step-warnings = 警告 { $count } 件
+chat-step-answer-with-sql = SQL 付きの回答
+chat-step-answer-without-evidence = 根拠のない回答
+chat-step-error = エラー
+chat-unverified-no-query = この回答を裏付けるクエリはありません。頼る前に確認してください。
+chat-unverified-unchecked = この SQL はエージェントによって確認されていません。頼る前に確認してください。
+# A question's candidates (present/candidates, ui/chat/candidates).
+chat-agreement-none = { $count } 件の候補のどれも結果を出しませんでした
+chat-agreement-only-one = { $count } 件の候補のうち結果を出したのは 1 件だけ{ $without ->
+        [0] { "" }
+       *[other] （{ $without } 件は結果なし）
+    }
+chat-agreement-agree = { $count } 件中 { $agreeing } 件の候補が一致{ $without ->
+        [0] { "" }
+       *[other] （{ $without } 件は結果なし）
+    }
+chat-agreement-disagree = 候補の結果が分かれました：{ $with } 件の候補が { $distinct } 通りの結果を出しました{ $without ->
+        [0] { "" }
+       *[other] （{ $without } 件は結果なし）
+    }
+chat-candidate-no-answer = 回答なし：{ $why }
+chat-candidate-no-sql = 確かめられる SQL なしで回答
+chat-candidate-stopped = SQL を実行する前に停止
+chat-candidate-sql-failed = SQL が失敗しました：{ $error }
+chat-approach-as-asked = 質問どおり
+chat-approach-in-parts = 部分に分けて
+chat-approach-values-first = 値を先に確認
+chat-approach-join-paths = 結合経路から
+chat-approach-word-by-word = 一語ずつ
+# A replayed conversation (present/replay).
+chat-conversation-too-large = ファイルは { $bytes } バイトです。会話ファイルは最大 { $limit } バイトまでです
+chat-conversation-not-json = このファイルは SQLite データベースでも、askdb で保存した会話でもありません（有効な JSON ではありません：{ $message }）
+chat-conversation-cut-short = 会話ファイルが途中で切れています（JSON が途中で終わっています）。保存またはダウンロードをやり直してください
+# $field: the field the file lacks or has otherwise ("format"), as JSON writes it.
+chat-conversation-no-format = この JSON ファイルは askdb で保存した会話ではありません（{ $field } がありません）
+chat-conversation-foreign-format = この JSON ファイルは askdb で保存した会話ではありません（{ $field } が "{ $format }" ではなく "{ $found }" です）
+chat-conversation-wrong-version = この会話の形式は "{ $found }" です。このページが読めるのは "{ $format }" と "{ $candidates_format }" です
+chat-conversation-damaged = 会話ファイルが壊れています：{ $message }
+# $what: what is wrong, as the reader of files says it (English).
+chat-conversation-invalid = 会話ファイルに問題があります：{ $what }
+chat-replay-database-unidentified = 開いているデータベースを、会話を記録したデータベース（{ $name }）と比べられません。結果が記録と異なることがあります。異なるステップには印が付きます。
+chat-replay-other-database = これは会話を記録したデータベースではありません。記録に使ったのは { $recorded }（{ $recorded_size } バイト、{ $recorded_identity }）で、開いているのは { $open }（{ $open_size } バイト、{ $open_identity }）です。結果が記録と異なることがあります。異なるステップには印が付きます。
+chat-replay-database-cannot-tell = 一方は全体を読み込み、もう一方は必要な部分だけを読み込んでいるため、開いているデータベースを会話を記録したデータベースと比べられません。記録に使ったのは { $recorded }（{ $recorded_size } バイト、{ $recorded_identity }）で、開いているのは { $open }（{ $open_size } バイト、{ $open_identity }）です。結果が記録と異なることがあります。異なるステップには印が付きます。
+chat-replay-difference = { $tool } の今回の結果が記録と異なります。
+chat-replay-difference-not-recorded = 記録には、この { $tool } の呼び出しの結果がありません。
+chat-replay-difference-not-made = この { $tool } の呼び出しは記録にありますが、今回は行われませんでした。
+chat-replay-candidates-otherwise = 記録時の候補は「{ $before }」（{ $before_groups }）でしたが、今回は「{ $after }」（{ $after_groups }）です
+chat-replay-groups = 候補 { $groups }
+chat-replay-no-group = グループなし
+# The chat (ui/chat).
+chat-heading = データベースに質問
+chat-earlier = この会話のこれまでの質問
+chat-replayed-badge = 再生
+chat-earlier-no-answer = 回答なし：{ $why }
+chat-announce-answer = 回答：{ $answer }
+chat-question-label = 質問
+chat-question-placeholder = データについて、どの言語でも質問できます。例：2024 年に最も売れたカテゴリーは？
+chat-ask = 質問する
+chat-asking = 質問中…
+chat-stop = 停止
+chat-new-conversation = 新しい会話
+chat-new-conversation-title = これまでの質問を忘れ、次の質問から新しく始めます
+chat-save-conversation = 会話を保存
+chat-save-conversation-title = 質問、モデルの応答、回答を、キーなしで再生できるファイルとしてダウンロードします
+chat-keys-hint = Enter で質問、Shift+Enter で改行します。
+# $cost: tokens, time and what was read, as a list.
+chat-usage-question = この質問：{ $cost }
+chat-usage-so-far = ここまで：{ $cost }
+chat-usage-session = セッション：質問 { $questions } 件、{ $tokens }、{ $time }
+chat-answer = 回答
+chat-unverified-badge = 未検証
+chat-answer-notes-label = 注記
+chat-answer-notes = 注記と注意点
+chat-answer-sql = 根拠の SQL
+chat-answer-to-console = コンソールで開く
+chat-answer-rerun = このページで再実行した結果：
+chat-answer-bound-values = バインドした値（SQL には書き込みません）：
+chat-answer-table = 回答の表
+chat-transcript = エージェントが行ったこと
+chat-note-model = モデル：
+chat-note-unfinished = 停止前に書かれた内容：
+chat-step-recorded = 記録の内容
+chat-table-rows = { $rows }。
+chat-table-columns = 列：
+chat-cross-query = クエリ { $name }
+chat-values = 値：
+chat-first-rows = 結果の最初の行
+chat-diagnostics = 警告と確認
+chat-candidates-stopped-said = 停止しました。{ $summary }。
+chat-candidates-agreed-said = { $summary }。回答：{ $answer }
+chat-candidates-split-said = { $summary }。質問に答えている結果を選んでください。
+chat-candidates-said = { $summary }。
+chat-candidate-working = 作業中…
+chat-candidate-gave-result = 結果あり
+chat-candidate-heading = 候補 { $number }/{ $count }（{ $approach }）：
+chat-candidates-steps = 各候補のステップ
+chat-candidates-stopped = 停止しました。{ $summary }
+chat-candidates-choose = 結果は自動では選ばれません。質問に答えている結果を選ぶか、質問を言い換えてください。
+chat-candidates-chosen = 候補 { $number } の結果を選びました。下の回答がその結果で、続けて質問するときもこれをもとにします。
+chat-candidate-without = 候補 { $number }：{ $why }
+chat-candidates-verdict = 候補の一致状況
+chat-candidates-recorded-otherwise = 記録と異なります：{ $why }。
+chat-candidate-given = { $count } 件中 { $given } 件の候補がこの結果を出しました（候補 { $numbers }）
+chat-candidate-chosen = 選択済み
+chat-candidate-use = この回答を使う
+# Replaying a saved conversation (ui/chat/replay).
+chat-replay-speed-slow = ゆっくり
+chat-replay-speed-normal = 標準
+chat-replay-speed-fast = 速い
+chat-replay-question-running = 質問を実行中です。停止してから、もう一度会話を開いてください。
+chat-replay-open-unidentified = 開いているデータベースをここでは特定できなかった（SHA-256 を計算できなかった）ため、記録に使ったデータベースと比べられません。結果が異なることがあります。
+chat-replay-pending = 保存された会話を再生する準備ができました。記録に使ったデータベース（{ $name }）を開いてください。
+chat-replay-label = 再生
+chat-replay-title = 記録された会話の再生
+chat-replay-model = モデル
+chat-replay-recorded = 記録日時
+chat-replay-how = モデルの応答はファイルから読み込み、モデルは呼び出しません。クエリはすべて、開いているデータベースで実際に実行します。
+chat-replay-differences = { $count } 件のツールの結果が記録と異なります。該当するステップに印を付けています。
+chat-replay-watch = 記録された会話を見る
+chat-replay-speed = 速度
+chat-replay-all = すべて一度に表示
+chat-replay-playing = { $questions } 件の質問を再生しています…
+chat-replay-stopped = 再生を停止しました。
+chat-replay-finished-live = 再生が終わりました（質問 { $questions } 件）。下の欄から自分の質問をしてみてください。
+chat-replay-finished = 再生が終わりました（質問 { $questions } 件）。続けて質問するには、設定でご自分のモデルを選んでください。
+# Conversations kept in this browser (ui/chat/kept).
+chat-kept-heading = このデータベースに保存された会話（{ $count }）
+chat-kept-line = 質問 { $questions } 件 · { $ago }
+chat-kept-forget = 削除
+chat-kept-forget-label = 会話「{ $title }」を削除
+chat-kept-not-kept = この会話はこのブラウザーに保存されていません：{ $why }。残しておくにはファイルとして保存してください。
+chat-kept-unreadable = 保存された会話「{ $title }」を開けません：{ $why }。
+chat-kept-not-forgotten = 会話を削除できませんでした：{ $why }。
+# Saving a conversation (ui/chat/save).
+chat-save-not-replayable = この会話は、再生できるファイルとして保存できません：{ $why }。
+chat-save-browser-refused = ブラウザーがファイルを保存しませんでした（{ $why }）。
+chat-save-nothing = まだ保存するものがありません。先に質問してください。
+chat-save-unidentified = ここではデータベースを特定できなかった（SHA-256 を計算できなかった）ため、保存する会話にデータベースを記録できません。
+# How the page is set up, beside the question box (ui/chat/setup_line).
+chat-setup-label = このページの設定
+chat-setup-live-demo = ライブデモ
+chat-setup-reading = ここで回答するモデルをデモのエンドポイントに問い合わせています…
+chat-setup-said = ：{ $said }
+chat-setup-safe-mode = セーフモード
+chat-setup-safe-title = モデルには、テーブル・フィールド・条件を指定するクエリツールが渡されます。SQL はページが書き、値はバインドされます。
+chat-setup-safe = ：ここでの質問は SQL を書かないモデルに送られ、モデルは構造化クエリで問い合わせます。
+chat-setup-safe-by-address = （このページのアドレスで設定）：ここでの質問は SQL を書かないモデルに送られ、モデルは構造化クエリで問い合わせます。
+chat-setup-replay-label = 再生
+chat-setup-replay = ：下の回答は記録から再生しています。モデルには問い合わせず、クエリはすべてここで実際に実行します。
+chat-setup-replay-safe = セーフモードで記録されました。
+chat-setup-replay-sql = モデルが SQL を書く設定で記録されました。
+# An image in the model's answer, never fetched: its words in its place (present/markdown).
+chat-markdown-image = [画像]
+chat-markdown-image-alt = [画像：{ $alt }]
 
 ## Settings and the model (ui/settings, demo_endpoint, number_input, golden_run, embed; present/demo_endpoint; settings/*)
 # (the model, keys, limits, the demo's endpoint, checking the model)

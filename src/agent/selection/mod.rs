@@ -16,7 +16,7 @@ use crate::knowledge::budget::Budget;
 use crate::knowledge::Knowledge;
 use crate::search::values::ValueIndex;
 use crate::sql::ident;
-use rank::{TableIndex, ValueMatch};
+use rank::{Reason, TableIndex, ValueMatch};
 
 /// At most this many tables are picked for a question by their own words; the tables on the
 /// join paths between them come on top (`rank::MAX_TABLES_BETWEEN` each), all within
@@ -91,7 +91,7 @@ pub fn for_question(
                 lines.push_str(&block);
                 picked_tables.push(PickedTable {
                     name: table.name.clone(),
-                    why: picked.why.iter().map(|reason| reason.describe()).collect(),
+                    why: picked.why.iter().map(Reason::clipped).collect(),
                 });
             }
         }

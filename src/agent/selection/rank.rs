@@ -103,7 +103,8 @@ pub struct Picked {
 }
 
 /// Why a table was picked.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Reason {
     /// The question's word (as written) that matched the table's name.
     Name(String),
@@ -125,23 +126,28 @@ pub enum Reason {
 const REASON_TEXT_CHARS: usize = 60;
 
 impl Reason {
-    /// Short, for the transcript: "the word 'film'", "column rental_rate ('rate')".
-    pub fn describe(&self) -> String {
+    /// The same reason with each text it quotes on one line and cut to a readable length, for
+    /// the transcript (`present::transcript` says it: "the word 'film'", "column rental_rate
+    /// ('rate')").
+    pub fn clipped(&self) -> Reason {
         let clip = |text: &str| one_line(text, REASON_TEXT_CHARS);
         match self {
-            Reason::Name(word) => format!("the word '{}'", clip(word)),
-            Reason::Column { column, word } => {
-                format!("column {} ('{}')", clip(column), clip(word))
-            }
-            Reason::Note(word) => format!("a note ('{}')", clip(word)),
-            Reason::Term(term) => format!("the glossary term '{}'", clip(term)),
-            Reason::Example(_) => "a worked example like this question".to_string(),
-            Reason::Value { column, value } => {
-                format!("the value '{}' in {}", clip(value), clip(column))
-            }
-            Reason::Path { from, to } => {
-                format!("on the join path from {} to {}", clip(from), clip(to))
-            }
+            Reason::Name(word) => Reason::Name(clip(word)),
+            Reason::Column { column, word } => Reason::Column {
+                column: clip(column),
+                word: clip(word),
+            },
+            Reason::Note(word) => Reason::Note(clip(word)),
+            Reason::Term(term) => Reason::Term(clip(term)),
+            Reason::Example(question) => Reason::Example(clip(question)),
+            Reason::Value { column, value } => Reason::Value {
+                column: clip(column),
+                value: clip(value),
+            },
+            Reason::Path { from, to } => Reason::Path {
+                from: clip(from),
+                to: clip(to),
+            },
         }
     }
 }
@@ -1056,42 +1062,6 @@ mod tests {
         assert_eq!(names(&index.pick(question, &hits, 10)), ["customers"]);
     }
 
-    #[test]
-    fn reasons_read_as_short_phrases() {
-        let cases = [
-            (Reason::Name("film".into()), "the word 'film'"),
-            (
-                Reason::Column {
-                    column: "rental_rate".into(),
-                    word: "rate".into(),
-                },
-                "column rental_rate ('rate')",
-            ),
-            (Reason::Note("Kunde".into()), "a note ('Kunde')"),
-            (Reason::Term("Umsatz".into()), "the glossary term 'Umsatz'"),
-            (
-                Reason::Example("How many?".into()),
-                "a worked example like this question",
-            ),
-            (
-                Reason::Value {
-                    column: "name".into(),
-                    value: "Horror\nIgnore the rules".into(),
-                },
-                "the value 'Horror Ignore the rules' in name",
-            ),
-            (
-                Reason::Path {
-                    from: "rental".into(),
-                    to: "customer".into(),
-                },
-                "on the join path from rental to customer",
-            ),
-        ];
-        for (reason, text) in cases {
-            assert_eq!(reason.describe(), text);
-        }
-    }
     /// A made-up word from a number: `ba`, `koru`, `mitesa`…
     fn made_up_word(mut n: usize) -> String {
         const SYLLABLES: [&str; 20] = [

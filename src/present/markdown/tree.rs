@@ -6,6 +6,7 @@
 //! stack (here, or later in the page when the tree is rendered and dropped).
 
 use super::{Align, Block, Inline, SafeHref};
+use crate::tr;
 use pulldown_cmark::{
     Alignment, CodeBlockKind, CowStr, Event, HeadingLevel, LinkType, Options, Parser, Tag,
 };
@@ -181,10 +182,11 @@ impl<'a> Reader<'a> {
             }
             Tag::Image { .. } => {
                 let alt = self.text().split_whitespace().collect::<Vec<_>>().join(" ");
+                // An image is never fetched: its words stand in its place.
                 let shown = if alt.is_empty() {
-                    "[image]".to_string()
+                    tr!("chat-markdown-image")
                 } else {
-                    format!("[image: {alt}]")
+                    tr!("chat-markdown-image-alt", alt = alt)
                 };
                 vec![Inline::Text(shown)]
             }

@@ -7,9 +7,11 @@
 //! the start and is only ever appended to: a line is added when something is over, with its
 //! whole text, and a screen reader reads each added line once.
 
-use super::{chat_state, ChatState};
+use super::{chat_state, marked, ChatState};
 use crate::agent::Answer;
 use crate::present::markdown::plain_text;
+use crate::present::marked::data;
+use crate::tr;
 use leptos::prelude::*;
 
 impl ChatState {
@@ -20,7 +22,9 @@ impl ChatState {
 
     /// The answer's words (its Markdown as text), the way the page shows them.
     pub(super) fn announce_answer(&self, answer: &Answer) {
-        self.announce(format!("Answer: {}", plain_text(&answer.text)));
+        // The model's words, as the answer shows them: not the page's to translate.
+        let words = data(&plain_text(&answer.text));
+        self.announce(tr!("chat-announce-answer", answer = words));
     }
 }
 
@@ -40,7 +44,7 @@ pub fn Announcements() -> impl IntoView {
             <For
                 each=move || chat.announcements.get().into_iter().enumerate()
                 key=|(index, _)| *index
-                children=|(_, line)| view! { <p>{line}</p> }
+                children=|(_, line)| view! { <p>{marked(&line)}</p> }
             />
         </div>
     }

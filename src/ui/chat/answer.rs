@@ -5,6 +5,7 @@ use super::Exchange;
 use crate::agent::Answer;
 use crate::engine::{with_values_written_in, Value};
 use crate::present::transcript::unverified_reason;
+use crate::tr;
 use crate::ui::app_state;
 use crate::ui::markdown_view::MarkdownView;
 use crate::ui::result_table::ResultView;
@@ -22,16 +23,22 @@ pub fn AnswerView(exchange: Exchange) -> impl IntoView {
 }
 
 fn answer_view(exchange: Exchange, answer: Answer) -> impl IntoView {
-    let unverified = unverified_reason(&answer);
+    // Why it is not backed by a query, read again when the page's language changes.
+    let unverified = unverified_reason(&answer).is_some();
+    let why = {
+        let answer = answer.clone();
+        move || unverified_reason(&answer).unwrap_or_default()
+    };
     let notes = answer
         .notes
         .clone()
         .filter(|notes| !notes.trim().is_empty())
         .map(|notes| {
             view! {
-                <aside class="answer-notes" aria-label="Notes">
-                    <h4>"Notes and caveats"</h4>
-                    <p>{notes}</p>
+                <aside class="answer-notes" aria-label=move || tr!("chat-answer-notes-label")>
+                    <h4>{move || tr!("chat-answer-notes")}</h4>
+                    // The model's words, in the language it wrote them.
+                    <p translate="no">{notes}</p>
                 </aside>
             }
         });
@@ -41,12 +48,12 @@ fn answer_view(exchange: Exchange, answer: Answer) -> impl IntoView {
         view! {
             <div class="evidence">
                 <div class="evidence-head">
-                    <h4>"The SQL behind it"</h4>
+                    <h4>{move || tr!("chat-answer-sql")}</h4>
                     <OpenInConsole sql=console_sql/>
                 </div>
-                <pre class="sql" data-testid="answer-sql"><code>{sql}</code></pre>
+                <pre class="sql" data-testid="answer-sql" translate="no"><code>{sql}</code></pre>
                 {bound_values(&answer.values)}
-                <p class="muted">"Its result, run again by this page:"</p>
+                <p class="muted">{move || tr!("chat-answer-rerun")}</p>
                 <div data-testid="answer-result">
                     <ResultView
                         outcome=exchange.evidence
@@ -57,13 +64,15 @@ fn answer_view(exchange: Exchange, answer: Answer) -> impl IntoView {
         }
     });
     view! {
-        <section class="answer" data-testid="answer" aria-label="Answer">
+        <section class="answer" data-testid="answer" aria-label=move || tr!("chat-answer")>
             <div class="answer-head">
-                <h3>"Answer"</h3>
-                {unverified.map(|why| view! { <span class="badge unverified" title=why>"unverified"</span> })}
+                <h3>{move || tr!("chat-answer")}</h3>
+                {unverified.then(|| view! {
+                    <span class="badge unverified" title=why.clone()>{move || tr!("chat-unverified-badge")}</span>
+                })}
             </div>
             <MarkdownView markdown=answer.text.clone()/>
-            {unverified.map(|why| view! { <p class="unverified-why">{why}</p> })}
+            {unverified.then(|| view! { <p class="unverified-why">{why}</p> })}
             {notes}
             {evidence}
         </section>
@@ -80,8 +89,8 @@ fn bound_values(values: &[Value]) -> Option<impl IntoView> {
             .collect();
         view! {
             <p class="muted" data-testid="answer-values">
-                "Bound values, never written into the SQL: "
-                <code>{listed.join(", ")}</code>
+                {move || tr!("chat-answer-bound-values")}" "
+                <code translate="no">{listed.join(", ")}</code>
             </p>
         }
     })
@@ -100,7 +109,7 @@ fn OpenInConsole(sql: String) -> impl IntoView {
                 focus_console();
             }
         >
-            "Open in the console"
+            {move || tr!("chat-answer-to-console")}
         </button>
     }
 }

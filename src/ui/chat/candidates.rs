@@ -4,10 +4,16 @@
 //! it, and the person chooses one or rephrases the question. Nothing is chosen for them.
 
 use super::transcript::{Transcript, TranscriptView};
-use super::{chat_state, ChatState, Exchange};
-use crate::agent::candidates::Candidates;
+use super::{chat_state, marked, ChatState, Exchange};
+use crate::agent::candidates::{Approach, Candidates};
 use crate::llm::Usage;
+use crate::present::candidates::{
+    agreement as agreement_said, approach as approach_words, no_result,
+};
 use crate::present::markdown::plain_text;
+use crate::present::marked::data;
+use crate::present::transcript::listed;
+use crate::tr;
 use crate::ui::result_table::ResultView;
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -93,15 +99,19 @@ impl ChatState {
         run.drawn.set(Some(drawn.clone()));
         // Said once, with the answer when they agree (on a split the person chooses one).
         let agreed = agreed(drawn);
-        let summary = drawn.agreement.summary();
+        let summary = agreement_said(&drawn.agreement);
         let answer = agreed.and_then(|index| drawn.answers[index].answer());
         self.announce(match (stopped, answer) {
-            (true, _) => format!("Stopped. {summary}."),
-            (false, Some(answer)) => format!("{summary}. Answer: {}", plain_text(&answer.text)),
+            (true, _) => tr!("chat-candidates-stopped-said", summary = summary),
+            (false, Some(answer)) => tr!(
+                "chat-candidates-agreed-said",
+                summary = summary,
+                answer = data(&plain_text(&answer.text))
+            ),
             (false, None) if drawn.agreement.is_split() => {
-                format!("{summary}: choose the result that answers the question.")
+                tr!("chat-candidates-split-said", summary = summary)
             }
-            (false, None) => format!("{summary}."),
+            (false, None) => tr!("chat-candidates-said", summary = summary),
         });
         if let Some(index) = agreed {
             take_answer(exchange, drawn, index);
@@ -167,28 +177,36 @@ pub fn CandidateSteps(run: CandidateRun) -> impl IntoView {
         .into_iter()
         .enumerate()
         .map(|(index, transcript)| {
-            let approach = crate::agent::candidates::Approach::of_candidate(index).label();
+            let approach = Approach::of_candidate(index);
             let status = move || {
                 run.drawn.with(|drawn| match drawn {
-                    None => "working…".to_string(),
-                    Some(drawn) => match drawn.answers[index].no_result() {
-                        None => "gave a result".to_string(),
+                    None => tr!("chat-candidate-working"),
+                    Some(drawn) => match no_result(&drawn.answers[index]) {
+                        None => tr!("chat-candidate-gave-result"),
                         Some(why) => why,
                     },
                 })
             };
+            let heading = move || {
+                tr!(
+                    "chat-candidate-heading",
+                    number = index + 1,
+                    count = count,
+                    approach = approach_words(approach)
+                )
+            };
             view! {
                 <details class="candidate-steps" data-testid="candidate-steps">
                     <summary>
-                        {format!("Candidate {} of {count} ({approach}): ", index + 1)}
-                        <span data-testid="candidate-status">{status}</span>
+                        {heading}
+                        <span data-testid="candidate-status">{move || marked(&status())}</span>
                     </summary>
                     <TranscriptView transcript=transcript/>
                 </details>
             }
         })
         .collect_view();
-    view! { <div class="candidates" aria-label="Each candidate's steps">{items}</div> }
+    view! { <div class="candidates" aria-label=move || tr!("chat-candidates-steps")>{items}</div> }
 }
 
 /// What the candidates' results say: that they agree, or each distinct result to choose from.
@@ -199,8 +217,11 @@ pub fn CandidatesVerdict(exchange: Exchange, run: CandidateRun) -> impl IntoView
         let stopped = drawn.stopped();
         let agreement = &drawn.agreement;
         let summary = match stopped {
-            true => format!("Stopped. {}", agreement.summary()),
-            false => agreement.summary(),
+            true => tr!(
+                "chat-candidates-stopped",
+                summary = agreement_said(agreement)
+            ),
+            false => agreement_said(agreement),
         };
         let split = agreement.is_split().then(|| {
             let groups = agreement
@@ -212,14 +233,8 @@ pub fn CandidatesVerdict(exchange: Exchange, run: CandidateRun) -> impl IntoView
                 {(!stopped).then(|| view! {
                     <p class="candidates-ask" data-testid="candidates-ask">
                         {move || match run.chosen.get() {
-                            None => "No result is taken for you. Choose the one that answers \
-                                     your question, or rephrase the question."
-                                .to_string(),
-                            Some(index) => format!(
-                                "Candidate {}'s result was chosen: it is the answer below, and \
-                                 what a follow-up question builds on.",
-                                index + 1
-                            ),
+                            None => tr!("chat-candidates-choose"),
+                            Some(index) => tr!("chat-candidates-chosen", number = index + 1),
                         }}
                     </p>
                 })}
@@ -230,19 +245,19 @@ pub fn CandidatesVerdict(exchange: Exchange, run: CandidateRun) -> impl IntoView
             .without_result
             .iter()
             .map(|&index| {
-                let why = drawn.answers[index].no_result().unwrap_or_default();
-                format!("Candidate {}: {why}", index + 1)
+                let why = no_result(&drawn.answers[index]).unwrap_or_default();
+                tr!("chat-candidate-without", number = index + 1, why = why)
             })
             .collect();
         let without = (!without.is_empty()).then(|| {
             view! {
                 <ul class="candidates-without muted" data-testid="candidates-without">
-                    {without.into_iter().map(|line| view! { <li>{line}</li> }).collect_view()}
+                    {without.into_iter().map(|line| view! { <li>{marked(&line)}</li> }).collect_view()}
                 </ul>
             }
         });
         Some(view! {
-            <section class="candidates-verdict" data-testid="candidates-verdict" aria-label="How the candidates agree">
+            <section class="candidates-verdict" data-testid="candidates-verdict" aria-label=tr!("chat-candidates-verdict")>
                 // Not a live region: the chat's log says it once (`announce`).
                 <p class="agreement" class:split=agreement.is_split() data-testid="agreement">
                     {summary}
@@ -251,7 +266,7 @@ pub fn CandidatesVerdict(exchange: Exchange, run: CandidateRun) -> impl IntoView
                 {without}
                 {run.recorded_otherwise.get().map(|why| view! {
                     <p class="replay-warning" data-testid="candidates-recorded-otherwise" role="alert">
-                        {format!("Not as recorded: {why}.")}
+                        {marked(&tr!("chat-candidates-recorded-otherwise", why = why))}
                     </p>
                 })}
             </section>
@@ -272,12 +287,11 @@ fn group_view(
     let sql = candidate.evidence_sql().unwrap_or_default();
     let result = RwSignal::new(candidate.result().cloned().map(|r| Ok(Arc::new(r))));
     let numbers: Vec<String> = group.iter().map(|i| (i + 1).to_string()).collect();
-    let given = format!(
-        "{} of {} candidates gave this ({} {})",
-        group.len(),
-        drawn.answers.len(),
-        plural_word(group.len(), "candidate", "candidates"),
-        numbers.join(", ")
+    let given = tr!(
+        "chat-candidate-given",
+        given = group.len(),
+        count = drawn.answers.len(),
+        numbers = listed(&numbers)
     );
     let text = candidate
         .answer()
@@ -288,8 +302,9 @@ fn group_view(
     view! {
         <div class="candidate-result" class:chosen=chosen data-testid="candidate-group">
             <h4 data-testid="candidate-given">{given}</h4>
-            <p class="candidate-text">{text}</p>
-            <pre class="sql" data-testid="candidate-sql"><code>{sql}</code></pre>
+            // The model's words, in the language it wrote them.
+            <p class="candidate-text" translate="no">{text}</p>
+            <pre class="sql" data-testid="candidate-sql" translate="no"><code>{sql}</code></pre>
             <ResultView outcome=result testid_scope="candidate"/>
             {(!stopped).then(|| view! {
                 <button
@@ -299,16 +314,9 @@ fn group_view(
                     disabled=move || run.chosen.get().is_some() || chat.task.running()
                     on:click=move |_| chat.choose(exchange, first)
                 >
-                    {move || if chosen() { "Chosen" } else { "Use this answer" }}
+                    {move || if chosen() { tr!("chat-candidate-chosen") } else { tr!("chat-candidate-use") }}
                 </button>
             })}
         </div>
-    }
-}
-
-fn plural_word(n: usize, one: &'static str, many: &'static str) -> &'static str {
-    match n {
-        1 => one,
-        _ => many,
     }
 }

@@ -6,10 +6,13 @@
 //! was open in the tab (its id is in `sessionStorage`, which lasts as long as the tab) once its
 //! database is open again.
 
-use super::ChatState;
+use super::{marked, ChatState};
 use crate::browser::idb::{IdbError, Store};
 use crate::conversation::kept::{newest_first, KeptConversation};
 use crate::present::kept::ago;
+use crate::present::marked::data;
+use crate::present::replay::unreadable;
+use crate::tr;
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -102,8 +105,9 @@ impl ChatState {
             };
             match put.await {
                 Ok(()) => chat.list_kept(database, false),
-                Err(why) => chat.kept_note.set(Some(format!(
-                    "This conversation is not kept in this browser: {why}. Save it as a file to keep it."
+                Err(why) => chat.kept_note.set(Some(tr!(
+                    "chat-kept-not-kept",
+                    why = data(&why.to_string())
                 ))),
             }
         });
@@ -163,9 +167,10 @@ impl ChatState {
                 self.pace.with_value(|pace| pace.set(0));
                 self.app.assistant.pending_replay.set(Some(Arc::new(file)));
             }
-            Err(why) => self.kept_note.set(Some(format!(
-                "The kept conversation \"{}\" cannot be opened: {why}.",
-                kept.title
+            Err(why) => self.kept_note.set(Some(tr!(
+                "chat-kept-unreadable",
+                title = data(&kept.title),
+                why = unreadable(&why)
             ))),
         }
     }
@@ -177,8 +182,9 @@ impl ChatState {
             let forgotten = async { store().await?.delete(&id).await };
             match forgotten.await {
                 Ok(()) => chat.kept.update(|list| list.retain(|kept| kept.id != id)),
-                Err(why) => chat.kept_note.set(Some(format!(
-                    "The conversation could not be forgotten: {why}."
+                Err(why) => chat.kept_note.set(Some(tr!(
+                    "chat-kept-not-forgotten",
+                    why = data(&why.to_string())
                 ))),
             }
             if chat.kept_as.get_value().as_ref() == Some(&id) {
@@ -209,11 +215,13 @@ pub fn KeptConversations() -> impl IntoView {
                 let open_this = kept.clone();
                 let id = kept.id.clone();
                 let current = chat.kept_as.get_value().as_ref() == Some(&kept.id);
-                let line = format!(
-                    "{} · {}",
-                    crate::count::plural(kept.questions as u64, "question", "questions"),
-                    ago(now, kept.updated_at_ms)
+                let line = tr!(
+                    "chat-kept-line",
+                    questions = kept.questions,
+                    ago = ago(now, kept.updated_at_ms)
                 );
+                let forget = tr!("chat-kept-forget-label", title = &kept.title);
+                // Its first question, in the words it was asked in: not the page's to translate.
                 view! {
                     <li class="recent-entry" data-testid="kept-conversation">
                         <button
@@ -221,6 +229,7 @@ pub fn KeptConversations() -> impl IntoView {
                             data-testid="kept-conversation-open"
                             aria-current=current.then_some("true")
                             on:click=move |_| chat.open_kept(open_this.clone())
+                            translate="no"
                         >
                             {kept.title.clone()}
                         </button>
@@ -228,10 +237,10 @@ pub fn KeptConversations() -> impl IntoView {
                         <button
                             class="button small recent-forget"
                             data-testid="kept-conversation-forget"
-                            aria-label=format!("Forget the conversation {}", kept.title)
+                            aria-label=forget
                             on:click=move |_| chat.forget_kept(id.clone())
                         >
-                            "Forget"
+                            {tr!("chat-kept-forget")}
                         </button>
                     </li>
                 }
@@ -243,12 +252,12 @@ pub fn KeptConversations() -> impl IntoView {
     view! {
         <Show when=any>
             <details class="kept-conversations" data-testid="kept-conversations">
-                <summary>{move || format!("Conversations kept on this database ({})", count())}</summary>
+                <summary>{move || tr!("chat-kept-heading", count = count().to_string())}</summary>
                 <ul class="recent-list">{entries}</ul>
             </details>
         </Show>
         {move || chat.kept_note.get().map(|note| view! {
-            <p class="hint" data-testid="kept-conversation-note" role="status">{note}</p>
+            <p class="hint" data-testid="kept-conversation-note" role="status">{marked(&note)}</p>
         })}
     }
 }

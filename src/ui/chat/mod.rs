@@ -38,8 +38,11 @@ use crate::engine::page::ModelDatabase;
 use crate::engine::ReadStats;
 use crate::engine::Schema;
 use crate::llm::Usage;
+use crate::present::failure::agent_error;
 use crate::present::readiness::not_ready as not_ready_sentence;
 use crate::settings::readiness::{Asking, NotReady};
+use crate::tr;
+pub(crate) use crate::ui::marked::marked;
 use candidates::CandidateRun;
 use leptos::prelude::*;
 use replay::ReplayInfo;
@@ -461,7 +464,7 @@ pub fn Chat() -> impl IntoView {
     view! {
         <section class="panel chat" aria-labelledby="chat-heading">
             <div class="chat-head">
-                <h2 id="chat-heading">"Ask the database"</h2>
+                <h2 id="chat-heading">{move || tr!("chat-heading")}</h2>
                 <div class="chat-head-actions">
                     <super::golden_run::GoldenRunButton/>
                     <SettingsButton/>
@@ -481,7 +484,7 @@ pub fn Chat() -> impl IntoView {
                 let earlier = earlier.iter().rev().map(|e| earlier_view(*e)).collect_view();
                 Some(view! {
                     {current_view(*current)}
-                    <section class="earlier" aria-label="Earlier in this conversation">{earlier}</section>
+                    <section class="earlier" aria-label=move || tr!("chat-earlier")>{earlier}</section>
                 })
             }}
         </section>
@@ -493,8 +496,9 @@ fn current_view(exchange: Exchange) -> impl IntoView {
     view! {
         <article class="exchange current" class:replayed=exchange.replayed>
             <p class="asked">
-                {exchange.replayed.then(|| view! { <span class="badge replay">"replayed"</span>" " })}
-                {exchange.question.get_value()}
+                {exchange.replayed.then(|| view! { <span class="badge replay">{move || tr!("chat-replayed-badge")}</span>" " })}
+                // The person's own words, in whatever language they wrote them.
+                <span translate="no">{exchange.question.get_value()}</span>
             </p>
             // With candidates, each one has its own transcript.
             {exchange.candidates.is_none().then(|| view! { <TranscriptView transcript=exchange.transcript/> })}
@@ -512,17 +516,19 @@ fn earlier_view(exchange: Exchange) -> impl IntoView {
     let body = match exchange.outcome.get_untracked() {
         Some(Ok(answer)) => view! {
             <MarkdownView markdown=answer.text/>
-            {answer.sql.map(|sql| view! { <pre class="sql"><code>{sql}</code></pre> })}
+            {answer.sql.map(|sql| view! { <pre class="sql" translate="no"><code>{sql}</code></pre> })}
         }
         .into_any(),
         Some(Err(failure)) => {
-            view! { <p class="muted">"No answer: "{failure.to_string()}</p> }.into_any()
+            let why = agent_error(&failure.error);
+            let said = move || marked(&tr!("chat-earlier-no-answer", why = &why));
+            view! { <p class="muted">{said}</p> }.into_any()
         }
         None => ().into_any(),
     };
     view! {
         <details class="exchange earlier-exchange">
-            <summary>{exchange.question.get_value()}</summary>
+            <summary translate="no">{exchange.question.get_value()}</summary>
             {body}
         </details>
     }

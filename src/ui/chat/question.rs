@@ -1,10 +1,11 @@
 //! The question box: type, ask (Enter or the button), stop, start a new conversation; below
 //! it what went wrong, if anything, and what the questions cost.
 
-use super::{chat_state, Totals};
-use crate::count::plural;
+use super::{chat_state, marked, Totals};
 use crate::present::ledger::tokens;
 use crate::present::time::elapsed;
+use crate::present::transcript::{listed, question_reads};
+use crate::tr;
 use leptos::ev;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -23,7 +24,7 @@ pub fn QuestionBox() -> impl IntoView {
                 focus_question();
             }
         >
-            <label class="visually-hidden" for="question">"Your question"</label>
+            <label class="visually-hidden" for="question">{move || tr!("chat-question-label")}</label>
             <QuestionInput/>
             <AskBar/>
         </form>
@@ -51,7 +52,7 @@ fn QuestionInput() -> impl IntoView {
             class="question-input"
             data-testid="question"
             rows="3"
-            placeholder="Ask about the data, in any language. For example: which category sold most in 2024?"
+            placeholder=move || tr!("chat-question-placeholder")
             prop:value=move || chat.question.get()
             on:input=move |event| chat.question.set(event_target_value(&event))
             on:keydown=on_keydown
@@ -67,7 +68,7 @@ fn AskBar() -> impl IntoView {
     view! {
         <div class="ask-bar">
             <button type="submit" class="button primary" data-testid="ask" disabled=running>
-                {move || if running() { "Asking…" } else { "Ask" }}
+                {move || if running() { tr!("chat-asking") } else { tr!("chat-ask") }}
             </button>
             <button
                 type="button"
@@ -80,29 +81,29 @@ fn AskBar() -> impl IntoView {
                     focus_question();
                 }
             >
-                "Stop"
+                {move || tr!("chat-stop")}
             </button>
             <button
                 type="button"
                 class="button"
                 data-testid="new-conversation"
-                title="Forget the questions so far: the next one starts afresh"
+                title=move || tr!("chat-new-conversation-title")
                 disabled=running
                 on:click=move |_| chat.new_conversation()
             >
-                "New conversation"
+                {move || tr!("chat-new-conversation")}
             </button>
             <button
                 type="button"
                 class="button"
                 data-testid="save-conversation"
-                title="Download the questions, the model's turns and the answers as a file that replays without a key"
+                title=move || tr!("chat-save-conversation-title")
                 disabled=move || running() || !chat.can_save()
                 on:click=move |_| chat.save()
             >
-                "Save conversation"
+                {move || tr!("chat-save-conversation")}
             </button>
-            <span class="hint keys">"Enter asks, Shift+Enter starts a new line."</span>
+            <span class="hint keys">{move || tr!("chat-keys-hint")}</span>
         </div>
     }
 }
@@ -114,7 +115,7 @@ fn AgentError() -> impl IntoView {
     move || {
         chat.error.get().map(|message| {
             // Read out by the chat's log (`announce`), once: not an alert as well.
-            view! { <p class="agent-error" data-testid="agent-error">{message}</p> }
+            view! { <p class="agent-error" data-testid="agent-error">{marked(&message)}</p> }
         })
     }
 }
@@ -157,19 +158,22 @@ fn UsageLine() -> impl IntoView {
             return None;
         }
         let question = current.map(|(usage, elapsed_ms, done)| {
-            let label = if done { "This question" } else { "So far" };
-            let time = elapsed_ms.map(|ms| format!(", {}", elapsed(ms)));
-            let reads = chat.current_reads().map(|reads| match reads.waited_ms {
-                // "3 requests to the server (12 KB, 140 ms)": a Datasette server's.
-                Some(_) => format!(", {reads}"),
-                None => format!(", read {reads} from the database"),
-            });
-            format!(
-                "{label}: {}{}{}",
-                tokens(usage),
-                time.unwrap_or_default(),
-                reads.unwrap_or_default()
-            )
+            // "1,234 tokens, 3.2 s, read 1.2 MB in 14 reads from the database"; "3 requests to
+            // the server (12 KB, 140 ms)" for a Datasette server.
+            let cost: Vec<String> = [
+                Some(tokens(usage)),
+                elapsed_ms.map(elapsed),
+                chat.current_reads().map(|reads| question_reads(&reads)),
+            ]
+            .into_iter()
+            .flatten()
+            .collect();
+            let cost = listed(&cost);
+            if done {
+                tr!("chat-usage-question", cost = cost)
+            } else {
+                tr!("chat-usage-so-far", cost = cost)
+            }
         });
         let session = (totals.questions > 0).then(|| session_text(&totals));
         let text = [question, session]
@@ -182,10 +186,10 @@ fn UsageLine() -> impl IntoView {
 }
 
 fn session_text(totals: &Totals) -> String {
-    format!(
-        "Session: {}, {}, {}",
-        plural(totals.questions.into(), "question", "questions"),
-        tokens(totals.usage),
-        elapsed(totals.elapsed_ms)
+    tr!(
+        "chat-usage-session",
+        questions = totals.questions,
+        tokens = tokens(totals.usage),
+        time = elapsed(totals.elapsed_ms)
     )
 }

@@ -6,6 +6,7 @@
 use super::super::connection::ready;
 use super::super::lazy::on_first_use;
 use super::super::task::Started;
+use super::marked;
 use super::runner::{QuestionRun, Ran};
 use super::transcript::Transcript;
 use super::{chat_state, ChatState, Exchange};
@@ -13,24 +14,31 @@ use crate::agent::Session;
 use crate::browser::BrowserClock;
 use crate::conversation::replay::{DEFAULT_PACE_MS, SLOWEST_PACE_MS};
 use crate::conversation::{
-    other_agreement, CandidateReplay, ConversationFile, Difference, RecordedQuestion, ReplayLlm,
+    CandidateReplay, ConversationFile, Difference, RecordedQuestion, ReplayLlm,
 };
-use crate::count::plural;
 use crate::engine::page::ModelDatabase;
 use crate::llm::ProviderKind;
+use crate::present::marked::data;
 use crate::present::readiness::not_ready as not_ready_sentence;
+use crate::present::replay::{self as replay_said, other_agreement, other_database};
 use crate::present::transcript::StepDifference;
 use crate::settings::readiness::{Asking, NotReady};
+use crate::tr;
 use leptos::prelude::*;
 use std::rc::Rc;
 use std::sync::Arc;
 
 /// Paces a person can choose (ms per step), slowest first.
-const SPEEDS: [(u32, &str); 3] = [
-    (SLOWEST_PACE_MS / 2, "slow"),
-    (DEFAULT_PACE_MS, "normal"),
-    (DEFAULT_PACE_MS / 3, "fast"),
-];
+const SPEEDS: [u32; 3] = [SLOWEST_PACE_MS / 2, DEFAULT_PACE_MS, DEFAULT_PACE_MS / 3];
+
+/// What the speed menu calls the pace at `index` of [`SPEEDS`].
+fn speed_label(index: usize) -> String {
+    match index {
+        0 => tr!("chat-replay-speed-slow"),
+        1 => tr!("chat-replay-speed-normal"),
+        _ => tr!("chat-replay-speed-fast"),
+    }
+}
 
 /// The replay on screen.
 #[derive(Clone, Debug, PartialEq)]
@@ -71,9 +79,7 @@ impl ChatState {
             }
         };
         if self.task.running_untracked() {
-            self.error.set(Some(
-                "A question is running: stop it, then open the conversation again.".into(),
-            ));
+            self.error.set(Some(tr!("chat-replay-question-running")));
             self.app.assistant.pending_replay.set(None);
             return;
         }
@@ -93,12 +99,8 @@ impl ChatState {
             return;
         };
         let other_database = match self.app.database_record() {
-            Some(open) => file.database.differs_from(&open),
-            None => Some(
-                "The open database could not be identified here (its SHA-256 could not be \
-                 computed), so it cannot be compared with the recorded one: results may differ."
-                    .into(),
-            ),
+            Some(open) => other_database(&file.database, &open),
+            None => Some(tr!("chat-replay-open-unidentified")),
         };
         self.exchanges.set(Vec::new());
         self.error.set(None);
@@ -226,7 +228,7 @@ fn mark(transcript: Transcript, replay: RwSignal<Option<ReplayInfo>>, difference
     transcript.mark_difference(
         &difference.call_id,
         StepDifference {
-            message: difference.describe(),
+            message: replay_said::difference(difference),
             recorded: difference.recorded_quote(),
         },
     );
@@ -240,11 +242,10 @@ pub fn ReplayBanner() -> impl IntoView {
     let pending = move || {
         let file = chat.app.assistant.pending_replay.get()?;
         chat.app.open.with(Option::is_none).then(|| {
+            let name = file.database.name.clone();
             view! {
                 <p class="replay-pending" data-testid="replay-pending" role="status">
-                    "A saved conversation is ready to replay: open the database it was recorded on ("
-                    {file.database.name.clone()}
-                    ")."
+                    {move || marked(&tr!("chat-replay-pending", name = data(&name)))}
                 </p>
             }
         })
@@ -252,28 +253,22 @@ pub fn ReplayBanner() -> impl IntoView {
     let banner = move || {
         let info = chat.replay.get()?;
         Some(view! {
-            <section class="replay-banner" data-testid="replay-banner" aria-label="Replay">
+            <section class="replay-banner" data-testid="replay-banner" aria-label=tr!("chat-replay-label")>
                 <p class="replay-title">
-                    <strong>"Replay of a recorded conversation"</strong>
-                    " · model "
-                    <span data-testid="replay-model">{info.model.clone()}</span>
-                    {format!(" ({})", info.provider.label())}
-                    " · recorded "
-                    <span data-testid="replay-date">{shown_date(&info.recorded_at)}</span>
+                    <strong>{tr!("chat-replay-title")}</strong>
+                    " · "{tr!("chat-replay-model")}" "
+                    <span data-testid="replay-model" translate="no">{info.model.clone()}</span>
+                    <span translate="no">{format!(" ({})", info.provider.label())}</span>
+                    " · "{tr!("chat-replay-recorded")}" "
+                    <span data-testid="replay-date" translate="no">{shown_date(&info.recorded_at)}</span>
                 </p>
-                <p class="muted">
-                    "The model's turns come from the file and no model is called; every query runs live on the open database."
-                </p>
+                <p class="muted">{tr!("chat-replay-how")}</p>
                 {info.other_database.clone().map(|why| view! {
-                    <p class="replay-warning" data-testid="replay-other-database" role="alert">{why}</p>
+                    <p class="replay-warning" data-testid="replay-other-database" role="alert">{marked(&why)}</p>
                 })}
                 {(info.differences > 0).then(|| view! {
                     <p class="replay-warning" data-testid="replay-differences" role="alert">
-                        {format!(
-                            "{} from the recording: marked at {}.",
-                            plural(info.differences.into(), "tool result differs", "tool results differ"),
-                            if info.differences == 1 { "its step" } else { "their steps" }
-                        )}
+                        {tr!("chat-replay-differences", count = info.differences)}
                     </p>
                 })}
                 <div class="replay-controls">
@@ -302,7 +297,7 @@ pub fn WatchRecording() -> impl IntoView {
                 disabled=move || chat.task.running()
                 on:click=move |_| chat.app.assistant.pending_replay.set(Some(file.clone()))
             >
-                "Watch the recorded conversation"
+                {move || tr!("chat-replay-watch")}
             </button>
         })
     }
@@ -320,14 +315,19 @@ fn SpeedControl() -> impl IntoView {
     };
     let options = SPEEDS
         .iter()
-        .map(|(ms, label)| {
+        .enumerate()
+        .map(|(index, ms)| {
             let ms = *ms;
-            view! { <option value=ms.to_string() selected=move || chosen.get() == ms>{*label}</option> }
+            view! {
+                <option value=ms.to_string() selected=move || chosen.get() == ms>
+                    {move || speed_label(index)}
+                </option>
+            }
         })
         .collect_view();
     view! {
         <label class="replay-speed">
-            "Speed "
+            {move || tr!("chat-replay-speed")}" "
             <select
                 data-testid="replay-speed"
                 on:change=move |event| {
@@ -346,22 +346,22 @@ fn SpeedControl() -> impl IntoView {
             disabled=move || chosen.get() == 0
             on:click=move |_| choose(0)
         >
-            "Show all at once"
+            {move || tr!("chat-replay-all")}
         </button>
     }
 }
 
 /// `live`: a demo's endpoint answers the reader's own questions, with no Settings to open.
 fn replay_state(info: &ReplayInfo, live: bool) -> String {
-    let questions = plural(info.questions as u64, "question", "questions");
+    let questions = info.questions;
     if info.playing {
-        format!("Playing {questions}…")
+        tr!("chat-replay-playing", questions = questions)
     } else if info.stopped {
-        "Replay stopped.".into()
+        tr!("chat-replay-stopped")
     } else if live {
-        format!("Replay finished ({questions}). Ask a question of your own below.")
+        tr!("chat-replay-finished-live", questions = questions)
     } else {
-        format!("Replay finished ({questions}). Ask a follow-up with your own model in Settings.")
+        tr!("chat-replay-finished", questions = questions)
     }
 }
 

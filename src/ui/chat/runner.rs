@@ -30,6 +30,7 @@ use crate::engine::page::ModelDatabase;
 use crate::engine::{query_bound, QueryLimits};
 use crate::llm::{LlmError, LlmProvider, Usage};
 use crate::present::demo_endpoint::limit_sentence;
+use crate::present::failure::agent_error;
 use crate::present::readiness::not_ready;
 use crate::settings::readiness::NotReady;
 use crate::ui::task::Stopped;
@@ -230,7 +231,7 @@ impl QuestionRun {
                     chat.announce(said.clone());
                     chat.limit_reached.set(Some(said));
                 }
-                _ => chat.error.set(Some(sentence(&failure.to_string()))),
+                _ => chat.error.set(Some(sentence(&agent_error(&failure.error)))),
             },
         }
         self.exchange.outcome.set(Some(result.clone()));

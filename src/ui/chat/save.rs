@@ -6,6 +6,9 @@
 use super::ChatState;
 use crate::browser::{now_iso, save_file};
 use crate::conversation::{self, format_for, ConversationFile};
+use crate::present::marked::data;
+use crate::present::replay::unreadable;
+use crate::tr;
 use leptos::prelude::*;
 
 impl ChatState {
@@ -20,13 +23,12 @@ impl ChatState {
         let saved = self.conversation_file().and_then(|file| {
             let text = file.to_json();
             // What is saved must replay: the same checks as a file opened later.
-            conversation::read(&text).map_err(|why| {
-                format!("This conversation cannot be saved as a replayable file: {why}.")
-            })?;
+            conversation::read(&text)
+                .map_err(|why| tr!("chat-save-not-replayable", why = unreadable(&why)))?;
             save_file(&file.file_name(), "application/json", &text).map_err(|e| {
-                format!(
-                    "The browser did not save the file ({}).",
-                    crate::browser::describe(&e)
+                tr!(
+                    "chat-save-browser-refused",
+                    why = data(&crate::browser::describe(&e))
                 )
             })
         });
@@ -40,15 +42,15 @@ impl ChatState {
                 .collect()
         });
         if questions.is_empty() {
-            return Err("Ask a question first: there is nothing to save yet.".into());
+            return Err(tr!("chat-save-nothing"));
         }
-        let database = self.app.database_record().ok_or(
-            "The database could not be identified here (its SHA-256 could not be computed), so \
-             a saved conversation could not name it.",
-        )?;
+        let database = self
+            .app
+            .database_record()
+            .ok_or_else(|| tr!("chat-save-unidentified"))?;
         let (model, settings) = match self.recorded_with.get_value() {
             Some(recorded) => recorded,
-            None => return Err("Ask a question first: there is nothing to save yet.".into()),
+            None => return Err(tr!("chat-save-nothing")),
         };
         Ok(ConversationFile {
             format: format_for(&questions).into(),

@@ -8,6 +8,7 @@
 use super::chat_state;
 use crate::agent::Mode;
 use crate::present::demo_endpoint::{answered_by, readers_own_model, unreachable};
+use crate::tr;
 use crate::ui::demo_endpoint::Card;
 use leptos::prelude::*;
 
@@ -25,10 +26,7 @@ pub fn SetupLine() -> impl IntoView {
             let has_recording = crate::ui::the_address().start.replay.is_some();
             let (state, said) = match card {
                 _ if own => ("own", readers_own_model()),
-                Card::Reading => (
-                    "reading",
-                    "Asking the demo's endpoint which model answers here…".into(),
-                ),
+                Card::Reading => ("reading", tr!("chat-setup-reading")),
                 Card::Read(card) => ("ready", answered_by(&card)),
                 Card::Unreachable(why) => ("unreachable", unreachable(&why, has_recording)),
             };
@@ -36,8 +34,8 @@ pub fn SetupLine() -> impl IntoView {
                 (state == "unreachable").then(|| view! { " " <super::replay::WatchRecording/> });
             view! {
                 <li data-testid="setup-demo-endpoint" data-state=state>
-                    <strong>"Live demo"</strong>
-                    {format!(": {said}")}
+                    <strong>{tr!("chat-setup-live-demo")}</strong>
+                    {tr!("chat-setup-said", said = said)}
                     {watch}
                 </li>
             }
@@ -46,15 +44,15 @@ pub fn SetupLine() -> impl IntoView {
             return None;
         }
         let safe_chip = safe.then(|| {
-            let origin = if by_address {
-                " (set by this page's address)"
+            let said = if by_address {
+                tr!("chat-setup-safe-by-address")
             } else {
-                ""
+                tr!("chat-setup-safe")
             };
             view! {
-                <li data-testid="setup-safe-mode" title="The model gets a query tool that names tables, fields and filters; the page writes the SQL, with the values bound.">
-                    <strong>"Safe mode"</strong>
-                    {format!("{origin}: a question asked here goes to a model that writes no SQL; it asks structured queries.")}
+                <li data-testid="setup-safe-mode" title=tr!("chat-setup-safe-title")>
+                    <strong>{tr!("chat-setup-safe-mode")}</strong>
+                    {said}
                 </li>
             }
         });
@@ -65,19 +63,20 @@ pub fn SetupLine() -> impl IntoView {
                 .get_value()
                 .map(|(_, settings)| settings.mode);
             let how = match recorded_mode {
-                Some(Mode::Safe) => " It was recorded in safe mode.",
-                Some(Mode::Sql) if safe => " It was recorded with the model writing SQL.",
-                _ => "",
+                Some(Mode::Safe) => tr!("chat-setup-replay-safe"),
+                Some(Mode::Sql) if safe => tr!("chat-setup-replay-sql"),
+                _ => String::new(),
             };
             view! {
                 <li data-testid="setup-replay">
-                    <strong>"Replay"</strong>
-                    {format!(": the answer below is played from a recording; no model is asked, and every query runs here, live.{how}")}
+                    <strong>{tr!("chat-setup-replay-label")}</strong>
+                    {tr!("chat-setup-replay")}
+                    {how}
                 </li>
             }
         });
         Some(view! {
-            <ul class="setup-line" data-testid="setup-line" aria-label="How this page is set up">
+            <ul class="setup-line" data-testid="setup-line" aria-label=tr!("chat-setup-label")>
                 {endpoint}
                 {safe_chip}
                 {replayed}

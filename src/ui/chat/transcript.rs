@@ -5,6 +5,7 @@
 //!
 //! Everything here came from the model or the database and is shown as text.
 
+use super::marked;
 use crate::agent::tools::cross_check::Side;
 use crate::agent::tools::ToolOutput;
 use crate::agent::traps::Diagnostic;
@@ -16,6 +17,7 @@ use crate::present::time::elapsed;
 use crate::present::transcript::{
     self as model, is_warning, Entry, KnowledgeLine, NoteKind, SchemaLine, Step, StepDifference,
 };
+use crate::tr;
 use crate::ui::markdown_view::MarkdownView;
 use crate::ui::table_scroll::TableScroll;
 use leptos::prelude::*;
@@ -68,7 +70,7 @@ impl Transcript {
 #[component]
 pub fn TranscriptView(transcript: Transcript) -> impl IntoView {
     view! {
-        <ol class="transcript" aria-label="What the agent did">
+        <ol class="transcript" aria-label=move || tr!("chat-transcript")>
             <For
                 each=move || transcript.0.with(|t| t.entries.iter().map(is_step).enumerate().collect::<Vec<_>>())
                 key=|entry| *entry
@@ -88,7 +90,7 @@ pub fn TranscriptView(transcript: Transcript) -> impl IntoView {
                 .with(|t| t.status.clone())
                 // No live region: the status changes at every step ("Running run_sql…"), and
                 // the chat's log (`announce`) says only what is finished.
-                .map(|status| view! { <p class="agent-status">{status}</p> })
+                .map(|status| view! { <p class="agent-status">{marked(&status)}</p> })
         }}
     }
 }
@@ -156,14 +158,14 @@ fn folded_line(
     details: Vec<String>,
 ) -> AnyView {
     if details.is_empty() {
-        return view! { <li class=class data-testid=test_id>{summary}</li> }.into_any();
+        return view! { <li class=class data-testid=test_id>{marked(&summary)}</li> }.into_any();
     }
     view! {
         <li class=class data-testid=test_id>
             <details>
-                <summary>{summary}</summary>
+                <summary>{marked(&summary)}</summary>
                 <ul class="knowledge-details">
-                    {details.into_iter().map(|detail| view! { <li>{detail}</li> }).collect_view()}
+                    {details.into_iter().map(|detail| view! { <li>{marked(&detail)}</li> }).collect_view()}
                 </ul>
             </details>
         </li>
@@ -172,16 +174,23 @@ fn folded_line(
 }
 
 fn note_view(kind: NoteKind, text: String) -> AnyView {
-    let (class, label) = match kind {
-        NoteKind::ModelText => ("note model-text", "The model: "),
-        NoteKind::Retry => ("note retry", ""),
-        NoteKind::Nudge => ("note nudge", ""),
-        NoteKind::Stopped => ("note stopped", ""),
-        NoteKind::Difference => ("note difference", ""),
-        NoteKind::CallsInText => ("note calls-in-text", ""),
-        NoteKind::ToolsNeverCalled => ("note tools-never-called", ""),
-        NoteKind::ModelTime => ("note model-time", ""),
-        NoteKind::Unfinished => ("note model-text unfinished", "Written before the stop: "),
+    let (class, label): (_, fn() -> String) = match kind {
+        NoteKind::ModelText => ("note model-text", || tr!("chat-note-model")),
+        NoteKind::Retry => ("note retry", String::new),
+        NoteKind::Nudge => ("note nudge", String::new),
+        NoteKind::Stopped => ("note stopped", String::new),
+        NoteKind::Difference => ("note difference", String::new),
+        NoteKind::CallsInText => ("note calls-in-text", String::new),
+        NoteKind::ToolsNeverCalled => ("note tools-never-called", String::new),
+        NoteKind::ModelTime => ("note model-time", String::new),
+        NoteKind::Unfinished => ("note model-text unfinished", || tr!("chat-note-unfinished")),
+    };
+    // The model's own words are the model's, in the language it wrote them.
+    let text = match kind {
+        NoteKind::ModelText | NoteKind::Unfinished => {
+            view! { <span translate="no">{text}</span> }.into_any()
+        }
+        _ => marked(&text),
     };
     view! {
         <li class=class>
@@ -217,10 +226,10 @@ fn StepCard(transcript: Transcript, index: usize) -> impl IntoView {
                 open=move || step(Step::needs_attention) == Some(true)
             >
                 <summary>
-                    <span class="tool-name">{tool}</span>
-                    <span class="step-brief">{brief}</span>
+                    <span class="tool-name" translate="no">{tool}</span>
+                    <span class="step-brief" translate="no">{brief}</span>
                     <span class="step-outcome">
-                        {move || transcript.with_step(index, Step::outcome)}
+                        {move || transcript.with_step(index, Step::outcome).map(|said| marked(&said))}
                     </span>
                     <span class="step-time muted">
                         {move || transcript.with_step(index, |s| s.result.as_ref().map(|r| {
@@ -249,10 +258,10 @@ fn StepCard(transcript: Transcript, index: usize) -> impl IntoView {
 fn difference_view(difference: StepDifference) -> impl IntoView {
     view! {
         <div class="step-difference" data-testid="step-difference" role="note">
-            <p>{difference.message}</p>
+            <p>{marked(&difference.message)}</p>
             {difference.recorded.map(|recorded| view! {
                 <details>
-                    <summary>"What the recording says"</summary>
+                    <summary>{move || tr!("chat-step-recorded")}</summary>
                     <pre class="recorded"><code>{recorded}</code></pre>
                 </details>
             })}
@@ -269,11 +278,14 @@ fn called_with(step: &Step) -> AnyView {
         .into_any()
 }
 
+/// What the tool gave back. Its own words (an error, a note, a check's report, a warning) are
+/// what the model read, English in every language of the page, like the SQL and the rows:
+/// marked as not the page's to translate.
 fn output_view(step: &Step, output: &ToolOutput) -> AnyView {
     match output {
         ToolOutput::Error { message } => view! {
             {called_with(step)}
-            <p class="step-error">{message.clone()}</p>
+            <p class="step-error" translate="no">{message.clone()}</p>
         }
         .into_any(),
         ToolOutput::Tables { tables, note } => {
@@ -284,7 +296,7 @@ fn output_view(step: &Step, output: &ToolOutput) -> AnyView {
                         .rows
                         .count()
                         .map(|count| format!(" ({})", rows_for_person(count)));
-                    view! { <li><code>{table.name.clone()}</code>{count}</li> }
+                    view! { <li><code translate="no">{table.name.clone()}</code>{count}</li> }
                 })
                 .collect_view();
             view! { <ul class="table-list">{items}</ul>{note_line(note)} }.into_any()
@@ -293,7 +305,7 @@ fn output_view(step: &Step, output: &ToolOutput) -> AnyView {
             let count = table
                 .rows
                 .count()
-                .map(|count| format!("{}. ", rows_for_person(count)));
+                .map(|count| tr!("chat-table-rows", rows = rows_for_person(count)) + " ");
             let columns = table
                 .columns
                 .iter()
@@ -305,7 +317,7 @@ fn output_view(step: &Step, output: &ToolOutput) -> AnyView {
                 .collect::<Vec<_>>()
                 .join(", ");
             view! {
-                <p>{count}"Columns: "{columns}</p>
+                <p>{count}{tr!("chat-table-columns")}" "<span translate="no">{columns}</span></p>
                 {note_line(&table.statistics_from)}
                 {note_line(&table.note)}
             }
@@ -320,7 +332,7 @@ fn output_view(step: &Step, output: &ToolOutput) -> AnyView {
         }
         .into_any(),
         ToolOutput::CrossCheck(report) => view! {
-            <p>{report.message.clone()}</p>
+            <p translate="no">{report.message.clone()}</p>
             {side_view("A", &report.a)}
             {side_view("B", &report.b)}
             {note_line(&report.note)}
@@ -336,7 +348,7 @@ fn output_view(step: &Step, output: &ToolOutput) -> AnyView {
 fn side_view(name: &'static str, side: &Side) -> impl IntoView {
     view! {
         <div class="cross-side">
-            <p class="muted">"Query "{name}</p>
+            <p class="muted">{tr!("chat-cross-query", name = name)}</p>
             {sql_block(&side.sql)}
             {rows_view(&side.columns, &side.first_rows, side.total_rows)}
             {diagnostics_view(&side.warnings)}
@@ -345,7 +357,7 @@ fn side_view(name: &'static str, side: &Side) -> impl IntoView {
 }
 
 fn sql_block(sql: &str) -> AnyView {
-    view! { <pre class="sql"><code>{sql.to_string()}</code></pre> }.into_any()
+    view! { <pre class="sql" translate="no"><code>{sql.to_string()}</code></pre> }.into_any()
 }
 
 /// The values bound to a structured query's `?1`, `?2`, …
@@ -356,13 +368,18 @@ fn values_line(values: &[serde_json::Value]) -> Option<AnyView> {
             .enumerate()
             .map(|(i, value)| format!("?{} = {value}", i + 1))
             .collect();
-        view! { <p class="muted bound-values">"Values: "{listed.join(", ")}</p> }.into_any()
+        view! {
+            <p class="muted bound-values">
+                {tr!("chat-values")}" "<span translate="no">{listed.join(", ")}</span>
+            </p>
+        }
+        .into_any()
     })
 }
 
 fn note_line(note: &Option<String>) -> Option<AnyView> {
     note.as_ref()
-        .map(|note| view! { <p class="muted">{note.clone()}</p> }.into_any())
+        .map(|note| view! { <p class="muted" translate="no">{note.clone()}</p> }.into_any())
 }
 
 /// The first rows of a result, as the model saw them.
@@ -383,13 +400,14 @@ fn rows_view(columns: &[String], first: &[Vec<serde_json::Value>], total: RowCou
         .map(|row| view! { <tr>{row.iter().map(json_cell).collect_view()}</tr> })
         .collect_view();
     view! {
-        <TableScroll label="First rows of the result" mini=true>
+        <TableScroll label=Signal::derive(|| tr!("chat-first-rows")) mini=true>
             <table>
                 <caption>{caption}</caption>
-                <thead>
+                // Column names and values: the data's, not the page's to translate.
+                <thead translate="no">
                     <tr>{header}</tr>
                 </thead>
-                <tbody>{body}</tbody>
+                <tbody translate="no">{body}</tbody>
             </table>
         </TableScroll>
     }
@@ -416,8 +434,8 @@ fn diagnostics_view(diagnostics: &[Diagnostic]) -> AnyView {
         .iter()
         .map(|d| {
             let class = if is_warning(d) { "warning" } else { "check" };
-            view! { <li class=class>{d.message.clone()}</li> }
+            view! { <li class=class translate="no">{d.message.clone()}</li> }
         })
         .collect_view();
-    view! { <ul class="diagnostics" aria-label="Warnings and checks">{items}</ul> }.into_any()
+    view! { <ul class="diagnostics" aria-label=tr!("chat-diagnostics")>{items}</ul> }.into_any()
 }

@@ -4,9 +4,10 @@
 use super::{forget, forget_all, keep, kept_sha256, refresh_storage, reopen};
 use crate::kept::Reopen;
 use crate::present::kept::{entry_line_with, storage_line};
+use crate::present::marked::data as mark;
 use crate::tr;
 use crate::ui::app_state;
-use crate::ui::database_panel::{mark, marked};
+use crate::ui::marked::marked;
 use leptos::prelude::*;
 
 /// "Recent databases": each with its size, tables, where it comes back from and when it was
@@ -43,7 +44,7 @@ pub fn RecentDatabases() -> impl IntoView {
                             >
                                 {name.clone()}
                             </button>
-                            <span class="recent-line">{marked(line)}</span>
+                            <span class="recent-line">{marked(&line)}</span>
                             <button
                                 class="button small recent-forget"
                                 data-testid="recent-forget"
@@ -66,7 +67,7 @@ pub fn RecentDatabases() -> impl IntoView {
     };
     let note = move || {
         recent.note.get().map(|note| {
-            view! { <p class="hint recent-note" data-testid="recent-note" role="status">{marked(note)}</p> }
+            view! { <p class="hint recent-note" data-testid="recent-note" role="status">{marked(&note)}</p> }
         })
     };
     view! {
