@@ -78,11 +78,14 @@ fn ResultTable(result: Arc<QueryResult>, ids: TestIds) -> impl IntoView {
         .iter()
         .map(|name| view! { <th scope="col">{name.clone()}</th> })
         .collect_view();
+    // Said when read, so that a change of the page's language reaches a result already shown.
+    let counted = result.clone();
+    let elapsed_ms = result.elapsed_ms;
     let meta = view! {
-        <span data-testid=ids.id("result-rowcount")>{row_count_text(&result)}</span>
-        <span class="muted" data-testid=ids.id("result-elapsed")>{elapsed(result.elapsed_ms)}</span>
+        <span data-testid=ids.id("result-rowcount")>{move || row_count_text(&counted)}</span>
+        <span class="muted" data-testid=ids.id("result-elapsed")>{move || elapsed(elapsed_ms)}</span>
         {result.reads.map(|reads| view! {
-            <span class="muted" data-testid=ids.id("result-reads")>{reads_phrase(reads)}</span>
+            <span class="muted" data-testid=ids.id("result-reads")>{move || reads_phrase(reads)}</span>
         })}
     };
 

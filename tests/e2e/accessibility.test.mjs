@@ -155,27 +155,27 @@ async function pressOnCustomersColumn(t, theme, column, button, shown) {
 
 // Each state of the page, reached from a fresh page in `theme`.
 const STATES = {
-  'the landing page': async (t, theme) => openIn(t, theme),
-  'the demo database open': async (t, theme) => {
-    const page = await openIn(t, theme);
+  'the landing page': async (t, theme, options = {}) => openIn(t, theme, '', options),
+  'the demo database open': async (t, theme, options = {}) => {
+    const page = await openIn(t, theme, '', options);
     await openDemo(page);
     return page;
   },
-  'Settings open': async (t, theme) => {
-    const page = await openIn(t, theme);
+  'Settings open': async (t, theme, options = {}) => {
+    const page = await openIn(t, theme, '', options);
     await openDemo(page);
     await openSettings(page);
     return page;
   },
-  'an answered question': async (t, theme) => {
-    const { page } = await demoWithModel(t, theme, TOKYO_TURNS);
+  'an answered question': async (t, theme, options = {}) => {
+    const { page } = await demoWithModel(t, theme, TOKYO_TURNS, options);
     await ask(page, 'Which customers live in Tokyo?');
     await waitForAnswer(page);
     await expectAnswerRows(page, TOKYO_ROWS);
     return page;
   },
-  'a refused key': async (t, theme) => {
-    const { page } = await demoWithModel(t, theme, [{ status: 401, body: { error: { message: 'invalid api key' } } }]);
+  'a refused key': async (t, theme, options = {}) => {
+    const { page } = await demoWithModel(t, theme, [{ status: 401, body: { error: { message: 'invalid api key' } } }], options);
     await ask(page, 'Which customers live in Tokyo?');
     await waitForAgentError(page);
     return page;
@@ -187,8 +187,8 @@ const STATES = {
     await waitUntil('the replay to finish', () => visibleText(page, 'replay-state'), (text) => /finished/.test(text ?? ''));
     return page;
   },
-  'the console with a result': async (t, theme) => {
-    const page = await openIn(t, theme);
+  'the console with a result': async (t, theme, options = {}) => {
+    const page = await openIn(t, theme, '', options);
     await openDemo(page);
     await expectRows(page, TOKYO_SQL, TOKYO_ROWS);
     // A NULL too: its badge has colours of its own (the positive control: it shows).
@@ -238,6 +238,22 @@ for (const theme of THEMES) {
       assert.deepEqual(page.problems, []);
     });
   }
+}
+
+// The same states in Japanese (the browser's language, which the page follows; issue 41): the
+// page's words change length and script, its structure must not change what axe finds.
+const IN_JAPANESE = [
+  'the landing page', 'the demo database open', 'Settings open', 'an answered question', 'a refused key',
+  'the console with a result',
+];
+for (const state of IN_JAPANESE) {
+  test(`axe-core: no WCAG 2.2 AA violation in ${state}, in Japanese`, async (t) => {
+    const page = await STATES[state](t, 'light', { locale: 'ja-JP' });
+    // Control: the page is in Japanese.
+    assert.equal(await page.evaluate(() => document.documentElement.lang), 'ja');
+    await expectNoViolations(t, page, `${state} (Japanese)`);
+    assert.deepEqual(page.problems, []);
+  });
 }
 
 // Control for every test above: what axe-core is run with does find violations that are there.

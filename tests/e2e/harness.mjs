@@ -177,12 +177,15 @@ export async function settledStatus(page) {
   return ready === 'true' ? dbStatus(page) : null;
 }
 
-/** Waits until the database `name` is open (its status gives a table count); returns the status. */
+/**
+ * Waits until the database `name` is open (its status gives a table count, in English or in
+ * Japanese, 3 個のテーブル); returns the status.
+ */
 export async function waitForOpen(page, name, timeout = STEP_TIMEOUT_MS) {
   return waitUntil(
     `${name} to open`,
     () => settledStatus(page),
-    (text) => text !== null && text.includes(name) && /\d+ tables?/.test(text),
+    (text) => text !== null && text.includes(name) && /\d+ (tables?|個のテーブル)/.test(text),
     timeout,
   );
 }

@@ -54,9 +54,15 @@ const KEPT_AS_IS = new Set(
     'askdb', 'SQLite', 'SQL', 'Datasette', 'OpenAI', 'Anthropic', 'Gemini', 'Google', 'CSV', 'TSV',
     'JSON', 'NDJSON', 'Excel', 'xlsx', 'API', 'URL', 'HTTP', 'HTTPS', 'OPFS', 'English', 'Enter',
     'Shift', 'Ctrl', 'Esc', 'Tab', 'NULL', 'LLM', 'IndexedDB', 'WebAssembly', 'GitHub', 'Markdown',
-    'SHA', 'BM25', 'Ollama', 'vLLM', 'LM', 'Studio', 'localhost', 'UTF',
+    'SHA', 'BM25', 'Ollama', 'vLLM', 'LM', 'Studio', 'localhost', 'UTF', 'Web',
   ].map((word) => word.toLowerCase()),
 );
+
+/** SQL's words, code in every language: kept only as SQL writes them (upper case). */
+const SQL_WORDS = new Set([
+  'SELECT', 'FROM', 'WHERE', 'LIMIT', 'JOIN', 'GROUP', 'ORDER', 'WITH', 'VALUES', 'EXPLAIN',
+  'PRAGMA', 'DELETE', 'INSERT', 'UPDATE', 'DROP', 'CREATE', 'COUNT',
+]);
 
 /**
  * Every piece of text the page shows a person, outside data and code: [where, text]. Hidden
@@ -70,6 +76,9 @@ async function chromeTexts(page) {
       return id ? `${element.tagName.toLowerCase()} in ${id}` : element.tagName.toLowerCase();
     };
     const found = [];
+    // The words the page marks as data somewhere (a table's or a column's name, a host) are
+    // data wherever they appear, also inside an attribute, which cannot mark them.
+    const data = [...document.body.querySelectorAll('[translate="no"]')].map((element) => element.textContent);
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
       const text = node.textContent.trim();
@@ -82,20 +91,26 @@ async function chromeTexts(page) {
         if (value) found.push([`${where(element)} @${name}`, value]);
       }
     }
-    return found;
+    return { found, data };
   });
 }
 
 /** The English words in what `chromeTexts` found (names and codes that stay as they are aside). */
-function englishIn(texts) {
+function englishIn({ found: texts, data }) {
+  const dataWords = new Set(data.flatMap((text) => text.match(/[A-Za-z]{3,}/g) ?? []));
   const english = [];
   for (const [where, text] of texts) {
-    // A word of three or more Latin letters; file names, addresses and numbers with units are
-    // data the page was given or codes (shop.db, https://…, 12 ms).
+    // A word of three or more Latin letters; file names, addresses, a link's parameters
+    // (?notes=), identifiers (orders.id, joined_at, gpt-4.1-mini, a token's prefix dstok_) and
+    // numbers with units are data the page was given or codes (shop.db, https://…, 12 ms).
     const cleaned = text
       .replace(/https?:\/\/\S+/g, ' ')
-      .replace(/\S+\.(db|sqlite|csv|tsv|json|ndjson|xlsx|ftl)\b/gi, ' ');
-    const words = (cleaned.match(/[A-Za-z]{3,}/g) ?? []).filter((word) => !KEPT_AS_IS.has(word.toLowerCase()));
+      .replace(/\S+\.(db|sqlite|csv|tsv|json|ndjson|xlsx|ftl)\b/gi, ' ')
+      .replace(/\?[a-z_]+=\S*/g, ' ')
+      .replace(/\S*\w[_.]\w\S*|\w+_(?!\w)/g, ' ');
+    const words = (cleaned.match(/[A-Za-z]{3,}/g) ?? []).filter(
+      (word) => !KEPT_AS_IS.has(word.toLowerCase()) && !SQL_WORDS.has(word) && !dataWords.has(word),
+    );
     if (words.length > 0) english.push(`${where}: "${text.slice(0, 120)}" (${words.slice(0, 4).join(', ')})`);
   }
   return english;
