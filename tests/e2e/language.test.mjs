@@ -121,6 +121,12 @@ async function expectJapanese(page, state) {
   assert.deepEqual(english, [], `English left on the Japanese page, in ${state}:\n${english.join('\n')}`);
 }
 
+/** The positive control of a state: the scan finds the English page's words there. */
+async function expectEnglish(page, state) {
+  const english = englishIn(await chromeTexts(page));
+  assert.ok(english.length > 5, `the scan found little English in ${state}: ${english.join('\n')}`);
+}
+
 async function shoot(page, name) {
   if (!SHOTS) return;
   await mkdir(SHOTS, { recursive: true });
@@ -143,8 +149,15 @@ test('the English page is found English by the scan (its positive control)', asy
   assert.equal(await page.evaluate(() => document.documentElement.lang), 'en');
 });
 
-for (const width of WIDTHS) {
-  test(`the Japanese page at ${width} px: opening the demo, a question, errors, the schema and the ledger`, async (t) => {
+// The same walk in English is each state's positive control (the scan finds English there) and
+// gives the English screenshots to compare with.
+const WALKS = [
+  { language: 'ja', name: 'Japanese', context: IN_JAPANESE, expect: expectJapanese },
+  { language: 'en', name: 'English', context: {}, expect: expectEnglish },
+];
+
+for (const { language, name, context, expect } of WALKS) for (const width of WIDTHS) {
+  test(`the ${name} page at ${width} px: opening the demo, a question, errors, the schema and the ledger`, async (t) => {
     const turns = [
       call('run_sql', { sql: TOKYO_SQL }, { text: '顧客を調べます。' }),
       finalAnswer('東京都に住んでいるのは **Alice と Evan** です。', TOKYO_SQL),
@@ -152,18 +165,18 @@ for (const width of WIDTHS) {
     ];
     const llm = await scriptedLlm(t, turns);
     const viewport = { width, height: 900 };
-    const page = await session.open({ context: { ...IN_JAPANESE, viewport }, closeAfter: t });
-    assert.equal(await page.evaluate(() => document.documentElement.lang), 'ja', '<html lang>');
-    await expectJapanese(page, 'the landing page');
-    await shoot(page, `ja-${width}-landing`);
+    const page = await session.open({ context: { ...context, viewport }, closeAfter: t });
+    assert.equal(await page.evaluate(() => document.documentElement.lang), language, '<html lang>');
+    await expect(page, 'the landing page');
+    await shoot(page, `${language}-${width}-landing`);
 
     await page.getByTestId('db-demo').click();
     await waitForOpenIn(page, 'shop.db');
-    await expectJapanese(page, 'the demo open');
+    await expect(page, 'the demo open');
 
     await configureFor(page, llm, 'openai');
-    await expectJapanese(page, 'Settings open');
-    await shoot(page, `ja-${width}-settings`);
+    await expect(page, 'Settings open');
+    await shoot(page, `${language}-${width}-settings`);
     await page.keyboard.press('Escape');
 
     await ask(page, '東京都に住んでいる顧客は？');
@@ -172,18 +185,18 @@ for (const width of WIDTHS) {
     for (const summary of await page.locator('details:not([open]) > summary').all()) {
       if (await summary.isVisible()) await summary.click();
     }
-    await expectJapanese(page, 'an answered question, every fold open');
-    await shoot(page, `ja-${width}-answer`);
+    await expect(page, 'an answered question, every fold open');
+    await shoot(page, `${language}-${width}-answer`);
 
     await ask(page, 'もう一度');
     await waitForAgentError(page);
-    await expectJapanese(page, 'a refused key');
+    await expect(page, 'a refused key');
 
     const first = await expectSqlError(page, 'SELECT * FROM no_such_table');
     await runSql(page, 'DELETE FROM customers');
     await waitUntil('the refused write', () => visibleText(page, 'sql-error'), (text) => Boolean(text) && text !== first);
-    await expectJapanese(page, 'a console error');
-    await shoot(page, `ja-${width}-errors`);
+    await expect(page, 'a console error');
+    await shoot(page, `${language}-${width}-errors`);
     assert.deepEqual(page.problems, []);
   });
 }
