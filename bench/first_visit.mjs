@@ -9,6 +9,8 @@
 //   about to open    then the pointer over the database panel (SQLite's worker and the opening
 //                    code start), quiet again
 //   demo open        then "Open the demo", until the tables and their notes have settled
+//   first visit, browser in Japanese
+//                    the first visit with navigator.languages ja-JP (the catalogue fetched)
 //   docs embed       ?embed=1 with the demo and its recorded conversation, until the replay has
 //                    answered (what a reader of a documentation page downloads for one demo)
 //
@@ -99,6 +101,17 @@ async function measure(browser, dist) {
       await page.locator('[data-testid="db-status"][data-ready="true"]').waitFor();
       await quiet(server.sent);
       cases['demo open'] = server.sent.splice(0);
+      await context.close();
+    }
+    // The first visit of a reader whose browser asks for Japanese (issue 41): the page fetches
+    // its catalogue before it is drawn.
+    {
+      const context = await browser.newContext({ locale: 'ja-JP' });
+      const page = await context.newPage();
+      await page.goto(`${server.url}/`);
+      await page.getByTestId('db-demo').waitFor();
+      await quiet(server.sent);
+      cases['first visit, browser in Japanese'] = server.sent.splice(0);
       await context.close();
     }
     // The documentation embed: a recorded conversation replayed on the demo.

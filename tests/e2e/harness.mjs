@@ -143,11 +143,16 @@ export async function waitUntil(what, probe, accept, timeout = STEP_TIMEOUT_MS) 
 export async function sidewaysSpills(page) {
   return page.evaluate(() => {
     const width = document.documentElement.clientWidth;
-    const name = (element) => `${element.tagName.toLowerCase()}.${element.className}`;
+    // An element without a class is named by the start of its text.
+    const name = (element) =>
+      element.className
+        ? `${element.tagName.toLowerCase()}.${element.className}`
+        : `${element.tagName.toLowerCase()} "${element.textContent.slice(0, 40)}"`;
     const out = [];
     if (document.documentElement.scrollWidth > width) out.push(`the page is ${document.documentElement.scrollWidth} px wide`);
     for (const element of document.querySelectorAll('body *')) {
-      if (!element.checkVisibility() || element.closest('.table-scroll, pre')) continue;
+      // What is visually hidden (for screen readers) is clipped to a pixel: it cannot spill.
+      if (!element.checkVisibility() || element.closest('.table-scroll, pre, .visually-hidden')) continue;
       const box = element.getBoundingClientRect();
       if (box.right > width + 1) out.push(`${name(element)} ends at ${Math.round(box.right)} px`);
       if (element.matches('.panel') && element.scrollWidth > element.clientWidth) {

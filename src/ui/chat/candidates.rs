@@ -10,6 +10,7 @@ use crate::llm::Usage;
 use crate::present::candidates::{
     agreement as agreement_said, approach as approach_words, no_result,
 };
+use crate::present::errors::for_person_marked;
 use crate::present::markdown::plain_text;
 use crate::present::marked::data;
 use crate::present::transcript::listed;
@@ -163,7 +164,10 @@ fn take_answer(exchange: Exchange, drawn: &Candidates, index: usize) {
     };
     exchange.outcome.set(Some(Ok(answer)));
     if let Some(evidence) = &candidate.evidence {
-        let outcome = evidence.clone().map(Arc::new).map_err(|e| e.to_string());
+        let outcome = evidence
+            .clone()
+            .map(Arc::new)
+            .map_err(|e| for_person_marked(&e));
         exchange.evidence.set(Some(outcome));
     }
 }

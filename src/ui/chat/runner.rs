@@ -30,6 +30,7 @@ use crate::engine::page::ModelDatabase;
 use crate::engine::{query_bound, QueryLimits};
 use crate::llm::{LlmError, LlmProvider, Usage};
 use crate::present::demo_endpoint::limit_sentence;
+use crate::present::errors::for_person_marked;
 use crate::present::failure::agent_error;
 use crate::present::readiness::not_ready;
 use crate::settings::readiness::NotReady;
@@ -250,6 +251,6 @@ impl QuestionRun {
         let rerun = query_bound(db, sql, &answer.values, limits).await;
         self.exchange
             .evidence
-            .set(Some(rerun.map(Arc::new).map_err(|e| e.to_string())));
+            .set(Some(rerun.map(Arc::new).map_err(|e| for_person_marked(&e))));
     }
 }

@@ -106,7 +106,9 @@ pub async fn load_for_open(state: AppState, schema: &Schema, key: Result<String,
         Some(db) => read_in_chunk(db)
             .await
             .unwrap_or_else(|not_loaded| Err(not_loaded.to_string())),
-        None => Err(crate::engine::DbError::NotOpen.to_string()),
+        None => Err(crate::present::errors::for_person(
+            &crate::engine::DbError::NotOpen,
+        )),
     };
     state.assistant.knowledge.update(|k| {
         k.reading = false;
