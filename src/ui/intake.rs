@@ -21,6 +21,7 @@ use crate::kept::Reopen;
 use crate::knowledge::LIMITS;
 use crate::present::marked::data as mark;
 use crate::present::opening::not_a_database_marked;
+use crate::present::replay::unreadable as conversation_unreadable;
 use crate::tr;
 use js_sys::Uint8Array;
 use leptos::prelude::*;
@@ -481,10 +482,12 @@ fn allowed_notes_address(url: &str) -> Result<(), String> {
 /// limit) are `bytes`.
 fn read_conversation(state: AppState, bytes: &Uint8Array, size: usize) -> Result<(), String> {
     if size > conversation::LIMITS.file_bytes {
-        return Err(ReadError::TooLarge { bytes: size }.to_string());
+        return Err(conversation_unreadable(&ReadError::TooLarge {
+            bytes: size,
+        }));
     }
     let text = String::from_utf8(bytes.to_vec()).map_err(|_| tr!("open-conversation-not-utf8"))?;
-    let file = conversation::read(&text).map_err(|e| e.to_string())?;
+    let file = conversation::read(&text).map_err(|e| conversation_unreadable(&e))?;
     state.assistant.pending_replay.set(Some(Arc::new(file)));
     Ok(())
 }
