@@ -67,7 +67,7 @@ fn sources() -> Vec<(PathBuf, String)> {
         .collect()
 }
 
-/// The ids in `tr!("id"` calls (the first argument of the macro, a literal by its rules).
+/// The ids in `tr!("id"` and `tr_live("id"` calls (the first argument, a literal by their rules).
 fn said_ids(text: &str) -> Vec<String> {
     // Comments show examples; they say nothing.
     let code: String = text
@@ -76,21 +76,23 @@ fn said_ids(text: &str) -> Vec<String> {
         .collect::<Vec<_>>()
         .join("\n");
     let mut found = Vec::new();
-    let mut rest = code.as_str();
-    while let Some(at) = rest.find("tr!(") {
-        // Not `include_str!(` or `attr!(`: `tr!` alone, or as `crate::tr!`.
-        let whole = rest[..at]
-            .chars()
-            .next_back()
-            .is_none_or(|c| !c.is_alphanumeric() && c != '_');
-        rest = &rest[at + 4..];
-        if !whole {
-            continue;
-        }
-        let after = rest.trim_start();
-        if let Some(literal) = after.strip_prefix('"') {
-            if let Some(end) = literal.find('"') {
-                found.push(literal[..end].to_string());
+    for call in ["tr!(", "tr_live("] {
+        let mut rest = code.as_str();
+        while let Some(at) = rest.find(call) {
+            // Not `include_str!(` or `attr!(`: `tr!` alone, or as `crate::tr!`.
+            let whole = rest[..at]
+                .chars()
+                .next_back()
+                .is_none_or(|c| !c.is_alphanumeric() && c != '_');
+            rest = &rest[at + call.len()..];
+            if !whole {
+                continue;
+            }
+            let after = rest.trim_start();
+            if let Some(literal) = after.strip_prefix('"') {
+                if let Some(end) = literal.find('"') {
+                    found.push(literal[..end].to_string());
+                }
             }
         }
     }
@@ -194,8 +196,9 @@ fn the_scan_finds_tr_calls() {
     // Positive control for the two scans above.
     assert_eq!(
         said_ids(
-            "let a = tr!(\"open-demo\"); include_str!(\"x\"); crate::tr!(\n  \"rows\", n = 3)"
+            "let a = tr!(\"open-demo\"); include_str!(\"x\"); crate::tr!(\n  \"rows\", n = 3)\n\
+             title=tr_live(\"golden-stop\") not_tr_live(\"x\")"
         ),
-        ["open-demo", "rows"]
+        ["open-demo", "rows", "golden-stop"]
     );
 }

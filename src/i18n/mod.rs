@@ -23,8 +23,8 @@ use std::rc::Rc;
 pub use choose::{choose, Choice, LANGUAGES};
 
 /// The English catalogue, built in: the page's first language and the fallback for any
-/// message another catalogue lacks.
-pub const ENGLISH_SOURCE: &str = include_str!("../../www/i18n/en.ftl");
+/// message another catalogue lacks. `www/i18n/en.ftl` without its comments (`build.rs`).
+pub const ENGLISH_SOURCE: &str = include_str!(concat!(env!("OUT_DIR"), "/en.ftl"));
 
 /// A value a message is given.
 #[derive(Debug, Clone, PartialEq)]
@@ -256,6 +256,17 @@ mod tests {
     #[test]
     fn the_english_catalogue_reads() {
         assert!(!english().is_empty());
+    }
+
+    #[test]
+    fn the_built_in_english_is_the_file_without_its_comments() {
+        let file = include_str!("../../www/i18n/en.ftl");
+        assert_eq!(english(), Catalogue::parse(file).unwrap());
+        assert!(
+            ENGLISH_SOURCE.len() < file.len(),
+            "the comments are left in"
+        );
+        assert!(!ENGLISH_SOURCE.lines().any(|line| line.starts_with('#')));
     }
 
     #[test]

@@ -6,6 +6,7 @@ use super::app_state;
 use super::intake::{start_open, Source};
 use crate::engine::on_demand::remote::is_web_address;
 use crate::tr;
+use crate::ui::language::tr_live;
 use leptos::ev;
 use leptos::prelude::*;
 
@@ -31,7 +32,7 @@ pub fn AddressField() -> impl IntoView {
     view! {
         // `novalidate`: what is not an address gets the page's own message, not the browser's.
         <form class="address-field" data-testid="db-address-form" novalidate=true on:submit=on_submit>
-            <label for="db-address">{move || tr!("open-address-label")}</label>
+            <label for="db-address">{tr_live("open-address-label")}</label>
             <div class="address-row">
                 <input
                     id="db-address"
@@ -44,7 +45,7 @@ pub fn AddressField() -> impl IntoView {
                     on:input=move |event| text.set(event_target_value(&event))
                 />
                 <button class="button" type="submit" data-testid="db-address-open" disabled=busy>
-                    {move || tr!("open-address-open")}
+                    {tr_live("open-address-open")}
                 </button>
             </div>
         </form>

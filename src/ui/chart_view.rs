@@ -7,6 +7,7 @@
 use crate::engine::QueryResult;
 use crate::present::chart::{layout, plan, svg_points, ChartKind, ChartLayout, ChartPlan, SWATCH};
 use crate::tr;
+use crate::ui::language::tr_live;
 use leptos::ev;
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -40,7 +41,7 @@ pub fn TableOrChart(result: Arc<QueryResult>, children: Children) -> impl IntoVi
         }
     };
     view! {
-        <div class="view-switch" role="group" aria-label=move || tr!("chart-show-as")>
+        <div class="view-switch" role="group" aria-label=tr_live("chart-show-as")>
             {switch_button(false, || tr!("chart-table"), "show-table")}
             {switch_button(true, || tr!("chart-chart"), "show-chart")}
         </div>

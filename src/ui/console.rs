@@ -8,6 +8,7 @@ use super::task::Task;
 use crate::engine::{query, DbError};
 use crate::present::errors::{after_stop, for_person, for_person_marked};
 use crate::tr;
+use crate::ui::language::tr_live;
 use futures::future::{select, Either};
 use leptos::ev;
 use leptos::prelude::*;
@@ -73,12 +74,12 @@ pub fn Console() -> impl IntoView {
 
     view! {
         <section class="panel console" aria-labelledby="console-heading">
-            <h2 id="console-heading">{move || tr!("console-heading")}</h2>
+            <h2 id="console-heading">{tr_live("console-heading")}</h2>
             <textarea
                 id=INPUT_ID
                 class="sql-input"
                 data-testid="sql-input"
-                aria-label=move || tr!("console-input-label")
+                aria-label=tr_live("console-input-label")
                 translate="no"
                 spellcheck="false"
                 autocomplete="off"
@@ -103,9 +104,9 @@ pub fn Console() -> impl IntoView {
                     disabled=move || !running.get()
                     on:click=move |_| stop_query()
                 >
-                    {move || tr!("console-stop")}
+                    {tr_live("console-stop")}
                 </button>
-                <span class="hint keys">{move || tr!("console-keys-hint")}</span>
+                <span class="hint keys">{tr_live("console-keys-hint")}</span>
                 <Settings/>
             </div>
         </section>
@@ -120,7 +121,7 @@ fn Settings() -> impl IntoView {
     view! {
         <div class="settings">
             <label>
-                {move || tr!("console-row-cap")}
+                {tr_live("console-row-cap")}
                 " "
                 <NumberInput
                     testid="setting-row-cap"
@@ -131,7 +132,7 @@ fn Settings() -> impl IntoView {
                 />
             </label>
             <label>
-                {move || tr!("console-deadline")}
+                {tr_live("console-deadline")}
                 " "
                 <NumberInput
                     testid="setting-deadline"

@@ -9,6 +9,7 @@ use crate::browser::file_handles::{can_pick, pick, Picked};
 use crate::present::ledger::{downloaded_whole, how_read};
 use crate::text::format_bytes;
 use crate::tr;
+use crate::ui::language::tr_live;
 use leptos::ev;
 use leptos::prelude::*;
 use web_sys::{DragEvent, HtmlInputElement};
@@ -58,7 +59,7 @@ pub fn DatabasePanel() -> impl IntoView {
             on:pointerenter=move |_| expect_open(state)
             on:focusin=move |_| expect_open(state)
         >
-            <h2 id="database-heading">{move || tr!("open-heading")}</h2>
+            <h2 id="database-heading">{tr_live("open-heading")}</h2>
             <div class="open-actions">
                 // aria-disabled, not disabled: a disabled button drops the keyboard's focus to
                 // the page, and the person would have to Tab from the top after every open.
@@ -69,10 +70,10 @@ pub fn DatabasePanel() -> impl IntoView {
                     aria-disabled=move || busy().to_string()
                     on:click=move |_| start_open(state, Source::demo())
                 >
-                    {move || tr!("open-demo")}
+                    {tr_live("open-demo")}
                 </button>
                 <label class="button file-button" class:disabled=busy>
-                    {move || tr!("open-file")}
+                    {tr_live("open-file")}
                     <input
                         type="file"
                         class="visually-hidden"
@@ -87,7 +88,7 @@ pub fn DatabasePanel() -> impl IntoView {
             <super::recent::view::RecentDatabases/>
             <address_field::AddressField/>
             <super::datasette_form::DatasetteForm/>
-            <p class="hint">{move || tr!("open-hint")}</p>
+            <p class="hint">{tr_live("open-hint")}</p>
             <Status/>
             <super::recent::view::KeepLine/>
         </section>
@@ -109,7 +110,7 @@ pub fn Status() -> impl IntoView {
                         data-testid="import-stop"
                         on:click=move |_| super::importing::stop(state)
                     >
-                        {move || tr!("open-stop")}
+                        {tr_live("open-stop")}
                     </button>
                 }
             });
@@ -118,7 +119,7 @@ pub fn Status() -> impl IntoView {
                 <progress
                     max="1"
                     value=loading.fraction
-                    aria-label=move || tr!("open-progress")
+                    aria-label=tr_live("open-progress")
                 ></progress>
                 {stop}
             }
@@ -200,7 +201,7 @@ fn ImportedLine(name: String) -> impl IntoView {
         };
         Some(view! {
             <details class="import-report" data-testid="import-report">
-                <summary>{move || tr!("open-import-report")}</summary>
+                <summary>{tr_live("open-import-report")}</summary>
                 <ul>
                     {imported.sentences.iter().map(|s| {
                         let s = s.clone();
@@ -223,7 +224,7 @@ fn ServerHelp() -> impl IntoView {
         state.server_help.get().map(|help| {
             view! {
                 <details class="server-help" data-testid="db-server-help">
-                    <summary>{move || tr!("open-server-help")}</summary>
+                    <summary>{tr_live("open-server-help")}</summary>
                     <p>{help}</p>
                 </details>
             }
@@ -300,7 +301,7 @@ pub fn DropOverlay() -> impl IntoView {
             aria-hidden="true"
             on:dragleave=move |_| dragging.set(false)
         >
-            <p>{move || tr!("open-drop")}</p>
+            <p>{tr_live("open-drop")}</p>
         </div>
     }
 }

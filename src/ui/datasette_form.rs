@@ -14,6 +14,7 @@ use crate::engine::datasette::DatasetteAddress;
 use crate::engine::DbError;
 use crate::present::errors::for_person_marked;
 use crate::tr;
+use crate::ui::language::tr_live;
 use leptos::ev;
 use leptos::prelude::*;
 
@@ -62,7 +63,7 @@ pub fn DatasetteForm() -> impl IntoView {
 
     view! {
         <form class="datasette-form" data-testid="datasette-form" on:submit=on_submit>
-            <label for="datasette-address">{move || tr!("open-datasette-label")}</label>
+            <label for="datasette-address">{tr_live("open-datasette-label")}</label>
             {address_row(state, address)}
             {token_details(state, address, token, remember, problem)}
             {move || problem.get().map(|why| view! {
@@ -95,7 +96,7 @@ fn address_row(state: AppState, address: RwSignal<String>) -> impl IntoView {
                 data-testid="datasette-open"
                 disabled=move || busy() || address.with(|a| a.trim().is_empty())
             >
-                {move || tr!("open-datasette-open")}
+                {tr_live("open-datasette-open")}
             </button>
         </div>
     }
@@ -119,10 +120,10 @@ fn token_details(
     };
     view! {
         <details class="datasette-token">
-            <summary>{move || tr!("open-datasette-token")}</summary>
+            <summary>{tr_live("open-datasette-token")}</summary>
             <input
                 type="password"
-                aria-label=move || tr!("open-datasette-token-label")
+                aria-label=tr_live("open-datasette-token-label")
                 data-testid="datasette-token"
                 spellcheck="false"
                 autocomplete="off"
@@ -137,9 +138,9 @@ fn token_details(
                     prop:checked=move || remember.get()
                     on:change=move |event| remember.set(event_target_checked(&event))
                 />
-                " "{move || tr!("open-datasette-remember")}
+                " "{tr_live("open-datasette-remember")}
             </label>
-            <p class="hint">{move || tr!("open-datasette-token-hint")}</p>
+            <p class="hint">{tr_live("open-datasette-token-hint")}</p>
             {move || {
                 state.server_tokens.any_remembered().then(|| view! {
                     <button
@@ -148,7 +149,7 @@ fn token_details(
                         data-testid="datasette-forget"
                         on:click=move |_| problem.set(state.server_tokens.forget_all().err())
                     >
-                        {move || tr!("open-datasette-forget-tokens")}
+                        {tr_live("open-datasette-forget-tokens")}
                     </button>
                 })
             }}

@@ -8,6 +8,7 @@
 use super::{app_state, chat, console, database_panel, schema_view};
 use crate::browser::{focus_element, query_string, report_height};
 use crate::tr;
+use crate::ui::language::tr_live;
 use leptos::html::Div;
 use leptos::prelude::*;
 
@@ -44,7 +45,7 @@ pub fn CompactPage(opens_from_address: bool) -> impl IntoView {
             <header class="compact-bar">
                 <span class="brand" translate="no">"askdb"</span>
                 {status}
-                <nav class="compact-actions" aria-label=move || tr!("embed-more")>
+                <nav class="compact-actions" aria-label=tr_live("embed-more")>
                     <Toggle label=|| tr!("embed-schema") testid="toggle-schema" controls=SCHEMA_ID open=schema_open/>
                     <Toggle label=|| tr!("embed-console") testid="toggle-console" controls=CONSOLE_ID open=console_open/>
                     <a
@@ -54,7 +55,7 @@ pub fn CompactPage(opens_from_address: bool) -> impl IntoView {
                         target="_blank"
                         rel="noopener"
                     >
-                        {move || tr!("embed-open-full")}
+                        {tr_live("embed-open-full")}
                     </a>
                 </nav>
             </header>

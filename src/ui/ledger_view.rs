@@ -13,6 +13,7 @@ use crate::present::ledger::{
 };
 use crate::present::time::elapsed;
 use crate::tr;
+use crate::ui::language::tr_live;
 use leptos::prelude::*;
 
 #[component]
@@ -49,7 +50,7 @@ pub fn LedgerPanel() -> impl IntoView {
         <section class="panel ledger" aria-labelledby="ledger-heading" data-testid="ledger">
             <details class="ledger-details">
                 <summary>
-                    <h2 id="ledger-heading">{move || tr!("ledger-heading")}</h2>
+                    <h2 id="ledger-heading">{tr_live("ledger-heading")}</h2>
                     <span class="ledger-totals" data-testid="ledger-totals">
                         {move || {
                             let totals = totals();
@@ -64,7 +65,7 @@ pub fn LedgerPanel() -> impl IntoView {
                 {move || server_requests().map(|line| view! {
                     <p class="ledger-server" data-testid="ledger-server">{line}</p>
                 })}
-                <p class="hint">{move || tr!("ledger-hint")}</p>
+                <p class="hint">{tr_live("ledger-hint")}</p>
                 <DatabaseReads/>
                 <ol class="ledger-entries">
                     <For
@@ -93,7 +94,7 @@ fn DatabaseReads() -> impl IntoView {
                 .collect::<Vec<_>>();
             view! {
                 <div class="ledger-reads" data-testid="ledger-reads">
-                    <h3>{move || tr!("ledger-reads-heading")}</h3>
+                    <h3>{tr_live("ledger-reads-heading")}</h3>
                     <p class="hint" data-testid="ledger-reads-total">{question_reads_total(&list)}</p>
                     <ul>{lines}</ul>
                 </div>
@@ -193,11 +194,11 @@ fn body_view(number: usize, which: Body, text: String) -> impl IntoView {
                     disabled=empty
                     on:click=download
                 >
-                    {move || tr!("ledger-download")}
+                    {tr_live("ledger-download")}
                 </button>
             </div>
             {if empty {
-                view! { <p class="muted">{move || tr!("ledger-empty")}</p> }.into_any()
+                view! { <p class="muted">{tr_live("ledger-empty")}</p> }.into_any()
             } else {
                 view! { <pre class="ledger-text" data-testid=id tabindex="0" translate="no">{text}</pre> }.into_any()
             }}

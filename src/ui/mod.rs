@@ -44,7 +44,7 @@ mod value_index;
 
 use crate::browser::{follow_host_theme, query_parameters, set_theme};
 use crate::settings::address::{PageAddress, Theme};
-use crate::tr;
+use crate::ui::language::tr_live;
 use intake::Source;
 use leptos::prelude::*;
 use state::AppState;
@@ -115,7 +115,7 @@ fn FullPage() -> impl IntoView {
         <div class="app">
             <header class="app-header">
                 <h1 class="brand" translate="no">"askdb"</h1>
-                <p class="tagline">{move || tr!("page-tagline")}</p>
+                <p class="tagline">{tr_live("page-tagline")}</p>
                 <language::LanguageMenu keeps_choice=true/>
             </header>
             // In reading order (narrow screens show it as is); wide screens put the database

@@ -14,6 +14,7 @@ use crate::present::csv::to_csv;
 use crate::present::ledger::reads_phrase;
 use crate::present::time::elapsed;
 use crate::tr;
+use crate::ui::language::tr_live;
 use crate::ui::table_scroll::TableScroll;
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -49,7 +50,7 @@ pub fn ResultView(
             <section
                 class="panel results"
                 class:stale=move || running.get()
-                aria-label=move || tr!("result-label")
+                aria-label=tr_live("result-label")
                 aria-busy=move || running.get().to_string()
             >
                 {body}
@@ -129,13 +130,13 @@ fn ResultTable(result: Arc<QueryResult>, ids: TestIds) -> impl IntoView {
             <button
                 class="button small"
                 data-testid=ids.id("csv-download")
-                title=move || tr!("result-csv-title")
+                title=tr_live("result-csv-title")
                 on:click={
                     let result = result.clone();
                     move |_| download_csv(&to_csv(&result.columns, &result.rows))
                 }
             >
-                {move || tr!("result-csv-download")}
+                {tr_live("result-csv-download")}
             </button>
         </div>
         <TableOrChart result=result>

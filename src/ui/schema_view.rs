@@ -13,6 +13,7 @@ use crate::engine::schema::{self, Column, Table};
 use crate::engine::{RowCount, TableKind};
 use crate::knowledge::is_knowledge_table;
 use crate::tr;
+use crate::ui::language::tr_live;
 use leptos::prelude::*;
 
 /// Small schemas start unfolded; larger ones start as a list of names.
@@ -32,7 +33,7 @@ pub fn SchemaView(#[prop(optional)] read_only: bool) -> impl IntoView {
         let unfold = tables.len() <= UNFOLD_UP_TO;
         let counting = open.counting;
         let list = if tables.is_empty() {
-            view! { <p class="muted">{move || tr!("schema-no-tables")}</p> }.into_any()
+            view! { <p class="muted">{tr_live("schema-no-tables")}</p> }.into_any()
         } else {
             view! {
                 <ul class="schema-tables">
@@ -46,7 +47,7 @@ pub fn SchemaView(#[prop(optional)] read_only: bool) -> impl IntoView {
         };
         Some(view! {
             <section class="panel schema" aria-labelledby="schema-heading">
-                <h2 id="schema-heading">{move || tr!("schema-heading")}</h2>
+                <h2 id="schema-heading">{tr_live("schema-heading")}</h2>
                 <KnowledgeSection read_only=read_only/>
                 {list}
             </section>
@@ -65,7 +66,7 @@ fn TableEntry(table: Table, unfold: bool, read_only: bool, counting: bool) -> im
         .map(|column| column_entry(state, &table, column, read_only))
         .collect_view();
     let kind = (table.kind == TableKind::View)
-        .then(|| view! { <span class="badge">{move || tr!("schema-badge-view")}</span> });
+        .then(|| view! { <span class="badge">{tr_live("schema-badge-view")}</span> });
     let name = table.name.clone();
     let hidden = {
         let name = name.clone();
@@ -106,7 +107,7 @@ fn TableEntry(table: Table, unfold: bool, read_only: bool, counting: bool) -> im
                         title=select_all.clone()
                         on:click=move |_| state.sql.set(select_all.clone())
                     >
-                        {move || tr!("schema-query-table")}
+                        {tr_live("schema-query-table")}
                     </button>
                     <button
                         class="link-button"
@@ -128,8 +129,8 @@ fn hidden_badge(hidden: Memo<bool>) -> impl IntoView {
     move || {
         hidden.get().then(|| {
             view! {
-                <span class="badge hidden-badge" title=move || tr!("hide-badge-title")>
-                    {move || tr!("hide-badge")}
+                <span class="badge hidden-badge" title=tr_live("hide-badge-title")>
+                    {tr_live("hide-badge")}
                 </span>
             }
         })
@@ -144,9 +145,9 @@ fn left_out_badge(left_out: Memo<bool>) -> impl IntoView {
                 <span
                     class="badge hidden-badge"
                     data-testid="left-out-badge"
-                    title=move || tr!("hide-left-out-title")
+                    title=tr_live("hide-left-out-title")
                 >
-                    {move || tr!("hide-left-out")}
+                    {tr_live("hide-left-out")}
                 </span>
             }
         })
@@ -157,21 +158,21 @@ fn column_entry(state: AppState, table: &Table, column: &Column, read_only: bool
     let note = NoteView::new(&table.name, Some(&column.name), !read_only);
     let primary = (column.primary_key > 0).then(|| {
         view! {
-            <span class="badge key" title=move || tr!("schema-primary-key-title")>
-                {move || tr!("schema-primary-key")}
+            <span class="badge key" title=tr_live("schema-primary-key-title")>
+                {tr_live("schema-primary-key")}
             </span>
         }
     });
     let references = references_of(table, &column.name).map(|target| {
         view! {
-            <span class="badge fk" title=move || tr!("schema-foreign-key-title")>
+            <span class="badge fk" title=tr_live("schema-foreign-key-title")>
                 "→ "<span translate="no">{target}</span>
             </span>
         }
     });
     let not_null = column
         .not_null
-        .then(|| view! { <span class="badge quiet">{move || tr!("schema-not-null")}</span> });
+        .then(|| view! { <span class="badge quiet">{tr_live("schema-not-null")}</span> });
     let table_hidden = {
         let table_name = table.name.clone();
         Memo::new(move |_| {
@@ -317,7 +318,7 @@ impl RowCountView {
                 <button
                     class="link-button"
                     data-testid="count-rows"
-                    title=move || tr!("schema-count-rows-title")
+                    title=tr_live("schema-count-rows-title")
                     disabled=move || counting.get() == Some(Counting::Running)
                     on:click=count
                 >

@@ -19,6 +19,7 @@ use crate::settings::{
     SETTINGS_STORAGE_KEY, STEP_RANGE, TEMPERATURE_RANGE,
 };
 use crate::tr;
+use crate::ui::language::tr_live;
 use leptos::ev;
 use leptos::prelude::*;
 
@@ -212,7 +213,7 @@ pub fn SettingsButton() -> impl IntoView {
             aria-expanded=move || choice.panel_open.get().to_string()
             on:click=move |_| choice.panel_open.update(|open| *open = !*open)
         >
-            {move || tr!("settings-button")}
+            {tr_live("settings-button")}
         </button>
     }
 }
@@ -235,18 +236,18 @@ pub fn SettingsPanel() -> impl IntoView {
         <section
             id=PANEL_ID
             class="panel settings-panel"
-            aria-label=move || tr!("settings-panel-label")
+            aria-label=tr_live("settings-panel-label")
             hidden=move || !choice.panel_open.get()
             on:keydown=close_on_escape
         >
-            <h3>{move || tr!("settings-model")}</h3>
+            <h3>{tr_live("settings-model")}</h3>
             {move || {
                 let ignored = choice.ignored.get();
                 (!ignored.is_empty()).then(|| {
                     let items = ignored.into_iter().map(|why| view! { <li>{why}</li> }).collect_view();
                     view! {
                         <div class="notice">
-                            <p>{move || tr!("settings-address-ignored")}</p>
+                            <p>{tr_live("settings-address-ignored")}</p>
                             <ul>{items}</ul>
                         </div>
                     }
@@ -265,9 +266,9 @@ pub fn SettingsPanel() -> impl IntoView {
             </p>
             {move || choice.problem.get().map(|why| view! { <p class="field-error" role="alert">{why}</p> })}
             {move || choice.storage_refused.get().then(|| view! {
-                <p class="field-error" role="alert">{move || tr!("settings-storage-refused")}</p>
+                <p class="field-error" role="alert">{tr_live("settings-storage-refused")}</p>
             })}
-            <p class="hint">{move || tr!("settings-saved-where")}</p>
+            <p class="hint">{tr_live("settings-saved-where")}</p>
         </section>
     }
 }
@@ -280,7 +281,7 @@ fn DemoEndpointNote() -> impl IntoView {
         choice.demo.filter(DemoEndpoint::in_use).map(|_| {
             view! {
                 <p class="notice" data-testid="settings-demo-endpoint">
-                    {move || tr!("settings-demo-endpoint-note")}
+                    {tr_live("settings-demo-endpoint-note")}
                 </p>
             }
         })
@@ -333,7 +334,7 @@ fn ProviderFields() -> impl IntoView {
 
     view! {
             <div class="field">
-                <label for="provider">{move || tr!("settings-provider")}</label>
+                <label for="provider">{tr_live("settings-provider")}</label>
                 <select
                     id="provider"
                     data-testid="provider"
@@ -349,12 +350,12 @@ fn ProviderFields() -> impl IntoView {
                     {move || settings.with(|s| caching_hint(s.provider))}
                 </p>
             </div>
-            <div class="field presets" role="group" aria-label=move || tr!("settings-presets-label")>
-                <span class="muted">{move || tr!("settings-presets-lead")}</span>
+            <div class="field presets" role="group" aria-label=tr_live("settings-presets-label")>
+                <span class="muted">{tr_live("settings-presets-lead")}</span>
                 {presets}
             </div>
             <div class="field">
-                <label for="base-url">{move || tr!("settings-base-url")}</label>
+                <label for="base-url">{tr_live("settings-base-url")}</label>
                 <input
                     id="base-url"
                     type="url"
@@ -366,7 +367,7 @@ fn ProviderFields() -> impl IntoView {
                 />
             </div>
             <div class="field">
-                <label for="model">{move || tr!("settings-model")}</label>
+                <label for="model">{tr_live("settings-model")}</label>
                 <input
                     id="model"
                     data-testid="model"
@@ -387,14 +388,14 @@ fn KeyField() -> impl IntoView {
     let settings = choice.settings;
     view! {
             <div class="field">
-                <label for="api-key">{move || tr!("settings-api-key")}</label>
+                <label for="api-key">{tr_live("settings-api-key")}</label>
                 <input
                     id="api-key"
                     type="password"
                     data-testid="api-key"
                     spellcheck="false"
                     autocomplete="off"
-                    placeholder=move || tr!("settings-api-key-placeholder")
+                    placeholder=tr_live("settings-api-key-placeholder")
                     prop:value=move || choice.key()
                     on:input=move |event| choice.set_key(&event_target_value(&event))
                 />
@@ -407,7 +408,7 @@ fn KeyField() -> impl IntoView {
                             tr!("settings-key-kept-in-tab", endpoint = endpoint)
                         }
                     }}
-                    {move || tr!("settings-key-per-address")}
+                    {tr_live("settings-key-per-address")}
                 </p>
                 <label class="check">
                     <input
@@ -416,7 +417,7 @@ fn KeyField() -> impl IntoView {
                         prop:checked=move || choice.remember.get()
                         on:change=move |event| choice.set_remember(event_target_checked(&event))
                     />
-                    " "{move || tr!("settings-remember-key")}
+                    " "{tr_live("settings-remember-key")}
                 </label>
                 {move || {
                     (!choice.saved_keys.with(KeyRing::is_empty)).then(|| view! {
@@ -426,7 +427,7 @@ fn KeyField() -> impl IntoView {
                             data-testid="forget-keys"
                             on:click=move |_| choice.forget_saved_keys()
                         >
-                            {move || tr!("settings-forget-keys")}
+                            {tr_live("settings-forget-keys")}
                         </button>
                     })
                 }}
@@ -442,7 +443,7 @@ fn QuestionLimits() -> impl IntoView {
     view! {
             <div class="field-row">
                 <label>
-                    {move || tr!("settings-temperature")}" "
+                    {tr_live("settings-temperature")}" "
                     <NumberInput
                         testid="temperature"
                         range=TEMPERATURE_RANGE
@@ -452,7 +453,7 @@ fn QuestionLimits() -> impl IntoView {
                     />
                 </label>
                 <label>
-                    {move || tr!("settings-step-limit")}" "
+                    {tr_live("settings-step-limit")}" "
                     <NumberInput
                         testid="step-limit"
                         range=STEP_RANGE
@@ -461,8 +462,8 @@ fn QuestionLimits() -> impl IntoView {
                         set=move |n| choice.edit(|s| s.max_steps = n)
                     />
                 </label>
-                <label title=move || tr!("settings-candidates-title")>
-                    {move || tr!("settings-candidates")}" "
+                <label title=tr_live("settings-candidates-title")>
+                    {tr_live("settings-candidates")}" "
                     <NumberInput
                         testid="candidates"
                         range=CANDIDATE_RANGE
@@ -472,7 +473,7 @@ fn QuestionLimits() -> impl IntoView {
                     />
                 </label>
             </div>
-            <label class="check" title=move || tr!("settings-stream-title")>
+            <label class="check" title=tr_live("settings-stream-title")>
                 <input
                     type="checkbox"
                     data-testid="stream-replies"
@@ -482,11 +483,11 @@ fn QuestionLimits() -> impl IntoView {
                         choice.edit(|s| s.stream = stream)
                     }
                 />
-                " "{move || tr!("settings-stream")}
+                " "{tr_live("settings-stream")}
             </label>
             <div class="field-row">
-                <label title=move || tr!("settings-read-budget-title")>
-                    {move || tr!("settings-read-budget")}" "
+                <label title=tr_live("settings-read-budget-title")>
+                    {tr_live("settings-read-budget")}" "
                     <NumberInput
                         testid="read-budget"
                         range=READ_BUDGET_RANGE_MB
@@ -527,9 +528,9 @@ fn SafeModeField() -> impl IntoView {
                             choice.edit(|s| s.mode = mode);
                         }
                     />
-                    " "{move || tr!("settings-safe-mode")}
+                    " "{tr_live("settings-safe-mode")}
                 </label>
-                <p class="hint">{move || tr!("settings-safe-mode-hint")}</p>
+                <p class="hint">{tr_live("settings-safe-mode-hint")}</p>
             </div>
     }
 }

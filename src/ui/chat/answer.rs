@@ -5,8 +5,8 @@ use super::Exchange;
 use crate::agent::Answer;
 use crate::engine::{with_values_written_in, Value};
 use crate::present::transcript::unverified_reason;
-use crate::tr;
 use crate::ui::app_state;
+use crate::ui::language::tr_live;
 use crate::ui::markdown_view::MarkdownView;
 use crate::ui::result_table::ResultView;
 use leptos::prelude::*;
@@ -35,8 +35,8 @@ fn answer_view(exchange: Exchange, answer: Answer) -> impl IntoView {
         .filter(|notes| !notes.trim().is_empty())
         .map(|notes| {
             view! {
-                <aside class="answer-notes" aria-label=move || tr!("chat-answer-notes-label")>
-                    <h4>{move || tr!("chat-answer-notes")}</h4>
+                <aside class="answer-notes" aria-label=tr_live("chat-answer-notes-label")>
+                    <h4>{tr_live("chat-answer-notes")}</h4>
                     // The model's words, in the language it wrote them.
                     <p translate="no">{notes}</p>
                 </aside>
@@ -48,12 +48,12 @@ fn answer_view(exchange: Exchange, answer: Answer) -> impl IntoView {
         view! {
             <div class="evidence">
                 <div class="evidence-head">
-                    <h4>{move || tr!("chat-answer-sql")}</h4>
+                    <h4>{tr_live("chat-answer-sql")}</h4>
                     <OpenInConsole sql=console_sql/>
                 </div>
                 <pre class="sql" data-testid="answer-sql" translate="no"><code>{sql}</code></pre>
                 {bound_values(&answer.values)}
-                <p class="muted">{move || tr!("chat-answer-rerun")}</p>
+                <p class="muted">{tr_live("chat-answer-rerun")}</p>
                 <div data-testid="answer-result">
                     <ResultView
                         outcome=exchange.evidence
@@ -64,11 +64,11 @@ fn answer_view(exchange: Exchange, answer: Answer) -> impl IntoView {
         }
     });
     view! {
-        <section class="answer" data-testid="answer" aria-label=move || tr!("chat-answer")>
+        <section class="answer" data-testid="answer" aria-label=tr_live("chat-answer")>
             <div class="answer-head">
-                <h3>{move || tr!("chat-answer")}</h3>
+                <h3>{tr_live("chat-answer")}</h3>
                 {unverified.then(|| view! {
-                    <span class="badge unverified" title=why.clone()>{move || tr!("chat-unverified-badge")}</span>
+                    <span class="badge unverified" title=why.clone()>{tr_live("chat-unverified-badge")}</span>
                 })}
             </div>
             <MarkdownView markdown=answer.text.clone()/>
@@ -89,7 +89,7 @@ fn bound_values(values: &[Value]) -> Option<impl IntoView> {
             .collect();
         view! {
             <p class="muted" data-testid="answer-values">
-                {move || tr!("chat-answer-bound-values")}" "
+                {tr_live("chat-answer-bound-values")}" "
                 <code translate="no">{listed.join(", ")}</code>
             </p>
         }
@@ -109,7 +109,7 @@ fn OpenInConsole(sql: String) -> impl IntoView {
                 focus_console();
             }
         >
-            {move || tr!("chat-answer-to-console")}
+            {tr_live("chat-answer-to-console")}
         </button>
     }
 }

@@ -15,6 +15,7 @@ use crate::present::markdown::plain_text;
 use crate::present::marked::data;
 use crate::present::transcript::listed;
 use crate::tr;
+use crate::ui::language::tr_live;
 use crate::ui::result_table::ResultView;
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -210,7 +211,7 @@ pub fn CandidateSteps(run: CandidateRun) -> impl IntoView {
             }
         })
         .collect_view();
-    view! { <div class="candidates" aria-label=move || tr!("chat-candidates-steps")>{items}</div> }
+    view! { <div class="candidates" aria-label=tr_live("chat-candidates-steps")>{items}</div> }
 }
 
 /// What the candidates' results say: that they agree, or each distinct result to choose from.

@@ -42,6 +42,7 @@ use crate::present::failure::agent_error;
 use crate::present::readiness::not_ready as not_ready_sentence;
 use crate::settings::readiness::{Asking, NotReady};
 use crate::tr;
+use crate::ui::language::tr_live;
 pub(crate) use crate::ui::marked::marked;
 use candidates::CandidateRun;
 use leptos::prelude::*;
@@ -464,7 +465,7 @@ pub fn Chat() -> impl IntoView {
     view! {
         <section class="panel chat" aria-labelledby="chat-heading">
             <div class="chat-head">
-                <h2 id="chat-heading">{move || tr!("chat-heading")}</h2>
+                <h2 id="chat-heading">{tr_live("chat-heading")}</h2>
                 <div class="chat-head-actions">
                     <super::golden_run::GoldenRunButton/>
                     <SettingsButton/>
@@ -484,7 +485,7 @@ pub fn Chat() -> impl IntoView {
                 let earlier = earlier.iter().rev().map(|e| earlier_view(*e)).collect_view();
                 Some(view! {
                     {current_view(*current)}
-                    <section class="earlier" aria-label=move || tr!("chat-earlier")>{earlier}</section>
+                    <section class="earlier" aria-label=tr_live("chat-earlier")>{earlier}</section>
                 })
             }}
         </section>
@@ -496,7 +497,7 @@ fn current_view(exchange: Exchange) -> impl IntoView {
     view! {
         <article class="exchange current" class:replayed=exchange.replayed>
             <p class="asked">
-                {exchange.replayed.then(|| view! { <span class="badge replay">{move || tr!("chat-replayed-badge")}</span>" " })}
+                {exchange.replayed.then(|| view! { <span class="badge replay">{tr_live("chat-replayed-badge")}</span>" " })}
                 // The person's own words, in whatever language they wrote them.
                 <span translate="no">{exchange.question.get_value()}</span>
             </p>

@@ -6,6 +6,7 @@ use crate::present::ledger::tokens;
 use crate::present::time::elapsed;
 use crate::present::transcript::{listed, question_reads};
 use crate::tr;
+use crate::ui::language::tr_live;
 use leptos::ev;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -24,7 +25,7 @@ pub fn QuestionBox() -> impl IntoView {
                 focus_question();
             }
         >
-            <label class="visually-hidden" for="question">{move || tr!("chat-question-label")}</label>
+            <label class="visually-hidden" for="question">{tr_live("chat-question-label")}</label>
             <QuestionInput/>
             <AskBar/>
         </form>
@@ -52,7 +53,7 @@ fn QuestionInput() -> impl IntoView {
             class="question-input"
             data-testid="question"
             rows="3"
-            placeholder=move || tr!("chat-question-placeholder")
+            placeholder=tr_live("chat-question-placeholder")
             prop:value=move || chat.question.get()
             on:input=move |event| chat.question.set(event_target_value(&event))
             on:keydown=on_keydown
@@ -81,29 +82,29 @@ fn AskBar() -> impl IntoView {
                     focus_question();
                 }
             >
-                {move || tr!("chat-stop")}
+                {tr_live("chat-stop")}
             </button>
             <button
                 type="button"
                 class="button"
                 data-testid="new-conversation"
-                title=move || tr!("chat-new-conversation-title")
+                title=tr_live("chat-new-conversation-title")
                 disabled=running
                 on:click=move |_| chat.new_conversation()
             >
-                {move || tr!("chat-new-conversation")}
+                {tr_live("chat-new-conversation")}
             </button>
             <button
                 type="button"
                 class="button"
                 data-testid="save-conversation"
-                title=move || tr!("chat-save-conversation-title")
+                title=tr_live("chat-save-conversation-title")
                 disabled=move || running() || !chat.can_save()
                 on:click=move |_| chat.save()
             >
-                {move || tr!("chat-save-conversation")}
+                {tr_live("chat-save-conversation")}
             </button>
-            <span class="hint keys">{move || tr!("chat-keys-hint")}</span>
+            <span class="hint keys">{tr_live("chat-keys-hint")}</span>
         </div>
     }
 }

@@ -24,6 +24,7 @@ use crate::present::replay::{self as replay_said, other_agreement, other_databas
 use crate::present::transcript::StepDifference;
 use crate::settings::readiness::{Asking, NotReady};
 use crate::tr;
+use crate::ui::language::tr_live;
 use leptos::prelude::*;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -297,7 +298,7 @@ pub fn WatchRecording() -> impl IntoView {
                 disabled=move || chat.task.running()
                 on:click=move |_| chat.app.assistant.pending_replay.set(Some(file.clone()))
             >
-                {move || tr!("chat-replay-watch")}
+                {tr_live("chat-replay-watch")}
             </button>
         })
     }
@@ -327,7 +328,7 @@ fn SpeedControl() -> impl IntoView {
         .collect_view();
     view! {
         <label class="replay-speed">
-            {move || tr!("chat-replay-speed")}" "
+            {tr_live("chat-replay-speed")}" "
             <select
                 data-testid="replay-speed"
                 on:change=move |event| {
@@ -346,7 +347,7 @@ fn SpeedControl() -> impl IntoView {
             disabled=move || chosen.get() == 0
             on:click=move |_| choose(0)
         >
-            {move || tr!("chat-replay-all")}
+            {tr_live("chat-replay-all")}
         </button>
     }
 }

@@ -18,6 +18,7 @@ use crate::present::transcript::{
     self as model, is_warning, Entry, KnowledgeLine, NoteKind, SchemaLine, Step, StepDifference,
 };
 use crate::tr;
+use crate::ui::language::tr_live;
 use crate::ui::markdown_view::MarkdownView;
 use crate::ui::table_scroll::TableScroll;
 use leptos::prelude::*;
@@ -70,7 +71,7 @@ impl Transcript {
 #[component]
 pub fn TranscriptView(transcript: Transcript) -> impl IntoView {
     view! {
-        <ol class="transcript" aria-label=move || tr!("chat-transcript")>
+        <ol class="transcript" aria-label=tr_live("chat-transcript")>
             <For
                 each=move || transcript.0.with(|t| t.entries.iter().map(is_step).enumerate().collect::<Vec<_>>())
                 key=|entry| *entry
@@ -261,7 +262,7 @@ fn difference_view(difference: StepDifference) -> impl IntoView {
             <p>{marked(&difference.message)}</p>
             {difference.recorded.map(|recorded| view! {
                 <details>
-                    <summary>{move || tr!("chat-step-recorded")}</summary>
+                    <summary>{tr_live("chat-step-recorded")}</summary>
                     <pre class="recorded"><code>{recorded}</code></pre>
                 </details>
             })}

@@ -9,6 +9,7 @@ use crate::eval::run::{GoldenResult, Outcome};
 use crate::eval::said;
 use crate::present::time::elapsed;
 use crate::tr;
+use crate::ui::language::tr_live;
 use crate::ui::table_scroll::TableScroll;
 use leptos::prelude::*;
 
@@ -28,10 +29,10 @@ pub fn GoldenRunButton() -> impl IntoView {
                 data-testid="checks-button"
                 aria-controls=PANEL_ID
                 aria-expanded=move || golden_run.open.get().to_string()
-                title=move || tr!("golden-button-title")
+                title=tr_live("golden-button-title")
                 on:click=move |_| golden_run.open.update(|open| *open = !*open)
             >
-                {move || tr!("golden-check-the-model")}
+                {tr_live("golden-check-the-model")}
                 <span class="count">{move || golden_run.golden.with(Vec::len)}</span>
             </button>
         </Show>
@@ -48,7 +49,7 @@ pub fn GoldenRunPanel() -> impl IntoView {
     view! {
         <Show when=visible>
             <section id=PANEL_ID class="checks-panel" aria-labelledby="checks-heading" data-testid="checks-panel">
-                <h3 id="checks-heading">{move || tr!("golden-check-the-model")}</h3>
+                <h3 id="checks-heading">{tr_live("golden-check-the-model")}</h3>
                 <p class="muted">{move || tr!("golden-intro", count = count())}</p>
                 <div class="checks-bar">
                     <button
@@ -67,7 +68,7 @@ pub fn GoldenRunPanel() -> impl IntoView {
                         disabled=move || !running()
                         on:click=move |_| golden_run.task.stop()
                     >
-                        {move || tr!("golden-stop")}
+                        {tr_live("golden-stop")}
                     </button>
                     <Downloads/>
                 </div>
@@ -94,11 +95,11 @@ fn Downloads() -> impl IntoView {
         <Show when=ready>
             <button type="button" class="button" data-testid="checks-download-md"
                 on:click=move |_| golden_run.download(DownloadAs::Markdown)>
-                {move || tr!("golden-download-markdown")}
+                {tr_live("golden-download-markdown")}
             </button>
             <button type="button" class="button" data-testid="checks-download-json"
                 on:click=move |_| golden_run.download(DownloadAs::Json)>
-                {move || tr!("golden-download-json")}
+                {tr_live("golden-download-json")}
             </button>
         </Show>
     }
@@ -157,7 +158,7 @@ fn Calibration() -> impl IntoView {
                 })
                 .collect_view();
             Some(view! {
-                <section class="calibration" data-testid="calibration" aria-label=move || tr!("golden-calibration-label")>
+                <section class="calibration" data-testid="calibration" aria-label=tr_live("golden-calibration-label")>
                     <p data-testid="calibration-agreed">
                         {tr!("golden-calibration-agreed", right = right, asked = asked)}
                     </p>
@@ -165,10 +166,10 @@ fn Calibration() -> impl IntoView {
                         <table class="calibration-table">
                             <thead>
                                 <tr>
-                                    <th scope="col">{move || tr!("golden-column-agreeing")}</th>
-                                    <th scope="col">{move || tr!("golden-column-questions")}</th>
-                                    <th scope="col">{move || tr!("golden-column-agreed-right")}</th>
-                                    <th scope="col">{move || tr!("golden-column-share-right")}</th>
+                                    <th scope="col">{tr_live("golden-column-agreeing")}</th>
+                                    <th scope="col">{tr_live("golden-column-questions")}</th>
+                                    <th scope="col">{tr_live("golden-column-agreed-right")}</th>
+                                    <th scope="col">{tr_live("golden-column-share-right")}</th>
                                 </tr>
                             </thead>
                             <tbody>{rows}</tbody>

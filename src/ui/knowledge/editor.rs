@@ -7,6 +7,7 @@ use super::super::state::AppState;
 use crate::knowledge::person::MAX_NOTE_CHARS;
 use crate::knowledge::{Note, Source};
 use crate::tr;
+use crate::ui::language::tr_live;
 use leptos::ev::KeyboardEvent;
 use leptos::html::{Button, Textarea};
 use leptos::prelude::*;
@@ -216,7 +217,7 @@ fn editor(
                 aria-label=move || tr!("notes-editor-label", name = name.clone())
                 rows="3"
                 maxlength=MAX_NOTE_CHARS.to_string()
-                placeholder=move || tr!("notes-editor-placeholder")
+                placeholder=tr_live("notes-editor-placeholder")
                 prop:value=move || text.get()
                 on:input=move |event| text.set(event_target_value(&event))
                 on:keydown=on_key
@@ -225,13 +226,13 @@ fn editor(
                 <button
                     class="button small primary"
                     data-testid="note-save"
-                    title=move || tr!("notes-save-title")
+                    title=tr_live("notes-save-title")
                     on:click=move |_| save()
                 >
-                    {move || tr!("notes-save")}
+                    {tr_live("notes-save")}
                 </button>
                 <button class="button small" data-testid="note-cancel" on:click=move |_| close()>
-                    {move || tr!("notes-cancel")}
+                    {tr_live("notes-cancel")}
                 </button>
                 {delete_button(state, place, editing, opener)}
             </div>
@@ -274,10 +275,10 @@ fn delete_button(
                 <button
                     class="button small danger"
                     data-testid="note-delete"
-                    title=move || tr!("notes-delete-title")
+                    title=tr_live("notes-delete-title")
                     on:click=move |_| delete()
                 >
-                    {move || tr!("notes-delete")}
+                    {tr_live("notes-delete")}
                 </button>
             }
         })

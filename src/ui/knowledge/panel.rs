@@ -8,6 +8,7 @@ use super::super::state::AppState;
 use super::editor::source_label;
 use crate::knowledge::Problem;
 use crate::tr;
+use crate::ui::language::tr_live;
 use leptos::ev;
 use leptos::prelude::*;
 use web_sys::HtmlInputElement;
@@ -30,7 +31,7 @@ pub fn KnowledgeSection(read_only: bool) -> impl IntoView {
     };
     view! {
         <section class="knowledge" data-testid="knowledge" aria-labelledby="knowledge-heading">
-            <h3 id="knowledge-heading">{move || tr!("notes-heading")}</h3>
+            <h3 id="knowledge-heading">{tr_live("notes-heading")}</h3>
             <p class="knowledge-line" data-testid="knowledge-counts">{summary}</p>
             {stored_tables_line(state)}
             {sidecar_line(state)}
@@ -164,13 +165,13 @@ fn notes_file_actions(state: AppState, export_error: RwSignal<Option<String>>) -
             <button
                 class="button small"
                 data-testid="export-notes"
-                title=move || tr!("notes-export-title")
+                title=tr_live("notes-export-title")
                 on:click=move |_| export_error.set(super::export(state).err())
             >
-                {move || tr!("notes-export")}
+                {tr_live("notes-export")}
             </button>
             <label class="button small file-button">
-                {move || tr!("notes-open")}
+                {tr_live("notes-open")}
                 <input
                     type="file"
                     accept=".json,application/json"

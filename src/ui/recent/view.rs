@@ -7,6 +7,7 @@ use crate::present::kept::{entry_line_with, storage_line};
 use crate::present::marked::data as mark;
 use crate::tr;
 use crate::ui::app_state;
+use crate::ui::language::tr_live;
 use crate::ui::marked::marked;
 use leptos::prelude::*;
 
@@ -51,7 +52,7 @@ pub fn RecentDatabases() -> impl IntoView {
                                 aria-label=move || tr!("open-recent-forget-name", name = &name)
                                 on:click=move |_| forget(state, &forgotten)
                             >
-                                {move || tr!("open-recent-forget")}
+                                {tr_live("open-recent-forget")}
                             </button>
                         </li>
                     }
@@ -73,7 +74,7 @@ pub fn RecentDatabases() -> impl IntoView {
     view! {
         <Show when=any>
             <section class="recent" aria-labelledby="recent-heading" data-testid="recent">
-                <h3 id="recent-heading">{move || tr!("open-recent-heading")}</h3>
+                <h3 id="recent-heading">{tr_live("open-recent-heading")}</h3>
                 <ul class="recent-list">{entries}</ul>
                 <div class="recent-actions">
                     <button
@@ -81,7 +82,7 @@ pub fn RecentDatabases() -> impl IntoView {
                         data-testid="recent-forget-all"
                         on:click=move |_| forget_all(state)
                     >
-                        {move || tr!("open-recent-forget-all")}
+                        {tr_live("open-recent-forget-all")}
                     </button>
                 </div>
                 {storage}
@@ -109,7 +110,7 @@ pub fn KeepLine() -> impl IntoView {
         if state.recent.list.with(|list| list.find(&copy).is_some()) {
             return Some(
                 view! {
-                    <p class="hint" data-testid="kept">{move || tr!("open-recent-kept")}</p>
+                    <p class="hint" data-testid="kept">{tr_live("open-recent-kept")}</p>
                 }
                 .into_any(),
             );
@@ -126,7 +127,7 @@ pub fn KeepLine() -> impl IntoView {
                     >
                         {move || if keeping.get() { tr!("open-recent-keeping") } else { tr!("open-recent-keep") }}
                     </button>
-                    <p class="hint">{move || tr!("open-recent-keep-hint")}</p>
+                    <p class="hint">{tr_live("open-recent-keep-hint")}</p>
                 </div>
             }
             .into_any(),
