@@ -10,6 +10,11 @@
 //! then kept. The chunks share the main wasm's memory: Rust values cross as they are, nothing
 //! is copied or serialized.
 //!
+//! Views too: most of the page's code is its views, and a first visit draws few of them. The
+//! schema panel and a result's table (drawn only once something is open: the database chunk),
+//! the questions and answers (`answers`), Settings' fields (`settings`) and the golden run's
+//! panel are drawn by chunk functions through [`when_here`].
+//!
 //! What keeps code in the main wasm though only a chunk calls it: being reached from the main
 //! wasm too, through a call or through a pointer kept in data that the main wasm reads (a
 //! `static` table of functions, a trait object's vtable). So the providers' wire functions are
@@ -19,7 +24,12 @@
 //! the person where the action was asked for (what the page does on its own, the value index
 //! after an open, goes without); a later call tries the download again.
 
+use crate::ui::language::tr_live;
+use futures::FutureExt;
+use leptos::prelude::*;
+use send_wrapper::SendWrapper;
 use std::fmt;
+use std::future::Future;
 
 /// A part of the page could not be downloaded.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -81,3 +91,41 @@ macro_rules! on_first_use {
     };
 }
 pub(crate) use on_first_use;
+
+/// A view drawn by a function downloaded on first use (an [`on_first_use!`] function returning
+/// an `AnyView`): `{when_here(schema_in_chunk(state, open))}`. Drawn at once when its chunk is
+/// already here, as it is when something has been opened; else nothing until it arrives, or
+/// what went wrong if it cannot be downloaded.
+///
+/// Why views are downloaded this way: a view's code is most of the page's wasm, and a first
+/// visit draws only a few of them (issues 41 and 43: the first visit's size).
+pub fn when_here(view: impl Future<Output = Result<AnyView, NotLoaded>> + 'static) -> AnyView {
+    // "Try again" beside a failed download draws the view that called this one again, which
+    // calls it again: that view is reactive, and now depends on this trigger too.
+    let again = ArcTrigger::new();
+    again.track();
+    let mut view = Box::pin(view);
+    // Here already: drawn now, as any other view (a redraw replaces it at once; Leptos's
+    // `Suspend` would redraw a tick later, when what the old view read may be gone).
+    if let Some(drawn) = view.as_mut().now_or_never() {
+        return drawn.unwrap_or_else(|not_loaded| not_loaded_view(not_loaded, again));
+    }
+    // Leptos asks for a future that may cross threads; the page has one thread.
+    Suspend::new(SendWrapper::new(async move {
+        view.await
+            .unwrap_or_else(|not_loaded| not_loaded_view(not_loaded, again))
+    }))
+    .into_any()
+}
+
+fn not_loaded_view(not_loaded: NotLoaded, again: ArcTrigger) -> AnyView {
+    view! {
+        <p class="error" role="alert" data-testid="part-not-loaded">
+            {not_loaded.to_string()}" "
+            <button type="button" class="link-button" on:click=move |_| again.notify()>
+                {tr_live("part-try-again")}
+            </button>
+        </p>
+    }
+    .into_any()
+}

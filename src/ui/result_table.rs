@@ -6,6 +6,7 @@
 //! a button that shows it whole.
 
 use super::chart_view::TableOrChart;
+use super::lazy::{on_first_use, when_here};
 use super::marked::marked;
 use crate::browser::save_file;
 use crate::count::rows_caption_for_person;
@@ -44,7 +45,7 @@ pub fn ResultView(
                 <p class="sql-error" data-testid=ids.id("sql-error") role="alert">{marked(&message)}</p>
             }
             .into_any(),
-            Ok(result) => view! { <ResultTable result=result ids=ids/> }.into_any(),
+            Ok(result) => when_here(table_in_chunk(result, ids)),
         };
         Some(view! {
             <section
@@ -56,6 +57,15 @@ pub fn ResultView(
                 {body}
             </section>
         })
+    }
+}
+
+on_first_use! {
+    database =>
+    /// A result's rows (and its chart): drawn by the chunk that opened the database they come
+    /// from, so a first visit does not download them.
+    fn table_in_chunk(result: Arc<QueryResult>, ids: TestIds) -> AnyView {
+        view! { <ResultTable result=result ids=ids/> }.into_any()
     }
 }
 

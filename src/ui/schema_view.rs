@@ -7,7 +7,8 @@
 use super::app_state;
 use super::follow;
 use super::knowledge::{KnowledgeSection, NoteView};
-use super::state::AppState;
+use super::lazy::{on_first_use, when_here};
+use super::state::{AppState, OpenDatabase};
 use crate::count::rows_for_person;
 use crate::engine::schema::{self, Column, Table};
 use crate::engine::{RowCount, TableKind};
@@ -24,6 +25,21 @@ pub fn SchemaView(#[prop(optional)] read_only: bool) -> impl IntoView {
     let state = app_state();
     move || {
         let open = state.open.get()?;
+        Some(when_here(schema_in_chunk(open, read_only)))
+    }
+}
+
+on_first_use! {
+    database =>
+    /// The tables of `open`: drawn by the chunk that opened it, so a first visit does not
+    /// download the schema panel.
+    fn schema_in_chunk(open: OpenDatabase, read_only: bool) -> AnyView {
+        schema_panel(open, read_only)
+    }
+}
+
+fn schema_panel(open: OpenDatabase, read_only: bool) -> AnyView {
+    {
         let tables: Vec<Table> = open
             .schema
             .tables
@@ -45,13 +61,14 @@ pub fn SchemaView(#[prop(optional)] read_only: bool) -> impl IntoView {
             }
             .into_any()
         };
-        Some(view! {
+        view! {
             <section class="panel schema" aria-labelledby="schema-heading">
                 <h2 id="schema-heading">{tr_live("schema-heading")}</h2>
                 <KnowledgeSection read_only=read_only/>
                 {list}
             </section>
-        })
+        }
+        .into_any()
     }
 }
 

@@ -20,6 +20,7 @@ use crate::settings::{
 };
 use crate::tr;
 use crate::ui::language::tr_live;
+use crate::ui::lazy::{on_first_use, when_here};
 use leptos::ev;
 use leptos::prelude::*;
 
@@ -212,6 +213,8 @@ pub fn SettingsButton() -> impl IntoView {
             aria-controls=PANEL_ID
             aria-expanded=move || choice.panel_open.get().to_string()
             on:click=move |_| choice.panel_open.update(|open| *open = !*open)
+            on:pointerenter=move |_| leptos::task::spawn_local(async { let _ = preload_settings().await; })
+            on:focus=move |_| leptos::task::spawn_local(async { let _ = preload_settings().await; })
         >
             {tr_live("settings-button")}
         </button>
@@ -219,19 +222,21 @@ pub fn SettingsButton() -> impl IntoView {
 }
 
 /// The model settings: the provider and its address, the key, the limits of a question, safe
-/// mode; with what the address asked for and could not be used.
+/// mode; with what the address asked for and could not be used. Its contents are drawn when it
+/// is first opened, by code downloaded then (or when the pointer or the keyboard reaches the
+/// button), and kept afterwards.
 #[component]
 pub fn SettingsPanel() -> impl IntoView {
     let choice = expect_context::<ModelChoice>();
-    let state = app_state();
-
     let close_on_escape = move |event: ev::KeyboardEvent| {
         if event.key() == "Escape" {
             choice.panel_open.set(false);
             focus_element(BUTTON_ID);
         }
     };
-
+    let ever_open = Memo::new(move |was: Option<&bool>| {
+        was.copied().unwrap_or(false) || choice.panel_open.get()
+    });
     view! {
         <section
             id=PANEL_ID
@@ -240,6 +245,23 @@ pub fn SettingsPanel() -> impl IntoView {
             hidden=move || !choice.panel_open.get()
             on:keydown=close_on_escape
         >
+            {move || ever_open.get().then(|| when_here(fields_in_chunk()))}
+        </section>
+    }
+}
+
+on_first_use! {
+    settings, preload(preload_settings) =>
+    /// The panel's fields (see [`SettingsPanel`]).
+    fn fields_in_chunk() -> AnyView {
+        fields().into_any()
+    }
+}
+
+fn fields() -> impl IntoView {
+    let choice = expect_context::<ModelChoice>();
+    let state = app_state();
+    view! {
             <h3>{tr_live("settings-model")}</h3>
             {move || {
                 let ignored = choice.ignored.get();
@@ -269,7 +291,6 @@ pub fn SettingsPanel() -> impl IntoView {
                 <p class="field-error" role="alert">{tr_live("settings-storage-refused")}</p>
             })}
             <p class="hint">{tr_live("settings-saved-where")}</p>
-        </section>
     }
 }
 

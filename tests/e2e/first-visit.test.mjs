@@ -97,3 +97,31 @@ test('a question whose chunk cannot be downloaded is said so and not lost; asked
   assert.match(await waitForAnswer(page), /Alice and Evan/);
   assert.deepEqual(page.problems, []);
 });
+
+test("Settings' fields come with the panel's first opening; a refused download is said in the panel, and Try again draws them", async (t) => {
+  const page = await session.open({ beforeLoad: recordRequests, closeAfter: t });
+  await quiet(page);
+  assert.deepEqual(page.requestsSeen.filter(isChunk), [], 'no chunk before the panel opens');
+  assert.equal(await page.getByTestId('api-key').count(), 0, 'the fields are not drawn before the panel opens');
+
+  let refused = 0;
+  await page.route('**/split_settings.wasm', (route) => {
+    refused += 1;
+    return route.abort('internetdisconnected');
+  });
+  await page.getByTestId('settings').click();
+  const panel = page.locator('#model-settings');
+  const said = panel.getByTestId('part-not-loaded');
+  await said.waitFor({ timeout: STEP_TIMEOUT_MS });
+  assert.match(await said.innerText(), /A part of askdb could not be downloaded/);
+  assert.ok(refused >= 1, 'the chunk was asked for and refused');
+  assert.equal(await panel.getByTestId('api-key').count(), 0);
+
+  // The control: the same panel draws its fields once the chunk can be had.
+  await page.unroute('**/split_settings.wasm');
+  await said.getByRole('button', { name: 'Try again' }).click();
+  await panel.getByTestId('api-key').waitFor({ timeout: STEP_TIMEOUT_MS });
+  assert.ok(page.requestsSeen.includes('split_settings.wasm'));
+  assert.equal(await said.count(), 0, 'the message is gone');
+  assert.deepEqual(page.problems, [], 'no page error: the failed download is not a crash');
+});

@@ -249,6 +249,7 @@ open-datasette-host-space = the host has a space or a backslash
 open-datasette-server-page = it is one of the server's own pages, not a database
 open-datasette-no-database = no database named after the host
 open-part-not-loaded = A part of askdb could not be downloaded (is the connection down, or was the page updated since it was loaded?). Try again, or reload the page.
+part-try-again = Try again
 open-opening = Opening { $name }
 open-opening-on-demand = Opening { $name } (read on demand: only the pages a query needs)
 open-asking-host = Asking { $host } for { $name }

@@ -179,6 +179,7 @@ open-datasette-host-space = ホストに空白かバックスラッシュが含�
 open-datasette-server-page = サーバー自身のページで、データベースではありません
 open-datasette-no-database = ホストの後にデータベース名がありません
 open-part-not-loaded = askdb の一部をダウンロードできませんでした（接続が切れているか、読み込んだ後にページが更新された可能性があります）。もう一度試すか、ページを再読み込みしてください。
+part-try-again = もう一度試す
 open-opening = { $name } を開いています
 open-opening-on-demand = { $name } を開いています（オンデマンド読み込み: クエリに必要なページだけを読みます）
 open-asking-host = { $host } に { $name } を問い合わせています

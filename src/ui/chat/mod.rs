@@ -24,7 +24,7 @@ mod transcript;
 
 use super::connection::{connect, Connection};
 use super::follow::follower::Follower;
-use super::lazy::{on_first_use, NotLoaded};
+use super::lazy::{on_first_use, when_here, NotLoaded};
 use super::result_table::QueryOutcome;
 use super::settings::{ModelChoice, SettingsButton, SettingsPanel};
 use super::state::AppState;
@@ -482,13 +482,34 @@ pub fn Chat() -> impl IntoView {
             {move || {
                 let list = chat.exchanges.get();
                 let (current, earlier) = list.split_last()?;
-                let earlier = earlier.iter().rev().map(|e| earlier_view(*e)).collect_view();
+                let earlier = earlier
+                    .iter()
+                    .rev()
+                    .map(|e| when_here(earlier_in_chunk(*e)))
+                    .collect_view();
                 Some(view! {
-                    {current_view(*current)}
+                    {when_here(current_in_chunk(*current))}
                     <section class="earlier" aria-label=tr_live("chat-earlier")>{earlier}</section>
                 })
             }}
         </section>
+    }
+}
+
+on_first_use! {
+    answers =>
+    /// The question being asked (see [`current_view`]): the views of questions and answers are
+    /// downloaded with the first question (asked or replayed), not with the first visit.
+    fn current_in_chunk(exchange: Exchange) -> AnyView {
+        current_view(exchange).into_any()
+    }
+}
+
+on_first_use! {
+    answers =>
+    /// An earlier question (see [`earlier_view`]).
+    fn earlier_in_chunk(exchange: Exchange) -> AnyView {
+        earlier_view(exchange).into_any()
     }
 }
 

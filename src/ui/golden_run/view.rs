@@ -10,6 +10,7 @@ use crate::eval::said;
 use crate::present::time::elapsed;
 use crate::tr;
 use crate::ui::language::tr_live;
+use crate::ui::lazy::{on_first_use, when_here};
 use crate::ui::table_scroll::TableScroll;
 use leptos::prelude::*;
 
@@ -43,11 +44,23 @@ pub fn GoldenRunButton() -> impl IntoView {
 #[component]
 pub fn GoldenRunPanel() -> impl IntoView {
     let golden_run = golden_run_state();
+    let visible = move || golden_run.open.get() && !golden_run.golden.with(Vec::is_empty);
+    view! { <Show when=visible>{when_here(panel_in_chunk())}</Show> }
+}
+
+on_first_use! {
+    golden_run =>
+    /// The panel's contents: downloaded with the golden run, when the panel is first opened.
+    fn panel_in_chunk() -> AnyView {
+        panel().into_any()
+    }
+}
+
+fn panel() -> impl IntoView {
+    let golden_run = golden_run_state();
     let running = move || golden_run.task.running();
     let count = move || golden_run.golden.with(Vec::len) as u64;
-    let visible = move || golden_run.open.get() && count() > 0;
     view! {
-        <Show when=visible>
             <section id=PANEL_ID class="checks-panel" aria-labelledby="checks-heading" data-testid="checks-panel">
                 <h3 id="checks-heading">{tr_live("golden-check-the-model")}</h3>
                 <p class="muted">{move || tr!("golden-intro", count = count())}</p>
@@ -77,7 +90,6 @@ pub fn GoldenRunPanel() -> impl IntoView {
                 <Calibration/>
                 <Results/>
             </section>
-        </Show>
     }
 }
 
