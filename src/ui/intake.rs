@@ -16,6 +16,7 @@ use crate::browser::{last_path_segment, page_origin, read_start, resolve_against
 use crate::conversation::{self, ReadError};
 use crate::engine::file_check::header_problem;
 use crate::engine::on_demand::remote::{DbAddress, WholeReason, WHOLE_DOWNLOAD_LIMIT_BYTES};
+use crate::i18n::{self, Arg};
 use crate::identify::{identify, DataKind, FileIs, Role, FIRST_BYTES};
 use crate::kept::Reopen;
 use crate::knowledge::LIMITS;
@@ -340,46 +341,28 @@ fn finish(state: AppState, name: &str, outcome: Result<(), OpenError>) {
 
 /// Why opening `name` failed, and the database still open (`open`), if one is.
 fn failed(name: &str, error: OpenError, open: Option<String>) -> String {
-    match (error, open) {
-        (OpenError::Database(why), None) => tr!("open-failed", name = name, why = why),
-        (OpenError::Database(why), Some(open)) => {
-            tr!(
-                "open-failed-still-open",
-                name = name,
-                why = why,
-                open = open
-            )
+    // Each kind of file has its sentence, and another that also names what is still open.
+    let (alone, still_open, why) = match error {
+        OpenError::Database(why) => ("open-failed", "open-failed-still-open", why),
+        OpenError::Conversation(why) => {
+            ("open-replay-failed", "open-replay-failed-still-open", why)
         }
-        (OpenError::Conversation(why), None) => {
-            tr!("open-replay-failed", name = name, why = why)
-        }
-        (OpenError::Conversation(why), Some(open)) => {
-            tr!(
-                "open-replay-failed-still-open",
-                name = name,
-                why = why,
-                open = open
-            )
-        }
-        (OpenError::Notes(why), None) => tr!("open-notes-failed", name = name, why = why),
-        (OpenError::Notes(why), Some(open)) => {
-            tr!(
-                "open-notes-failed-still-open",
-                name = name,
-                why = why,
-                open = open
-            )
-        }
-        (OpenError::NotLoaded(why), None) => {
-            tr!("open-not-loaded", name = name, why = why.to_string())
-        }
-        (OpenError::NotLoaded(why), Some(open)) => tr!(
+        OpenError::Notes(why) => ("open-notes-failed", "open-notes-failed-still-open", why),
+        OpenError::NotLoaded(why) => (
+            "open-not-loaded",
             "open-not-loaded-still-open",
-            name = name,
-            why = why.to_string(),
-            open = open
+            why.to_string(),
         ),
-    }
+    };
+    let mut values = vec![("name", Arg::from(name)), ("why", Arg::from(why))];
+    let id = match open {
+        None => alone,
+        Some(open) => {
+            values.push(("open", Arg::from(open)));
+            still_open
+        }
+    };
+    i18n::text(id, &values)
 }
 
 /// Takes `blob` by what it is: what [`identify`] says, or the `role` the person gave it.

@@ -39,37 +39,35 @@ on_first_use! {
 }
 
 fn schema_panel(open: OpenDatabase, read_only: bool) -> AnyView {
-    {
-        let tables: Vec<Table> = open
-            .schema
-            .tables
-            .into_iter()
-            .filter(|table| !is_knowledge_table(&table.name))
-            .collect();
-        let unfold = tables.len() <= UNFOLD_UP_TO;
-        let counting = open.counting;
-        let list = if tables.is_empty() {
-            view! { <p class="muted">{tr_live("schema-no-tables")}</p> }.into_any()
-        } else {
-            view! {
-                <ul class="schema-tables">
-                    {tables
-                        .into_iter()
-                        .map(|table| view! { <TableEntry table=table unfold=unfold read_only=read_only counting=counting/> })
-                        .collect_view()}
-                </ul>
-            }
-            .into_any()
-        };
+    let tables: Vec<Table> = open
+        .schema
+        .tables
+        .into_iter()
+        .filter(|table| !is_knowledge_table(&table.name))
+        .collect();
+    let unfold = tables.len() <= UNFOLD_UP_TO;
+    let counting = open.counting;
+    let list = if tables.is_empty() {
+        view! { <p class="muted">{tr_live("schema-no-tables")}</p> }.into_any()
+    } else {
         view! {
-            <section class="panel schema" aria-labelledby="schema-heading">
-                <h2 id="schema-heading">{tr_live("schema-heading")}</h2>
-                <KnowledgeSection read_only=read_only/>
-                {list}
-            </section>
+            <ul class="schema-tables">
+                {tables
+                    .into_iter()
+                    .map(|table| view! { <TableEntry table=table unfold=unfold read_only=read_only counting=counting/> })
+                    .collect_view()}
+            </ul>
         }
         .into_any()
+    };
+    view! {
+        <section class="panel schema" aria-labelledby="schema-heading">
+            <h2 id="schema-heading">{tr_live("schema-heading")}</h2>
+            <KnowledgeSection read_only=read_only/>
+            {list}
+        </section>
     }
+    .into_any()
 }
 
 #[component]

@@ -213,8 +213,8 @@ pub fn SettingsButton() -> impl IntoView {
             aria-controls=PANEL_ID
             aria-expanded=move || choice.panel_open.get().to_string()
             on:click=move |_| choice.panel_open.update(|open| *open = !*open)
-            on:pointerenter=move |_| leptos::task::spawn_local(async { let _ = preload_settings().await; })
-            on:focus=move |_| leptos::task::spawn_local(async { let _ = preload_settings().await; })
+            on:pointerenter=move |_| fetch_fields_ahead()
+            on:focus=move |_| fetch_fields_ahead()
         >
             {tr_live("settings-button")}
         </button>
@@ -256,6 +256,14 @@ on_first_use! {
     fn fields_in_chunk() -> AnyView {
         fields().into_any()
     }
+}
+
+/// The pointer or the keyboard reached the button: its panel's fields are downloaded now, so
+/// that the click draws them at once.
+fn fetch_fields_ahead() {
+    leptos::task::spawn_local(async {
+        let _ = preload_settings().await;
+    });
 }
 
 fn fields() -> impl IntoView {
