@@ -104,9 +104,15 @@ export function chatAddress(llm, provider, question) {
   return `?${params}`;
 }
 
-/** Opens the settings panel unless its fields already show. */
+/**
+ * Opens the settings panel unless it is open (the page opens it itself when the address asked
+ * for something it could not use). Asked of the button, not of the fields: those are drawn a
+ * moment after the panel opens, once their code is here (`ui::lazy::when_here`), and a click
+ * in that moment would close it.
+ */
 export async function openSettings(page) {
-  if (!(await page.getByTestId('api-key').isVisible())) await page.getByTestId('settings').click();
+  const button = page.getByTestId('settings');
+  if ((await button.getAttribute('aria-expanded')) !== 'true') await button.click();
   await page.getByTestId('api-key').waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS });
 }
 
