@@ -7,10 +7,15 @@
 // Messages in:  {id, type: "init", base}    always first; base: absolute URL of worker.js, with
 //                                           rows.js, sql-wasm.js and sql-wasm.wasm beside it (loaded at
 //                                           the first request that needs SQLite)
-//               {id, type: "open", source, oneReadBytes}
+//               {id, type: "open", source, oneReadBytes, previewSql}
 //                                           source: a Blob (a File) of a whole database file,
 //                                           read here (into this worker's memory only): in one
-//                                           call up to oneReadBytes, else in parts, with progress
+//                                           call up to oneReadBytes, else in parts, with progress.
+//                                           previewSql (optional): statements that read the
+//                                           schema only; with them the open may answer
+//                                           {preview: true} once the schema is read, before the
+//                                           whole file (see "The schema first" below); the
+//                                           answer's sqliteMs: how long it waited for sql.js
 //               {id, type: "run", sql, params, maxRows, countBudgetMs}
 //                                           params: the values of ?1 ?2 … (the guard checked
 //                                           that the statement takes exactly these)
@@ -36,6 +41,10 @@
 let base = null; // where sql.js is, from "init"
 let sqlReady = null; // Promise of the sql.js module, started by the first request that needs it
 let db = null; // the open SQL.Database
+// While a file opened schema first is read whole: {db, sql} (the schema's own database, and the
+// statements that may run there), and the promise of the whole open.
+let preview = null;
+let whole = null; // () => the promise of the whole open (started by the first call)
 
 // A failure (sql-wasm.js or sql-wasm.wasm missing) is kept in the promise, so every later
 // request reports it instead of retrying from a wrong place. `base` comes from the page because
@@ -142,11 +151,11 @@ class Owned extends Uint8Array {
 }
 
 // Integers come back as BigInt (exact, and told apart from reals); the page turns them into i64.
-function run(sql, params, maxRows, countBudgetMs) {
-  if (!db) throw new Error("no database is open");
+function run(sql, params, maxRows, countBudgetMs, on = db) {
+  if (!on) throw new Error("no database is open");
   const started = Date.now();
   const startedPrecise = performance.now();
-  const statement = db.prepare(sql);
+  const statement = on.prepare(sql);
   try {
     // Bound by SQLite: a value is never part of the statement's text.
     if (params && params.length > 0) statement.bind(params);
@@ -186,6 +195,177 @@ async function derive(SQL, source, script) {
   } finally {
     copy.close();
   }
+}
+
+// The schema first. A large file takes a while to read whole (305 MB: about 0.4 s), but its
+// tables are known from a few of its pages: page 1 and the pages of the schema's b-tree
+// (sqlite_schema) with their overflow pages. Those alone are read (the first MiB, which holds
+// them in most files, and any other one by itself), put at their places in a buffer as long as
+// the file (the rest zeros, which the browser does not back with memory until they are written)
+// and opened as a database of their own. The page's statements that read the schema only (named
+// in "open": sqlite_schema and the pragmas of its tables) run there while the whole file is
+// read; every other request waits for the whole file. The walk follows SQLite's file format
+// (https://www.sqlite.org/fileformat2.html, "B-tree Pages"); a page it cannot place or a layout
+// it does not expect gives up, and the open reads the file whole first, as without a preview.
+// A zero page SQLite did read after all would be an error (no b-tree page is all zeros), and a
+// preview statement that fails runs again on the whole file.
+const PREVIEW_HEAD_BYTES = 1024 * 1024;
+// A schema on more pages than this is read with the whole file.
+const PREVIEW_MOST_PAGES = 4096;
+
+class NoPreview extends Error {}
+
+// SQLite's variable-length integer at `at` in `bytes`: [value, its length].
+function varint(bytes, at) {
+  let value = 0;
+  for (let i = 0; i < 8; i++) {
+    const byte = bytes[at + i];
+    if (byte === undefined) throw new NoPreview("a varint runs past its page");
+    value = value * 128 + (byte & 0x7f);
+    if (byte < 0x80) return [value, i + 1];
+  }
+  const last = bytes[at + 8];
+  if (last === undefined) throw new NoPreview("a varint runs past its page");
+  return [value * 256 + last, 9];
+}
+
+function u16(bytes, at) {
+  if (at + 2 > bytes.length) throw new NoPreview("past the end of a page");
+  return (bytes[at] << 8) | bytes[at + 1];
+}
+
+function u32(bytes, at) {
+  if (at + 4 > bytes.length) throw new NoPreview("past the end of a page");
+  return bytes[at] * 0x1000000 + ((bytes[at + 1] << 16) | (bytes[at + 2] << 8) | bytes[at + 3]);
+}
+
+// A buffer as long as `source` holding its schema's pages (and its first MiB), or null when
+// they cannot be told.
+async function schemaPages(source) {
+  try {
+    return await readSchemaPages(source);
+  } catch (e) {
+    if (e instanceof NoPreview) return null;
+    throw changedOrUnreadable(e);
+  }
+}
+
+async function readSchemaPages(source) {
+  const size = source.size;
+  const head = new Uint8Array(await source.slice(0, Math.min(size, PREVIEW_HEAD_BYTES)).arrayBuffer());
+  if (head.length < 100) throw new NoPreview("shorter than a header");
+  const sizeField = u16(head, 16);
+  const pageSize = sizeField === 1 ? 65536 : sizeField;
+  if (pageSize < 512 || pageSize > 65536 || (pageSize & (pageSize - 1)) !== 0) throw new NoPreview("page size");
+  const usable = pageSize - head[20];
+  if (usable < 480) throw new NoPreview("usable size");
+  const pageCount = Math.floor(size / pageSize);
+  const buffer = new Uint8Array(size);
+  buffer.set(head);
+  const headPages = Math.floor(head.length / pageSize);
+  const fetched = new Set();
+  const page = async (number) => {
+    if (!Number.isInteger(number) || number < 1 || number > pageCount) throw new NoPreview("a page outside the file");
+    const offset = (number - 1) * pageSize;
+    if (number > headPages && !fetched.has(number)) {
+      const bytes = new Uint8Array(await source.slice(offset, offset + pageSize).arrayBuffer());
+      if (bytes.length !== pageSize) throw new NoPreview("a short page");
+      buffer.set(bytes, offset);
+      fetched.add(number);
+    }
+    return buffer.subarray(offset, offset + pageSize);
+  };
+  const seen = new Set();
+  const visit = (number) => {
+    if (seen.has(number)) throw new NoPreview("a page seen twice");
+    seen.add(number);
+    if (seen.size > PREVIEW_MOST_PAGES) throw new NoPreview("too many pages");
+  };
+  // A leaf cell's payload beyond its page: its overflow pages, followed one after the other.
+  const overflow = async (bytes, cell) => {
+    const [payload, sizeLength] = varint(bytes, cell);
+    const [, rowidLength] = varint(bytes, cell + sizeLength);
+    const most = usable - 35;
+    if (payload <= most) return;
+    const least = Math.floor(((usable - 12) * 32) / 255) - 23;
+    const spill = least + ((payload - least) % (usable - 4));
+    const local = spill <= most ? spill : least;
+    let next = u32(bytes, cell + sizeLength + rowidLength + local);
+    for (let left = payload - local; left > 0; left -= usable - 4) {
+      visit(next);
+      next = u32(await page(next), 0);
+    }
+  };
+  visit(1);
+  let level = [1];
+  while (level.length > 0) {
+    const pages = await Promise.all(level.map(page));
+    const below = [];
+    for (let i = 0; i < level.length; i++) {
+      const bytes = pages[i];
+      const start = level[i] === 1 ? 100 : 0;
+      const type = bytes[start];
+      const cells = u16(bytes, start + 3);
+      if (type === 0x05) {
+        for (let c = 0; c < cells; c++) below.push(u32(bytes, u16(bytes, start + 12 + 2 * c)));
+        below.push(u32(bytes, start + 8));
+      } else if (type === 0x0d) {
+        for (let c = 0; c < cells; c++) await overflow(bytes, u16(bytes, start + 8 + 2 * c));
+      } else {
+        throw new NoPreview("not a table b-tree page");
+      }
+    }
+    below.forEach(visit);
+    level = below;
+  }
+  return buffer;
+}
+
+// Opens the file of an "open" message schema first when it can (answering {preview: true} once
+// its schema's pages, read meanwhile as `pages`, are open; the whole file opens after that), else
+// whole. The whole read starts once the schema is open: before, it would share the cores with
+// what the tables wait for (loading sql.js here, the page's own code).
+async function openSchemaFirst(SQL, message, pages, progress) {
+  const readAll = () => readWhole(message.source, progress, message.oneReadBytes);
+  const buffer = await pages;
+  if (!buffer) return openDatabase(SQL, readAll());
+  let schema;
+  try {
+    schema = new SQL.Database(new Owned(buffer.buffer));
+    schema.exec("PRAGMA query_only=1");
+    schema.exec("SELECT count(*) FROM sqlite_schema");
+  } catch (e) {
+    schema?.close();
+    return openDatabase(SQL, readAll());
+  }
+  // The whole read starts when a request needs it: the page's first after its schema
+  // statements (its row counts, once the tables are drawn).
+  let started = null;
+  const startWhole = () => {
+    started ??= openDatabase(SQL, readAll()).finally(() => {
+      preview.db.close();
+      preview = null;
+    });
+    // Its failure is said to the requests that wait for it.
+    started.catch(() => {});
+    return started;
+  };
+  preview = { db: schema, sql: new Set(message.previewSql) };
+  whole = startWhole;
+  return { preview: true };
+}
+
+// A schema statement on the schema's database, while the whole file is not open; null when it
+// must wait for the whole file (another statement, or one that failed there).
+function runOnPreview(message) {
+  if (!preview || !preview.sql.has(message.sql)) return null;
+  let rows = null;
+  try {
+    rows = run(message.sql, message.params, message.maxRows, message.countBudgetMs, preview.db);
+  } catch (e) {
+    return null;
+  }
+  return rows;
 }
 
 // Works SQLite's own code a little on a scratch database, in steps that let other messages in
@@ -242,11 +422,15 @@ async function handle(message, progress) {
     return null;
   }
   if (message.type === "digest") return sha256Hex(message.source);
-  // The file is read while sql.js loads.
-  const read = message.type === "open" ? readWhole(message.source, progress, message.oneReadBytes) : null;
+  // The file is read while sql.js loads: whole, or its schema's pages first.
+  const schemaFirst = message.type === "open" && message.previewSql && !db && !whole;
+  const pages = schemaFirst ? schemaPages(message.source) : null;
+  pages?.catch(() => {});
+  const read = message.type === "open" && !schemaFirst ? readWhole(message.source, progress, message.oneReadBytes) : null;
   // Seen as soon as it fails, even while sql.js loads (the failure is kept in `read`).
   read?.catch(() => {});
   let SQL;
+  const waited = performance.now();
   try {
     sqlReady ??= loadSqlJs(base);
     SQL = await sqlReady;
@@ -260,11 +444,20 @@ async function handle(message, progress) {
       // Answered at once: the work goes on between the next requests (it yields to them).
       warmUp(SQL).catch(() => {});
       return null;
-    case "open":
-      return openDatabase(SQL, read);
-    case "run":
+    case "open": {
+      // How long this open waited for sql.js to load (for the page's account of an open).
+      const sqliteMs = performance.now() - waited;
+      const opened = schemaFirst ? await openSchemaFirst(SQL, message, pages, progress) : await openDatabase(SQL, read);
+      return { ...opened, sqliteMs };
+    }
+    case "run": {
+      const early = runOnPreview(message);
+      if (early) return early;
+      await whole?.();
       return run(message.sql, message.params, message.maxRows, message.countBudgetMs);
+    }
     case "export":
+      await whole?.();
       return exportDatabase();
     case "derive":
       return derive(SQL, message.source, message.script);

@@ -49,12 +49,30 @@ pub fn plural_category(tag: &str, n: f64) -> String {
     })
 }
 
+thread_local! {
+    /// `Intl.NumberFormat`'s format function for the last language asked about: made once.
+    /// `Number.toLocaleString` makes a formatter on every call, 35 ms of the first open's
+    /// drawing of its tables on a cold page (issue 43).
+    static NUMBER_FORMAT: RefCell<Option<(String, js_sys::Function)>> =
+        const { RefCell::new(None) };
+}
+
 /// `n` as language `tag` writes it ("1,234"; "1.234" in German).
 pub fn format_number(tag: &str, n: f64) -> String {
-    js_sys::Number::from(n)
-        .to_locale_string(tag)
-        .as_string()
-        .unwrap_or_else(|| n.to_string())
+    NUMBER_FORMAT.with(|cached| {
+        let mut cached = cached.borrow_mut();
+        if cached.as_ref().is_none_or(|(for_tag, _)| for_tag != tag) {
+            let locales = js_sys::Array::of1(&JsValue::from_str(tag));
+            let format = js_sys::Intl::NumberFormat::new(&locales, &js_sys::Object::new());
+            *cached = Some((tag.to_string(), format.format()));
+        }
+        let (_, format) = cached.as_ref().expect("made above");
+        format
+            .call1(&JsValue::NULL, &JsValue::from_f64(n))
+            .ok()
+            .and_then(|text| text.as_string())
+            .unwrap_or_else(|| n.to_string())
+    })
 }
 
 /// The text of the catalogue file at `url` (cached by the browser and the offline copy like

@@ -137,10 +137,10 @@ pub struct InMemory {
 /// A digest that runs by itself once started, and that several may wait for.
 type Digest = Shared<LocalBoxFuture<'static, Result<String, String>>>;
 
-/// Starts reading and hashing `source` in a worker of its own (started from `engine`'s script),
-/// at once: it runs beside what follows, on another core when there is one. The handle stops
-/// it (its worker is terminated).
-fn start_digest(engine: &WorkerDatabase, source: &Blob) -> (Digest, AbortHandle) {
+/// Reads and hashes `source` in a worker of its own (started from `engine`'s script): at once
+/// when `at_once` (it runs beside what follows, on another core when there is one), else when
+/// first awaited. The handle stops it (its worker is terminated).
+fn start_digest(engine: &WorkerDatabase, source: &Blob, at_once: bool) -> (Digest, AbortHandle) {
     let hasher = engine.sibling();
     let source = source.clone();
     let (stop, stopped) = AbortHandle::new_pair();
@@ -156,7 +156,9 @@ fn start_digest(engine: &WorkerDatabase, source: &Blob) -> (Digest, AbortHandle)
     .map(|outcome| outcome.unwrap_or_else(|_| Err("the database was closed".into())))
     .boxed_local()
     .shared();
-    wasm_bindgen_futures::spawn_local(digest.clone().map(|_| ()));
+    if at_once {
+        wasm_bindgen_futures::spawn_local(digest.clone().map(|_| ()));
+    }
     (digest, stop)
 }
 
@@ -170,15 +172,23 @@ impl PageDatabase {
         progress: impl Fn(f64) + 'static,
     ) -> Result<PageDatabase, DbError> {
         engine.open_with_progress(source, progress).await?;
+        Ok(PageDatabase::opened_in_memory(engine, source))
+    }
+
+    /// The database `engine` has opened from `source` (`WorkerDatabase::open_with_progress`).
+    pub fn opened_in_memory(engine: WorkerDatabase, source: &Blob) -> PageDatabase {
         // Read and hashed while the schema is read: the identity is ready soon after the
-        // tables are shown. Not during the open, whose reading it would slow down.
-        let (digest, stop_digest) = start_digest(&engine, source);
-        Ok(PageDatabase(Box::new(InMemory {
+        // tables are shown. Not during the open, whose reading it would slow down: after an
+        // open that answered schema first, not before it is asked for (after the row counts,
+        // which wait for the whole file).
+        let at_once = !engine.opened_schema_first();
+        let (digest, stop_digest) = start_digest(&engine, source, at_once);
+        PageDatabase(Box::new(InMemory {
             engine,
             size: source.size() as u64,
             digest,
             stop_digest,
-        })))
+        }))
     }
 
     /// Opens the local `file` on demand in `engine` (a `LazyDatabase` with nothing open): no

@@ -150,6 +150,22 @@ async fn catalogue<D: Database + ?Sized>(db: &D, sql: &str) -> Result<QueryResul
 /// cap).
 const MAX_CATALOGUE_PAGES: usize = 200;
 
+/// What [`load_tables`] asks: the tables and views, their columns, their foreign keys. They
+/// read `sqlite_schema` and the pragmas of its tables, nothing else: an engine may answer them
+/// from the schema's pages before the rest of the file is read (`www/worker.js`, "The schema
+/// first").
+pub const SCHEMA_ONLY_QUERIES: [&str; 3] = [
+    "SELECT name, type FROM sqlite_schema \
+     WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' \
+     ORDER BY name",
+    "SELECT m.name, p.name, p.type, p.\"notnull\", p.dflt_value, p.pk \
+     FROM sqlite_schema AS m JOIN pragma_table_info(m.name) AS p \
+     WHERE m.type IN ('table', 'view') ORDER BY m.name, p.cid",
+    "SELECT m.name, f.id, f.\"table\", f.\"from\", f.\"to\" \
+     FROM sqlite_schema AS m JOIN pragma_foreign_key_list(m.name) AS f \
+     WHERE m.type = 'table' ORDER BY m.name, f.id, f.seq",
+];
+
 /// Reads the whole schema, every table counted exactly. Row counts use `count_limits` (their
 /// deadline bounds each count).
 pub async fn load<D: Database + ?Sized>(
@@ -172,27 +188,10 @@ pub async fn load_counting<D: Database + ?Sized>(
 
 /// Reads the tables, views, columns and keys, without row counts.
 pub async fn load_tables<D: Database + ?Sized>(db: &D) -> Result<Schema, DbError> {
-    let objects = catalogue(
-        db,
-        "SELECT name, type FROM sqlite_schema \
-         WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' \
-         ORDER BY name",
-    )
-    .await?;
-    let columns = catalogue(
-        db,
-        "SELECT m.name, p.name, p.type, p.\"notnull\", p.dflt_value, p.pk \
-         FROM sqlite_schema AS m JOIN pragma_table_info(m.name) AS p \
-         WHERE m.type IN ('table', 'view') ORDER BY m.name, p.cid",
-    )
-    .await?;
-    let keys = catalogue(
-        db,
-        "SELECT m.name, f.id, f.\"table\", f.\"from\", f.\"to\" \
-         FROM sqlite_schema AS m JOIN pragma_foreign_key_list(m.name) AS f \
-         WHERE m.type = 'table' ORDER BY m.name, f.id, f.seq",
-    )
-    .await?;
+    let [objects, columns, keys] = SCHEMA_ONLY_QUERIES;
+    let objects = catalogue(db, objects).await?;
+    let columns = catalogue(db, columns).await?;
+    let keys = catalogue(db, keys).await?;
 
     let mut tables = Vec::new();
     for row in &objects.rows {

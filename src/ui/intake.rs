@@ -9,7 +9,8 @@
 use super::importing;
 use super::knowledge;
 use super::lazy::{on_first_use, NotLoaded};
-use super::open_steps::OpenSteps;
+use super::open_ahead;
+use super::open_steps::{OpenSteps, Started};
 use super::opening::{self, fetch_whole, Came, RemoteOpen};
 use super::state::{AppState, Loading, Reopening};
 use crate::browser::{last_path_segment, page_origin, read_start, resolve_against_page};
@@ -162,6 +163,7 @@ pub fn expect_open(state: AppState) {
         return;
     }
     state.start_spare();
+    super::language::ready_numbers();
     // The chunk is downloaded once (a second call waits for the first, or returns at once);
     // a failed download is tried again, and said, by the open itself.
     leptos::task::spawn_local(async move {
@@ -189,10 +191,16 @@ pub fn start_opening(state: AppState, sources: Vec<Source>) {
         label: tr!("open-reading", name = first.name()),
         fraction: Some(0.0),
     }));
+    // A chosen file's worker starts reading it now, while the code below downloads.
+    if let Source::File(file) | Source::Picked { file, .. } = first {
+        open_ahead::start(state, file);
+    }
+    super::language::ready_numbers();
     leptos::task::spawn_local(async move {
         for source in sources {
             let name = source.name();
-            if let Err(not_loaded) = open_in_chunk(state, source, name.clone()).await {
+            let asked = OpenSteps::start();
+            if let Err(not_loaded) = open_in_chunk(state, source, name.clone(), asked).await {
                 finish(state, &name, Err(OpenError::NotLoaded(not_loaded)));
             }
         }
@@ -213,12 +221,13 @@ on_first_use! {
     database, preload(preload_database) =>
     /// Opens `source` (see [`open_source`]): reading files and addresses, opening a database
     /// and showing its tables are downloaded with the first open.
-    fn open_in_chunk(state: AppState, source: Source, name: String) -> () {
-        open_source(state, source, name).await
+    fn open_in_chunk(state: AppState, source: Source, name: String, asked: Started) -> () {
+        open_source(state, source, name, asked).await
     }
 }
 
-async fn open_source(state: AppState, source: Source, name: String) {
+/// Opens `source`, asked for at `asked`.
+async fn open_source(state: AppState, source: Source, name: String, asked: Started) {
     let show = move |label: String, fraction: Option<f64>| {
         state.loading.set(Some(Loading { label, fraction }));
     };
@@ -228,6 +237,9 @@ async fn open_source(state: AppState, source: Source, name: String) {
         move |fraction: Option<f64>| show(tr!("open-reading", name = &name), fraction)
     };
     state.open_steps.set_value(OpenSteps::default());
+    state
+        .open_steps
+        .update_value(|steps| steps.done("the opening code (download, compile)", asked));
     state.download_offer.set(None);
     state.server_help.set(None);
     let outcome = match source {
@@ -335,6 +347,7 @@ fn finish(state: AppState, name: &str, outcome: Result<(), OpenError>) {
         failed(&mark(name), error, still_open)
     });
     state.open_error.set(message);
+    open_ahead::forget(state);
     // Ready for the next open, now that this one no longer needs the cores.
     state.start_spare();
 }

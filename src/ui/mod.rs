@@ -27,6 +27,7 @@ mod ledger_view;
 mod markdown_view;
 mod marked;
 mod number_input;
+mod open_ahead;
 mod open_steps;
 mod opening;
 mod recent;

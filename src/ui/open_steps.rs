@@ -32,6 +32,14 @@ impl OpenSteps {
         });
     }
 
+    /// Records `step` as having taken `ms` (timed elsewhere).
+    pub fn took(&mut self, step: &str, ms: f64) {
+        self.steps.push(OpenStep {
+            step: step.to_string(),
+            ms,
+        });
+    }
+
     /// The steps so far (read by the test hook only: the test page's build).
     #[cfg(feature = "test-hooks")]
     pub fn steps(&self) -> &[OpenStep] {

@@ -12,9 +12,11 @@
 //! opens in the engine that reads the pages a query needs from the `File`.
 
 use super::follow::{Settled, FOLLOWERS};
+use super::open_ahead::{self, Opened};
 use super::open_steps::OpenSteps;
 use super::state::{AppState, DownloadOffer, Identification, Loading, OpenDatabase, Reopening};
 use crate::browser::{download, DownloadError};
+use crate::engine::in_memory::worker::WorkerDatabase;
 use crate::engine::kind::kind_for_local_file;
 use crate::engine::kind::DatabaseKind;
 use crate::engine::on_demand::remote::{
@@ -52,6 +54,12 @@ impl Came {
     }
 }
 
+/// Whether the local `file` opens in memory (else it is read on demand).
+pub fn opens_in_memory(state: AppState, file: &File) -> bool {
+    let size = file.size() as u64;
+    kind_for_local_file(size, state.on_demand_from.get_value()) == DatabaseKind::InMemory
+}
+
 /// Opens `blob` in a new engine and shows its tables; then identifies it, settles what the
 /// model sees and reads its notes (the status says so meanwhile). The database open before
 /// stays open until this one opened. `reopening`: how it could come back on a later visit (a
@@ -80,10 +88,7 @@ pub async fn open_database(
     };
     let on_demand = blob
         .dyn_ref::<File>()
-        .filter(|_| {
-            let size = blob.size() as u64;
-            kind_for_local_file(size, state.on_demand_from.get_value()) == DatabaseKind::LocalFile
-        })
+        .filter(|file| !opens_in_memory(state, file))
         .cloned();
     // What comes back of a file depends on how it is read: a copy of one in memory, the file
     // itself (through its handle, when there is one) of one read on demand.
@@ -109,14 +114,35 @@ pub async fn open_database(
             step("open on demand (header, schema, sampled pages)", started);
             db
         }
-        None => {
-            let engine = state.engine().map_err(|e| open_error(&e))?;
-            let db = PageDatabase::open_in_memory(engine, &blob, reading)
-                .await
-                .map_err(|e| open_error(&e))?;
-            step("read the file and open it (worker)", started);
-            db
-        }
+        None => match open_ahead::take(state, &blob) {
+            Some(ahead) => {
+                let Opened {
+                    engine,
+                    outcome,
+                    ms,
+                } = ahead.await;
+                outcome.map_err(|e| open_error(&e))?;
+                let opened = worker_opened(&engine, "from the choice");
+                state.open_steps.update_value(|steps| {
+                    steps.took(SQLITE_WAIT, engine.waited_for_sqlite_ms());
+                    steps.took(&opened, ms);
+                });
+                step("waited for that worker", started);
+                PageDatabase::opened_in_memory(engine, &blob)
+            }
+            None => {
+                let engine = state.engine().map_err(|e| open_error(&e))?;
+                engine
+                    .open_with_progress(&blob, reading)
+                    .await
+                    .map_err(|e| open_error(&e))?;
+                state
+                    .open_steps
+                    .update_value(|steps| steps.took(SQLITE_WAIT, engine.waited_for_sqlite_ms()));
+                step(&worker_opened(&engine, "from here"), started);
+                PageDatabase::opened_in_memory(engine, &blob)
+            }
+        },
     };
     let (host, downloaded) = came.map_or((None, None), |came| (came.host, Some(came.why)));
     let shown = Shown {
@@ -278,6 +304,19 @@ pub async fn open_datasette(
     show_database(state, name, db, shown).await
 }
 
+/// The part of the worker's open spent waiting for SQLite to load (its download and compile).
+const SQLITE_WAIT: &str = "of which: SQLite loading (worker)";
+
+/// The open step of `engine`, timed `from` somewhere: what its worker read before it answered
+/// (the schema's pages only, or the whole file).
+fn worker_opened(engine: &WorkerDatabase, from: &str) -> String {
+    if engine.opened_schema_first() {
+        format!("read the schema's pages and open them (worker, {from})")
+    } else {
+        format!("read the file and open it (worker, {from})")
+    }
+}
+
 /// What the page says of a database beside its tables.
 struct Shown {
     /// The server it is read from, when remote.
@@ -332,6 +371,8 @@ async fn show_database(
     if let Some(before) = before {
         leptos::task::spawn_local(async move { before.close().await });
     }
+    // Drawn before the counting asks for the whole file (read then, after a schema-first open).
+    gloo_timers::future::TimeoutFuture::new(0).await;
 
     // Tables shown; their rows are counted (as the kind allows) while the database is
     // identified in a worker of its own.

@@ -13,9 +13,10 @@ use crate::engine::channel::{
     decode_rows, get, run_message, set, simple_message, Reply, WorkerChannel,
 };
 use crate::engine::file_check::{check_header, HEADER_LEN};
+use crate::engine::schema::SCHEMA_ONLY_QUERIES;
 use crate::engine::{Database, DbError, QueryLimits, QueryResult, ReadOnlySql, Value};
 use futures::lock::Mutex;
-use js_sys::{Object, Uint8Array};
+use js_sys::{Array, Object, Uint8Array};
 use std::cell::{Cell, RefCell};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -25,6 +26,10 @@ use web_sys::Blob;
 /// Opening copies the whole file into the worker and reads its schema once; even a very large
 /// file takes seconds, not minutes.
 const OPEN_DEADLINE_MS: u32 = 120_000;
+/// From this size a file opens schema first: its tables are shown once the schema's pages are
+/// read, while the rest is (`www/worker.js`, "The schema first"). Below it the whole read is
+/// quick (16 MiB: about 20 ms) and one open is simpler to follow.
+pub const SCHEMA_FIRST_FROM_BYTES: u64 = 16 * 1024 * 1024;
 /// Starting sql.js (fetching and compiling its wasm) and exporting have no query deadline.
 const SERVICE_DEADLINE_MS: u32 = 120_000;
 
@@ -40,6 +45,11 @@ pub struct WorkerDatabase {
     /// Above what size a file is read in parts, when not the worker's own (see
     /// [`WorkerDatabase::read_in_parts_above`]).
     one_read_bytes: Cell<Option<u64>>,
+    /// Whether the last open answered once the schema was read, the whole file still being
+    /// read then (see [`SCHEMA_FIRST_FROM_BYTES`]).
+    schema_first: Cell<bool>,
+    /// How long the last open waited in the worker for sql.js to load, in ms.
+    sqlite_wait_ms: Cell<f64>,
 }
 
 impl WorkerDatabase {
@@ -51,6 +61,8 @@ impl WorkerDatabase {
             pristine: RefCell::new(None),
             turn: Mutex::new(()),
             one_read_bytes: Cell::new(None),
+            schema_first: Cell::new(false),
+            sqlite_wait_ms: Cell::new(0.0),
         })
     }
 
@@ -69,6 +81,8 @@ impl WorkerDatabase {
             pristine: RefCell::new(None),
             turn: Mutex::new(()),
             one_read_bytes: Cell::new(self.one_read_bytes.get()),
+            schema_first: Cell::new(false),
+            sqlite_wait_ms: Cell::new(0.0),
         }
     }
 
@@ -86,14 +100,34 @@ impl WorkerDatabase {
     }
 
     /// The source goes to the worker as a `Blob` (a handle: its bytes are not copied into the
-    /// message); the worker reads it, in one call or in parts.
-    fn open_message(&self, source: &Blob) -> Object {
+    /// message); the worker reads it, in one call or in parts. `schema_first`: a large file may
+    /// open once its schema is read (the statements that read only the schema run then).
+    fn open_message(&self, source: &Blob, schema_first: bool) -> Object {
         let message = simple_message("open");
         set(&message, "source", source);
         if let Some(bytes) = self.one_read_bytes.get() {
             set(&message, "oneReadBytes", &JsValue::from_f64(bytes as f64));
         }
+        if schema_first && source.size() as u64 >= SCHEMA_FIRST_FROM_BYTES {
+            let statements: Array = SCHEMA_ONLY_QUERIES
+                .iter()
+                .map(|sql| JsValue::from_str(sql))
+                .collect();
+            set(&message, "previewSql", &statements);
+        }
         message
+    }
+
+    /// Whether the last open answered once the schema was read, before the whole file was:
+    /// a request other than the schema's waits for the rest then.
+    pub fn opened_schema_first(&self) -> bool {
+        self.schema_first.get()
+    }
+
+    /// How long the last open waited in the worker for SQLite (sql.js) to load, in ms: 0 in a
+    /// worker started ahead.
+    pub fn waited_for_sqlite_ms(&self) -> f64 {
+        self.sqlite_wait_ms.get()
     }
 
     /// Closes the open database: its worker is stopped and its bytes let go.
@@ -125,7 +159,17 @@ impl WorkerDatabase {
         let size = source.size() as u64;
         let head = read_head(source).await.map_err(DbError::Unreadable)?;
         check_header(&head, size).map_err(DbError::NotADatabase)?;
+        self.open_unchecked(source, progress).await
+    }
 
+    /// [`WorkerDatabase::open_with_progress`] without checking the file's header first: for an
+    /// engine with nothing open, whose caller has checked the header (or checks it before
+    /// using the database), and cannot wait for that read before the worker starts reading.
+    pub async fn open_unchecked(
+        &self,
+        source: &Blob,
+        progress: impl Fn(f64) + 'static,
+    ) -> Result<(), DbError> {
         let _turn = self.turn.lock().await;
         // With no worker running, a fresh one opens the new bytes straight away: reopening the
         // kept ones first would be wasted work (they are replaced at once), and could fail.
@@ -136,7 +180,7 @@ impl WorkerDatabase {
         self.channel.set_progress(Some(Box::new(progress)));
         let reply = self
             .channel
-            .exchange(self.open_message(source), OPEN_DEADLINE_MS)
+            .exchange(self.open_message(source, true), OPEN_DEADLINE_MS)
             .await;
         self.channel.set_progress(None);
         if fresh && !matches!(reply, Reply::Ok { .. }) {
@@ -145,8 +189,13 @@ impl WorkerDatabase {
             self.channel.stop();
         }
         // SQLite's verdict on the bytes ("file is not a database") is about the file.
-        self.answer(reply, OPEN_DEADLINE_MS, DbError::NotADatabase)
+        let answer = self
+            .answer(reply, OPEN_DEADLINE_MS, DbError::NotADatabase)
             .await?;
+        self.schema_first
+            .set(get(&answer, "preview").as_bool() == Some(true));
+        self.sqlite_wait_ms
+            .set(get(&answer, "sqliteMs").as_f64().unwrap_or(0.0));
         *self.pristine.borrow_mut() = Some(source.clone());
         Ok(())
     }
@@ -293,7 +342,7 @@ impl WorkerDatabase {
         // kept, so the next request tries again.
         let reply = self
             .channel
-            .exchange(self.open_message(&source), OPEN_DEADLINE_MS)
+            .exchange(self.open_message(&source, false), OPEN_DEADLINE_MS)
             .await;
         let why = match reply {
             Reply::Ok { .. } => return Ok(()),
