@@ -284,7 +284,8 @@ fn what_a_kind_affords_is_read_from_its_descriptor_outside_the_engine() {
         .collect();
     assert_eq!(
         outside,
-        ["src/opened.rs", "src/ui/opening.rs"],
+        // The page asks `engine::kind::opens_in_memory` how a local file opens.
+        ["src/opened.rs"],
         "only these choose a kind; read the rest from DatabaseKind's descriptor"
     );
     // The positive control: the engine's own list is found.

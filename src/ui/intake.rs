@@ -347,7 +347,7 @@ fn finish(state: AppState, name: &str, outcome: Result<(), OpenError>) {
         failed(&mark(name), error, still_open)
     });
     state.open_error.set(message);
-    open_ahead::forget(state);
+    open_ahead::forget();
     // Ready for the next open, now that this one no longer needs the cores.
     state.start_spare();
 }

@@ -14,22 +14,28 @@
 //! does not wait for that check: `WorkerDatabase::open_unchecked`); one nobody takes (a data
 //! file, a conversation) is stopped, its worker with it, when the open that started it ends.
 
-use super::opening::opens_in_memory;
 use super::state::{AppState, Loading};
 use crate::browser::now_ms;
 use crate::engine::in_memory::worker::WorkerDatabase;
+use crate::engine::kind::opens_in_memory;
 use crate::engine::DbError;
 use crate::tr;
 use futures::future::RemoteHandle;
 use futures::FutureExt;
 use leptos::prelude::*;
+use std::cell::RefCell;
 use web_sys::{Blob, File};
 
 /// An open under way: the file it reads, and its outcome to come. Dropping it stops the open
 /// and its worker.
-pub struct OpenAhead {
+struct OpenAhead {
     source: Blob,
     opened: RemoteHandle<Opened>,
+}
+
+thread_local! {
+    /// The page's open started ahead: one at a time, as opens are (`ui::intake`).
+    static AHEAD: RefCell<Option<OpenAhead>> = const { RefCell::new(None) };
 }
 
 /// How an open started ahead ended.
@@ -44,7 +50,7 @@ pub struct Opened {
 /// Starts opening `file` in a worker now, when it will be opened in memory. A worker that
 /// cannot start starts nothing: the open itself then tries, and says why.
 pub fn start(state: AppState, file: &File) {
-    if !opens_in_memory(state, file) {
+    if !opens_in_memory(file.size() as u64, state.on_demand_from.get_value()) {
         return;
     }
     let Ok(engine) = state.engine() else {
@@ -74,20 +80,18 @@ pub fn start(state: AppState, file: &File) {
     };
     let (run, opened) = opening.remote_handle();
     leptos::task::spawn_local(run);
-    state
-        .open_ahead
-        .set_value(Some(OpenAhead { source, opened }));
+    AHEAD.set(Some(OpenAhead { source, opened }));
 }
 
 /// The open started ahead for `source`, if one was: it is the caller's to wait for. One
 /// started for another file is stopped.
-pub fn take(state: AppState, source: &Blob) -> Option<RemoteHandle<Opened>> {
-    let ahead = state.open_ahead.try_update_value(Option::take).flatten()?;
+pub fn take(source: &Blob) -> Option<RemoteHandle<Opened>> {
+    let ahead = AHEAD.take()?;
     (ahead.source == *source).then_some(ahead.opened)
 }
 
 /// Stops an open started ahead that nobody took (the file was not a database after all, or
 /// the code that opens it could not be downloaded).
-pub fn forget(state: AppState) {
-    state.open_ahead.set_value(None);
+pub fn forget() {
+    AHEAD.set(None);
 }

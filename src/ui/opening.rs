@@ -17,8 +17,7 @@ use super::open_steps::OpenSteps;
 use super::state::{AppState, DownloadOffer, Identification, Loading, OpenDatabase, Reopening};
 use crate::browser::{download, DownloadError};
 use crate::engine::in_memory::worker::WorkerDatabase;
-use crate::engine::kind::kind_for_local_file;
-use crate::engine::kind::DatabaseKind;
+use crate::engine::kind::opens_in_memory;
 use crate::engine::on_demand::remote::{
     host_of, Route, WholeDownload, WholeReason, WHOLE_DOWNLOAD_LIMIT_BYTES,
 };
@@ -54,12 +53,6 @@ impl Came {
     }
 }
 
-/// Whether the local `file` opens in memory (else it is read on demand).
-pub fn opens_in_memory(state: AppState, file: &File) -> bool {
-    let size = file.size() as u64;
-    kind_for_local_file(size, state.on_demand_from.get_value()) == DatabaseKind::InMemory
-}
-
 /// Opens `blob` in a new engine and shows its tables; then identifies it, settles what the
 /// model sees and reads its notes (the status says so meanwhile). The database open before
 /// stays open until this one opened. `reopening`: how it could come back on a later visit (a
@@ -88,7 +81,7 @@ pub async fn open_database(
     };
     let on_demand = blob
         .dyn_ref::<File>()
-        .filter(|file| !opens_in_memory(state, file))
+        .filter(|file| !opens_in_memory(file.size() as u64, state.on_demand_from.get_value()))
         .cloned();
     // What comes back of a file depends on how it is read: a copy of one in memory, the file
     // itself (through its handle, when there is one) of one read on demand.
@@ -114,7 +107,7 @@ pub async fn open_database(
             step("open on demand (header, schema, sampled pages)", started);
             db
         }
-        None => match open_ahead::take(state, &blob) {
+        None => match open_ahead::take(&blob) {
             Some(ahead) => {
                 let Opened {
                     engine,

@@ -249,8 +249,6 @@ pub struct AppState {
     pub address: StoredValue<PageAddress>,
     /// A worker started ahead, with SQLite loaded, for the next database opened.
     spare: StoredValue<Spare, LocalStorage>,
-    /// The open started when the file was chosen, before the code that shows it arrived.
-    pub open_ahead: StoredValue<Option<super::open_ahead::OpenAhead>, LocalStorage>,
     /// The open database, of whatever kind (none before the first open).
     pub db: StoredValue<Option<Rc<PageDatabase>>, LocalStorage>,
     /// What tells the open database from another.
@@ -332,7 +330,6 @@ impl AppState {
             on_demand_from: StoredValue::new(ON_DEMAND_FROM_BYTES),
             read_whole_below: StoredValue::new(READ_WHOLE_BELOW_BYTES),
             spare: StoredValue::new_local(Spare::None),
-            open_ahead: StoredValue::new_local(None),
             db: StoredValue::new_local(None),
             identity: RwSignal::new(Identification::None),
             open: RwSignal::new(None),

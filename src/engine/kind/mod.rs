@@ -76,6 +76,11 @@ pub fn kind_for_local_file(size: u64, on_demand_from: u64) -> DatabaseKind {
     }
 }
 
+/// Whether a local file of `size` bytes opens in memory (see [`kind_for_local_file`]).
+pub fn opens_in_memory(size: u64, on_demand_from: u64) -> bool {
+    kind_for_local_file(size, on_demand_from) == DatabaseKind::InMemory
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
