@@ -15,7 +15,9 @@
 // Timed inside the page, from the `change` of the input (or the `drop`) until the schema panel
 // lists a table, so that the driver's own delays are not counted. Each figure is the median of
 // `--runs`, with the lowest and highest beside it. When the page gives its own steps (the test
-// page's `askdbOpenSteps`: ASKDB_DIST=target/test-page) their medians are printed too.
+// page's `askdbOpenSteps`: ASKDB_DIST=target/test-page) they are printed too, the same way: the
+// opening code's download, the wait for SQLite to load, what the worker read (the schema's
+// pages or the whole file), the schema, the row counts and the identity.
 //
 // With `--queries N`, after one more open by the input path, each of bench/bench.mjs's three
 // queries runs N times in a row in the console: the page's time for the 1st, 2nd and Nth run,
@@ -134,11 +136,13 @@ async function benchPaths(session, file) {
   const names = [...stepsByPath.keys()];
   const allSteps = [...new Set(names.flatMap((name) => [...stepsByPath.get(name).keys()]))];
   if (allSteps.length > 0) {
-    console.log(`\nThe page's own steps (medians, ms):\n\n| step | ${names.join(' | ')} |\n| --- |${names.map(() => ' ---: |').join('')}`);
+    console.log(`\nThe page's own steps (ms: median, lowest–highest):\n\n| step | ${names.join(' | ')} |\n| --- |${names.map(() => ' ---: |').join('')}`);
     for (const step of allSteps) {
       const cells = names.map((name) => {
         const values = stepsByPath.get(name).get(step);
-        return values ? median(values).toFixed(0) : '—';
+        if (!values) return '—';
+        const ms = (value) => value.toFixed(0);
+        return `${ms(median(values))} (${ms(Math.min(...values))}–${ms(Math.max(...values))})`;
       });
       console.log(`| ${step} | ${cells.join(' | ')} |`);
     }
