@@ -29,50 +29,60 @@ pub fn set_document_language(tag: &str) {
     }
 }
 
+/// `Intl`'s objects for the last language asked about: made once, not per number (making one
+/// loads its locale data; `Number.toLocaleString` made a formatter on every call, 35 ms of the
+/// first open's drawing of its tables on a cold page, issue 43).
+type ForLanguage<T> = RefCell<Option<(String, T)>>;
+
 thread_local! {
-    /// `Intl.PluralRules` for the last language asked about: made once, not per number.
-    static PLURAL_RULES: RefCell<Option<(String, js_sys::Intl::PluralRules)>> =
-        const { RefCell::new(None) };
+    static PLURAL_RULES: ForLanguage<js_sys::Intl::PluralRules> = const { RefCell::new(None) };
+    /// `Intl.NumberFormat`'s bound `format` function.
+    static NUMBER_FORMAT: ForLanguage<js_sys::Function> = const { RefCell::new(None) };
+}
+
+/// What `ask` finds in `cached`'s object for language `tag`, made by `make` first when the
+/// one kept is for another language (or none is).
+fn with_language<T, R>(
+    cached: &'static std::thread::LocalKey<ForLanguage<T>>,
+    tag: &str,
+    make: impl FnOnce(&js_sys::Array) -> T,
+    ask: impl FnOnce(&T) -> R,
+) -> R {
+    cached.with(|cached| {
+        let mut cached = cached.borrow_mut();
+        if cached.as_ref().is_none_or(|(for_tag, _)| for_tag != tag) {
+            let locales = js_sys::Array::of1(&JsValue::from_str(tag));
+            *cached = Some((tag.to_string(), make(&locales)));
+        }
+        let (_, made) = cached.as_ref().expect("made above");
+        ask(made)
+    })
 }
 
 /// The plural category of `n` in language `tag` ("one", "other", …), by `Intl.PluralRules`.
 pub fn plural_category(tag: &str, n: f64) -> String {
-    PLURAL_RULES.with(|cached| {
-        let mut cached = cached.borrow_mut();
-        if cached.as_ref().is_none_or(|(for_tag, _)| for_tag != tag) {
-            let locales = js_sys::Array::of1(&JsValue::from_str(tag));
-            let rules = js_sys::Intl::PluralRules::new(&locales, &js_sys::Object::new());
-            *cached = Some((tag.to_string(), rules));
-        }
-        let (_, rules) = cached.as_ref().expect("made above");
-        rules.select(n).into()
-    })
-}
-
-thread_local! {
-    /// `Intl.NumberFormat`'s format function for the last language asked about: made once.
-    /// `Number.toLocaleString` makes a formatter on every call, 35 ms of the first open's
-    /// drawing of its tables on a cold page (issue 43).
-    static NUMBER_FORMAT: RefCell<Option<(String, js_sys::Function)>> =
-        const { RefCell::new(None) };
+    with_language(
+        &PLURAL_RULES,
+        tag,
+        |locales| js_sys::Intl::PluralRules::new(locales, &js_sys::Object::new()),
+        |rules| rules.select(n).into(),
+    )
 }
 
 /// `n` as language `tag` writes it ("1,234"; "1.234" in German).
 pub fn format_number(tag: &str, n: f64) -> String {
-    NUMBER_FORMAT.with(|cached| {
-        let mut cached = cached.borrow_mut();
-        if cached.as_ref().is_none_or(|(for_tag, _)| for_tag != tag) {
-            let locales = js_sys::Array::of1(&JsValue::from_str(tag));
-            let format = js_sys::Intl::NumberFormat::new(&locales, &js_sys::Object::new());
-            *cached = Some((tag.to_string(), format.format()));
-        }
-        let (_, format) = cached.as_ref().expect("made above");
-        format
-            .call1(&JsValue::NULL, &JsValue::from_f64(n))
-            .ok()
-            .and_then(|text| text.as_string())
-            .unwrap_or_else(|| n.to_string())
-    })
+    with_language(
+        &NUMBER_FORMAT,
+        tag,
+        |locales| js_sys::Intl::NumberFormat::new(locales, &js_sys::Object::new()).format(),
+        |format| {
+            format
+                .call1(&JsValue::NULL, &JsValue::from_f64(n))
+                .ok()
+                .and_then(|text| text.as_string())
+                .unwrap_or_else(|| n.to_string())
+        },
+    )
 }
 
 /// The text of the catalogue file at `url` (cached by the browser and the offline copy like

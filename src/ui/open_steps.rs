@@ -28,7 +28,7 @@ impl OpenSteps {
     pub fn done(&mut self, step: &str, started: Started) {
         self.steps.push(OpenStep {
             step: step.to_string(),
-            ms: now_ms() - started.0,
+            ms: started.elapsed_ms(),
         });
     }
 
@@ -50,3 +50,10 @@ impl OpenSteps {
 /// When a step began.
 #[derive(Clone, Copy, Debug)]
 pub struct Started(f64);
+
+impl Started {
+    /// The ms from then until now.
+    pub fn elapsed_ms(self) -> f64 {
+        now_ms() - self.0
+    }
+}

@@ -107,35 +107,34 @@ pub async fn open_database(
             step("open on demand (header, schema, sampled pages)", started);
             db
         }
-        None => match open_ahead::take(&blob) {
-            Some(ahead) => {
-                let Opened {
-                    engine,
-                    outcome,
-                    ms,
-                } = ahead.await;
-                outcome.map_err(|e| open_error(&e))?;
-                let opened = worker_opened(&engine, "from the choice");
-                state.open_steps.update_value(|steps| {
-                    steps.took(SQLITE_WAIT, engine.waited_for_sqlite_ms());
-                    steps.took(&opened, ms);
-                });
-                step("waited for that worker", started);
-                PageDatabase::opened_in_memory(engine, &blob)
-            }
-            None => {
-                let engine = state.engine().map_err(|e| open_error(&e))?;
-                engine
-                    .open_with_progress(&blob, reading)
-                    .await
-                    .map_err(|e| open_error(&e))?;
-                state
-                    .open_steps
-                    .update_value(|steps| steps.took(SQLITE_WAIT, engine.waited_for_sqlite_ms()));
-                step(&worker_opened(&engine, "from here"), started);
-                PageDatabase::opened_in_memory(engine, &blob)
-            }
-        },
+        None => {
+            // The open started at the choice, if there was one; else one started here.
+            let (engine, ms, from) = match open_ahead::take(&blob) {
+                Some(ahead) => {
+                    let Opened {
+                        engine,
+                        outcome,
+                        ms,
+                    } = ahead.await;
+                    outcome.map_err(|e| open_error(&e))?;
+                    step("waited for that worker", started);
+                    (engine, ms, "from the choice")
+                }
+                None => {
+                    let engine = state.engine().map_err(|e| open_error(&e))?;
+                    engine
+                        .open_with_progress(&blob, reading)
+                        .await
+                        .map_err(|e| open_error(&e))?;
+                    (engine, started.elapsed_ms(), "from here")
+                }
+            };
+            state.open_steps.update_value(|steps| {
+                steps.took(SQLITE_WAIT, engine.waited_for_sqlite_ms());
+                steps.took(&worker_opened(&engine, from), ms);
+            });
+            PageDatabase::opened_in_memory(engine, &blob)
+        }
     };
     let (host, downloaded) = came.map_or((None, None), |came| (came.host, Some(came.why)));
     let shown = Shown {

@@ -6,16 +6,10 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { openDemo, sessionForFile, STEP_TIMEOUT_MS, waitUntil, dbStatus } from './harness.mjs';
+import { openDemo, recordRequests, sessionForFile, STEP_TIMEOUT_MS, waitUntil, dbStatus } from './harness.mjs';
 import { ask, demoWithLlm, finalAnswer, TOKYO_SQL, waitForAnswer, waitForAgentError } from './chat-support.mjs';
 
 const session = sessionForFile();
-
-/** Every address the page asks for, in order, kept on `page.requestsSeen`. */
-function recordRequests(page) {
-  page.requestsSeen = [];
-  page.on('request', (request) => page.requestsSeen.push(new URL(request.url()).pathname.slice(1)));
-}
 
 const isChunk = (name) => /^(split|chunk)_.*\.wasm$/.test(name);
 const isSqlite = (name) => /^(worker\.js|rows\.js|sql-wasm\.(js|wasm))$/.test(name);

@@ -119,6 +119,15 @@ export function sessionForFile(options) {
 }
 
 /**
+ * Keeps every address `page` asks for, in order, on `page.requestsSeen` (each as its path
+ * without the leading slash: `split_database.wasm`). Pass it as `open`'s `beforeLoad`.
+ */
+export function recordRequests(page) {
+  page.requestsSeen = [];
+  page.on('request', (request) => page.requestsSeen.push(new URL(request.url()).pathname.slice(1)));
+}
+
+/**
  * Polls `probe` (run in Node, may use the page) until `accept(value)` is true.
  * On timeout the error shows the last value seen, which is what one needs to debug.
  */

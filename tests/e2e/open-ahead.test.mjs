@@ -13,6 +13,7 @@ import {
   chooseFile,
   dataset,
   expectRows,
+  recordRequests,
   schemaNames,
   sessionForFile,
   tempDir,
@@ -21,12 +22,6 @@ import {
 } from './harness.mjs';
 
 const session = sessionForFile();
-
-/** Every address the page asks for, in order, kept on `page.requestsSeen`. */
-function recordRequests(page) {
-  page.requestsSeen = [];
-  page.on('request', (request) => page.requestsSeen.push(new URL(request.url()).pathname.slice(1)));
-}
 
 test('a file chosen with nothing before it is read by SQLite while the opening code downloads', async (t) => {
   const page = await session.open({ beforeLoad: recordRequests, closeAfter: t });
