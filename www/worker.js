@@ -19,6 +19,9 @@
 //               {id, type: "run", sql, params, maxRows, countBudgetMs}
 //                                           params: the values of ?1 ?2 … (the guard checked
 //                                           that the statement takes exactly these)
+//               {id, type: "prepare"}      loads sql.js's scripts, not its wasm (23 KB against
+//                                           336 KB gzipped), so that the first open need not
+//                                           fetch them one after the other first
 //               {id, type: "warm"}         loads sql.js and works it a little (warmUp), so
 //                                           that the next request need not wait for either
 //               {id, type: "export"}
@@ -51,10 +54,18 @@ let whole = null; // () => the promise of the whole open (started by the first c
 // a worker built from a blob: URL (tests) cannot find the files from its own address.
 function loadSqlJs(base) {
   return Promise.resolve().then(() => {
-    // rows.js: how rows are collected (the limits), shared with lazy-worker.js.
-    importScripts(new URL("rows.js", base).href, new URL("sql-wasm.js", base).href);
+    loadScripts(base);
     return initSqlJs({ locateFile: (file) => new URL(file, base).href });
   });
+}
+
+let scriptsLoaded = false;
+// rows.js: how rows are collected (the limits), shared with lazy-worker.js; sql-wasm.js:
+// sql.js's code around its wasm (`initSqlJs`).
+function loadScripts(base) {
+  if (scriptsLoaded) return;
+  importScripts(new URL("rows.js", base).href, new URL("sql-wasm.js", base).href);
+  scriptsLoaded = true;
 }
 
 async function openDatabase(SQL, read) {
@@ -422,6 +433,13 @@ async function handle(message, progress) {
     return null;
   }
   if (message.type === "digest") return sha256Hex(message.source);
+  if (message.type === "prepare") {
+    // A failure here is said by the request that needs sql.js, which tries again.
+    try {
+      loadScripts(base);
+    } catch {}
+    return null;
+  }
   // The file is read while sql.js loads: whole, or its schema's pages first.
   const schemaFirst = message.type === "open" && message.previewSql && !db && !whole;
   const pages = schemaFirst ? schemaPages(message.source) : null;

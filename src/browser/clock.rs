@@ -4,6 +4,7 @@ use crate::clock::Clock;
 use futures::future::LocalBoxFuture;
 use futures::FutureExt;
 use gloo_timers::future::TimeoutFuture;
+use wasm_bindgen::{JsCast, JsValue};
 
 /// Milliseconds since the page started. `performance.now()` never jumps when the system clock
 /// is set; `Date.now()` stands in where there is no `performance`.
@@ -45,4 +46,28 @@ impl Clock for BrowserClock {
         // Dropping the future clears the timer, so a stopped question leaves none behind.
         TimeoutFuture::new(ms).boxed_local()
     }
+}
+
+/// Resolves at the browser's next quiet moment (`requestIdleCallback`: nothing else to do
+/// before the next frame), or after `at_most_ms` if none comes; where there is no such call
+/// (Safari), after a short timeout.
+pub async fn quiet_moment(at_most_ms: u32) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let idle = js_sys::Reflect::get(&window, &"requestIdleCallback".into())
+        .ok()
+        .and_then(|call| call.dyn_into::<js_sys::Function>().ok());
+    let Some(idle) = idle else {
+        TimeoutFuture::new(at_most_ms.min(200)).await;
+        return;
+    };
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        let options = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&options, &"timeout".into(), &at_most_ms.into());
+        if idle.call2(&window, &resolve, &options).is_err() {
+            let _ = resolve.call0(&JsValue::UNDEFINED);
+        }
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
 }

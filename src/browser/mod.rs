@@ -25,7 +25,7 @@ pub use address::{
     last_path_segment, page_address, page_origin, query_parameters, query_string,
     resolve_against_page,
 };
-pub use clock::{now_iso, now_ms, time_of_day, BrowserClock};
+pub use clock::{now_iso, now_ms, quiet_moment, time_of_day, BrowserClock};
 pub use dom::{focus_element, save_blob, save_file, set_theme};
 pub use files::{
     download, get, header, join_blobs, read_body, read_start, stop_body, DownloadError,

@@ -162,6 +162,20 @@ impl WorkerChannel {
         reply
     }
 
+    /// Posts `message` to the running worker with no reply awaited (one it sends is dropped):
+    /// work it does ahead, which the next request waits for in the worker's own order.
+    pub fn post(&self, message: Object) -> Result<(), DbError> {
+        let id = self.next_id.get();
+        self.next_id.set(id.checked_add(1).unwrap_or(INIT_ID + 1));
+        set(&message, "id", &JsValue::from(id));
+        match self.running.borrow().as_ref() {
+            Some(running) => running.worker.post_message(&message).map_err(|e| {
+                DbError::Unavailable(format!("the request could not be sent: {}", describe(&e)))
+            }),
+            None => Err(DbError::Unavailable("no worker".into())),
+        }
+    }
+
     fn start_worker(&self) -> Result<Running, String> {
         let worker = new_worker(&self.script_url)?;
         // Until the worker answers "init", a failure means it never started.

@@ -50,6 +50,8 @@ trait Backend {
     fn size(&self) -> u64;
     /// See [`PageDatabase::identity`].
     fn identity(&self) -> LocalBoxFuture<'_, Result<Identity, String>>;
+    /// See [`PageDatabase::start_identifying`]; nothing where the identity costs nothing.
+    fn start_identifying(&self) {}
     /// Runs one statement (`Database::run`).
     fn run<'q>(
         &'q self,
@@ -179,8 +181,8 @@ impl PageDatabase {
     pub fn opened_in_memory(engine: WorkerDatabase, source: &Blob) -> PageDatabase {
         // Read and hashed while the schema is read: the identity is ready soon after the
         // tables are shown. Not during the open, whose reading it would slow down: after an
-        // open that answered schema first, not before it is asked for (after the row counts,
-        // which wait for the whole file).
+        // open that answered schema first, once the tables are shown
+        // (`PageDatabase::start_identifying`), beside the whole read the row counts wait for.
         let at_once = !engine.opened_schema_first();
         let (digest, stop_digest) = start_digest(&engine, source, at_once);
         PageDatabase(Box::new(InMemory {
@@ -277,6 +279,13 @@ impl PageDatabase {
         self.0.identity().await
     }
 
+    /// Starts taking the identity now, if it is not under way: after an open that answered
+    /// once the schema was read, it waits until this (or [`Self::identity`]) is called, so
+    /// that the tables are shown first.
+    pub fn start_identifying(&self) {
+        self.0.start_identifying();
+    }
+
     /// The copy the model reads when `script` (from `model_view::plan`) leaves things out: a
     /// database of its own, in its own worker. Only for a kind whose [`Self::hiding`] is
     /// [`HidingMechanism::Copy`].
@@ -364,6 +373,11 @@ impl Backend for InMemory {
         let size = self.size;
         let digest = self.digest.clone();
         Box::pin(async move { digest.await.map(|sha256| Identity::Bytes { size, sha256 }) })
+    }
+
+    fn start_identifying(&self) {
+        // A shared future runs once, however many poll it.
+        wasm_bindgen_futures::spawn_local(self.digest.clone().map(|_| ()));
     }
 
     fn run<'q>(

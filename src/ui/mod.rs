@@ -56,14 +56,18 @@ pub fn mount() {
     language::start(&query_parameters(), || leptos::mount::mount_to_body(App));
 }
 
+/// How long the page waits at most for a quiet moment after it is drawn.
+const QUIET_AT_MOST_MS: u32 = 2_000;
+
 #[component]
 fn App() -> impl IntoView {
     // The address is read here, once; every part of the page takes what is its own from it.
     let address = PageAddress::read(query_parameters());
     let state = AppState::new("worker.js", "lazy-worker.js", address.clone());
     provide_context(state);
-    // No worker yet: SQLite starts when the person is about to open a file
-    // (`intake::expect_open`), or with an open the address asks for.
+    // SQLite starts when the person is about to open a file (`intake::expect_open`), or with
+    // an open the address asks for; a worker's thread, without SQLite's wasm, at the page's
+    // first quiet moment (`AppState::rest_spare`).
     #[cfg(feature = "test-hooks")]
     test_hooks::install(state);
 
@@ -101,6 +105,10 @@ fn App() -> impl IntoView {
             .map(|url| Source::conversation_address(url)),
     );
     intake::start_opening(state, sources.collect());
+    leptos::task::spawn_local(async move {
+        crate::browser::quiet_moment(QUIET_AT_MOST_MS).await;
+        state.rest_spare();
+    });
 
     if shown.embed {
         view! { <embed::CompactPage opens_from_address=opens_from_address/> }.into_any()

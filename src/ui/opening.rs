@@ -363,8 +363,10 @@ async fn show_database(
     if let Some(before) = before {
         leptos::task::spawn_local(async move { before.close().await });
     }
-    // Drawn before the counting asks for the whole file (read then, after a schema-first open).
+    // Drawn before the counting asks for the whole file (read then, after a schema-first open),
+    // and the identity is taken beside it (on another core, where there is one).
     gloo_timers::future::TimeoutFuture::new(0).await;
+    db.start_identifying();
 
     // Tables shown; their rows are counted (as the kind allows) while the database is
     // identified in a worker of its own.

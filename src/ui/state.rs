@@ -314,6 +314,9 @@ impl SentLedger {
 enum Spare {
     #[default]
     None,
+    /// Its thread started at the page's first quiet moment, SQLite's wasm not loaded
+    /// ([`AppState::rest_spare`]).
+    Resting(WorkerDatabase),
     /// Loading SQLite: another is not started meanwhile.
     Starting,
     Ready(WorkerDatabase),
@@ -355,7 +358,8 @@ impl AppState {
         let ready = self
             .spare
             .try_update_value(|spare| match std::mem::take(spare) {
-                Spare::Ready(engine) => Some(engine),
+                // A resting one loads SQLite with the open: its thread has started.
+                Spare::Ready(engine) | Spare::Resting(engine) => Some(engine),
                 // One still starting stays, and is ready for the open after this one.
                 other => {
                     *spare = other;
@@ -374,14 +378,30 @@ impl AppState {
     }
 
     /// Starts a worker ahead, with SQLite loaded in it, for the next open: starting one costs
-    /// a moment the open then need not wait for.
+    /// a moment the open then need not wait for. A resting one ([`AppState::rest_spare`])
+    /// loads SQLite now.
     /// One at a time: while one is starting or ready, this does nothing.
     pub fn start_spare(&self) {
-        if !self.spare.with_value(|spare| matches!(spare, Spare::None)) {
+        let resting = self
+            .spare
+            .try_update_value(|spare| match std::mem::take(spare) {
+                Spare::None => Some(None),
+                Spare::Resting(engine) => Some(Some(engine)),
+                other => {
+                    *spare = other;
+                    None
+                }
+            })
+            .flatten();
+        let Some(resting) = resting else {
             return;
-        }
-        let Ok(engine) = WorkerDatabase::new(&self.worker_url.get_value()) else {
-            return;
+        };
+        let engine = match resting {
+            Some(engine) => engine,
+            None => match WorkerDatabase::new(&self.worker_url.get_value()) {
+                Ok(engine) => engine,
+                Err(_) => return,
+            },
         };
         self.spare.set_value(Spare::Starting);
         let spare = self.spare;
@@ -393,6 +413,27 @@ impl AppState {
             };
             spare.set_value(next);
         });
+    }
+
+    /// Starts a worker's thread for an open to come, with sql.js's scripts loaded but not its
+    /// wasm: the browser takes 60–190 ms to start a thread, and the two scripts, fetched one
+    /// after the other, 40–60 ms more, which an open with nothing before it (a file dropped,
+    /// or chosen by the keyboard) would otherwise wait for. The wasm (336 KB of 359 gzipped)
+    /// waits for a sign of an open ([`AppState::start_spare`]): a visit that opens nothing
+    /// does not download it. Nothing when a spare is there, or an open runs (which readies the
+    /// next one when it ends).
+    pub fn rest_spare(&self) {
+        let free = self.spare.with_value(|spare| matches!(spare, Spare::None));
+        if !free || self.loading.get_untracked().is_some() {
+            return;
+        }
+        let Ok(engine) = WorkerDatabase::new(&self.worker_url.get_value()) else {
+            return;
+        };
+        // A thread that does not start is not kept: the open starts its own, and says why.
+        if engine.start_resting().is_ok() {
+            self.spare.set_value(Spare::Resting(engine));
+        }
     }
 
     /// Puts what `question` read from `db` since `before` (its total then) in the ledger, when

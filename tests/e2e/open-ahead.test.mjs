@@ -1,5 +1,8 @@
 // An open with nothing before it (issue 43): a file given to the file input with no pointer
 // over the database panel, no focus on its controls, no drag (ui::open_ahead, www/worker.js).
+// - a worker's thread starts at the page's first quiet moment, with sql.js's scripts but not
+//   its wasm, and the open with nothing before it runs there (neither the browser's start of a
+//   thread nor those scripts' fetch is on its path);
 // - SQLite's worker reads the file while the opening code is still downloading: held back
 //   here, the code arrives after the worker has started loading SQLite;
 // - a file of 16 MiB and more opens schema first: its tables are shown from its schema's
@@ -22,6 +25,32 @@ import {
 } from './harness.mjs';
 
 const session = sessionForFile();
+
+test("a worker's thread starts at the first quiet moment without SQLite's wasm; the next open runs in it", async (t) => {
+  const page = await session.open({
+    closeAfter: t,
+    beforeLoad: (page) => {
+      recordRequests(page);
+      page.workersSeen = [];
+      page.on('worker', (worker) => page.workersSeen.push(worker));
+    },
+  });
+  const resting = await waitUntil(
+    "a worker's thread, with nothing before it",
+    () => page.workersSeen.find((worker) => worker.url().endsWith('/worker.js')),
+    (worker) => worker !== undefined,
+    10_000,
+  );
+  // sql.js's scripts are loaded in it; its wasm waits for a sign of an open.
+  await waitUntil('sql.js\'s scripts in that worker', () => resting.evaluate(() => typeof initSqlJs), (type) => type === 'function');
+  assert.equal(await resting.evaluate(() => sqlReady === null), true, 'SQLite not loaded');
+  assert.deepEqual(page.requestsSeen.filter((name) => /sql-wasm\.wasm|split_/.test(name)), []);
+  await chooseFile(page, dataset('shop/shop.db'));
+  await waitForOpen(page, 'shop.db');
+  // The database is open in that thread: the open took it rather than starting another.
+  assert.equal(await resting.evaluate(() => db !== null), true);
+  assert.deepEqual(page.problems, []);
+});
 
 test('a file chosen with nothing before it is read by SQLite while the opening code downloads', async (t) => {
   const page = await session.open({ beforeLoad: recordRequests, closeAfter: t });
@@ -66,7 +95,33 @@ db.execute("INSERT INTO later_149 (note) VALUES ('the last table')")
 db.commit()`,
     file,
   ]);
-  const page = await session.open({ closeAfter: t });
+  // What the page asks its SQLite workers, and when they answer, in order: a count of rows is
+  // a statement with `count(*)`.
+  const page = await session.open({
+    closeAfter: t,
+    beforeLoad: (page) =>
+      page.addInitScript(() => {
+        window.__asked = [];
+        const BrowserWorker = window.Worker;
+        window.Worker = class extends BrowserWorker {
+          constructor(url, options) {
+            super(url, options);
+            if (!String(url).endsWith('/worker.js')) return;
+            const kinds = new Map();
+            const kind = (message) => (/count\(\*\)/.test(message.sql ?? '') ? 'count' : message.type);
+            const post = this.postMessage.bind(this);
+            this.postMessage = (message, transfer) => {
+              kinds.set(message.id, kind(message));
+              window.__asked.push(`asked: ${kind(message)}`);
+              return post(message, transfer);
+            };
+            this.addEventListener('message', (event) => {
+              if (!('progress' in event.data)) window.__asked.push(`answered: ${kinds.get(event.data.id)}`);
+            });
+          }
+        };
+      }),
+  });
   await chooseFile(page, file);
   await waitForOpen(page, 'large.db');
   const names = await schemaNames(page);
@@ -83,6 +138,13 @@ db.commit()`,
     () => page.locator('[data-testid="schema-table"][data-name="readings"]').innerText(),
     (text) => /8,000/.test(text),
   );
+  // The identity (the SHA-256 of the file, in a worker of its own) is taken beside the whole
+  // read the row counts wait for, not after them: it is asked for before the first count is
+  // answered.
+  const asked = await page.evaluate(() => window.__asked);
+  const firstCount = asked.indexOf('answered: count');
+  assert.ok(firstCount > 0, `the rows were counted: ${asked}`);
+  assert.ok(asked.slice(0, firstCount).includes('asked: digest'), `the identity asked for before the counts: ${asked}`);
   await expectRows(page, 'SELECT sensor, count(*), sum(length(raw)) FROM readings GROUP BY sensor ORDER BY sensor LIMIT 2', [
     ['s0', '1143', '3429000'],
     ['s1', '1143', '3429000'],

@@ -86,6 +86,17 @@ impl WorkerDatabase {
         }
     }
 
+    /// Starts the worker's thread and loads sql.js's scripts in it, not its wasm, so that the
+    /// first request need not wait for the browser to start a thread, nor for two scripts
+    /// fetched one after the other. Nothing when it runs.
+    pub fn start_resting(&self) -> Result<(), DbError> {
+        if self.channel.is_running() {
+            return Ok(());
+        }
+        self.channel.start()?;
+        self.channel.post(simple_message("prepare"))
+    }
+
     /// Starts the worker and loads SQLite in it, so that the first request (an open) need not
     /// wait for that.
     pub async fn warm(&self) -> Result<(), DbError> {
