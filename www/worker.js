@@ -82,6 +82,10 @@ async function openDatabase(SQL, read) {
   // Only a database that opened replaces the one that was open.
   if (db) db.close();
   db = next;
+  if (!warmedUp && !warmingAfterOpen) {
+    warmingAfterOpen = true;
+    setTimeout(() => warmUp(SQL, false).catch(() => {}), 0);
+  }
   return null;
 }
 
@@ -381,13 +385,21 @@ function runOnPreview(message) {
 
 // Works SQLite's own code a little on a scratch database, in steps that let other messages in
 // between (an "open" reads its file meanwhile), so that the browser has compiled its hot paths
-// to optimized code before the first real query; it stops once a database (or its schema) is
-// open (whose own queries then do the same). Without it the first queries run on the
-// browser's first, quick compilation: a full scan whose one step runs the whole scan stays
-// there to its end (measured in Chromium on 105 MB: a full scan's first run 460-670 ms cold,
-// 210 ms after this; an indexed join's 85-166 ms cold, 24-42 ms after). About 0.2 s of one
-// core, spent while the person chooses a file.
-async function warmUp(SQL) {
+// to optimized code before the first real query. Asked for ahead ("warm": `untilOpen`), it
+// stops once a database (or its schema) is open, whose open it would slow down. In a worker
+// whose warm-up did not finish, it runs after the open instead, a step at a time while no
+// request is under way (`whileIdle`): a person's first question comes seconds after the
+// tables show. Without it the first queries run on the browser's first, quick compilation: a
+// full scan whose one step runs the whole scan stays there to its end (measured in Chromium on
+// 105 MB: a full scan's first run 460-670 ms cold, 210 ms after this; an indexed join's 85-166
+// ms cold, 24-42 ms after; after a schema-first open, whose row counts warm some of it, the
+// join's first run 25-62 ms without, 19-38 ms with). About 0.2 s of one core.
+let warmedUp = false;
+let warmingAfterOpen = false;
+// Requests received and not yet answered (the warm-up after an open waits for none).
+let inFlight = 0;
+async function warmUp(SQL, untilOpen) {
+  if (warmedUp) return;
   const scratch = new SQL.Database();
   try {
     scratch.exec(`CREATE TABLE t(a INTEGER PRIMARY KEY, b INTEGER, c TEXT);
@@ -402,10 +414,12 @@ async function warmUp(SQL) {
     for (let round = 0; round < 3; round++) {
       for (const sql of work) {
         await new Promise((resolve) => setTimeout(resolve, 0));
-        if (db || preview) return;
+        if (untilOpen && (db || preview)) return;
+        while (!untilOpen && inFlight > 0) await new Promise((resolve) => setTimeout(resolve, 20));
         scratch.exec(sql);
       }
     }
+    warmedUp = true;
   } finally {
     scratch.close();
   }
@@ -460,7 +474,7 @@ async function handle(message, progress) {
   switch (message.type) {
     case "warm":
       // Answered at once: the work goes on between the next requests (it yields to them).
-      warmUp(SQL).catch(() => {});
+      warmUp(SQL, true).catch(() => {});
       return null;
     case "open": {
       // How long this open waited for sql.js to load (for the page's account of an open).
@@ -498,6 +512,7 @@ function movable(value) {
 
 self.onmessage = async (event) => {
   const message = event.data;
+  inFlight++;
   try {
     const progress = (fraction) => self.postMessage({ id: message.id, progress: fraction });
     const ok = await handle(message, progress);
@@ -516,5 +531,7 @@ self.onmessage = async (event) => {
     } else {
       self.postMessage({ id: message.id, error: text });
     }
+  } finally {
+    inFlight--;
   }
 };

@@ -51,12 +51,13 @@ globalThis.postMessage = (message) => replies.push(message);
 
 /**
  * A fresh run of the worker's script in this process (its own state, as a new worker has):
- * `ask(message)` answers as its postMessage would; `state()` reads its `preview`;
+ * `ask(message)` answers as its postMessage would; `state()` reads its `preview`, whether its
+ * warm-up is done and how many requests it is answering;
  * `readSchemaPages` is its walk.
  */
 function loadWorker() {
   const script = vm.runInThisContext(
-    `(function () {\n${WORKER}\nreturn { onmessage: self.onmessage, state: () => ({ preview }), readSchemaPages };\n})`,
+    `(function () {\n${WORKER}\nreturn { onmessage: self.onmessage, state: () => ({ preview, warmedUp, inFlight }), readSchemaPages };\n})`,
   )();
   let id = 0;
   script.ask = async (message) => {
@@ -181,4 +182,31 @@ test('mutated schema pages: whatever the walk makes of them, the statements answ
   }
   // The control: both paths were taken, so the comparison above saw previews and whole opens.
   assert.ok(previews > 0 && fallbacks > 0, `previews ${previews}, whole opens ${fallbacks}`);
+});
+
+// The warm-up (worker.js, warmUp): a worker that opened a database before its warm-up was done
+// (an open started at the choice) warms afterwards, a step at a time, only while it answers no
+// request. Mutation: the warm-up after an open not scheduled (openDatabase) → never warmed.
+test('a worker that opened a database unwarmed warms afterwards, between requests', async () => {
+  const made = new SQL.Database();
+  made.exec("CREATE TABLE t(a INTEGER PRIMARY KEY, b TEXT); INSERT INTO t(b) VALUES ('x'), ('y');");
+  const bytes = made.export();
+  made.close();
+  const worker = loadWorker();
+  await worker.ask({ type: 'init', base: 'http://127.0.0.1/worker.js' });
+  const opened = await worker.ask({ type: 'open', source: new Blob([bytes]) });
+  assert.ok('ok' in opened, JSON.stringify(opened));
+  assert.equal(worker.state().warmedUp, false, 'not warmed by the open itself');
+  // Requests keep being answered while it warms; each sees the database, whole.
+  const deadline = Date.now() + 10_000;
+  let answered = 0;
+  while (!worker.state().warmedUp) {
+    assert.ok(Date.now() < deadline, 'warmed within 10 s of the open');
+    const reply = await worker.ask({ type: 'run', sql: 'SELECT count(*) FROM t', params: [], maxRows: 10, countBudgetMs: 1000 });
+    assert.equal(plain(reply.ok.rows), '[["2"]]');
+    answered += 1;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  assert.ok(answered > 0);
+  assert.equal(worker.state().inFlight, 0);
 });
