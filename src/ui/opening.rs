@@ -386,20 +386,7 @@ async fn show_database(
     step("row counts", started);
 
     // Tables shown; now what depends on which database this is.
-    state.loading.set(Some(Loading {
-        label: tr!("open-identifying", name = name),
-        fraction: None,
-    }));
-    let started = OpenSteps::start();
-    let identity = match db.identity().await {
-        Ok(identity) => Identification::Known(identity),
-        Err(why) => Identification::Unknown(why),
-    };
-    step("identity", started);
-    let key = identity
-        .storage_key()
-        .unwrap_or_else(|| Err(tr!("open-no-identity")));
-    state.identity.set(identity);
+    let key = identify(state, &db, name).await;
     // Announced: what follows an open does its part, in turn.
     let settled = Settled { schema, key };
     for follower in FOLLOWERS {
@@ -421,6 +408,28 @@ async fn show_database(
         Some(why) => Err(tr!("open-schema-unread", why = why)),
         None => Ok(()),
     }
+}
+
+/// Waits for the identity of `db` (opened as `name`) and announces it in `state`: the key what
+/// is kept for it is kept under, or why there is none.
+async fn identify(state: AppState, db: &PageDatabase, name: &str) -> Result<String, String> {
+    state.loading.set(Some(Loading {
+        label: tr!("open-identifying", name = name),
+        fraction: None,
+    }));
+    let started = OpenSteps::start();
+    let identity = match db.identity().await {
+        Ok(identity) => Identification::Known(identity),
+        Err(why) => Identification::Unknown(why),
+    };
+    state
+        .open_steps
+        .update_value(|s| s.done("identity", started));
+    let key = identity
+        .storage_key()
+        .unwrap_or_else(|| Err(tr!("open-no-identity")));
+    state.identity.set(identity);
+    key
 }
 
 /// What the page says when a download did not end with the whole file.
