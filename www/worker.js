@@ -82,7 +82,7 @@ async function openDatabase(SQL, read) {
   // Only a database that opened replaces the one that was open.
   if (db) db.close();
   db = next;
-  if (!warmedUp && !warmingAfterOpen) {
+  if (!warmedUp && !warmingAfterOpen && bytes.byteLength >= WARM_AFTER_OPEN_FROM_BYTES) {
     warmingAfterOpen = true;
     setTimeout(() => warmUp(SQL, false).catch(() => {}), 0);
   }
@@ -387,8 +387,8 @@ function runOnPreview(message) {
 // between (an "open" reads its file meanwhile), so that the browser has compiled its hot paths
 // to optimized code before the first real query. Asked for ahead ("warm": `untilOpen`), it
 // stops once a database (or its schema) is open, whose open it would slow down. In a worker
-// whose warm-up did not finish, it runs after the open instead, a step at a time while no
-// request is under way (`whileIdle`): a person's first question comes seconds after the
+// whose warm-up did not finish, it runs after the open of a large file instead, a step at a
+// time while no request is under way: a person's first question comes seconds after the
 // tables show. Without it the first queries run on the browser's first, quick compilation: a
 // full scan whose one step runs the whole scan stays there to its end (measured in Chromium on
 // 105 MB: a full scan's first run 460-670 ms cold, 210 ms after this; an indexed join's 85-166
@@ -396,6 +396,10 @@ function runOnPreview(message) {
 // join's first run 25-62 ms without, 19-38 ms with). About 0.2 s of one core.
 let warmedUp = false;
 let warmingAfterOpen = false;
+// Below this a database's queries take milliseconds on any code: the warm-up after an open
+// would spend its 0.2 s of a core for nothing (the same size from which a file opens schema
+// first: SCHEMA_FIRST_FROM_BYTES in engine/in_memory/worker.rs).
+const WARM_AFTER_OPEN_FROM_BYTES = 16 * 1024 * 1024;
 // Requests received and not yet answered (the warm-up after an open waits for none).
 let inFlight = 0;
 async function warmUp(SQL, untilOpen) {

@@ -184,12 +184,15 @@ test('mutated schema pages: whatever the walk makes of them, the statements answ
   assert.ok(previews > 0 && fallbacks > 0, `previews ${previews}, whole opens ${fallbacks}`);
 });
 
-// The warm-up (worker.js, warmUp): a worker that opened a database before its warm-up was done
-// (an open started at the choice) warms afterwards, a step at a time, only while it answers no
-// request. Mutation: the warm-up after an open not scheduled (openDatabase) → never warmed.
-test('a worker that opened a database unwarmed warms afterwards, between requests', async () => {
+// The warm-up (worker.js, warmUp): a worker that opened a large database (16 MiB and more)
+// before its warm-up was done (an open started at the choice) warms afterwards, a step at a
+// time, only while it answers no request; after a small one it does not (its queries take
+// milliseconds on any code). Mutations: the warm-up after an open not scheduled
+// (openDatabase) → the large file's worker never warmed; no size threshold → the small
+// file's worker warmed.
+async function openMade(sql) {
   const made = new SQL.Database();
-  made.exec("CREATE TABLE t(a INTEGER PRIMARY KEY, b TEXT); INSERT INTO t(b) VALUES ('x'), ('y');");
+  made.exec(sql);
   const bytes = made.export();
   made.close();
   const worker = loadWorker();
@@ -197,16 +200,29 @@ test('a worker that opened a database unwarmed warms afterwards, between request
   const opened = await worker.ask({ type: 'open', source: new Blob([bytes]) });
   assert.ok('ok' in opened, JSON.stringify(opened));
   assert.equal(worker.state().warmedUp, false, 'not warmed by the open itself');
+  return { worker, size: bytes.length };
+}
+
+test('a worker that opened a large database unwarmed warms afterwards, between requests; after a small one it does not', async () => {
+  const large = await openMade(
+    "CREATE TABLE t(a INTEGER PRIMARY KEY, b BLOB); WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r WHERE i < 17) INSERT INTO t(b) SELECT zeroblob(1048576) FROM r;",
+  );
+  assert.ok(large.size >= 16 * 1024 * 1024, `the large file is ${large.size} bytes`);
   // Requests keep being answered while it warms; each sees the database, whole.
   const deadline = Date.now() + 10_000;
   let answered = 0;
-  while (!worker.state().warmedUp) {
+  while (!large.worker.state().warmedUp) {
     assert.ok(Date.now() < deadline, 'warmed within 10 s of the open');
-    const reply = await worker.ask({ type: 'run', sql: 'SELECT count(*) FROM t', params: [], maxRows: 10, countBudgetMs: 1000 });
-    assert.equal(plain(reply.ok.rows), '[["2"]]');
+    const reply = await large.worker.ask({ type: 'run', sql: 'SELECT count(*) FROM t', params: [], maxRows: 10, countBudgetMs: 1000 });
+    assert.equal(plain(reply.ok.rows), '[["17"]]');
     answered += 1;
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
   assert.ok(answered > 0);
-  assert.equal(worker.state().inFlight, 0);
+  assert.equal(large.worker.state().inFlight, 0);
+
+  const small = await openMade("CREATE TABLE t(a INTEGER PRIMARY KEY, b TEXT); INSERT INTO t(b) VALUES ('x'), ('y');");
+  // As long as the large one took to warm, and more.
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  assert.equal(small.worker.state().warmedUp, false, 'a small file: no warm-up after its open');
 });
