@@ -124,9 +124,7 @@ impl WorkerChannel {
     /// If the caller stops waiting (the future is dropped: a Stop button), the worker is
     /// terminated at once, as at a deadline.
     pub async fn exchange(&self, message: Object, deadline_ms: u32) -> Reply {
-        let id = self.next_id.get();
-        self.next_id.set(id.checked_add(1).unwrap_or(INIT_ID + 1));
-        set(&message, "id", &JsValue::from(id));
+        let id = self.number(&message);
         let (sender, receiver) = oneshot::channel();
         *self.waiting.borrow_mut() = Some((id, sender));
 
@@ -165,15 +163,21 @@ impl WorkerChannel {
     /// Posts `message` to the running worker with no reply awaited (one it sends is dropped):
     /// work it does ahead, which the next request waits for in the worker's own order.
     pub fn post(&self, message: Object) -> Result<(), DbError> {
-        let id = self.next_id.get();
-        self.next_id.set(id.checked_add(1).unwrap_or(INIT_ID + 1));
-        set(&message, "id", &JsValue::from(id));
+        self.number(&message);
         match self.running.borrow().as_ref() {
             Some(running) => running.worker.post_message(&message).map_err(|e| {
                 DbError::Unavailable(format!("the request could not be sent: {}", describe(&e)))
             }),
             None => Err(DbError::Unavailable("no worker".into())),
         }
+    }
+
+    /// Gives `message` the next request's `id`, and returns it.
+    fn number(&self, message: &Object) -> u32 {
+        let id = self.next_id.get();
+        self.next_id.set(id.checked_add(1).unwrap_or(INIT_ID + 1));
+        set(message, "id", &JsValue::from(id));
+        id
     }
 
     fn start_worker(&self) -> Result<Running, String> {

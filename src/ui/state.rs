@@ -368,8 +368,13 @@ impl AppState {
             });
         match ready.flatten() {
             Some(engine) => Ok(engine),
-            None => WorkerDatabase::new(&self.worker_url.get_value()),
+            None => self.new_engine(),
         }
+    }
+
+    /// A new in-memory engine (its worker starts with its first request).
+    fn new_engine(&self) -> Result<WorkerDatabase, DbError> {
+        WorkerDatabase::new(&self.worker_url.get_value())
     }
 
     /// An engine that reads a database on demand (nothing loads until it opens one).
@@ -382,26 +387,17 @@ impl AppState {
     /// loads SQLite now.
     /// One at a time: while one is starting or ready, this does nothing.
     pub fn start_spare(&self) {
-        let resting = self
-            .spare
-            .try_update_value(|spare| match std::mem::take(spare) {
-                Spare::None => Some(None),
-                Spare::Resting(engine) => Some(Some(engine)),
-                other => {
-                    *spare = other;
-                    None
-                }
-            })
-            .flatten();
-        let Some(resting) = resting else {
-            return;
-        };
-        let engine = match resting {
-            Some(engine) => engine,
-            None => match WorkerDatabase::new(&self.worker_url.get_value()) {
+        let engine = match self.spare.try_update_value(std::mem::take) {
+            Some(Spare::Resting(engine)) => engine,
+            Some(Spare::None) => match self.new_engine() {
                 Ok(engine) => engine,
                 Err(_) => return,
             },
+            Some(busy) => {
+                self.spare.set_value(busy);
+                return;
+            }
+            None => return,
         };
         self.spare.set_value(Spare::Starting);
         let spare = self.spare;
@@ -427,7 +423,7 @@ impl AppState {
         if !free || self.loading.get_untracked().is_some() {
             return;
         }
-        let Ok(engine) = WorkerDatabase::new(&self.worker_url.get_value()) else {
+        let Ok(engine) = self.new_engine() else {
             return;
         };
         // A thread that does not start is not kept: the open starts its own, and says why.
